@@ -1,0 +1,13 @@
+/** Jest in ESM mode (run with NODE_OPTIONS=--experimental-vm-modules, see package.json). */
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],
+  },
+  testMatch: ['**/__tests__/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/fixtures/agent-app/'],
+  modulePathIgnorePatterns: ['<rootDir>/fixtures/agent-app/'],
+  testTimeout: 30000,
+};

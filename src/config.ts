@@ -1,0 +1,91 @@
+/**
+ * The one typed, validated configuration a run works from. `inputs.ts` builds it from the
+ * action inputs and the GitHub context; nothing else reads `INPUT_*` variables.
+ */
+
+export type Command = 'deploy' | 'delete';
+export type Source = 'github' | 'external_docker';
+export type Region = 'us' | 'eu';
+export type DeploymentType = 'dev_free' | 'dev' | 'prod';
+
+export interface SecretEntry {
+  name: string;
+  value: string;
+}
+
+export interface GithubContext {
+  eventName: string;
+  /** `GITHUB_REF`, e.g. `refs/heads/main`, `refs/tags/v1.2.0`, `refs/pull/7/merge`. */
+  ref: string;
+  /** `GITHUB_SHA`. */
+  sha: string;
+  /** `owner/name`. */
+  repository: string;
+  serverUrl: string;
+  apiUrl: string;
+  runId: string;
+  runAttempt: string;
+  workspace: string;
+  /** Set on `pull_request` / `pull_request_target` events (from the event payload). */
+  pullRequest?: {
+    number: number;
+    headRef: string;
+    headSha: string;
+    headRepoFullName: string;
+    baseRepoFullName: string;
+  };
+}
+
+export interface Config {
+  command: Command;
+  apiKey: string;
+  workspaceId?: string;
+  region: Region;
+  /** Base URL of the control plane, without trailing slash (e.g. `https://api.host.langchain.com`). */
+  controlPlaneUrl: string;
+  /** The LangSmith UI base, e.g. `https://smith.langchain.com`. */
+  uiBaseUrl: string;
+  name?: string;
+  deploymentId?: string;
+  wait: boolean;
+  /** Seconds. */
+  timeoutSeconds: number;
+  /** Seconds: the longest gap between two status checks. */
+  pollIntervalSeconds: number;
+
+  // deploy only
+  source: Source;
+  integrationId?: string;
+  repoUrl?: string;
+  repoRef?: string;
+  configPath: string;
+  imageUri?: string;
+  customUrl?: string;
+  listenerId?: string;
+  k8sNamespace?: string;
+  deploymentType: DeploymentType;
+  buildOnPush: boolean;
+  /** `undefined` when the `secrets` input is empty (an update then keeps the environment). */
+  secrets?: SecretEntry[];
+  resourceSpec?: Record<string, unknown>;
+  healthCheck: boolean;
+  /** Parsed JSON run input for the smoke test, when set. */
+  smokeTest?: unknown;
+  smokeTestAssistant?: string;
+
+  // delete only
+  deleteTracingProject: boolean;
+
+  // reporting
+  githubToken?: string;
+  prComment: boolean;
+  environment?: string;
+
+  github: GithubContext;
+}
+
+/** One problem with one input, reported before any network call. */
+export interface InputProblem {
+  input: string;
+  message: string;
+}

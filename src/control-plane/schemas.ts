@@ -1,0 +1,148 @@
+/**
+ * Shapes of the control-plane API (LangSmith Deployment, `/v2`), written from its published
+ * OpenAPI description. Responses are validated loosely: extra fields are kept, required ones
+ * must be there, and enums the action only reports (statuses) are plain strings so that a
+ * value the platform adds later does not break a deploy.
+ *
+ * `zod/mini` rather than `zod`: same checks, a fraction of the load time (cold start).
+ */
+import * as z from 'zod/mini';
+
+/** Revision statuses the spec lists. Anything else is treated as "still in progress". */
+export const REVISION_STATUSES = [
+  'CREATING',
+  'QUEUED',
+  'AWAITING_BUILD',
+  'BUILDING',
+  'AWAITING_DEPLOY',
+  'DEPLOYING',
+  'CREATE_FAILED',
+  'BUILD_FAILED',
+  'DEPLOY_FAILED',
+  'DEPLOYED',
+  'SKIPPED',
+  'INTERRUPTED',
+  'UNKNOWN',
+] as const;
+export type KnownRevisionStatus = (typeof REVISION_STATUSES)[number];
+
+export const FAILED_STATUSES = ['CREATE_FAILED', 'BUILD_FAILED', 'DEPLOY_FAILED'] as const;
+
+export const DEPLOYMENT_STATUSES = [
+  'AWAITING_DATABASE',
+  'READY',
+  'UNUSED',
+  'AWAITING_DELETE',
+  'UNKNOWN',
+] as const;
+
+const nullableString = z.optional(z.nullable(z.string()));
+
+export const SecretSchema = z.looseObject({ name: z.string(), value: z.string() });
+
+export const SourceConfigSchema = z.looseObject({
+  integration_id: nullableString,
+  repo_url: nullableString,
+  deployment_type: nullableString,
+  build_on_push: z.optional(z.nullable(z.boolean())),
+  custom_url: nullableString,
+  resource_spec: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
+  listener_id: nullableString,
+  listener_config: z.optional(z.nullable(z.looseObject({ k8s_namespace: nullableString }))),
+});
+
+export const SourceRevisionConfigSchema = z.looseObject({
+  repo_ref: nullableString,
+  langgraph_config_path: nullableString,
+  image_uri: nullableString,
+  repo_commit_sha: nullableString,
+});
+
+export const DeploymentSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  source: z.string(),
+  source_config: SourceConfigSchema,
+  source_revision_config: SourceRevisionConfigSchema,
+  secrets: z.array(SecretSchema),
+  tenant_id: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  status: z.string(),
+  latest_revision_id: z.nullable(z.string()),
+  active_revision_id: z.optional(z.nullable(z.string())),
+});
+export type Deployment = z.infer<typeof DeploymentSchema>;
+
+export const DeploymentsListSchema = z.looseObject({
+  resources: z.array(DeploymentSchema),
+  offset: z.number(),
+});
+export type DeploymentsList = z.infer<typeof DeploymentsListSchema>;
+
+export const RevisionSchema = z.looseObject({
+  id: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  status: z.string(),
+  source: z.string(),
+  source_revision_config: SourceRevisionConfigSchema,
+});
+export type Revision = z.infer<typeof RevisionSchema>;
+
+export const RevisionsListSchema = z.looseObject({
+  resources: z.array(RevisionSchema),
+  offset: z.number(),
+});
+export type RevisionsList = z.infer<typeof RevisionsListSchema>;
+
+/** `GET …/revisions/{rev}/logs`: documented by the platform, not in the spec snapshot. */
+export const RevisionLogsSchema = z.looseObject({
+  logs: z.array(z.unknown()),
+  next_offset: z.optional(z.nullable(z.union([z.string(), z.number()]))),
+});
+export type RevisionLogs = z.infer<typeof RevisionLogsSchema>;
+
+export const ValidationErrorSchema = z.looseObject({
+  loc: z.array(z.union([z.string(), z.number()])),
+  msg: z.string(),
+  type: z.string(),
+});
+export const HTTPValidationErrorSchema = z.looseObject({
+  detail: z.array(ValidationErrorSchema),
+});
+/** 400/404/409 bodies: `{detail: "..."}`. */
+export const DetailSchema = z.looseObject({ detail: z.string() });
+
+// Requests (built by the action; typed, not validated at run time).
+
+export interface SourceConfigRequest {
+  integration_id?: string;
+  repo_url?: string;
+  deployment_type?: string;
+  build_on_push?: boolean;
+  custom_url?: string;
+  resource_spec?: Record<string, unknown>;
+  listener_id?: string;
+  listener_config?: { k8s_namespace?: string };
+}
+
+export interface SourceRevisionConfigRequest {
+  repo_ref?: string;
+  langgraph_config_path?: string;
+  image_uri?: string;
+}
+
+export interface DeploymentCreateRequest {
+  name: string;
+  source: 'github' | 'external_docker';
+  source_config: SourceConfigRequest;
+  source_revision_config: SourceRevisionConfigRequest;
+  secrets: { name: string; value: string }[];
+}
+
+export interface DeploymentPatchRequest {
+  source_config?: SourceConfigRequest;
+  source_revision_config?: SourceRevisionConfigRequest;
+  secrets?: { name: string; value: string }[];
+}

@@ -1,0 +1,160 @@
+/**
+ * The GitHub runner's workflow-command protocol, implemented directly.
+ *
+ * `@actions/core` does the same, but importing it loads `@actions/http-client` and undici
+ * (about 40 ms on these machines), which would dominate the cold start of a run that fails
+ * on an input error. The formats below are those of `@actions/core` 3 (`command.ts`,
+ * `file-command.ts`); `__tests__/runner.test.ts` checks them against the library itself.
+ *
+ * Every line this module prints first goes through `redact()`: values registered with
+ * `setSecret()` are replaced by `***` even where the runner's own masking does not apply
+ * (local runs, `act`, a value that reached a message before the runner saw `::add-mask::`).
+ */
+import { appendFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { EOL } from 'node:os';
+
+export interface AnnotationProperties {
+  title?: string;
+  file?: string;
+  startLine?: number;
+  endLine?: number;
+  startColumn?: number;
+  endColumn?: number;
+}
+
+/** What every module logs through; tests pass their own. */
+export interface Logger {
+  info(message: string): void;
+  debug(message: string): void;
+  notice(message: string, properties?: AnnotationProperties): void;
+  warning(message: string, properties?: AnnotationProperties): void;
+  error(message: string, properties?: AnnotationProperties): void;
+}
+
+const secretValues = new Set<string>();
+
+/** Replaces every registered secret value (longest first) with `***`. */
+export function redact(text: string): string {
+  if (secretValues.size === 0 || text.length === 0) return text;
+  let out = text;
+  for (const value of [...secretValues].sort((a, b) => b.length - a.length)) {
+    if (value.length > 0 && out.includes(value)) out = out.split(value).join('***');
+  }
+  return out;
+}
+
+/** Test helper: forget registered secrets. */
+export function resetSecretsForTests(): void {
+  secretValues.clear();
+}
+
+export function escapeData(s: string): string {
+  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+export function escapeProperty(s: string): string {
+  return s
+    .replace(/%/g, '%25')
+    .replace(/\r/g, '%0D')
+    .replace(/\n/g, '%0A')
+    .replace(/:/g, '%3A')
+    .replace(/,/g, '%2C');
+}
+
+let write: (text: string) => void = (text) => {
+  process.stdout.write(text);
+};
+
+/** Test helper: capture what would go to stdout. Returns a function that restores it. */
+export function captureOutputForTests(sink: (text: string) => void): () => void {
+  const previous = write;
+  write = sink;
+  return () => {
+    write = previous;
+  };
+}
+
+function issueCommand(
+  command: string,
+  properties: Record<string, string | number | undefined>,
+  message: string,
+): void {
+  const props = Object.entries(properties)
+    .filter(([, v]) => v !== undefined && v !== '')
+    .map(([k, v]) => `${k}=${escapeProperty(redact(String(v)))}`)
+    .join(',');
+  write(`::${command}${props ? ' ' + props : ''}::${escapeData(redact(message))}${EOL}`);
+}
+
+/**
+ * Masks a value in the runner's log (`::add-mask::`), line by line for multi-line values
+ * (the runner masks per line), and registers it for `redact()`.
+ */
+export function setSecret(value: string): void {
+  if (!value) return;
+  const parts = [value, ...value.split(/\r?\n/)].map((p) => p.trim()).filter((p) => p.length > 0);
+  for (const part of new Set(parts)) {
+    if (secretValues.has(part)) continue;
+    secretValues.add(part);
+    // Not through issueCommand: the value itself must not be redacted here.
+    write(`::add-mask::${escapeData(part)}${EOL}`);
+  }
+}
+
+/** `core.getInput` semantics: `INPUT_<NAME>` (spaces → `_`, upper-cased, `-` kept), trimmed. */
+export function getInput(name: string, env: NodeJS.ProcessEnv = process.env): string {
+  return (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
+}
+
+/** Whether a raw input value is a YAML 1.2 core-schema boolean (`core.getBooleanInput`). */
+export function parseBoolean(value: string): boolean | undefined {
+  if (['true', 'True', 'TRUE'].includes(value)) return true;
+  if (['false', 'False', 'FALSE'].includes(value)) return false;
+  return undefined;
+}
+
+export function setOutput(name: string, value: string, env: NodeJS.ProcessEnv = process.env): void {
+  const file = env['GITHUB_OUTPUT'];
+  if (file) {
+    const delimiter = `ghadelimiter_${randomUUID()}`;
+    if (name.includes(delimiter) || value.includes(delimiter)) {
+      throw new Error('Unexpected input: output name or value contains the delimiter');
+    }
+    appendFileSync(file, `${name}<<${delimiter}${EOL}${value}${EOL}${delimiter}${EOL}`, 'utf8');
+    return;
+  }
+  write(EOL);
+  issueCommand('set-output', { name }, value);
+}
+
+export function isDebug(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env['RUNNER_DEBUG'] === '1';
+}
+
+export const runnerLogger: Logger = {
+  info: (message) => write(redact(message) + EOL),
+  debug: (message) => issueCommand('debug', {}, message),
+  notice: (message, p = {}) => issueCommand('notice', toProps(p), message),
+  warning: (message, p = {}) => issueCommand('warning', toProps(p), message),
+  error: (message, p = {}) => issueCommand('error', toProps(p), message),
+};
+
+function toProps(p: AnnotationProperties): Record<string, string | number | undefined> {
+  return {
+    title: p.title,
+    file: p.file,
+    line: p.startLine,
+    endLine: p.endLine,
+    col: p.startColumn,
+    endColumn: p.endColumn,
+  };
+}
+
+export function startGroup(name: string): void {
+  issueCommand('group', {}, name);
+}
+
+export function endGroup(): void {
+  issueCommand('endgroup', {}, '');
+}
