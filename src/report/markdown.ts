@@ -1,0 +1,129 @@
+/**
+ * Helpers that put untrusted text (names from the API, error messages, log lines) into
+ * GitHub-flavoured Markdown so that it shows as written: it can neither change the
+ * document's structure (close a `<details>`, a code block or a table row) nor inject HTML.
+ */
+
+// ANSI escape sequences (colours, cursor moves) that build logs are full of.
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-_]/g;
+// Control characters other than tab and line breaks.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+
+/** Removes ANSI escape sequences and control characters (tab and line breaks are kept). */
+export function cleanText(text: string): string {
+  return text.replace(ANSI, '').replace(CONTROL, '');
+}
+
+/** One line: line breaks become spaces. */
+function oneLine(text: string): string {
+  return cleanText(text).replace(/\r\n|\r|\n/g, ' ');
+}
+
+/** For text inside HTML (e.g. `<summary>`): `& < > " '` as entities. */
+export function escapeHtml(text: string): string {
+  return oneLine(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * Inline text in Markdown (also safe inside a table cell or an HTML element): every character
+ * that Markdown or HTML would interpret (`< > & \` * _ [ ] ( ) ! ~ | \ #` and quotes) becomes
+ * a numeric character reference, which both render as the literal character. Line breaks
+ * become spaces.
+ */
+export function escapeMarkdown(text: string): string {
+  return oneLine(text).replace(/[&<>"'`*_[\]()!~|\\#]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function longestBacktickRun(text: string): number {
+  let longest = 0;
+  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  return longest;
+}
+
+/**
+ * An inline code span that shows `text` verbatim: the delimiter is longer than any backtick
+ * run inside. `inTable` also escapes `|`, which would otherwise end a table cell.
+ */
+export function codeSpan(text: string, options: { inTable?: boolean } = {}): string {
+  let body = oneLine(text);
+  if (body.length === 0) return '';
+  if (options.inTable) body = body.replace(/\|/g, '\\|');
+  const ticks = '`'.repeat(longestBacktickRun(body) + 1);
+  const pad = /^[` ]|[` ]$/.test(body) ? ' ' : '';
+  return `${ticks}${pad}${body}${pad}${ticks}`;
+}
+
+/**
+ * A fenced code block that shows `lines` verbatim: the fence is longer than any backtick run
+ * inside (at least 3), so no line can close it; HTML inside a code block is not interpreted.
+ */
+export function codeFence(lines: string | readonly string[], info = 'text'): string {
+  const text = (typeof lines === 'string' ? lines.split(/\r\n|\r|\n/) : lines)
+    .flatMap((line) => cleanText(line).split(/\r\n|\r|\n/))
+    .join('\n');
+  const fence = '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
+  return `${fence}${info}\n${text}\n${fence}`;
+}
+
+/**
+ * A Markdown link when `url` is an absolute http(s) URL, else the URL as a code span. The
+ * characters that could end the link destination are percent-encoded.
+ */
+export function markdownLink(label: string, url: string, options: { inTable?: boolean } = {}) {
+  let href: string;
+  try {
+    const parsed = new URL(url.trim());
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+      return codeSpan(url, options);
+    }
+    href = parsed.href;
+  } catch {
+    return codeSpan(url, options);
+  }
+  href = href.replace(
+    /[()<>|\s"'`\\[\]]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
+  return `[${escapeMarkdown(label)}](${href})`;
+}
+
+/** Keeps the last lines whose total length fits `maxChars`; each line cut at `maxLineChars`. */
+export function tailWithin(
+  lines: readonly string[],
+  maxChars: number,
+  maxLineChars = 2000,
+): { lines: string[]; omitted: number } {
+  const kept: string[] = [];
+  let total = 0;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    let line = lines[i] ?? '';
+    if (line.length > maxLineChars) line = `${line.slice(0, maxLineChars)} …`;
+    if (total + line.length + 1 > maxChars && kept.length > 0) break;
+    kept.unshift(line);
+    total += line.length + 1;
+  }
+  return { lines: kept, omitted: lines.length - kept.length };
+}
+
+/** `850 ms` → `<1s`, `42 s`, `3m 05s`, `1h 02m`. */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '—';
+  if (ms < 1000) return '<1s';
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) {
+    return `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, '0')}s`;
+  }
+  const minutes = Math.round(seconds / 60);
+  return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, '0')}m`;
+}
+
+/** `2024-05-01 12:03:04 UTC`. */
+export function formatTime(epochMs: number): string {
+  return new Date(epochMs)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
+}

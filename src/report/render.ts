@@ -1,0 +1,148 @@
+/** The pieces the step summary and the pull-request comment share. */
+import {
+  codeFence,
+  codeSpan,
+  escapeMarkdown,
+  formatDuration,
+  formatTime,
+  markdownLink,
+  tailWithin,
+} from './markdown.js';
+import type { RunReport } from './types.js';
+
+/** Revision statuses after which nothing changes any more. */
+const FINAL_STATUSES = new Set([
+  'DEPLOYED',
+  'CREATE_FAILED',
+  'BUILD_FAILED',
+  'DEPLOY_FAILED',
+  'SKIPPED',
+]);
+
+export function displayName(report: RunReport): string {
+  return report.name ?? report.deploymentId ?? 'deployment';
+}
+
+/** One line: an emoji and what happened, with the name in a code span. */
+export function headline(report: RunReport): string {
+  const name = codeSpan(displayName(report));
+  switch (report.outcome) {
+    case 'success':
+      return `✅ ${name} is deployed`;
+    case 'failure':
+      return `❌ Deployment of ${name} failed`;
+    case 'skipped':
+      return `⚠️ The revision of ${name} was superseded by a newer one (SKIPPED)`;
+    case 'cancelled':
+      return `🛑 Deployment of ${name} was cancelled (the revision goes on on the platform)`;
+    case 'started':
+      return `🚀 Deployment of ${name} started (not waiting for it)`;
+    case 'deleted':
+      return `🗑️ ${name} was deleted`;
+    case 'not_found':
+      return `🗑️ Nothing to delete: there is no deployment ${name}`;
+  }
+}
+
+function sourceCell(report: RunReport): string | undefined {
+  const source = report.source;
+  if (!source) return undefined;
+  if (source.kind === 'github') {
+    const repo = source.repoUrl
+      ? markdownLink(source.repoUrl.replace(/^https?:\/\//, ''), source.repoUrl, { inTable: true })
+      : 'GitHub';
+    return source.repoRef ? `${repo} at ${codeSpan(source.repoRef, { inTable: true })}` : repo;
+  }
+  return source.imageUri
+    ? `image ${codeSpan(source.imageUri, { inTable: true })}`
+    : 'external Docker image';
+}
+
+/** The two-column table of facts (only the rows that are known). */
+export function detailsTable(report: RunReport): string {
+  const rows: [string, string][] = [];
+  const cell = (text: string) => codeSpan(text, { inTable: true });
+  if (report.name !== undefined) rows.push(['Deployment', cell(report.name)]);
+  if (report.deploymentId !== undefined) rows.push(['Deployment ID', cell(report.deploymentId)]);
+  if (report.revisionId !== undefined) rows.push(['Revision ID', cell(report.revisionId)]);
+  if (report.status !== undefined) rows.push(['Status', `**${cell(report.status)}**`]);
+  if (report.url !== undefined) {
+    rows.push(['Agent server', markdownLink(report.url, report.url, { inTable: true })]);
+  }
+  if (report.uiUrl !== undefined) {
+    rows.push(['LangSmith', markdownLink('Open in LangSmith', report.uiUrl, { inTable: true })]);
+  }
+  if (report.command === 'deploy' && report.created !== undefined) {
+    rows.push(['Action', report.created ? 'created' : 'updated']);
+  }
+  const source = sourceCell(report);
+  if (source !== undefined) rows.push(['Source', source]);
+  if (report.commitSha !== undefined) rows.push(['Commit', cell(report.commitSha)]);
+  if (report.checks?.health !== undefined) rows.push(['Health check', report.checks.health]);
+  if (report.checks?.smoke !== undefined) rows.push(['Smoke test', report.checks.smoke]);
+  if (report.command === 'delete' && report.deletedTracingProject !== undefined) {
+    rows.push(['Tracing project', report.deletedTracingProject ? 'deleted' : 'kept']);
+  }
+  if (rows.length === 0) return '';
+  return ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join('\n');
+}
+
+/** Each status with when it was first seen and how long the revision stayed in it. */
+export function timelineTable(report: RunReport): string {
+  const entries = report.timeline;
+  if (entries.length === 0) return '';
+  const rows = entries.map((entry, i) => {
+    const next = entries[i + 1];
+    let spent: string;
+    if (next) spent = formatDuration(next.at - entry.at);
+    else if (FINAL_STATUSES.has(entry.status)) spent = '—';
+    else if (report.finishedAt !== undefined) {
+      spent = `${formatDuration(report.finishedAt - entry.at)} (when the run ended)`;
+    } else spent = '—';
+    return `| ${codeSpan(entry.status, { inTable: true })} | ${formatTime(entry.at)} | ${spent} |`;
+  });
+  const first = entries[0]!;
+  const last = entries[entries.length - 1]!;
+  const end = report.finishedAt ?? last.at;
+  return [
+    '| Status | Since | Time in status |',
+    '|---|---|---|',
+    ...rows,
+    '',
+    `Total: ${formatDuration(end - first.at)}`,
+  ].join('\n');
+}
+
+/** The error as a fenced block (it may span lines and contains server text). */
+export function errorBlock(report: RunReport): string {
+  if (!report.error) return '';
+  return codeFence(report.error);
+}
+
+/** The log tail in a collapsed `<details>` block, or the hint why there is none. */
+export function logBlock(report: RunReport, maxChars: number): string {
+  const tail = report.logTail ?? [];
+  if (tail.length === 0) {
+    return report.logsUnavailableHint ? `> ${escapeMarkdown(report.logsUnavailableHint)}` : '';
+  }
+  const { lines, omitted } = tailWithin(tail, maxChars);
+  const what = report.logKind ? `${report.logKind} log` : 'Log';
+  const label = `${what.charAt(0).toUpperCase()}${what.slice(1)} (last ${lines.length} lines${
+    omitted > 0 ? `; ${omitted} earlier lines left out` : ''
+  })`;
+  // A blank line after <summary> so that Markdown (the fence) is parsed inside <details>.
+  return ['<details>', `<summary>${label}</summary>`, '', codeFence(lines), '', '</details>'].join(
+    '\n',
+  );
+}
+
+export function warningsList(report: RunReport): string {
+  const warnings = report.warnings ?? [];
+  if (warnings.length === 0) return '';
+  return warnings.map((w) => `- ⚠️ ${escapeMarkdown(w)}`).join('\n');
+}
+
+/** Joins non-empty sections with blank lines. */
+export function sections(...parts: string[]): string {
+  return parts.filter((p) => p.trim().length > 0).join('\n\n') + '\n';
+}

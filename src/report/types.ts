@@ -1,0 +1,71 @@
+/**
+ * What one run reports to GitHub: the step summary, the pull-request comment and the GitHub
+ * deployment are all rendered from this one record, which the flow fills in as it goes.
+ */
+
+export type RunOutcome =
+  | 'success'
+  | 'failure'
+  /** The revision was superseded by a newer one (`SKIPPED`). */
+  | 'skipped'
+  | 'cancelled'
+  /** `command: delete` removed the deployment. */
+  | 'deleted'
+  /** `command: delete` found nothing to remove. */
+  | 'not_found'
+  /** `wait: false`: the create/update call returned and the run did not wait. */
+  | 'started';
+
+export type RunSource =
+  | { kind: 'github'; repoUrl?: string; repoRef?: string }
+  | { kind: 'external_docker'; imageUri?: string };
+
+export interface TimelineEntry {
+  /** Revision status as the control plane reported it (`QUEUED`, `BUILDING`, …). */
+  status: string;
+  /** When this run first saw the status (epoch milliseconds). */
+  at: number;
+  /**
+   * Not needed: the time spent in each status is computed from consecutive `at` values
+   * (and `RunReport.finishedAt` for the last one). Accepted for compatibility.
+   */
+  msInPrevious?: number;
+}
+
+export interface RunReport {
+  command: 'deploy' | 'delete';
+  outcome: RunOutcome;
+  name?: string;
+  deploymentId?: string;
+  revisionId?: string;
+  /** Final revision status (`DEPLOYED`, `BUILD_FAILED`, …); with delete `DELETED`/`NOT_FOUND`. */
+  status?: string;
+  /** Agent server URL. */
+  url?: string;
+  /** The deployment's page in the LangSmith UI. */
+  uiUrl?: string;
+  created?: boolean;
+  source?: RunSource;
+  /** Status changes in the order they were seen. */
+  timeline: TimelineEntry[];
+  /** When the run ended (epoch ms): closes the last timeline entry when it is not final. */
+  finishedAt?: number;
+  /** The failure, already written for the workflow's author. Untrusted: escaped on output. */
+  error?: string;
+  /** Last lines of the build or deploy log (oldest first). Untrusted: fenced on output. */
+  logTail?: string[];
+  /** Which log the tail comes from. */
+  logKind?: 'build' | 'deploy';
+  /** Shown instead of a log tail when the install offers no logs (e.g. "see ui-url"). */
+  logsUnavailableHint?: string;
+  checks?: {
+    health?: 'passed' | 'failed' | 'skipped';
+    smoke?: 'passed' | 'interrupted' | 'failed' | 'skipped';
+  };
+  /** The commit the revision was built from, when the platform reports it. */
+  commitSha?: string;
+  /** With `delete`: whether the tracing project was deleted too. */
+  deletedTracingProject?: boolean;
+  /** Warnings of the run worth repeating in the summary. Untrusted: escaped on output. */
+  warnings?: string[];
+}
