@@ -1,0 +1,190 @@
+/**
+ * action.yml against the contract (the input/output tables of the interface, copied here
+ * because the contract file is not part of the repository) and against the code (every
+ * `getInput('<name>')` in src/ is declared, and every declared input is read).
+ */
+import { describe, expect, it } from '@jest/globals';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { INPUT_NAMES } from '../src/inputs.js';
+
+const root = join(import.meta.dirname ?? process.cwd(), '..');
+
+/** The contract's inputs and their defaults (`undefined`: required, no default). */
+const CONTRACT_INPUTS: Record<string, string | undefined> = {
+  'api-key': undefined,
+  'workspace-id': '',
+  region: 'us',
+  'control-plane-url': '',
+  command: 'deploy',
+  name: '',
+  'deployment-id': '',
+  source: 'github',
+  'integration-id': '',
+  'repo-url': '', // derived in code: <server_url>/<repository>
+  'repo-ref': '', // derived in code from the event
+  'config-path': 'langgraph.json',
+  'image-uri': '',
+  'custom-url': '',
+  'listener-id': '',
+  'k8s-namespace': '',
+  'deployment-type': 'dev',
+  'build-on-push': 'false',
+  secrets: '',
+  'resource-spec': '',
+  wait: 'true',
+  timeout: '1800',
+  'poll-interval': '15',
+  'health-check': 'true',
+  'smoke-test': '',
+  'smoke-test-assistant': '',
+  'delete-tracing-project': 'false',
+  'github-token': '${{ github.token }}',
+  'pr-comment': 'true',
+  environment: '',
+};
+
+const CONTRACT_OUTPUTS = [
+  'deployment-id',
+  'revision-id',
+  'name',
+  'status',
+  'url',
+  'created',
+  'ui-url',
+  'commit-sha',
+];
+
+type Entry = Record<string, string>;
+interface ActionYml {
+  top: Record<string, string>;
+  sections: Record<string, Record<string, Entry>>;
+}
+
+/** A YAML scalar as action.yml writes them: plain, 'single' or "double" quoted. */
+function scalar(raw: string): string {
+  const value = raw.trim();
+  if (value.startsWith("'")) {
+    expect(value.endsWith("'")).toBe(true);
+    return value.slice(1, -1).replace(/''/g, "'");
+  }
+  if (value.startsWith('"')) return JSON.parse(value) as string;
+  return value.replace(/\s+#.*$/, '');
+}
+
+/**
+ * Enough YAML for action.yml: top-level `key: value`, and sections (inputs, outputs,
+ * branding, runs) of `name:` entries with `key: value` properties, or of `key: value`.
+ */
+function parseActionYml(text: string): ActionYml {
+  const top: Record<string, string> = {};
+  const sections: Record<string, Record<string, Entry>> = {};
+  let section = '';
+  let entry = '';
+  for (const line of text.split('\n')) {
+    if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
+    const match = /^( *)([A-Za-z0-9_-]+):(?: (.*))?$/.exec(line);
+    if (!match) throw new Error(`action.yml: unexpected line ${JSON.stringify(line)}`);
+    const [, indent = '', key = '', rest] = match;
+    const value = rest === undefined ? undefined : scalar(rest);
+    if (indent.length === 0) {
+      section = key;
+      if (value === undefined) sections[key] = {};
+      else top[key] = value;
+    } else if (indent.length === 2) {
+      entry = key;
+      const bucket = (sections[section] ??= {});
+      bucket[key] = value === undefined ? {} : { '': value };
+    } else if (indent.length === 4) {
+      const bucket = sections[section]?.[entry];
+      if (!bucket || value === undefined) throw new Error(`action.yml: unexpected ${line}`);
+      bucket[key] = value;
+    } else {
+      throw new Error(`action.yml: unexpected indentation in ${JSON.stringify(line)}`);
+    }
+  }
+  return { top, sections };
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory()
+      ? sourceFiles(join(dir, d.name))
+      : d.name.endsWith('.ts')
+        ? [join(dir, d.name)]
+        : [],
+  );
+}
+
+function inputsReadByCode(): Set<string> {
+  const names = new Set<string>();
+  for (const file of sourceFiles(join(root, 'src'))) {
+    for (const m of readFileSync(file, 'utf8').matchAll(/getInput\(\s*['"]([a-z0-9-]+)['"]/g)) {
+      names.add(m[1] as string);
+    }
+  }
+  return names;
+}
+
+const action = parseActionYml(readFileSync(join(root, 'action.yml'), 'utf8'));
+const inputs = action.sections['inputs'] ?? {};
+const outputs = action.sections['outputs'] ?? {};
+
+describe('action.yml', () => {
+  it('runs dist/index.js on node24', () => {
+    expect(action.sections['runs']?.['using']?.['']).toBe('node24');
+    expect(action.sections['runs']?.['main']?.['']).toBe('dist/index.js');
+  });
+
+  it('has a name, description, author and branding', () => {
+    expect(action.top['name']).toMatch(/LangGraph|LangSmith/);
+    expect(action.top['description']?.length).toBeGreaterThan(20);
+    expect(action.top['author']).toBeTruthy();
+    expect(action.sections['branding']?.['icon']?.['']).toBe('upload-cloud');
+    expect(action.sections['branding']?.['color']?.['']).toBe('purple');
+  });
+
+  it('declares exactly the inputs of the contract, with its defaults', () => {
+    expect(Object.keys(inputs).sort()).toEqual(Object.keys(CONTRACT_INPUTS).sort());
+    for (const [name, expected] of Object.entries(CONTRACT_INPUTS)) {
+      const input = inputs[name] as Entry;
+      expect([name, input['default']]).toEqual([name, expected]);
+      expect([name, input['required']]).toEqual([name, expected === undefined ? 'true' : 'false']);
+    }
+  });
+
+  it('describes every input and output', () => {
+    for (const [name, entry] of [...Object.entries(inputs), ...Object.entries(outputs)]) {
+      expect([name, (entry['description'] ?? '').length > 10]).toEqual([name, true]);
+    }
+  });
+
+  it('says that repo-url and repo-ref are derived when empty', () => {
+    expect(inputs['repo-url']?.['description']).toMatch(/derived/i);
+    expect(inputs['repo-ref']?.['description']).toMatch(/derived/i);
+  });
+
+  it('declares exactly the outputs of the contract', () => {
+    expect(Object.keys(outputs).sort()).toEqual([...CONTRACT_OUTPUTS].sort());
+  });
+
+  it('declares every input the code reads, and the code reads every declared input', () => {
+    const read = inputsReadByCode();
+    expect([...read].sort()).toEqual(Object.keys(inputs).sort());
+    expect([...INPUT_NAMES].sort()).toEqual(Object.keys(inputs).sort());
+  });
+});
+
+describe('the action.yml reader of this test', () => {
+  it('reads quoted and plain scalars', () => {
+    const parsed = parseActionYml(
+      "name: plain value # comment\ninputs:\n  a:\n    description: \"it's\"\n    default: 'x''y'\n",
+    );
+    expect(parsed.top['name']).toBe('plain value');
+    expect(parsed.sections['inputs']?.['a']).toEqual({ description: "it's", default: "x'y" });
+  });
+
+  it('refuses what it does not understand', () => {
+    expect(() => parseActionYml('inputs:\n  a:\n    - list')).toThrow(/unexpected line/);
+  });
+});

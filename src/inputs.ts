@@ -1,0 +1,509 @@
+/**
+ * Action inputs → one typed, validated `Config`, with every problem reported at once (each
+ * naming its input) before any network call.
+ *
+ * This module is on the cold-start path of a run that fails on an input error, so it uses
+ * only Node built-ins and our own small modules (not zod: loading `zod/mini` alone costs
+ * about 50 ms, more than everything else here). Every input is read with a literal
+ * `getInput('<name>', env)` call: `__tests__/action-yml.test.ts` finds them that way and
+ * checks them against `action.yml`.
+ *
+ * An empty input means its default (the runner passes the `action.yml` default; local runs
+ * and tests may pass nothing).
+ */
+import type { Config, GithubContext, InputProblem, Region, Source } from './config.js';
+import { isPullRequestEvent, readGithubContext } from './context.js';
+import { getInput, parseBoolean, setSecret } from './runner.js';
+import { describeJsonError, parseSecrets } from './secrets.js';
+
+/** Every input of `action.yml`, in its order. */
+export const INPUT_NAMES = [
+  'api-key',
+  'workspace-id',
+  'region',
+  'control-plane-url',
+  'command',
+  'name',
+  'deployment-id',
+  'source',
+  'integration-id',
+  'repo-url',
+  'repo-ref',
+  'config-path',
+  'image-uri',
+  'custom-url',
+  'listener-id',
+  'k8s-namespace',
+  'deployment-type',
+  'build-on-push',
+  'secrets',
+  'resource-spec',
+  'wait',
+  'timeout',
+  'poll-interval',
+  'health-check',
+  'smoke-test',
+  'smoke-test-assistant',
+  'delete-tracing-project',
+  'github-token',
+  'pr-comment',
+  'environment',
+] as const;
+
+export type InputName = (typeof INPUT_NAMES)[number];
+
+export const REGION_CONTROL_PLANE_URLS: Readonly<Record<Region, string>> = {
+  us: 'https://api.host.langchain.com',
+  eu: 'https://eu.api.host.langchain.com',
+};
+
+export const REGION_UI_URLS: Readonly<Record<Region, string>> = {
+  us: 'https://smith.langchain.com',
+  eu: 'https://eu.smith.langchain.com',
+};
+
+const REGIONS = ['us', 'eu'] as const;
+const COMMANDS = ['deploy', 'delete'] as const;
+const SOURCES = ['github', 'external_docker'] as const;
+const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'] as const;
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+const NAME_PATTERN = /^[a-z0-9-]+$/;
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const SECONDS_PATTERN = /^(\d+(\.\d*)?|\.\d+)$/;
+
+const NO_SECRETS_ON_FORKS =
+  'GitHub does not pass secrets to workflows triggered from forks or by Dependabot ' +
+  '(Dependabot has its own secrets store).';
+
+/** Inputs that only the other source uses and that have no default: giving one is an error. */
+const ONLY_FOR = {
+  github: ['integration-id', 'repo-url', 'repo-ref'],
+  external_docker: ['image-uri', 'custom-url', 'listener-id', 'k8s-namespace', 'resource-spec'],
+} as const satisfies Record<Source, readonly InputName[]>;
+
+type SourceInput = (typeof ONLY_FOR)[Source][number];
+
+export type ReadConfigResult =
+  { ok: true; config: Config; notes: string[] } | { ok: false; problems: InputProblem[] };
+
+export interface ReadConfigDeps {
+  /** Masks a secret value in the log; default `setSecret`. */
+  mask?: (value: string) => void;
+  /** The GitHub context; default `readGithubContext(env)`. */
+  github?: GithubContext;
+}
+
+/**
+ * Reads and checks every input. `notes` are warnings to print on success (for example
+ * about `build-on-push: true`).
+ */
+export function readConfig(env: NodeJS.ProcessEnv, deps: ReadConfigDeps = {}): ReadConfigResult {
+  const mask = deps.mask ?? setSecret;
+
+  // Secrets first, before anything can print them.
+  const apiKey = getInput('api-key', env);
+  if (apiKey) mask(apiKey);
+  const githubToken = getInput('github-token', env);
+  if (githubToken) mask(githubToken);
+  const secretsText = getInput('secrets', env);
+  const parsedSecrets = parseSecrets(secretsText);
+  for (const value of parsedSecrets.sensitive) mask(value);
+
+  const github = deps.github ?? readGithubContext(env);
+  const check = new Checks();
+
+  if (!apiKey) {
+    check.problem(
+      'api-key',
+      'Input `api-key` is empty. Pass your LangSmith API key from a repository or ' +
+        'organization secret, e.g. `api-key: ${{ secrets.LANGSMITH_API_KEY }}`. If that secret ' +
+        `is set, this run did not receive it: ${NO_SECRETS_ON_FORKS}`,
+    );
+  }
+  const workspaceId = getInput('workspace-id', env);
+  const region = check.oneOf('region', getInput('region', env), REGIONS, 'us');
+  const controlPlane = check.controlPlaneUrl(getInput('control-plane-url', env), region);
+  const command = check.oneOf('command', getInput('command', env), COMMANDS, 'deploy');
+  const nameInput = getInput('name', env);
+  const deploymentIdInput = getInput('deployment-id', env);
+  const name = check.name(nameInput);
+  const deploymentId = check.deploymentId(deploymentIdInput);
+  if (nameInput === '' && deploymentIdInput === '') {
+    check.problem(
+      'name',
+      command === 'delete'
+        ? 'Set `name` or `deployment-id` to say which deployment to delete.'
+        : 'Set `name` (the deployment to create or update) or `deployment-id` (an existing ' +
+            'deployment to update).',
+    );
+  }
+  const wait = check.boolean('wait', getInput('wait', env), true);
+  const timeoutSeconds = check.seconds('timeout', getInput('timeout', env), 1800);
+  const pollIntervalSeconds = check.seconds('poll-interval', getInput('poll-interval', env), 15);
+  const prComment = check.boolean('pr-comment', getInput('pr-comment', env), true);
+  const environment = getInput('environment', env);
+
+  const config: Config = {
+    command: command ?? 'deploy',
+    apiKey,
+    ...(workspaceId && { workspaceId }),
+    region: region ?? 'us',
+    controlPlaneUrl: controlPlane.url,
+    uiBaseUrl: controlPlane.uiBaseUrl,
+    ...(name && { name }),
+    ...(deploymentId && { deploymentId }),
+    wait,
+    timeoutSeconds,
+    pollIntervalSeconds,
+    source: 'github',
+    configPath: 'langgraph.json',
+    deploymentType: 'dev',
+    buildOnPush: false,
+    healthCheck: true,
+    deleteTracingProject: false,
+    ...(githubToken && { githubToken }),
+    prComment,
+    ...(environment && { environment }),
+    github,
+  };
+
+  if (command === 'delete') {
+    config.deleteTracingProject = check.boolean(
+      'delete-tracing-project',
+      getInput('delete-tracing-project', env),
+      false,
+    );
+  } else if (command === 'deploy') {
+    readDeployInputs(env, config, check);
+    for (const message of parsedSecrets.problems) check.problem('secrets', message);
+    if (secretsText !== '') config.secrets = parsedSecrets.secrets;
+  }
+
+  if (check.problems.length > 0) return { ok: false, problems: check.problems };
+  return { ok: true, config, notes: check.notes };
+}
+
+/** The inputs only `command: deploy` uses; `delete` ignores them. */
+function readDeployInputs(env: NodeJS.ProcessEnv, config: Config, check: Checks): void {
+  const source = check.oneOf('source', getInput('source', env), SOURCES, 'github');
+  const given: Record<SourceInput, string> = {
+    'integration-id': getInput('integration-id', env),
+    'repo-url': getInput('repo-url', env),
+    'repo-ref': getInput('repo-ref', env),
+    'image-uri': getInput('image-uri', env),
+    'custom-url': getInput('custom-url', env),
+    'listener-id': getInput('listener-id', env),
+    'k8s-namespace': getInput('k8s-namespace', env),
+    'resource-spec': getInput('resource-spec', env),
+  };
+
+  if (source) {
+    config.source = source;
+    const other: Source = source === 'github' ? 'external_docker' : 'github';
+    for (const input of ONLY_FOR[other]) {
+      if (given[input] !== '') {
+        check.problem(
+          input,
+          `Input \`${input}\` applies only to \`source: ${other}\`, and this run deploys with ` +
+            `\`source: ${source}\`. Remove \`${input}\`, or set \`source: ${other}\`.`,
+        );
+      }
+    }
+  }
+
+  if (source === 'github') {
+    if (given['integration-id']) config.integrationId = given['integration-id'];
+    const repoUrl = check.repoUrl(given['repo-url'], config.github);
+    if (repoUrl) config.repoUrl = repoUrl;
+    const repoRef = given['repo-ref'] || check.derivedRepoRef(config.github, env, repoUrl);
+    if (repoRef) config.repoRef = repoRef;
+    config.configPath = getInput('config-path', env) || 'langgraph.json';
+    config.deploymentType =
+      check.oneOf('deployment-type', getInput('deployment-type', env), DEPLOYMENT_TYPES, 'dev') ??
+      'dev';
+    config.buildOnPush = check.boolean('build-on-push', getInput('build-on-push', env), false);
+    if (config.buildOnPush && repoRef?.startsWith('refs/tags/')) {
+      check.problem(
+        'build-on-push',
+        `Input \`build-on-push\` is true, but the ref to deploy is the tag ${repoRef}: a tag ` +
+          'never moves, so the platform refuses to build it on push. Set `build-on-push: false` ' +
+          '(this action deploys the tag itself), or deploy a branch.',
+      );
+    } else if (config.buildOnPush) {
+      check.note(
+        `\`build-on-push\` is true: every push to ${repoRef ?? 'the branch'} then builds twice, ` +
+          'once from the platform’s GitHub hook and once from this action. Set ' +
+          '`build-on-push: false` to let this workflow alone decide what is deployed.',
+      );
+    }
+  } else if (source === 'external_docker') {
+    if (given['image-uri']) config.imageUri = given['image-uri'];
+    else {
+      check.problem(
+        'image-uri',
+        'Input `image-uri` is required with `source: external_docker`: give the image to ' +
+          'deploy, e.g. `registry.example.com/my-agent:${{ github.sha }}`.',
+      );
+    }
+    const customUrl = check.httpUrl('custom-url', given['custom-url']);
+    if (customUrl) config.customUrl = customUrl;
+    if (given['listener-id']) config.listenerId = given['listener-id'];
+    if (given['k8s-namespace']) {
+      if (given['listener-id']) config.k8sNamespace = given['k8s-namespace'];
+      else {
+        check.problem(
+          'k8s-namespace',
+          'Input `k8s-namespace` needs `listener-id`: the namespace is one of the listener’s. ' +
+            'Set `listener-id` as well (the IDs are listed by GET /v2/listeners), or remove ' +
+            '`k8s-namespace`.',
+        );
+      }
+    }
+    const resourceSpec = check.jsonObject('resource-spec', given['resource-spec']);
+    if (resourceSpec) config.resourceSpec = resourceSpec;
+  }
+
+  config.healthCheck = check.boolean('health-check', getInput('health-check', env), true);
+  const smokeTest = getInput('smoke-test', env);
+  if (smokeTest !== '') {
+    const parsed = check.json('smoke-test', smokeTest);
+    if (parsed.ok) config.smokeTest = parsed.value;
+  }
+  const smokeTestAssistant = getInput('smoke-test-assistant', env);
+  if (smokeTestAssistant) {
+    config.smokeTestAssistant = smokeTestAssistant;
+    if (smokeTest === '') {
+      check.note('`smoke-test-assistant` is set but `smoke-test` is empty: no smoke run.');
+    }
+  }
+}
+
+/** Collects problems and notes; each check returns a usable value either way. */
+class Checks {
+  readonly problems: InputProblem[] = [];
+  readonly notes: string[] = [];
+
+  problem(input: InputName, message: string): void {
+    this.problems.push({ input, message });
+  }
+
+  note(message: string): void {
+    this.notes.push(message);
+  }
+
+  oneOf<T extends string>(
+    input: InputName,
+    raw: string,
+    allowed: readonly T[],
+    fallback: T,
+  ): T | undefined {
+    const value = (raw || fallback).toLowerCase();
+    const found = allowed.find((a) => a === value);
+    if (found === undefined) {
+      this.problem(
+        input,
+        `Input \`${input}\` is "${raw}"; it must be one of ${allowed.map((a) => `\`${a}\``).join(', ')}.`,
+      );
+    }
+    return found;
+  }
+
+  boolean(input: InputName, raw: string, fallback: boolean): boolean {
+    if (raw === '') return fallback;
+    const value = parseBoolean(raw);
+    if (value !== undefined) return value;
+    this.problem(
+      input,
+      `Input \`${input}\` is "${raw}"; it must be a boolean: true, True, TRUE, false, False ` +
+        'or FALSE (YAML 1.2 core schema, as `core.getBooleanInput`).',
+    );
+    return fallback;
+  }
+
+  seconds(input: InputName, raw: string, fallback: number): number {
+    if (raw === '') return fallback;
+    if (SECONDS_PATTERN.test(raw) && Number(raw) > 0) return Number(raw);
+    this.problem(
+      input,
+      `Input \`${input}\` is "${raw}"; it must be a positive number of seconds (decimals ` +
+        `allowed, e.g. \`${fallback}\` or \`0.5\`).`,
+    );
+    return fallback;
+  }
+
+  name(raw: string): string {
+    if (raw === '' || NAME_PATTERN.test(raw)) return raw;
+    this.problem(
+      'name',
+      `Input \`name\` is "${raw}", which is not a valid deployment name: use only lowercase ` +
+        'letters, digits and hyphens (the platform’s rule), e.g. `my-agent` or `my-agent-pr-12`.',
+    );
+    return '';
+  }
+
+  deploymentId(raw: string): string {
+    if (raw === '' || UUID_PATTERN.test(raw)) return raw;
+    this.problem(
+      'deployment-id',
+      `Input \`deployment-id\` is "${raw}", which does not look like a deployment ID (a UUID ` +
+        'such as 3fa85f64-5717-4562-b3fc-2c963f66afa6). Copy it from the deployment’s page in ' +
+        'LangSmith or from the `deployment-id` output of an earlier run, or use `name` instead.',
+    );
+    return '';
+  }
+
+  /** The control-plane base URL and the UI base URL; a bad `control-plane-url` is a problem. */
+  controlPlaneUrl(raw: string, region: Region | undefined): { url: string; uiBaseUrl: string } {
+    const r = region ?? 'us';
+    const byRegion = { url: REGION_CONTROL_PLANE_URLS[r], uiBaseUrl: REGION_UI_URLS[r] };
+    if (raw === '') return byRegion;
+    const url = this.httpUrl('control-plane-url', raw, { loopbackOnlyForHttp: true });
+    if (!url) return byRegion;
+    const known = REGIONS.find((k) => REGION_CONTROL_PLANE_URLS[k] === url);
+    return { url, uiBaseUrl: known ? REGION_UI_URLS[known] : url.replace(/\/api-host$/, '') };
+  }
+
+  /**
+   * An `http(s)://` URL without query, fragment or trailing slash, or `undefined` (with a
+   * problem when `raw` is set). Messages do not repeat the URL: it could carry credentials.
+   */
+  httpUrl(
+    input: InputName,
+    raw: string,
+    options: { loopbackOnlyForHttp?: boolean } = {},
+  ): string | undefined {
+    if (raw === '') return undefined;
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      this.problem(
+        input,
+        `Input \`${input}\` is not a URL; give an absolute URL such as https://example.com.`,
+      );
+      return undefined;
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+      this.problem(input, `Input \`${input}\` must start with https:// (it is ${url.protocol}//).`);
+      return undefined;
+    }
+    if (
+      options.loopbackOnlyForHttp &&
+      url.protocol === 'http:' &&
+      !LOOPBACK_HOSTS.has(url.hostname)
+    ) {
+      this.problem(
+        input,
+        `Input \`${input}\` uses http:// with host ${url.hostname}: the API key would cross the ` +
+          'network in clear text. Use https://; plain http:// is accepted only for localhost, ' +
+          '127.0.0.1 and [::1].',
+      );
+      return undefined;
+    }
+    if (url.username || url.password || url.search || url.hash) {
+      this.problem(
+        input,
+        `Input \`${input}\` must be a plain base URL, without credentials, query (?…) or ` +
+          'fragment (#…).',
+      );
+      return undefined;
+    }
+    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  }
+
+  /** `repo-url`, or `<server_url>/<repository>` of the workflow when it is empty. */
+  repoUrl(raw: string, github: GithubContext): string | undefined {
+    if (raw !== '') return this.httpUrl('repo-url', raw);
+    if (github.repository) return `${github.serverUrl}/${github.repository}`;
+    this.problem(
+      'repo-url',
+      'Input `repo-url` is empty and GITHUB_REPOSITORY is not set, so the repository to deploy ' +
+        'is unknown. Set `repo-url`, e.g. https://github.com/owner/repo.',
+    );
+    return undefined;
+  }
+
+  /** `repo-ref` derived from the event (see INTERFACE.md, "`repo-ref` derivation"). */
+  derivedRepoRef(
+    github: GithubContext,
+    env: NodeJS.ProcessEnv,
+    repoUrl: string | undefined,
+  ): string | undefined {
+    if (isPullRequestEvent(github.eventName)) {
+      const pr = github.pullRequest;
+      if (pr && isFork(pr) && !(repoUrl && pointsTo(repoUrl, pr.headRepoFullName))) {
+        const base = pr.baseRepoFullName || github.repository;
+        const head = pr.headRepoFullName || 'a fork that no longer exists';
+        this.problem(
+          'repo-ref',
+          `Pull request #${pr.number} comes from ${head}, but LangSmith Deployment builds ` +
+            `from the base repository ${base}, where its branch does not exist. To preview ` +
+            'pull requests from forks, build an image in the workflow and deploy it with ' +
+            '`source: external_docker`; or push the branch to the base repository; or set ' +
+            '`repo-ref` to a branch of it.',
+        );
+        return undefined;
+      }
+      const headRef = pr?.headRef || env['GITHUB_HEAD_REF'] || '';
+      if (headRef) return headRef;
+      this.problem(
+        'repo-ref',
+        `Input \`repo-ref\` is empty and the head branch of this ${github.eventName} event is ` +
+          'unknown (no readable event payload, no GITHUB_HEAD_REF). Set `repo-ref` to the ' +
+          'branch to deploy, e.g. `repo-ref: ${{ github.head_ref }}`.',
+      );
+      return undefined;
+    }
+    if (github.ref.startsWith('refs/tags/')) return github.ref;
+    if (github.ref.startsWith('refs/heads/')) return github.ref.slice('refs/heads/'.length);
+    this.problem(
+      'repo-ref',
+      `Input \`repo-ref\` is empty and cannot be derived from GITHUB_REF ` +
+        `"${github.ref}" (event ${github.eventName || 'unknown'}): it is neither a branch nor ` +
+        'a tag. Set `repo-ref` to a branch name or to refs/tags/<tag>.',
+    );
+    return undefined;
+  }
+
+  /** Any JSON value; a problem with the position of the error otherwise. */
+  json(input: InputName, raw: string): { ok: true; value: unknown } | { ok: false } {
+    try {
+      return { ok: true, value: JSON.parse(raw) as unknown };
+    } catch (error) {
+      this.problem(
+        input,
+        `Input \`${input}\` is not valid JSON: ${describeJsonError(raw, error)}.`,
+      );
+      return { ok: false };
+    }
+  }
+
+  jsonObject(input: InputName, raw: string): Record<string, unknown> | undefined {
+    if (raw === '') return undefined;
+    const parsed = this.json(input, raw);
+    if (!parsed.ok) return undefined;
+    const value = parsed.value;
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      return value as Record<string, unknown>;
+    }
+    this.problem(
+      input,
+      `Input \`${input}\` must be a JSON object ({ … }), not ${
+        value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`
+      }.`,
+    );
+    return undefined;
+  }
+}
+
+function isFork(pr: NonNullable<GithubContext['pullRequest']>): boolean {
+  return pr.headRepoFullName.toLowerCase() !== pr.baseRepoFullName.toLowerCase();
+}
+
+/** Whether a repository URL names `owner/name` (case-insensitive, `.git` optional). */
+function pointsTo(repoUrl: string, fullName: string): boolean {
+  if (!fullName) return false;
+  const path = repoUrl.replace(/\.git$/, '').toLowerCase();
+  return path.endsWith(`/${fullName.toLowerCase()}`);
+}
