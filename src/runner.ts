@@ -33,13 +33,17 @@ export interface Logger {
 }
 
 const secretValues = new Set<string>();
+const MIN_REDACTED_LENGTH = 3;
 
 /** Replaces every registered secret value (longest first) with `***`. */
 export function redact(text: string): string {
   if (secretValues.size === 0 || text.length === 0) return text;
   let out = text;
   for (const value of [...secretValues].sort((a, b) => b.length - a.length)) {
-    if (value.length > 0 && out.includes(value)) out = out.split(value).join('***');
+    // Values this short are no secret, and replacing them would garble every message
+    // (a secret "1" would turn "HTTP 401" into "HTTP 40***"); they are still add-masked.
+    if (value.length >= MIN_REDACTED_LENGTH && out.includes(value))
+      out = out.split(value).join('***');
   }
   return out;
 }

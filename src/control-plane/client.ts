@@ -1,0 +1,383 @@
+/**
+ * The control-plane REST API (`/v2/deployments…`) over `request()`. Every answer is validated
+ * against `schemas.ts`; every secret value in a Deployment is masked as soon as the body is
+ * parsed, before anything else looks at it.
+ */
+import * as z from 'zod/mini';
+import { ActionError, ApiError } from '../errors.js';
+import {
+  keyAllowedFor,
+  request,
+  type HttpContext,
+  type HttpResponse,
+  type RetryMode,
+} from '../http.js';
+import { redact, setSecret } from '../runner.js';
+import type { ControlPlane } from './api.js';
+import { errorFromResponse } from './errors.js';
+import {
+  DeploymentSchema,
+  DeploymentsListSchema,
+  RevisionLogsSchema,
+  RevisionSchema,
+  RevisionsListSchema,
+  type Deployment,
+  type DeploymentCreateRequest,
+  type DeploymentPatchRequest,
+  type DeploymentsList,
+  type Revision,
+  type RevisionLogs,
+  type RevisionsList,
+} from './schemas.js';
+
+export const USER_AGENT = 'langgraph-deploy-action/1 (+GitHub Action)';
+
+/** More pages than this while looking a name up is an error (a paging bug, not a big org). */
+export const MAX_PAGES = 50;
+
+export interface ControlPlaneClientOptions {
+  /** E.g. `https://api.host.langchain.com` or `https://<host>/api-host`; trailing `/` allowed. */
+  baseUrl: string;
+  apiKey: string;
+  workspaceId?: string;
+  http: HttpContext;
+  /** Masks a secret value; default `setSecret`. */
+  mask?: (value: string) => void;
+  /** `limit` of list calls; default (and the API's maximum) 100. */
+  pageLimit?: number;
+}
+
+interface Call {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  retry: RetryMode;
+  describe: string;
+  notFound?: string;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function typeName(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}
+
+function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
+  let cur = data;
+  for (const key of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[key];
+  }
+  return cur;
+}
+
+/** `resources.0.status: expected string, got a number` — field paths and types, no values. */
+function describeIssues(issues: readonly z.core.$ZodIssue[], data: unknown): string {
+  return issues
+    .slice(0, 3)
+    .map((issue) => {
+      const field = issue.path.map(String).join('.') || '(body)';
+      if (issue.code === 'invalid_type') {
+        const got = valueAt(data, issue.path);
+        return got === undefined
+          ? `${field}: missing (expected ${issue.expected})`
+          : `${field}: expected ${issue.expected}, got ${typeName(got)}`;
+      }
+      return `${field}: ${issue.message}`;
+    })
+    .join('; ');
+}
+
+export class ControlPlaneClient implements ControlPlane {
+  private readonly baseUrl: string;
+  private readonly apiKey: string;
+  private readonly workspaceId: string | undefined;
+  private readonly http: HttpContext;
+  private readonly mask: (value: string) => void;
+  private readonly pageLimit: number;
+
+  constructor(options: ControlPlaneClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    let parsed: URL;
+    try {
+      parsed = new URL(this.baseUrl);
+    } catch {
+      throw new ActionError(
+        redact(
+          `The control-plane URL "${this.baseUrl}" is not a valid URL. Check \`control-plane-url\`.`,
+        ),
+        'Invalid input',
+      );
+    }
+    if (!keyAllowedFor(parsed)) {
+      throw new ActionError(
+        redact(
+          `The control-plane URL ${parsed.origin} uses plain http to a host that is not loopback: ` +
+            'the API key would cross the network in clear text. Use an https URL in `control-plane-url`.',
+        ),
+        'Invalid input',
+      );
+    }
+    this.apiKey = options.apiKey;
+    this.workspaceId = options.workspaceId || undefined;
+    this.http = options.http;
+    this.mask = options.mask ?? setSecret;
+    this.mask(this.apiKey);
+    this.pageLimit = Math.min(100, Math.max(1, Math.floor(options.pageLimit ?? 100)));
+  }
+
+  private headers(): Record<string, string> {
+    const headers: Record<string, string> = {
+      'X-Api-Key': this.apiKey,
+      Accept: 'application/json',
+      'User-Agent': USER_AGENT,
+    };
+    if (this.workspaceId) headers['X-Tenant-Id'] = this.workspaceId;
+    return headers;
+  }
+
+  private async send(call: Call): Promise<HttpResponse> {
+    const url = new URL(this.baseUrl + call.path);
+    for (const [key, value] of Object.entries(call.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    const headers = this.headers();
+    if (call.body !== undefined) headers['Content-Type'] = 'application/json';
+    return request(this.http, {
+      method: call.method,
+      url: url.href,
+      headers,
+      ...(call.body !== undefined ? { body: call.body } : {}),
+      retry: call.retry,
+      describe: call.describe,
+    });
+  }
+
+  private fail(call: Call, res: HttpResponse): ApiError {
+    return errorFromResponse(res, {
+      method: call.method,
+      path: new URL(this.baseUrl + call.path).pathname,
+      describe: call.describe,
+      ...(call.notFound !== undefined ? { notFound: call.notFound } : {}),
+      ...(this.workspaceId !== undefined ? { workspaceId: this.workspaceId } : {}),
+    });
+  }
+
+  /** Masks every `secrets[].value` of a Deployment body, or of each one in `resources`. */
+  private maskSecrets(body: unknown): void {
+    const maskOne = (d: unknown) => {
+      if (!isObject(d) || !Array.isArray(d['secrets'])) return;
+      for (const secret of d['secrets']) {
+        if (isObject(secret) && typeof secret['value'] === 'string' && secret['value'] !== '') {
+          this.mask(secret['value']);
+        }
+      }
+    };
+    maskOne(body);
+    if (isObject(body) && Array.isArray(body['resources'])) body['resources'].forEach(maskOne);
+  }
+
+  private parse<S extends z.ZodMiniType>(
+    call: Call,
+    res: HttpResponse,
+    schema: S,
+    hasDeployments: boolean,
+  ): z.infer<S> {
+    const body = res.json();
+    if (hasDeployments) this.maskSecrets(body);
+    const result = z.safeParse(schema, body);
+    if (!result.success) {
+      throw new ApiError(
+        redact(
+          `Unexpected response from ${call.describe} (HTTP ${res.status}): ` +
+            `${describeIssues(result.error.issues, body)}. The answer does not match the ` +
+            'published control-plane API; check `control-plane-url`, and report this if it persists.',
+        ),
+        {
+          status: res.status,
+          method: call.method,
+          path: new URL(this.baseUrl + call.path).pathname,
+        },
+      );
+    }
+    return result.data;
+  }
+
+  private async json<S extends z.ZodMiniType>(
+    call: Call,
+    schema: S,
+    options: { ok: number[]; deployments?: boolean },
+  ): Promise<z.infer<S>> {
+    const res = await this.send(call);
+    if (!options.ok.includes(res.status)) {
+      // Error bodies of deployment calls are not expected to carry secrets, but mask anyway.
+      if (options.deployments) this.maskSecrets(safeJson(res));
+      throw this.fail(call, res);
+    }
+    return this.parse(call, res, schema, options.deployments ?? false);
+  }
+
+  private deploymentNotFound(id: string): string {
+    return (
+      `Deployment ${id} does not exist (HTTP 404)${this.workspaceId ? ` in workspace ${this.workspaceId}` : ''}. ` +
+      'Check `deployment-id`' +
+      (this.workspaceId
+        ? ' and `workspace-id`.'
+        : ', and set `workspace-id` if the key can reach several workspaces.')
+    );
+  }
+
+  async listDeployments(query: {
+    nameContains?: string;
+    limit?: number;
+    offset?: number;
+  }): Promise<DeploymentsList> {
+    const call: Call = {
+      method: 'GET',
+      path: '/v2/deployments',
+      query: { name_contains: query.nameContains, limit: query.limit, offset: query.offset },
+      retry: 'idempotent',
+      describe:
+        query.nameContains !== undefined
+          ? `GET deployments named like "${query.nameContains}"`
+          : 'GET deployments',
+    };
+    return this.json(call, DeploymentsListSchema, { ok: [200], deployments: true });
+  }
+
+  async findDeploymentByName(name: string): Promise<Deployment | undefined> {
+    const limit = this.pageLimit;
+    let offset = 0;
+    for (let page = 1; ; page++) {
+      if (page > MAX_PAGES) {
+        throw new ApiError(
+          redact(
+            `Looking up deployment "${name}" took more than ${MAX_PAGES} pages of ${limit} ` +
+              'without reaching the end of the list: the control plane seems to page wrongly. ' +
+              'Give `deployment-id` instead of `name`, or report this.',
+          ),
+          { method: 'GET', path: '/v2/deployments' },
+        );
+      }
+      const list = await this.listDeployments({ nameContains: name, limit, offset });
+      const match = list.resources.find((d) => d.name === name);
+      if (match) return match;
+      if (list.resources.length === 0 || list.resources.length < limit) return undefined;
+      if (!(list.offset > offset)) return undefined;
+      offset = list.offset;
+    }
+  }
+
+  async getDeployment(id: string): Promise<Deployment> {
+    const call: Call = {
+      method: 'GET',
+      path: `/v2/deployments/${encodeURIComponent(id)}`,
+      retry: 'idempotent',
+      describe: `GET deployment ${id}`,
+      notFound: this.deploymentNotFound(id),
+    };
+    return this.json(call, DeploymentSchema, { ok: [200], deployments: true });
+  }
+
+  async createDeployment(body: DeploymentCreateRequest): Promise<Deployment> {
+    const call: Call = {
+      method: 'POST',
+      path: '/v2/deployments',
+      body,
+      retry: 'unsafe',
+      describe: `POST (create) deployment "${body.name}"`,
+    };
+    return this.json(call, DeploymentSchema, { ok: [200, 201], deployments: true });
+  }
+
+  async patchDeployment(id: string, body: DeploymentPatchRequest): Promise<Deployment> {
+    const call: Call = {
+      method: 'PATCH',
+      path: `/v2/deployments/${encodeURIComponent(id)}`,
+      body,
+      retry: 'unsafe',
+      describe: `PATCH (update) deployment ${id}`,
+      notFound: this.deploymentNotFound(id),
+    };
+    return this.json(call, DeploymentSchema, { ok: [200], deployments: true });
+  }
+
+  async deleteDeployment(
+    id: string,
+    options: { deleteTracingProject: boolean },
+  ): Promise<'deleted' | 'not_found'> {
+    const call: Call = {
+      method: 'DELETE',
+      path: `/v2/deployments/${encodeURIComponent(id)}`,
+      query: { delete_tracing_project: options.deleteTracingProject },
+      retry: 'idempotent',
+      describe: `DELETE deployment ${id}`,
+    };
+    const res = await this.send(call);
+    if (res.status === 204 || res.status === 200 || res.status === 202) return 'deleted';
+    if (res.status === 404) return res.attemptsWithUnknownOutcome > 0 ? 'deleted' : 'not_found';
+    throw this.fail(call, res);
+  }
+
+  async listRevisions(
+    id: string,
+    query: { limit?: number; offset?: number },
+  ): Promise<RevisionsList> {
+    const call: Call = {
+      method: 'GET',
+      path: `/v2/deployments/${encodeURIComponent(id)}/revisions`,
+      query: { limit: query.limit, offset: query.offset },
+      retry: 'idempotent',
+      describe: `GET revisions of deployment ${id}`,
+      notFound: this.deploymentNotFound(id),
+    };
+    return this.json(call, RevisionsListSchema, { ok: [200] });
+  }
+
+  async getRevision(id: string, revisionId: string): Promise<Revision> {
+    const call: Call = {
+      method: 'GET',
+      path: `/v2/deployments/${encodeURIComponent(id)}/revisions/${encodeURIComponent(revisionId)}`,
+      retry: 'idempotent',
+      describe: `GET revision ${revisionId} of deployment ${id}`,
+      notFound:
+        `Revision ${revisionId} of deployment ${id} does not exist (HTTP 404): the deployment ` +
+        'may have been deleted or replaced meanwhile. Check the deployment in the LangSmith UI.',
+    };
+    return this.json(call, RevisionSchema, { ok: [200] });
+  }
+
+  async getRevisionLogs(
+    id: string,
+    revisionId: string,
+    query: { type: 'build' | 'deploy'; limit?: number; order?: 'asc' | 'desc'; offset?: string },
+  ): Promise<RevisionLogs | undefined> {
+    const call: Call = {
+      method: 'GET',
+      path:
+        `/v2/deployments/${encodeURIComponent(id)}/revisions/` +
+        `${encodeURIComponent(revisionId)}/logs`,
+      query: { type: query.type, limit: query.limit, order: query.order, offset: query.offset },
+      retry: 'idempotent',
+      describe: `GET ${query.type} logs of revision ${revisionId} of deployment ${id}`,
+    };
+    const res = await this.send(call);
+    if (res.status === 404 || res.status === 405) return undefined;
+    if (res.status !== 200) throw this.fail(call, res);
+    return this.parse(call, res, RevisionLogsSchema, false);
+  }
+}
+
+function safeJson(res: HttpResponse): unknown {
+  try {
+    return res.json();
+  } catch {
+    return undefined;
+  }
+}
