@@ -1,0 +1,133 @@
+/**
+ * The tail of a failed revision's build or deploy logs, for the failure message. The logs
+ * endpoint is documented by the platform but not in the spec snapshot, and the shape of an
+ * entry is not published: entries are rendered tolerantly. Best effort throughout: a tail
+ * that cannot be read never hides the failure it would have explained.
+ */
+import type { ControlPlane } from './control-plane/api.js';
+import { redact, runnerLogger, type Logger } from './runner.js';
+
+/** Longest rendered line; build logs can hold minified bundles or base64 blobs. */
+export const MAX_LINE_CHARS = 500;
+
+export type LogTail = { lines: string[] } | { unavailable: true };
+
+/** Which logs explain a failed status: the build's or the deploy's. */
+export function logTypeFor(status: string): 'build' | 'deploy' | undefined {
+  if (status === 'CREATE_FAILED' || status === 'BUILD_FAILED') return 'build';
+  if (status === 'DEPLOY_FAILED') return 'deploy';
+  return undefined;
+}
+
+/**
+ * The last `limit` entries (asked newest first, returned oldest first), one line each.
+ * `{unavailable: true}` when the status has no logs, the install does not offer them
+ * (404/405), or reading them failed (logged at debug).
+ */
+export async function fetchLogTail(
+  client: ControlPlane,
+  deploymentId: string,
+  revisionId: string,
+  status: string,
+  limit = 50,
+  logger: Pick<Logger, 'debug'> = runnerLogger,
+): Promise<LogTail> {
+  const type = logTypeFor(status);
+  if (!type) return { unavailable: true };
+  const size = Math.min(1000, Math.max(1, Math.floor(Number.isFinite(limit) ? limit : 50)));
+  try {
+    const answer = await client.getRevisionLogs(deploymentId, revisionId, {
+      type,
+      limit: size,
+      order: 'desc',
+    });
+    if (!answer) return { unavailable: true };
+    const entries = Array.isArray(answer.logs) ? answer.logs.slice(0, size) : [];
+    const lines = entries
+      .reverse()
+      .flatMap((entry) => renderLogEntry(entry).split('\n'))
+      .filter((line) => line.trim().length > 0);
+    return { lines };
+  } catch (error) {
+    logger.debug(
+      `Could not read the ${type} logs of revision ${revisionId} of deployment ${deploymentId}: ` +
+        (error instanceof Error ? error.message : String(error)),
+    );
+    return { unavailable: true };
+  }
+}
+
+/**
+ * One entry as text: its `message`, after its `timestamp` and `level` when present; a string
+ * entry as is; anything else as JSON. Colour codes removed, secrets redacted, each line cut
+ * to about 500 characters.
+ */
+export function renderLogEntry(entry: unknown): string {
+  let text: string;
+  if (typeof entry === 'string') {
+    text = entry;
+  } else if (isRecord(entry) && typeof firstOf(entry, MESSAGE_KEYS) === 'string') {
+    const parts = [
+      renderTimestamp(firstOf(entry, TIMESTAMP_KEYS)),
+      renderLevel(firstOf(entry, LEVEL_KEYS)),
+      firstOf(entry, MESSAGE_KEYS) as string,
+    ];
+    text = parts.filter((p) => p !== undefined && p !== '').join(' ');
+  } else {
+    text = toJson(entry);
+  }
+  return text
+    .replace(ANSI, '')
+    .replace(/\r\n?/g, '\n')
+    .trimEnd()
+    .split('\n')
+    .map((line) => truncate(redact(line)))
+    .join('\n');
+}
+
+const MESSAGE_KEYS = ['message', 'msg', 'log', 'text'];
+const TIMESTAMP_KEYS = ['timestamp', 'time', 'ts'];
+const LEVEL_KEYS = ['level', 'severity'];
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function firstOf(entry: Record<string, unknown>, keys: string[]): unknown {
+  for (const key of keys) {
+    if (entry[key] !== undefined && entry[key] !== null) return entry[key];
+  }
+  return undefined;
+}
+
+function renderTimestamp(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    // Epoch seconds or milliseconds (or nanoseconds, as some log stores keep them).
+    const ms = value > 1e17 ? value / 1e6 : value > 1e11 ? value : value * 1000;
+    const date = new Date(ms);
+    return Number.isNaN(date.getTime()) ? String(value) : date.toISOString();
+  }
+  return undefined;
+}
+
+function renderLevel(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.toUpperCase();
+  if (typeof value === 'number') return String(value);
+  return undefined;
+}
+
+function toJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+function truncate(line: string): string {
+  if (line.length <= MAX_LINE_CHARS) return line;
+  return `${line.slice(0, MAX_LINE_CHARS)}… (${line.length - MAX_LINE_CHARS} more characters)`;
+}

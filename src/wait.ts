@@ -1,0 +1,294 @@
+/**
+ * Follows one revision (the one this run created, never "whatever is latest") until it is
+ * DEPLOYED, failed or SKIPPED, within the run's deadline. The gaps between checks come from
+ * `nextPollDelay` (poll-policy.ts); time comes from an injectable Clock.
+ */
+import type { ControlPlane } from './control-plane/api.js';
+import { FAILED_STATUSES, REVISION_STATUSES, type Revision } from './control-plane/schemas.js';
+import { ActionError, ApiError, CancelledError, DeadlineError } from './errors.js';
+import { historyFromRevisions, nextPollDelay, type DeployHistory } from './poll-policy.js';
+import type { Logger } from './runner.js';
+import type { Clock, Deadline } from './time.js';
+
+export interface StatusChange {
+  status: string;
+  /** Clock time (ms; epoch ms with the system clock) of the check that first saw it. */
+  at: number;
+  /** How long the previous status had been seen; absent for the first status. */
+  msInPrevious?: number;
+}
+
+export interface WaitResult {
+  outcome: 'deployed' | 'failed' | 'skipped';
+  status: string;
+  revision: Revision;
+  timeline: StatusChange[];
+  pollCount: number;
+}
+
+export interface WaitOptions {
+  client: ControlPlane;
+  deploymentId: string;
+  revisionId: string;
+  clock: Clock;
+  deadline: Deadline;
+  signal?: AbortSignal;
+  logger: Logger;
+  /** The longest gap between two checks (`poll-interval`). */
+  pollIntervalMs: number;
+  onStatus?: (change: StatusChange) => void;
+  /** Whether a failed check may be retried; default `isTransientPollError`. */
+  isTransient?: (error: unknown) => boolean;
+}
+
+/** Failed checks in a row after which the platform is taken to be down. */
+export const MAX_FAILED_POLLS = 10;
+
+const FAILED: ReadonlySet<string> = new Set(FAILED_STATUSES);
+const KNOWN: ReadonlySet<string> = new Set(REVISION_STATUSES);
+const NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+]);
+
+/**
+ * Default for `isTransient`: server-side and network trouble (an `ApiError` without a status
+ * or with 5xx, 408 or 429; a reset, refused or timed-out connection; a request whose outcome
+ * is unknown). A 4xx answer such as 401 or 404 will not change by asking again.
+ */
+export function isTransientPollError(error: unknown): boolean {
+  if (error instanceof CancelledError || error instanceof DeadlineError) return false;
+  if (error instanceof ApiError) {
+    const status = error.status;
+    return status === undefined || status >= 500 || status === 408 || status === 429;
+  }
+  if (!(error instanceof Error)) return false;
+  if (/OutcomeUnknown|Timeout|AbortError|FetchError|NetworkError/i.test(error.name)) return true;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (NETWORK_CODES.has(code) || code.startsWith('UND_ERR'))) {
+    return true;
+  }
+  if (error.cause !== undefined && error.cause !== error) return isTransientPollError(error.cause);
+  return error instanceof TypeError && /fetch failed|network|socket/i.test(error.message);
+}
+
+export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
+  const { client, deploymentId, revisionId, clock, deadline, signal, logger } = opts;
+  const isTransient = opts.isTransient ?? isTransientPollError;
+  const label = `Revision ${shortId(revisionId)}`;
+  const ids = `revision ${revisionId} of deployment ${deploymentId}`;
+  const start = clock.now();
+  const timeline: StatusChange[] = [];
+  let lastStatus: string | undefined;
+  let statusSince = start;
+  let pollCount = 0;
+  let failuresInRow = 0;
+
+  const lastSeen = () =>
+    lastStatus === undefined
+      ? 'no status could be read yet'
+      : `its last status was ${lastStatus} (for ${formatDuration(clock.now() - statusSince)})`;
+  const cancelled = () =>
+    new CancelledError(
+      `The run was cancelled while waiting for ${ids}; ${lastSeen()}. The revision goes on ` +
+        'on the platform: follow it in the LangSmith UI.',
+    );
+  const timedOut = () =>
+    new DeadlineError(
+      `Timed out waiting for ${ids}: ${lastSeen()}. The revision goes on on the platform; ` +
+        'only this run stopped waiting. Follow it in the LangSmith UI, or raise the `timeout` ' +
+        'input if deploys of this deployment take longer.',
+    );
+
+  // Earlier revisions tell how long a deploy usually takes here. Best effort, fetched
+  // alongside the checks and never waited for: it only matters once DEPLOYING starts.
+  let history: DeployHistory | undefined;
+  void Promise.resolve()
+    .then(() => client.listRevisions(deploymentId, { limit: 20 }))
+    .then(
+      (list) => {
+        history = historyFromRevisions(list.resources, revisionId);
+        if (history) {
+          logger.debug(
+            `Earlier revisions of deployment ${deploymentId} took ` +
+              `${formatDuration(history.typicalTotalMs)} (median of ${history.samples}); ` +
+              'the status checks are timed accordingly.',
+          );
+        }
+      },
+      (error: unknown) => {
+        logger.debug(`Could not read earlier revisions for the polling policy: ${describe(error)}`);
+      },
+    );
+
+  for (;;) {
+    if (signal?.aborted) throw cancelled();
+    pollCount++;
+    let revision: Revision | undefined;
+    try {
+      revision = await abortable(client.getRevision(deploymentId, revisionId), signal);
+      failuresInRow = 0;
+    } catch (error) {
+      if (signal?.aborted || error instanceof CancelledError) throw cancelled();
+      if (error instanceof DeadlineError) throw timedOut();
+      if (!isTransient(error)) throw checkFailed(error, ids, lastStatus);
+      const rateLimited = error instanceof ApiError && error.status === 429;
+      if (!rateLimited) failuresInRow++;
+      if (failuresInRow >= MAX_FAILED_POLLS) {
+        throw new ActionError(
+          `${MAX_FAILED_POLLS} status checks of ${ids} failed in a row (last error: ` +
+            `${describe(error)}): the platform seems to be down. ${capitalize(lastSeen())}; ` +
+            'the revision may still go on on the platform. Check the LangSmith status page ' +
+            'and UI, and re-run the workflow when the control plane answers again.',
+          'Control plane unavailable',
+        );
+      }
+      logger.info(
+        `Status check of ${label} failed (${describe(error)}); the action keeps waiting ` +
+          (rateLimited
+            ? '(rate limited).'
+            : `(${failuresInRow} failed in a row; it gives up after ${MAX_FAILED_POLLS}).`),
+      );
+    }
+
+    const now = clock.now();
+    let justChanged = false;
+    if (revision) {
+      const status = revision.status;
+      if (status !== lastStatus) {
+        const change: StatusChange = { status, at: now };
+        if (lastStatus !== undefined) change.msInPrevious = now - statusSince;
+        timeline.push(change);
+        logger.info(statusLine(label, status, lastStatus, change.msInPrevious));
+        try {
+          opts.onStatus?.(change);
+        } catch (error) {
+          logger.debug(`The status callback failed: ${describe(error)}`);
+        }
+        lastStatus = status;
+        statusSince = now;
+        justChanged = true;
+      }
+      const outcome = outcomeOf(status);
+      if (outcome) return { outcome, status, revision, timeline, pollCount };
+    }
+
+    if (deadline.passed()) throw timedOut();
+    const delay = nextPollDelay({
+      status: lastStatus ?? 'UNKNOWN',
+      msInStatus: clock.now() - statusSince,
+      msSinceStart: clock.now() - start,
+      statusJustChanged: justChanged,
+      history,
+      pollIntervalMs: opts.pollIntervalMs,
+    });
+    // Never past the deadline: the last check happens right at it.
+    const sleepMs = Math.max(0, Math.min(delay, deadline.remainingMs()));
+    try {
+      await clock.sleep(sleepMs, signal);
+    } catch (error) {
+      if (signal?.aborted) throw cancelled();
+      throw error;
+    }
+  }
+}
+
+function outcomeOf(status: string): WaitResult['outcome'] | undefined {
+  if (status === 'DEPLOYED') return 'deployed';
+  if (FAILED.has(status)) return 'failed';
+  if (status === 'SKIPPED') return 'skipped';
+  return undefined;
+}
+
+function statusLine(
+  label: string,
+  status: string,
+  previous: string | undefined,
+  msInPrevious: number | undefined,
+): string {
+  let line = `${label} status: ${status}`;
+  if (previous !== undefined && msInPrevious !== undefined) {
+    line += ` (after ${formatDuration(msInPrevious)} in ${previous})`;
+  }
+  if (!KNOWN.has(status)) {
+    line +=
+      ' — not a status this action knows; it is taken as still in progress and the action ' +
+      'keeps waiting';
+  } else if (status === 'INTERRUPTED' || status === 'UNKNOWN') {
+    line += ' — not a final status; the action keeps waiting';
+  }
+  return line;
+}
+
+/** A check that will not succeed by asking again (401, 403, 404, …): ends the wait. */
+function checkFailed(error: unknown, ids: string, lastStatus: string | undefined): Error {
+  if (!(error instanceof ApiError))
+    return error instanceof Error ? error : new Error(String(error));
+  const hint =
+    error.status === 404
+      ? ' The deployment or the revision no longer exists: was it deleted meanwhile (another ' +
+        'run, a pull-request cleanup, the UI)?'
+      : '';
+  const seen = lastStatus === undefined ? '' : ` Its last status was ${lastStatus}.`;
+  return new ApiError(`Checking the status of ${ids} failed: ${error.message}${hint}${seen}`, {
+    status: error.status,
+    method: error.method,
+    path: error.path,
+    title: error.title,
+  });
+}
+
+/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    if (signal.aborted) {
+      promise.catch(() => undefined);
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+function shortId(id: string): string {
+  return id.length > 9 ? `${id.slice(0, 8)}…` : id;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** 12.3 s, 4 min 05 s, 1 h 02 min. */
+export function formatDuration(ms: number): string {
+  const seconds = Math.max(0, ms) / 1000;
+  if (seconds < 60) return `${(Math.round(seconds * 10) / 10).toFixed(1)} s`;
+  const whole = Math.round(seconds);
+  if (whole < 3600) {
+    return `${Math.floor(whole / 60)} min ${String(whole % 60).padStart(2, '0')} s`;
+  }
+  const minutes = Math.round(whole / 60);
+  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
+}
