@@ -1,0 +1,188 @@
+/**
+ * Pre-flight checks: mistakes that are knowable before any API call, reported as findings
+ * (the caller turns them into annotations) instead of a failed build or an agent server that
+ * does not start.
+ *
+ * - `preflightConfig` reads the LangGraph config from the checked-out workspace (source
+ *   `github`): valid JSON, `graphs` and the files they name, local `dependencies`,
+ *   `webhooks` (header templates, `env_prefix`, URL policy), `http.disable_webhooks`, `env`.
+ *   No checkout (file absent) → one notice, `skipped` set.
+ * - `checkEnvReferences`: every `${{ env.VAR }}` of the webhook headers must be in the
+ *   deployment's environment. `preflightConfig` runs it when `secretNames` is given; on an
+ *   update with an empty `secrets` input the caller runs it after the lookup, with the
+ *   secret names of the found deployment and `{ source: 'deployment' }`.
+ * - `checkImageUri` (source `external_docker`).
+ *
+ * Only `node:fs`, `node:path` and jsonc-parser are loaded, so a broken config fails fast.
+ */
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import type { AnnotationProperties, Logger } from './runner.js';
+import { Checker, JsonDocument, child } from './preflight/document.js';
+import { checkEnv, checkEnvReferences } from './preflight/env.js';
+import { isInside, pathKind, workspaceRelative } from './preflight/files.js';
+import { checkCode } from './preflight/graphs.js';
+import { checkDuplicateKeys, checkTopLevelKeys } from './preflight/keys.js';
+import type { Finding, ParsedLangGraphConfig } from './preflight/types.js';
+import { checkWebhooks } from './preflight/webhooks.js';
+
+export type { EnvReference, Finding, ParsedLangGraphConfig } from './preflight/types.js';
+export type { EnvReferenceOptions } from './preflight/env.js';
+export { checkEnvReferences } from './preflight/env.js';
+export { checkImageUri } from './preflight/image.js';
+export { DEFAULT_ENV_PREFIX } from './preflight/webhooks.js';
+
+export interface PreflightOptions {
+  /** Absolute path of the checkout (`GITHUB_WORKSPACE`). */
+  workspace: string;
+  /** The `config-path` input, relative to the repository root. */
+  configPath: string;
+  /**
+   * Names of the `secrets` input (`[]` on a create with an empty input: the environment will
+   * be empty). `undefined` = the input is empty on an update: the deployment keeps its
+   * environment, unknown until the lookup, so the variable check is left to the caller.
+   */
+  secretNames?: string[];
+}
+
+export interface PreflightResult {
+  findings: Finding[];
+  parsed?: ParsedLangGraphConfig;
+  /** Set when the file is absent; the notice saying so is already in `findings`. */
+  skipped?: string;
+}
+
+const INPUT = 'config-path';
+
+function inputError(message: string): PreflightResult {
+  return { findings: [{ level: 'error', key: INPUT, message }] };
+}
+
+/** Reads and checks the LangGraph config. Pure: findings only, no logging. */
+export function preflightConfig(opts: PreflightOptions): PreflightResult {
+  const workspace = resolve(opts.workspace);
+  const written = opts.configPath;
+  if (written.trim() === '')
+    return inputError(
+      `${INPUT} is empty: give the path of the LangGraph config in the repository, e.g. langgraph.json.`,
+    );
+  if (isAbsolute(written)) {
+    return inputError(
+      `${INPUT} "${written}" is an absolute path: give it relative to the repository root, e.g. langgraph.json or apps/agent/langgraph.json.`,
+    );
+  }
+  const absolute = resolve(workspace, written);
+  if (!isInside(workspace, absolute) || absolute === workspace) {
+    return inputError(
+      `${INPUT} "${written}" points outside the repository: give a path inside it, relative to the repository root, e.g. langgraph.json or apps/agent/langgraph.json.`,
+    );
+  }
+  const file = workspaceRelative(workspace, absolute);
+  const kind = pathKind(absolute);
+  if (kind === 'missing') {
+    const checkedOut = pathKind(join(workspace, '.git')) !== 'missing';
+    const skipped = checkedOut
+      ? `${INPUT} ${file} is not in the checked-out repository, so the config checks were skipped. The platform reads it from the deployed ref: fix ${INPUT} if the path is wrong.`
+      : `The LangGraph config checks were skipped: ${file} is not in the workspace (no checkout). Add actions/checkout before this step to check the config before deploying.`;
+    return {
+      findings: [{ level: checkedOut ? 'warning' : 'notice', key: INPUT, message: skipped }],
+      skipped,
+    };
+  }
+  if (kind === 'directory') {
+    return inputError(
+      `${INPUT} "${written}" is a folder: give the path of the config file, e.g. ${file}/langgraph.json.`,
+    );
+  }
+  try {
+    if (!isInside(realpathSync(workspace), realpathSync(absolute))) {
+      return inputError(
+        `${INPUT} "${written}" is a symbolic link to a file outside the repository: the platform cannot read it. Point ${INPUT} at the real file in the repository.`,
+      );
+    }
+  } catch {
+    // realpath failing after stat succeeded: let the read below report it.
+  }
+
+  let text: string;
+  try {
+    if (statSync(absolute).size > 5_000_000)
+      return inputError(
+        `${INPUT} ${file} is larger than 5 MB, too large for a LangGraph config: check that ${INPUT} names the langgraph.json file.`,
+      );
+    text = readFileSync(absolute, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+    return inputError(
+      `${INPUT} ${file} could not be read (${code}); check the file's permissions in the checkout.`,
+    );
+  }
+
+  const bom = text.startsWith('\ufeff');
+  // A space keeps every offset (and so every line and column) where it was.
+  const doc = new JsonDocument(bom ? ` ${text.slice(1)}` : text);
+  const c = new Checker(doc, file);
+  if (bom) {
+    c.error(
+      undefined,
+      0,
+      `${file} starts with a UTF-8 byte order mark, which the langgraph CLI's JSON reader rejects: save the file as UTF-8 without BOM.`,
+    );
+  }
+  if (doc.syntax) {
+    const { message, line, column } = doc.syntax;
+    c.findings.push({
+      level: 'error',
+      file,
+      line,
+      column,
+      message: `${file} is not valid JSON: ${message} (line ${line}, column ${column}). The platform cannot read the config: fix it (JSON allows no comments and no trailing commas).`,
+    });
+    return { findings: c.findings };
+  }
+  const root = doc.root;
+  if (root?.type !== 'object') {
+    c.error(
+      undefined,
+      root?.offset ?? 0,
+      `${file} must hold a JSON object ({"graphs": {...}, ...}), not ${root ? root.type : 'nothing'}.`,
+    );
+    return { findings: c.findings };
+  }
+
+  const loc = { workspace, dir: dirname(absolute), file };
+  checkDuplicateKeys(c, root);
+  checkTopLevelKeys(c, root);
+  checkCode(c, loc, root);
+  const configEnvNames = checkEnv(c, loc, child(root, 'env'));
+  const envReferences = checkWebhooks(c, root);
+  const parsed: ParsedLangGraphConfig = {
+    file,
+    text,
+    json: doc.value,
+    envReferences,
+    configEnvNames,
+  };
+  const findings = c.findings;
+  if (opts.secretNames !== undefined)
+    findings.push(...checkEnvReferences(parsed, opts.secretNames));
+  // Document order reads best in the annotations list.
+  findings.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  return { findings, parsed };
+}
+
+/** Emits one annotation per finding; returns true when any is an error. */
+export function reportFindings(logger: Logger, findings: Finding[]): boolean {
+  for (const f of findings) {
+    const props: AnnotationProperties = {
+      title: f.file
+        ? `LangGraph config: ${f.key ?? f.file}`
+        : `Pre-flight check: ${f.key ?? 'input'}`,
+    };
+    if (f.file) props.file = f.file;
+    if (f.line !== undefined) props.startLine = f.line;
+    if (f.column !== undefined) props.startColumn = f.column;
+    logger[f.level](f.message, props);
+  }
+  return findings.some((f) => f.level === 'error');
+}

@@ -1,0 +1,118 @@
+/** The config's own `env`, and whether the variables the webhook headers read will be set. */
+import { readFileSync } from 'node:fs';
+import type { Checker, Node } from './document.js';
+import { properties, typeName } from './document.js';
+import type { ConfigLocation } from './files.js';
+import { relativeToHint, resolveConfigPath } from './files.js';
+import type { Finding, ParsedLangGraphConfig } from './types.js';
+import { looksLikeSecret } from './values.js';
+
+const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Names defined by a `.env` file (`NAME=value`, optional `export `; values never kept). */
+function dotenvNames(text: string): string[] {
+  const names: string[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=/.exec(line);
+    if (match?.[1]) names.push(match[1]);
+  }
+  return names;
+}
+
+/** Checks `env`; returns the variable names it gives the deployment. */
+export function checkEnv(c: Checker, loc: ConfigLocation, env: Node | undefined): string[] {
+  if (!env || env.type === 'null') return [];
+  if (env.type === 'object') {
+    const names: string[] = [];
+    for (const { key: name, keyNode, value } of properties(env)) {
+      const key = `env.${name}`;
+      names.push(name);
+      if (!VARIABLE.test(name)) {
+        c.warning(
+          key,
+          keyNode,
+          `${key}: "${name}" is not a valid environment variable name (letters, digits and _, not starting with a digit).`,
+        );
+      }
+      if (value.type !== 'string') {
+        c.warning(
+          key,
+          value,
+          `${key} is ${typeName(value)}: environment values are strings; write it in quotes.`,
+        );
+      } else if (looksLikeSecret(String(value.value))) {
+        c.warning(
+          key,
+          value,
+          `${key} looks like a secret committed to the repository. Remove it from ${loc.file} and pass it in the action's secrets input instead (then rotate it: it is in the git history).`,
+        );
+      }
+    }
+    return names;
+  }
+  if (env.type !== 'string') {
+    c.error(
+      'env',
+      env,
+      `env is ${typeName(env)}: it must be an object of variable names to values, or the path of a .env file.`,
+    );
+    return [];
+  }
+  const written = String(env.value);
+  const resolved = resolveConfigPath(loc, written);
+  if (!resolved.ok || resolved.kind !== 'file') {
+    const where = resolved.ok
+      ? `looked for ${resolved.relative}`
+      : `it is ${resolved.problem === 'absolute' ? 'an absolute path' : 'outside the repository'}`;
+    c.warning(
+      'env',
+      env,
+      `env points to ${written}, which is not a file of the repository (${where}; ${relativeToHint(loc)}), so none of its variables will be set from it. .env files are usually not committed: give the variables the deployment needs in the action's secrets input.`,
+    );
+    return [];
+  }
+  try {
+    return dotenvNames(readFileSync(resolved.absolute, 'utf8'));
+  } catch {
+    return [];
+  }
+}
+
+export interface EnvReferenceOptions {
+  /**
+   * Where `availableNames` come from: `secrets` (the action's secrets input, the default) or
+   * `deployment` (the secrets of the deployment found by the lookup, kept by an update whose
+   * secrets input is empty). Only the advice changes.
+   */
+  source?: 'secrets' | 'deployment';
+}
+
+/**
+ * The variable check: every `${{ env.VAR }}` reference must name a variable of the
+ * deployment's environment (`availableNames`, plus the config's own `env`). One error per
+ * reference that is missing.
+ */
+export function checkEnvReferences(
+  parsed: ParsedLangGraphConfig,
+  availableNames: string[],
+  options: EnvReferenceOptions = {},
+): Finding[] {
+  const available = new Set([...availableNames, ...parsed.configEnvNames]);
+  const findings: Finding[] = [];
+  const seen = new Set<string>();
+  for (const ref of parsed.envReferences) {
+    if (available.has(ref.variable) || seen.has(`${ref.key}\n${ref.variable}`)) continue;
+    seen.add(`${ref.key}\n${ref.variable}`);
+    const near = [...available].find((n) => n.toLowerCase() === ref.variable.toLowerCase());
+    const caseHint = near ? ` (${near} is set, but names are case-sensitive)` : '';
+    const message =
+      options.source === 'deployment'
+        ? `${ref.key} references env.${ref.variable}, which is not among the secrets of the deployment${caseHint}, and this update keeps them because the action's secrets input is empty: set the secrets input with ${ref.variable} and every other variable the deployment needs (a non-empty input replaces them all) — the agent server will not start without it.`
+        : `${ref.key} references env.${ref.variable}, which is not in the deployment's environment${caseHint}: add ${ref.variable} to the action's secrets input — the agent server will not start without it.`;
+    const finding: Finding = { level: 'error', message, key: ref.key, file: parsed.file };
+    if (ref.line !== undefined) finding.line = ref.line;
+    if (ref.column !== undefined) finding.column = ref.column;
+    findings.push(finding);
+  }
+  return findings;
+}
