@@ -441,6 +441,23 @@ describe('createResilientFetch', () => {
     expect(s.requests).toHaveLength(1);
   });
 
+  it('retries a read-only POST …/search on 503, but not a POST that creates', async () => {
+    const s = await serve((req, res, n) =>
+      n === 1 || req.url === '/threads'
+        ? sendJson(res, 503, {})
+        : sendJson(res, 200, [{ assistant_id: 'a' }]),
+    );
+    const { ctx } = setup();
+    const f = createResilientFetch(ctx, {});
+    const res = await f(`${s.url}/assistants/search`, { method: 'POST', body: '{}' });
+    expect(res.status).toBe(200);
+    expect(s.requests).toHaveLength(2);
+    await expect(f(`${s.url}/threads`, { method: 'POST', body: '{}' })).rejects.toBeInstanceOf(
+      OutcomeUnknownError,
+    );
+    expect(s.requests).toHaveLength(3);
+  });
+
   it('passes the stream body through without buffering it', async () => {
     let release!: () => void;
     const released = new Promise<void>((r) => (release = r));

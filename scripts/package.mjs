@@ -15,6 +15,9 @@ await build({
   splitting: true,
   format: 'esm',
   platform: 'node',
+  // Prefer ESM builds: jsonc-parser's `main` is a UMD file whose dynamic require()s break
+  // once bundled.
+  mainFields: ['module', 'main'],
   target: 'node20',
   minify: true,
   legalComments: 'linked',

@@ -525,6 +525,10 @@ function isStreamPath(pathname: string): boolean {
   return p.endsWith('/stream');
 }
 
+function isSearchPath(pathname: string): boolean {
+  return pathname.replace(/\/+$/, '').endsWith('/search');
+}
+
 function toResponse(res: HttpResponse): Response {
   const headers = new Headers(res.headers);
   // The text is already decoded.
@@ -609,9 +613,11 @@ export function createResilientFetch(
       }
     }
 
-    const retry: RetryMode = ['GET', 'HEAD', 'OPTIONS', 'DELETE'].includes(method)
-      ? 'idempotent'
-      : 'unsafe';
+    // `POST …/search` only reads (assistants, threads): safe to retry like a GET.
+    const retry: RetryMode =
+      ['GET', 'HEAD', 'OPTIONS', 'DELETE'].includes(method) || isSearchPath(url.pathname)
+        ? 'idempotent'
+        : 'unsafe';
     const res = await send(ctx, {
       method,
       url,

@@ -1,11 +1,37 @@
-import { getInput, runnerLogger, setSecret } from './runner.js';
+/**
+ * Entry of a run: read and validate every input, then hand over to the flow.
+ *
+ * Only the input reader is loaded before validation succeeds, so a run that fails on an
+ * input error starts and ends in about the time Node itself needs (see `npm run bench`).
+ */
+import { readConfig } from './inputs.js';
+import { redact, runnerLogger } from './runner.js';
 
-/** Placeholder flow until the deploy flow lands: validates that an API key is given. */
-export async function run(): Promise<void> {
-  const apiKey = getInput('api-key');
-  if (apiKey) setSecret(apiKey);
-  if (!apiKey) {
-    runnerLogger.error('Input `api-key` is empty.', { title: 'Input error' });
+export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  try {
+    const read = readConfig(env);
+    if (!read.ok) {
+      for (const problem of read.problems) {
+        runnerLogger.error(problem.message, { title: `Invalid input: ${problem.input}` });
+      }
+      runnerLogger.info(
+        `${read.problems.length} input error(s); nothing was sent to the control plane. ` +
+          'Fix the inputs of this step and run the workflow again.',
+      );
+      process.exitCode = 1;
+      return;
+    }
+    for (const note of read.notes) runnerLogger.warning(note);
+    const { execute } = await import('./flow.js');
+    process.exitCode = await execute(read.config);
+  } catch (error) {
+    // Anything that reaches here is a bug of ours: say so, without a stack full of internals.
+    const message = error instanceof Error ? error.message : String(error);
+    runnerLogger.error(
+      `Unexpected error: ${redact(message)}. This is a bug in the action; please report it ` +
+        'with the log of this step (secrets are masked).',
+      { title: 'Unexpected error' },
+    );
     process.exitCode = 1;
   }
 }

@@ -1,0 +1,86 @@
+/**
+ * `command: delete`: remove a deployment (a preview when its pull request closes).
+ * Idempotent: nothing to delete is `NOT_FOUND` and success.
+ */
+import type { Deployment } from '../control-plane/schemas.js';
+import { uiUrl, waitUntilGone } from '../deploy.js';
+import { ActionError, ApiError } from '../errors.js';
+import { bestEffortWithin, writeReports, type RunContext } from '../flow.js';
+
+export async function runDelete(ctx: RunContext): Promise<number> {
+  const { config, client, logger, state } = ctx;
+  const report = state.report;
+  report.name = config.name;
+
+  const found = await lookup(ctx);
+  if (!found) {
+    const what = config.deploymentId
+      ? `Deployment ${config.deploymentId}`
+      : `No deployment named '${config.name}'`;
+    logger.info(`${what} does not exist: nothing to delete.`);
+    report.outcome = 'not_found';
+    report.status = 'NOT_FOUND';
+    ctx.output('status', 'NOT_FOUND');
+    if (config.name) ctx.output('name', config.name);
+    if (config.deploymentId) ctx.output('deployment-id', config.deploymentId);
+    await afterDelete(ctx);
+    return 0;
+  }
+
+  Object.assign(report, { name: found.name, deploymentId: found.id, uiUrl: uiUrl(config, found) });
+  ctx.output('deployment-id', found.id);
+  ctx.output('name', found.name);
+  logger.info(
+    `Deleting deployment '${found.name}' (${found.id})` +
+      (config.deleteTracingProject ? ' and its tracing project.' : '.'),
+  );
+  const result = await client.deleteDeployment(found.id, {
+    deleteTracingProject: config.deleteTracingProject,
+  });
+  if (result === 'deleted' && config.wait) {
+    await waitUntilGone({ ...ctx }, found.id);
+    logger.info(`Deployment '${found.name}' is gone.`);
+  }
+  report.outcome = result === 'deleted' ? 'deleted' : 'not_found';
+  report.status = result === 'deleted' ? 'DELETED' : 'NOT_FOUND';
+  ctx.output('status', report.status);
+  await afterDelete(ctx);
+  return 0;
+}
+
+async function lookup(ctx: RunContext): Promise<Deployment | undefined> {
+  const { config, client } = ctx;
+  if (!config.deploymentId) return client.findDeploymentByName(config.name!);
+  try {
+    const found = await client.getDeployment(config.deploymentId);
+    if (config.name && found.name !== config.name) {
+      throw new ActionError(
+        `Deployment ${found.id} (input \`deployment-id\`) is named '${found.name}', not ` +
+          `'${config.name}' (input \`name\`). Refusing to delete a deployment other than the one named.`,
+        'Name and ID disagree',
+      );
+    }
+    return found;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return undefined;
+    throw error;
+  }
+}
+
+/** PR comment ("preview removed"), GitHub environment inactive, summary: all best effort. */
+async function afterDelete(ctx: RunContext): Promise<void> {
+  const { config } = ctx;
+  if (config.environment && config.githubToken) {
+    const { deactivateEnvironment } = await import('../report/github-deployment.js');
+    await bestEffortWithin(
+      deactivateEnvironment({
+        token: config.githubToken,
+        github: config.github,
+        environment: config.environment,
+        logger: ctx.logger,
+      }),
+      15000,
+    );
+  }
+  await writeReports(ctx);
+}
