@@ -1,0 +1,408 @@
+/**
+ * A local stand-in for the LangSmith Deployment control plane and for each deployment's agent
+ * server, over node:http. Used by integration and end-to-end tests, the demo and the benchmark.
+ *
+ * Request pipeline: request log → injected fault → API key (401) → tenant (403, control plane
+ * only) → rate limit (429) → route.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AgentServers } from './agent-server.js';
+import { ControlPlane, INVALID_JSON } from './control-plane.js';
+import { FaultQueue, RateLimiter } from './faults.js';
+import { BodyTooLarge, readBody, send } from './http.js';
+import { emptyRevisionConfig, emptySourceConfig, Store, type DeploymentRecord } from './state.js';
+import { DEFAULT_TIMELINE, validateTimeline, type RevisionRecord } from './timeline.js';
+import type {
+  AgentBehaviour,
+  Deployment,
+  Fault,
+  RequestLogEntry,
+  Revision,
+  SeedDeployment,
+  SimResponse,
+  SimulatorOptions,
+  TimelineStep,
+} from './types.js';
+
+export type {
+  AgentBehaviour,
+  Deployment,
+  Fault,
+  RequestLogEntry,
+  Revision,
+  SeedDeployment,
+  SimulatorOptions,
+  TimelineStep,
+} from './types.js';
+export { DEFAULT_TIMELINE, parseTimeline, scaleTimeline } from './timeline.js';
+
+export const DEFAULT_API_KEY = 'sim-key';
+export const DEFAULT_TENANT_ID = '00000000-0000-4000-8000-00000000a11c';
+const SEED_INTEGRATION_ID = '00000000-0000-4000-8000-0000000017e6';
+
+export interface Simulator {
+  /** Control-plane base URL (also served under `${url}/api-host`). */
+  readonly url: string;
+  /** The first accepted key. */
+  readonly apiKey: string;
+  /** Every request in arrival order. */
+  readonly requests: RequestLogEntry[];
+  /** Default timeline of revisions created from now on. */
+  setTimeline(steps: TimelineStep[]): void;
+  /** Timeline of the next revision created only (FIFO). */
+  queueTimeline(steps: TimelineStep[]): void;
+  inject(fault: Fault): void;
+  clearFaults(): void;
+  /** Puts a deployment in directly (no request logged). */
+  seedDeployment(input: SeedDeployment): Deployment;
+  deployments(): Deployment[];
+  /** Newest first. */
+  revisions(deploymentId: string): Revision[];
+  /** Mutable behaviour of the deployment's agent server. */
+  agent(deploymentId: string): AgentBehaviour;
+  /**
+   * Behaviour of agent servers not configured yet, e.g. deployments an end-to-end run is about
+   * to create (`reset()` restores `options.agent`).
+   */
+  setAgentDefaults(defaults: Partial<AgentBehaviour>): void;
+  agentUrl(deploymentId: string): string;
+  /** Drops state, request log, faults and queued timelines. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const sim = new SimulatorServer(options);
+  await sim.listen(options.host ?? '127.0.0.1', options.port ?? 0);
+  return sim;
+}
+
+class SimulatorServer implements Simulator {
+  readonly requests: RequestLogEntry[] = [];
+  private readonly apiKeys: string[];
+  private readonly initialTimeline: TimelineStep[];
+  private timeline: TimelineStep[];
+  private queued: TimelineStep[][] = [];
+  private readonly faults = new FaultQueue();
+  private readonly limiter: RateLimiter;
+  private readonly store: Store;
+  private readonly controlPlane: ControlPlane;
+  private readonly agents: AgentServers;
+  private readonly server: Server;
+  private baseUrl = '';
+
+  constructor(private readonly options: SimulatorOptions) {
+    this.apiKeys = options.apiKeys ?? [DEFAULT_API_KEY];
+    if (this.apiKeys.length === 0 || this.apiKeys.some((k) => k === '')) {
+      throw new Error('apiKeys needs at least one non-empty key.');
+    }
+    this.initialTimeline = validateTimeline(options.timeline ?? [...DEFAULT_TIMELINE]);
+    this.timeline = this.initialTimeline;
+    this.limiter = new RateLimiter(options.rateLimit ?? { requests: 1000, windowMs: 10_000 });
+    this.agents = new AgentServers(options.agent);
+    this.store = new Store(() => options.supersede ?? true);
+    this.controlPlane = new ControlPlane(this.store, {
+      tenantId: this.tenantId,
+      deleteDelayMs: options.deleteDelayMs ?? 0,
+      logsEndpoint: options.logsEndpoint ?? true,
+      commitSha: options.commitSha ?? null,
+      nextTimeline: () => this.queued.shift() ?? this.timeline,
+      agentUrl: (id) => this.agentUrl(id),
+    });
+    this.server = createServer((req, res) => void this.onRequest(req, res));
+  }
+
+  get url(): string {
+    return this.baseUrl;
+  }
+
+  get apiKey(): string {
+    return this.apiKeys[0]!;
+  }
+
+  private get tenantId(): string {
+    return this.options.tenantId ?? DEFAULT_TENANT_ID;
+  }
+
+  async listen(host: string, port: number): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, host, () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
+    const address = this.server.address() as AddressInfo;
+    const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    this.baseUrl = `http://${shown}:${address.port}`;
+  }
+
+  setTimeline(steps: TimelineStep[]): void {
+    this.timeline = validateTimeline(steps);
+  }
+
+  queueTimeline(steps: TimelineStep[]): void {
+    this.queued.push(validateTimeline(steps));
+  }
+
+  inject(fault: Fault): void {
+    this.faults.inject(fault);
+  }
+
+  clearFaults(): void {
+    this.faults.clear();
+  }
+
+  agent(deploymentId: string): AgentBehaviour {
+    return this.agents.behaviour(deploymentId);
+  }
+
+  setAgentDefaults(defaults: Partial<AgentBehaviour>): void {
+    this.agents.setDefaults(defaults);
+  }
+
+  agentUrl(deploymentId: string): string {
+    return `${this.baseUrl}/agents/${deploymentId}`;
+  }
+
+  deployments(): Deployment[] {
+    const now = Date.now();
+    return this.store.all(now).map((d) => this.store.toWire(d, now));
+  }
+
+  revisions(deploymentId: string): Revision[] {
+    const now = Date.now();
+    const dep = this.store.get(deploymentId, now);
+    if (!dep) throw new Error(`The simulator has no deployment ${deploymentId}.`);
+    return this.store.revisionsNewestFirst(dep).map((r) => this.store.revisionToWire(r, now));
+  }
+
+  seedDeployment(input: SeedDeployment): Deployment {
+    const now = Date.now();
+    if (this.store.byName(input.name, now)) {
+      throw new Error(`A deployment named ${input.name} already exists in the simulator.`);
+    }
+    const id = input.id ?? randomUUID();
+    if (this.store.get(id, now)) throw new Error(`A deployment with ID ${id} already exists.`);
+    const source = input.source ?? 'github';
+    const github = source === 'github';
+    const seeds = input.revisions ?? [{ status: 'DEPLOYED' }];
+    const revisions: RevisionRecord[] = seeds.map((seed, i) => {
+      const createdAt = seed.createdAt
+        ? Date.parse(seed.createdAt)
+        : now - (seeds.length - i) * 60_000;
+      const updatedAt = seed.updatedAt ? Date.parse(seed.updatedAt) : createdAt;
+      if (Number.isNaN(createdAt) || Number.isNaN(updatedAt)) {
+        throw new Error(`Seeded revision ${i} of ${input.name} has a date that is not ISO 8601.`);
+      }
+      return {
+        id: randomUUID(),
+        source,
+        createdAt,
+        startAt: updatedAt,
+        steps: [{ status: seed.status, durationMs: 0 }],
+        config: {
+          ...emptyRevisionConfig(),
+          ...(github
+            ? {
+                repo_ref: 'main',
+                langgraph_config_path: 'langgraph.json',
+                repo_commit_sha: this.options.commitSha ?? null,
+              }
+            : { image_uri: 'registry.example.com/agent:seed' }),
+        },
+      };
+    });
+    const dep: DeploymentRecord = {
+      id,
+      name: input.name,
+      source,
+      sourceConfig: {
+        ...emptySourceConfig(),
+        ...(github
+          ? {
+              integration_id: SEED_INTEGRATION_ID,
+              repo_url: input.repoUrl ?? 'https://github.com/example/agent',
+              deployment_type: 'dev',
+              build_on_push: false,
+            }
+          : {}),
+        custom_url: input.customUrl ?? (github ? this.agentUrl(id) : null),
+      },
+      secrets: (input.secrets ?? []).map((s) => ({ ...s })),
+      tenantId: this.tenantId,
+      createdAt: revisions[0]?.createdAt ?? now,
+      updatedAt: revisions.at(-1)?.startAt ?? now,
+      status: input.status ?? 'READY',
+      revisions,
+    };
+    const delay = this.options.deleteDelayMs ?? 0;
+    if (dep.status === 'AWAITING_DELETE' && delay > 0) dep.deleteAt = now + delay;
+    this.store.add(dep);
+    return this.store.toWire(dep, now);
+  }
+
+  reset(): void {
+    this.requests.length = 0;
+    this.store.clear();
+    this.faults.clear();
+    this.limiter.clear();
+    this.agents.clear();
+    this.queued = [];
+    this.timeline = this.initialTimeline;
+  }
+
+  async close(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeAllConnections();
+    await closed;
+  }
+
+  private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const at = Date.now();
+    const url = new URL(req.url ?? '/', 'http://simulator.invalid');
+    let path = url.pathname;
+    if (path === '/api-host' || path.startsWith('/api-host/')) {
+      path = path.slice('/api-host'.length) || '/';
+    }
+    const method = (req.method ?? 'GET').toUpperCase();
+    const tenant = header(req, 'x-tenant-id');
+    const entry: RequestLogEntry = {
+      method,
+      path,
+      query: Object.fromEntries(url.searchParams),
+      status: 0,
+      hasApiKey: header(req, 'x-api-key') !== undefined,
+      at,
+      ...(tenant !== undefined ? { tenant } : {}),
+    };
+    this.requests.push(entry);
+
+    let raw: string;
+    try {
+      raw = await readBody(req);
+    } catch (error) {
+      if (!(error instanceof BodyTooLarge)) {
+        entry.status = 'reset'; // the client went away mid-body
+        return;
+      }
+      entry.status = 413;
+      await send(res, { status: 413, body: { detail: error.message } });
+      return;
+    }
+    if (raw !== '') entry.body = parseOr(raw, raw);
+
+    const reply = async (response: SimResponse) => {
+      entry.status = response.status;
+      await send(res, response);
+    };
+    const destroy = () => {
+      entry.status = 'reset';
+      req.socket.destroy();
+    };
+    const processIt = () => this.process(req, method, path, url.searchParams, raw);
+
+    const fault = this.faults.take(method, path);
+    switch (fault?.kind) {
+      case undefined:
+        return reply(processIt());
+      case 'status':
+        return reply({
+          status: fault.status,
+          headers: fault.headers,
+          body: fault.body ?? { detail: `Simulated fault: HTTP ${fault.status}.` },
+        });
+      case 'reset':
+        return destroy();
+      case 'malformed-json':
+        return reply({ status: 200, raw: '{"resources": [{"id": <html>Bad Gateway</html>' });
+      case 'delay':
+        await sleep(fault.ms);
+        if (res.destroyed || req.socket.destroyed) {
+          processIt();
+          entry.status = 'reset';
+          return;
+        }
+        return reply(processIt());
+      case 'commit-then-reset':
+        processIt();
+        return destroy();
+      case 'commit-then-status':
+        processIt();
+        return reply({
+          status: fault.status,
+          body: { detail: `Simulated fault after processing: HTTP ${fault.status}.` },
+        });
+    }
+  }
+
+  private process(
+    req: IncomingMessage,
+    method: string,
+    path: string,
+    query: URLSearchParams,
+    raw: string,
+  ): SimResponse {
+    const now = Date.now();
+    const key = header(req, 'x-api-key');
+    if (key === undefined || !this.apiKeys.includes(key)) {
+      return { status: 401, body: { detail: 'Invalid API key' } };
+    }
+    const agent = /^\/agents\/([^/]+)(\/.*)?$/.exec(path);
+    if (!agent && this.options.requireTenant && header(req, 'x-tenant-id') === undefined) {
+      return {
+        status: 403,
+        body: {
+          detail: 'This API key requires workspace specification: set the X-Tenant-Id header.',
+        },
+      };
+    }
+    const wait = this.limiter.check(key, now);
+    if (wait !== undefined) {
+      return {
+        status: 429,
+        headers: { 'retry-after': String(wait) },
+        body: { detail: `Rate limit exceeded: retry in ${wait} s.` },
+      };
+    }
+    const json = raw === '' ? undefined : parseOr(raw, INVALID_JSON);
+    if (!agent) return this.controlPlane.handle({ method, path, query, json, now });
+
+    const deploymentId = agent[1]!;
+    const dep = this.store.get(deploymentId, now);
+    if (!dep || this.store.deploymentStatus(dep, now) === 'AWAITING_DELETE') {
+      return { status: 404, body: { detail: 'Not Found' } };
+    }
+    if (!this.store.activeRevision(dep, now)) {
+      return {
+        status: 503,
+        body: { detail: `Deployment ${deploymentId} has no deployed revision yet.` },
+      };
+    }
+    return this.agents.handle({
+      deploymentId,
+      path: agent[2] ?? '/',
+      method,
+      json: json === INVALID_JSON ? undefined : json,
+      now,
+      createdAt: dep.createdAt,
+    });
+  }
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  const first = Array.isArray(value) ? value[0] : value;
+  return first === undefined || first === '' ? undefined : first;
+}
+
+function parseOr<T>(raw: string, fallback: T): unknown {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return fallback;
+  }
+}

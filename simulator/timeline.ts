@@ -1,0 +1,100 @@
+/**
+ * Revisions move along a timeline in real time. Nothing runs in the background: the status is
+ * computed from the revision's start time each time it is read.
+ */
+import type { SourceRevisionConfig, TimelineStep } from './types.js';
+
+export const DEFAULT_TIMELINE: readonly TimelineStep[] = [
+  { status: 'QUEUED', durationMs: 300 },
+  { status: 'AWAITING_BUILD', durationMs: 300 },
+  { status: 'BUILDING', durationMs: 600 },
+  { status: 'AWAITING_DEPLOY', durationMs: 300 },
+  { status: 'DEPLOYING', durationMs: 600 },
+  { status: 'DEPLOYED', durationMs: 0 },
+];
+
+/** Statuses a revision never leaves (the spec's success, failures and superseded). */
+export const TERMINAL_STATUSES = new Set([
+  'DEPLOYED',
+  'CREATE_FAILED',
+  'BUILD_FAILED',
+  'DEPLOY_FAILED',
+  'SKIPPED',
+]);
+
+export interface RevisionRecord {
+  id: string;
+  source: string;
+  createdAt: number;
+  /** When the first step began. */
+  startAt: number;
+  steps: TimelineStep[];
+  config: SourceRevisionConfig;
+  /** Set when a newer revision superseded this one. */
+  skippedAt?: number;
+}
+
+export interface StatusChange {
+  status: string;
+  at: number;
+}
+
+/** Every status the revision has had up to `now`, oldest first (never empty). */
+export function statusHistory(rev: RevisionRecord, now: number): StatusChange[] {
+  const history: StatusChange[] = [];
+  let at = rev.startAt;
+  for (let i = 0; i < rev.steps.length; i++) {
+    const step = rev.steps[i]!;
+    if (i > 0 && at > now) break;
+    history.push({ status: step.status, at });
+    at += Math.max(0, step.durationMs);
+  }
+  if (rev.skippedAt !== undefined && rev.skippedAt <= now) {
+    const skippedAt = rev.skippedAt;
+    const before = history.filter((h, i) => i === 0 || h.at < skippedAt);
+    return [...before, { status: 'SKIPPED', at: skippedAt }];
+  }
+  return history;
+}
+
+export function currentStatus(rev: RevisionRecord, now: number): StatusChange {
+  const history = statusHistory(rev, now);
+  return history[history.length - 1]!;
+}
+
+export function isTerminal(status: string): boolean {
+  return TERMINAL_STATUSES.has(status);
+}
+
+export function validateTimeline(steps: TimelineStep[]): TimelineStep[] {
+  if (steps.length === 0) throw new Error('A timeline needs at least one step.');
+  for (const step of steps) {
+    if (typeof step.status !== 'string' || step.status === '') {
+      throw new Error(`Timeline step ${JSON.stringify(step)} has no status.`);
+    }
+    if (!Number.isFinite(step.durationMs) || step.durationMs < 0) {
+      throw new Error(`Timeline step ${step.status} needs a duration >= 0 ms.`);
+    }
+  }
+  return steps.map((s) => ({ status: s.status, durationMs: s.durationMs }));
+}
+
+/** Parses `QUEUED:1000,BUILDING:3000,DEPLOYED:0` (the CLI's `--timeline`). */
+export function parseTimeline(text: string): TimelineStep[] {
+  const steps = text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map((part) => {
+      const match = /^([A-Za-z_]+)(?::(\d+(?:\.\d+)?))?$/.exec(part);
+      if (!match) {
+        throw new Error(`Timeline step "${part}" is not STATUS:MILLISECONDS (e.g. BUILDING:3000).`);
+      }
+      return { status: match[1]!.toUpperCase(), durationMs: Number(match[2] ?? 0) };
+    });
+  return validateTimeline(steps);
+}
+
+export function scaleTimeline(steps: readonly TimelineStep[], factor: number): TimelineStep[] {
+  return steps.map((s) => ({ status: s.status, durationMs: Math.round(s.durationMs * factor) }));
+}

@@ -1,0 +1,155 @@
+/**
+ * Public types of the simulator: its options, the fault kinds, the request log, and the wire
+ * shapes of the control-plane resources it serves (written from the published API description).
+ */
+
+export interface TimelineStep {
+  status: string;
+  /** How long the status lasts. Ignored for the last step (it never ends). */
+  durationMs: number;
+}
+
+export interface SimulatorOptions {
+  /** Accepted `X-Api-Key` values; default `['sim-key']`. */
+  apiKeys?: string[];
+  /** When true, control-plane requests without `X-Tenant-Id` get 403. */
+  requireTenant?: boolean;
+  /** `tenant_id` of the deployments (a fixed uuid by default). */
+  tenantId?: string;
+  /** Per API key; default 1000 requests per 10 000 ms. */
+  rateLimit?: { requests: number; windowMs: number };
+  /** Default timeline of new revisions. */
+  timeline?: TimelineStep[];
+  /** How long a deleted deployment stays `AWAITING_DELETE` (default 0: gone at once). */
+  deleteDelayMs?: number;
+  /** Default true; false → the revision logs endpoint answers 404. */
+  logsEndpoint?: boolean;
+  /** Default true: a new revision marks the older in-progress ones `SKIPPED`. */
+  supersede?: boolean;
+  /** `repo_commit_sha` reported by `github` revisions (default null: not reported). */
+  commitSha?: string;
+  /** Agent-server behaviour of every deployment until `agent(id)` changes it. */
+  agent?: Partial<AgentBehaviour>;
+  /** Default `127.0.0.1`. */
+  host?: string;
+  /** Default 0 (any free port). */
+  port?: number;
+}
+
+export interface RequestLogEntry {
+  method: string;
+  /** Without the `/api-host` prefix and without the query. */
+  path: string;
+  query: Record<string, string>;
+  /** 0 while the request is being answered. */
+  status: number | 'reset';
+  tenant?: string;
+  hasApiKey: boolean;
+  /** Parsed JSON body, or the raw text when it is not JSON; absent when empty. */
+  body?: unknown;
+  at: number;
+}
+
+export type Fault = {
+  method?: string;
+  /** Matches the path as logged: a string must be equal, a RegExp must match. */
+  path?: string | RegExp;
+  /** Default 1. */
+  times?: number;
+} & (
+  | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
+  | { kind: 'reset' }
+  | { kind: 'commit-then-reset' }
+  | { kind: 'delay'; ms: number }
+  | { kind: 'malformed-json' }
+  | { kind: 'commit-then-status'; status: number }
+);
+
+export interface AgentBehaviour {
+  /** The next N `GET /ok` answer 503. */
+  unhealthyCount: number;
+  /** false → `GET /ok` always answers 503. */
+  healthy: boolean;
+  /** Graph ids; one assistant per graph. */
+  graphs: string[];
+  /** How a streamed run ends. */
+  run: 'success' | 'error' | 'interrupt';
+  /** Message of the `error` event. */
+  errorMessage: string;
+}
+
+export interface SeedDeployment {
+  name: string;
+  source?: 'github' | 'external_docker';
+  repoUrl?: string;
+  /** Deployment status, e.g. `AWAITING_DELETE` (default `READY`). */
+  status?: string;
+  /** Oldest first. Default: one `DEPLOYED` revision; `[]` for none. */
+  revisions?: { status: string; createdAt?: string; updatedAt?: string }[];
+  secrets?: Secret[];
+  customUrl?: string;
+  id?: string;
+}
+
+export interface Secret {
+  name: string;
+  value: string;
+}
+
+export interface SourceConfig {
+  integration_id: string | null;
+  repo_url: string | null;
+  deployment_type: string | null;
+  build_on_push: boolean | null;
+  custom_url: string | null;
+  resource_spec: Record<string, unknown> | null;
+  listener_id: string | null;
+  listener_config: { k8s_namespace: string | null } | null;
+  install_command: string | null;
+  build_command: string | null;
+}
+
+export interface SourceRevisionConfig {
+  repo_ref: string | null;
+  langgraph_config_path: string | null;
+  image_uri: string | null;
+  source_tarball_path: string | null;
+  repo_commit_sha: string | null;
+}
+
+export interface Deployment {
+  id: string;
+  name: string;
+  source: string;
+  source_config: SourceConfig;
+  source_revision_config: SourceRevisionConfig;
+  secrets: Secret[];
+  secret_references: null;
+  tenant_id: string;
+  created_at: string;
+  updated_at: string;
+  status: string;
+  latest_revision_id: string | null;
+  active_revision_id: string | null;
+  image_version: string | null;
+}
+
+export interface Revision {
+  id: string;
+  created_at: string;
+  updated_at: string;
+  status: string;
+  source: string;
+  source_revision_config: SourceRevisionConfig;
+}
+
+/** What a route handler answers; the server writes it (or a fault replaces it). */
+export interface SimResponse {
+  status: number;
+  headers?: Record<string, string>;
+  /** Serialised as JSON unless `raw` is set. */
+  body?: unknown;
+  raw?: string;
+  /** Server-sent events, written one chunk at a time. */
+  sse?: string[];
+}
