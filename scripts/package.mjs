@@ -7,10 +7,13 @@
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 
-rmSync('dist', { recursive: true, force: true });
+// `--outdir DIR` builds elsewhere (for parallel test runs); the committed bundle is dist/.
+const flag = process.argv.indexOf('--outdir');
+const outdir = flag > 0 ? process.argv[flag + 1] : 'dist';
+rmSync(outdir, { recursive: true, force: true });
 await build({
   entryPoints: { index: 'src/index.ts' },
-  outdir: 'dist',
+  outdir,
   bundle: true,
   splitting: true,
   format: 'esm',

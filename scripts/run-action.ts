@@ -12,7 +12,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '..');
-export const DIST = join(ROOT, 'dist', 'index.js');
+/** The bundle to run: dist/index.js, or E2E_DIST (a bundle built with `--outdir`). */
+export const DIST = process.env.E2E_DIST
+  ? resolve(process.env.E2E_DIST)
+  : join(ROOT, 'dist', 'index.js');
 
 /** Default values of action.yml's inputs, as the runner would fill them in. */
 export function actionDefaults(): Record<string, string> {
