@@ -3,7 +3,15 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'fixtures/agent-app/**'] },
+  {
+    ignores: [
+      'dist/**',
+      '.tmp/**',
+      '**/node_modules/**',
+      'coverage/**',
+      'fixtures/agent-app/node_modules/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
