@@ -34,11 +34,18 @@ export interface RunContext {
 const CANCEL_GRACE_MS = 1500;
 
 export async function execute(config: Config, clock: Clock = systemClock): Promise<number> {
-  const logger = runnerLogger;
   // The budget starts at process start, so it bounds the lookup and create too.
   const deadline = new Deadline(clock, performance.timeOrigin + config.timeoutSeconds * 1000);
   const controller = new AbortController();
   const state: RunState = { report: { command: config.command, timeline: [], outcome: 'failure' } };
+  // Warnings are repeated in the step summary and the PR comment.
+  const logger: Logger = {
+    ...runnerLogger,
+    warning(message, properties) {
+      runnerLogger.warning(message, properties);
+      (state.report.warnings ??= []).push(message);
+    },
+  };
   const outputs = new Map<string, string>();
 
   const http: HttpContext = {
