@@ -7,6 +7,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { INPUT_NAMES } from '../src/inputs.js';
+import { parseActionYml, type Entry } from '../scripts/action-yml.js';
 
 const root = join(import.meta.dirname ?? process.cwd(), '..');
 
@@ -54,57 +55,6 @@ const CONTRACT_OUTPUTS = [
   'ui-url',
   'commit-sha',
 ];
-
-type Entry = Record<string, string>;
-interface ActionYml {
-  top: Record<string, string>;
-  sections: Record<string, Record<string, Entry>>;
-}
-
-/** A YAML scalar as action.yml writes them: plain, 'single' or "double" quoted. */
-function scalar(raw: string): string {
-  const value = raw.trim();
-  if (value.startsWith("'")) {
-    expect(value.endsWith("'")).toBe(true);
-    return value.slice(1, -1).replace(/''/g, "'");
-  }
-  if (value.startsWith('"')) return JSON.parse(value) as string;
-  return value.replace(/\s+#.*$/, '');
-}
-
-/**
- * Enough YAML for action.yml: top-level `key: value`, and sections (inputs, outputs,
- * branding, runs) of `name:` entries with `key: value` properties, or of `key: value`.
- */
-function parseActionYml(text: string): ActionYml {
-  const top: Record<string, string> = {};
-  const sections: Record<string, Record<string, Entry>> = {};
-  let section = '';
-  let entry = '';
-  for (const line of text.split('\n')) {
-    if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
-    const match = /^( *)([A-Za-z0-9_-]+):(?: (.*))?$/.exec(line);
-    if (!match) throw new Error(`action.yml: unexpected line ${JSON.stringify(line)}`);
-    const [, indent = '', key = '', rest] = match;
-    const value = rest === undefined ? undefined : scalar(rest);
-    if (indent.length === 0) {
-      section = key;
-      if (value === undefined) sections[key] = {};
-      else top[key] = value;
-    } else if (indent.length === 2) {
-      entry = key;
-      const bucket = (sections[section] ??= {});
-      bucket[key] = value === undefined ? {} : { '': value };
-    } else if (indent.length === 4) {
-      const bucket = sections[section]?.[entry];
-      if (!bucket || value === undefined) throw new Error(`action.yml: unexpected ${line}`);
-      bucket[key] = value;
-    } else {
-      throw new Error(`action.yml: unexpected indentation in ${JSON.stringify(line)}`);
-    }
-  }
-  return { top, sections };
-}
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
@@ -175,7 +125,7 @@ describe('action.yml', () => {
   });
 });
 
-describe('the action.yml reader of this test', () => {
+describe('the action.yml reader (scripts/action-yml.ts)', () => {
   it('reads quoted and plain scalars', () => {
     const parsed = parseActionYml(
       "name: plain value # comment\ninputs:\n  a:\n    description: \"it's\"\n    default: 'x''y'\n",
@@ -186,5 +136,6 @@ describe('the action.yml reader of this test', () => {
 
   it('refuses what it does not understand', () => {
     expect(() => parseActionYml('inputs:\n  a:\n    - list')).toThrow(/unexpected line/);
+    expect(() => parseActionYml("name: 'unterminated")).toThrow(/unterminated/);
   });
 });
