@@ -10,8 +10,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { readActionYml, ROOT } from './action-yml.js';
 
-export const ROOT = resolve(import.meta.dirname, '..');
+export { ROOT };
+
 /** The bundle to run: dist/index.js, or E2E_DIST (a bundle built with `--outdir`). */
 export const DIST = process.env.E2E_DIST
   ? resolve(process.env.E2E_DIST)
@@ -19,27 +21,11 @@ export const DIST = process.env.E2E_DIST
 
 /** Default values of action.yml's inputs, as the runner would fill them in. */
 export function actionDefaults(): Record<string, string> {
-  const text = readFileSync(join(ROOT, 'action.yml'), 'utf8');
-  const block = text.split(/^inputs:\s*$/m)[1]?.split(/^\S/m)[0] ?? '';
   const defaults: Record<string, string> = {};
-  let current: string | undefined;
-  for (const line of block.split('\n')) {
-    const name = /^ {2}([a-z0-9-]+):\s*$/.exec(line);
-    if (name) {
-      current = name[1];
-      continue;
-    }
-    const def = /^ {4}default:\s*(.*)$/.exec(line);
-    if (def && current) defaults[current] = unquote(def[1]!.trim());
+  for (const [name, entry] of Object.entries(readActionYml().sections['inputs'] ?? {})) {
+    if (entry['default'] !== undefined) defaults[name] = entry['default'];
   }
   return defaults;
-}
-
-function unquote(v: string): string {
-  if ((v.startsWith("'") && v.endsWith("'")) || (v.startsWith('"') && v.endsWith('"'))) {
-    return v.slice(1, -1);
-  }
-  return v;
 }
 
 export interface RunOptions {
