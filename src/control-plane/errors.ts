@@ -101,7 +101,8 @@ export function renderValidationErrors(text: string): string[] | undefined {
 /** Maps a non-2xx answer to an `ApiError` with advice. */
 export function errorFromResponse(res: ErrorAnswer, ctx: ErrorContext): ApiError {
   const { status } = res;
-  const detail = serverDetail(res.text);
+  // Without its final period: the messages below go on with ". What to do".
+  const detail = serverDetail(res.text)?.replace(/\.$/, '');
   const withDetail = detail ? `: ${detail}` : '';
   const attempts = res.attempts ?? 1;
   let message: string;
