@@ -112,6 +112,21 @@ describe('request: retries', () => {
     expect(res.attemptsWithUnknownOutcome).toBe(0);
   });
 
+  it('spreads runs told the same Retry-After: up to a fifth more (at most 1 s), never past the deadline', async () => {
+    const handler: Parameters<typeof serve>[0] = (_req, res, n) =>
+      n === 1 ? sendJson(res, 429, {}, { 'retry-after': '2' }) : sendJson(res, 200, {});
+    const low = setup({ random: () => 0 });
+    await request(low.ctx, get(`${(await serve(handler)).url}/x`));
+    expect(low.clock.sleeps).toEqual([2000]);
+    const high = setup({ random: () => 1 });
+    await request(high.ctx, get(`${(await serve(handler)).url}/x`));
+    expect(high.clock.sleeps).toEqual([2400]);
+    const tight = setup({ random: () => 1, timeoutSeconds: 2.1 });
+    await request(tight.ctx, get(`${(await serve(handler)).url}/x`));
+    expect(tight.clock.sleeps[0]).toBeGreaterThanOrEqual(2000);
+    expect(tight.clock.sleeps[0]).toBeLessThanOrEqual(2100);
+  });
+
   it('honours Retry-After as an HTTP date, and retries a 429 even for a POST', async () => {
     const clockForDate = new FakeClock();
     const at = new Date(clockForDate.now() + 12_000).toUTCString();

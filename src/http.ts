@@ -121,6 +121,17 @@ const DEFAULTS = {
 };
 
 /** `Retry-After` (delay in seconds, or an HTTP date) → milliseconds from `nowMs`. */
+/**
+ * A little jitter on top of `Retry-After` (up to a fifth of it, at most 1 s, and never past
+ * the deadline): runs that share a key and were told the same moment do not all come back
+ * at once. The wait is still at least what the server asked for.
+ */
+export function retryAfterSpread(retryAfterMs: number, ctx: HttpContext): number {
+  // At most half the time left after the wait, so the retry itself still fits.
+  const room = Math.max(0, ctx.deadline.remainingMs() - retryAfterMs) / 2;
+  return Math.min(room, (ctx.random ?? Math.random)() * Math.min(1000, retryAfterMs / 5));
+}
+
 export function parseRetryAfter(value: string | null, nowMs: number): number | undefined {
   if (value === null) return undefined;
   const v = value.trim();
@@ -443,7 +454,12 @@ async function send(ctx: HttpContext, req: SendOptions): Promise<HttpResponse> {
       last = `HTTP ${status}`;
       if (attempt >= maxAttempts) return makeResponse(req, a, attempt, unknownOutcomes);
       const retryAfter = parseRetryAfter(a.headers.get('retry-after'), ctx.clock.now());
-      delay = retryAfter ?? (status === 429 ? s.default429DelayMs : backoffDelay(attempt - 1, ctx));
+      delay =
+        retryAfter !== undefined
+          ? retryAfter + retryAfterSpread(retryAfter, ctx)
+          : status === 429
+            ? s.default429DelayMs
+            : backoffDelay(attempt - 1, ctx);
     } else {
       const { failure } = a;
       if (failure.kind === 'fatal') throw networkError(req, failure, attempt);

@@ -225,10 +225,11 @@ export class ControlPlaneClient implements ControlPlane {
 
   private deploymentNotFound(id: string): string {
     return (
-      `Deployment ${id} does not exist (HTTP 404)${this.workspaceId ? ` in workspace ${this.workspaceId}` : ''}. ` +
-      'Check `deployment-id`' +
+      `Deployment ${id} does not exist (HTTP 404)${this.workspaceId ? ` in workspace ${this.workspaceId}` : ''}: ` +
+      'it was deleted in the meantime, or it belongs to another workspace. Check `deployment-id` ' +
+      'if you gave one' +
       (this.workspaceId
-        ? ' and `workspace-id`.'
+        ? ', and `workspace-id`.'
         : ', and set `workspace-id` if the key can reach several workspaces.')
     );
   }
