@@ -1,33 +1,62 @@
-// Bundles src/index.ts into dist/ (committed; the runner executes dist/index.js).
+// Bundles the action into dist/ (committed; the runner executes dist/index.js).
 //
-// esbuild rather than ncc, measured here: ncc puts everything in one CommonJS file that loads
-// @actions/core, undici and zod at start (~1.9x a bare `node -e 0`); esbuild's ESM output
-// with code splitting keeps the entry small and leaves the GitHub client, the agent-server
-// SDK and the rest in chunks loaded only by the runs that need them (`npm run bench`).
+// Two parts, chosen by measurement (`npm run bench`, cold start):
+// - dist/index.js: the entry (inputs and workflow commands only), one CommonJS file, marked
+//   so by dist/package.json. A run that fails on an input error loads nothing else and ends
+//   in about the time Node needs to start (an ESM entry costs ~5 ms more to load, a split
+//   one with shared chunks ~10 ms more, and ncc's single bundle, which loads @actions/core
+//   and undici at start, ~40 ms more).
+// - dist/flow.mjs and dist/chunks/*.mjs: everything after the inputs are valid, ESM with code
+//   splitting, so the GitHub client and the agent-server SDK load only in runs that use them.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 // `--outdir DIR` builds elsewhere (for parallel test runs); the committed bundle is dist/.
 const flag = process.argv.indexOf('--outdir');
 const outdir = flag > 0 ? process.argv[flag + 1] : 'dist';
 rmSync(outdir, { recursive: true, force: true });
-await build({
-  entryPoints: { index: 'src/index.ts' },
-  outdir,
+mkdirSync(outdir, { recursive: true });
+writeFileSync(join(outdir, 'package.json'), '{ "type": "commonjs" }\n');
+
+const common = {
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
-  // Prefer ESM builds: jsonc-parser's `main` is a UMD file whose dynamic require()s break
-  // once bundled.
-  mainFields: ['module', 'main'],
   target: 'node20',
   minify: true,
   legalComments: 'linked',
+  // Prefer ESM builds: jsonc-parser's `main` is a UMD file whose dynamic require()s break
+  // once bundled.
+  mainFields: ['module', 'main'],
+  logLevel: 'warning',
+};
+
+// The flow: the entry loads it with import('./flow.js'), which becomes ./flow.mjs here.
+const flowIsExternal = {
+  name: 'flow-is-external',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/flow\.js$/ }, () => ({ path: './flow.mjs', external: true }));
+  },
+};
+
+await build({
+  ...common,
+  entryPoints: ['src/index.ts'],
+  outfile: join(outdir, 'index.js'),
+  format: 'cjs',
+  plugins: [flowIsExternal],
+});
+
+await build({
+  ...common,
+  entryPoints: { flow: 'src/flow.ts' },
+  outdir,
+  format: 'esm',
+  splitting: true,
+  outExtension: { '.js': '.mjs' },
   chunkNames: 'chunks/[name]-[hash]',
   // Some dependencies are CommonJS and call require(); give the ESM bundle one.
   banner: {
     js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);",
   },
-  logLevel: 'warning',
 });

@@ -32,7 +32,23 @@ export interface Logger {
   error(message: string, properties?: AnnotationProperties): void;
 }
 
-const secretValues = new Set<string>();
+/**
+ * State shared by every copy of this module in the process: the bundle's entry (CommonJS, for
+ * a fast start) and the flow (ESM chunks) each carry one, and both must see the same secrets.
+ */
+interface RunnerState {
+  secrets: Set<string>;
+  write: (text: string) => void;
+}
+const STATE_KEY = Symbol.for('langgraph-deploy-action.runner');
+const shared = globalThis as typeof globalThis & { [STATE_KEY]?: RunnerState };
+const state: RunnerState = (shared[STATE_KEY] ??= {
+  secrets: new Set<string>(),
+  write: (text) => {
+    process.stdout.write(text);
+  },
+});
+const secretValues = state.secrets;
 const MIN_REDACTED_LENGTH = 3;
 
 /** Replaces every registered secret value (longest first) with `***`. */
@@ -66,16 +82,12 @@ export function escapeProperty(s: string): string {
     .replace(/,/g, '%2C');
 }
 
-let write: (text: string) => void = (text) => {
-  process.stdout.write(text);
-};
-
 /** Test helper: capture what would go to stdout. Returns a function that restores it. */
 export function captureOutputForTests(sink: (text: string) => void): () => void {
-  const previous = write;
-  write = sink;
+  const previous = state.write;
+  state.write = sink;
   return () => {
-    write = previous;
+    state.write = previous;
   };
 }
 
@@ -88,7 +100,7 @@ function issueCommand(
     .filter(([, v]) => v !== undefined && v !== '')
     .map(([k, v]) => `${k}=${escapeProperty(redact(String(v)))}`)
     .join(',');
-  write(`::${command}${props ? ' ' + props : ''}::${escapeData(redact(message))}${EOL}`);
+  state.write(`::${command}${props ? ' ' + props : ''}::${escapeData(redact(message))}${EOL}`);
 }
 
 /**
@@ -102,7 +114,7 @@ export function setSecret(value: string): void {
     if (secretValues.has(part)) continue;
     secretValues.add(part);
     // Not through issueCommand: the value itself must not be redacted here.
-    write(`::add-mask::${escapeData(part)}${EOL}`);
+    state.write(`::add-mask::${escapeData(part)}${EOL}`);
   }
 }
 
@@ -128,7 +140,7 @@ export function setOutput(name: string, value: string, env: NodeJS.ProcessEnv = 
     appendFileSync(file, `${name}<<${delimiter}${EOL}${value}${EOL}${delimiter}${EOL}`, 'utf8');
     return;
   }
-  write(EOL);
+  state.write(EOL);
   issueCommand('set-output', { name }, value);
 }
 
@@ -137,7 +149,7 @@ export function isDebug(env: NodeJS.ProcessEnv = process.env): boolean {
 }
 
 export const runnerLogger: Logger = {
-  info: (message) => write(redact(message) + EOL),
+  info: (message) => state.write(redact(message) + EOL),
   debug: (message) => issueCommand('debug', {}, message),
   notice: (message, p = {}) => issueCommand('notice', toProps(p), message),
   warning: (message, p = {}) => issueCommand('warning', toProps(p), message),
