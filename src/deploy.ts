@@ -240,6 +240,8 @@ async function create(ctx: UpsertContext): Promise<UpsertResult> {
         );
         const existing = await client.findDeploymentByName(config.name!);
         if (existing) {
+          // Someone else's deployment of another source or repository is not ours to adopt.
+          checkSameKind(config, existing);
           logger.info(`Deployment '${existing.name}' (${existing.id}) exists: adopting it.`);
           return withRevision(ctx, existing, true);
         }

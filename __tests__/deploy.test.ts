@@ -1,0 +1,1014 @@
+/**
+ * The upsert (src/deploy.ts) against an in-memory control plane whose calls can be scripted:
+ * answers lost after or before the platform applied them, rejections, a revision that shows
+ * up late, a deployment being deleted.
+ */
+import { describe, expect, it } from '@jest/globals';
+import type { ControlPlane } from '../src/control-plane/api.js';
+import type {
+  Deployment,
+  DeploymentCreateRequest,
+  DeploymentPatchRequest,
+  DeploymentsList,
+  Revision,
+  RevisionLogs,
+  RevisionsList,
+} from '../src/control-plane/schemas.js';
+import type { Config } from '../src/config.js';
+import {
+  checkCreatable,
+  checkSameKind,
+  createRequest,
+  findTarget,
+  normalizeRepoUrl,
+  patchRequest,
+  uiUrl,
+  upsert,
+  waitUntilGone,
+  type UpsertContext,
+} from '../src/deploy.js';
+import { ActionError, ApiError, DeadlineError } from '../src/errors.js';
+import { OutcomeUnknownError } from '../src/http.js';
+import type { Logger } from '../src/runner.js';
+import { Deadline, FakeClock } from '../src/time.js';
+
+const SECRET_VALUE = 'sk-very-secret-value-42';
+/** Attempts of a create or update whose outcome stays unknown (MAX_UNKNOWN_OUTCOMES). */
+const MAX_ATTEMPTS = 3;
+/** Re-reads of the deployment while `latest_revision_id` is missing or unchanged. */
+const MAX_REREADS = 5;
+
+// ---------------------------------------------------------------------------------------------
+// Config, logger, context
+
+function makeConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    command: 'deploy',
+    apiKey: 'lsv2_pt_test_key_0123456789abcdef',
+    region: 'us',
+    controlPlaneUrl: 'https://api.host.langchain.com',
+    uiBaseUrl: 'https://smith.langchain.com',
+    name: 'my-agent',
+    wait: true,
+    timeoutSeconds: 1800,
+    pollIntervalSeconds: 15,
+    source: 'github',
+    integrationId: '8f9e0d1c-0000-4000-8000-00000000abcd',
+    repoUrl: 'https://github.com/acme/agent',
+    repoRef: 'main',
+    configPath: 'langgraph.json',
+    deploymentType: 'dev',
+    buildOnPush: false,
+    healthCheck: true,
+    deleteTracingProject: false,
+    prComment: true,
+    github: {
+      eventName: 'push',
+      ref: 'refs/heads/main',
+      sha: 'deadbeef',
+      repository: 'acme/agent',
+      serverUrl: 'https://github.com',
+      apiUrl: 'https://api.github.com',
+      runId: '1',
+      runAttempt: '1',
+      workspace: '/tmp/ws',
+    },
+    ...overrides,
+  };
+}
+
+function dockerConfig(overrides: Partial<Config> = {}): Config {
+  return makeConfig({
+    source: 'external_docker',
+    integrationId: undefined,
+    repoUrl: undefined,
+    repoRef: undefined,
+    imageUri: 'ghcr.io/acme/agent:1.2.3',
+    ...overrides,
+  });
+}
+
+interface LogLine {
+  level: 'info' | 'debug' | 'notice' | 'warning' | 'error';
+  message: string;
+}
+
+function captureLogger(): Logger & { lines: LogLine[]; text(): string } {
+  const lines: LogLine[] = [];
+  const push = (level: LogLine['level']) => (message: string) => {
+    lines.push({ level, message });
+  };
+  return {
+    lines,
+    text: () => lines.map((l) => `${l.level}: ${l.message}`).join('\n'),
+    info: push('info'),
+    debug: push('debug'),
+    notice: push('notice'),
+    warning: push('warning'),
+    error: push('error'),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The fake control plane
+
+/**
+ * What one create or update call does:
+ * - `ok`: applied, answered;
+ * - `lost-after-apply`: applied, but the answer is lost (`OutcomeUnknownError`);
+ * - `lost-before-apply`: never applied, and no answer (`OutcomeUnknownError`);
+ * - a function: runs (it may change the plane, e.g. a concurrent run's create) and throws,
+ *   or returns to go on as `ok`.
+ */
+type Step = 'ok' | 'lost-after-apply' | 'lost-before-apply' | ((plane: FakePlane) => void);
+
+type Call =
+  | { method: 'find'; name: string; at: number }
+  | { method: 'get'; id: string; at: number }
+  | { method: 'create'; body: DeploymentCreateRequest; at: number }
+  | { method: 'patch'; id: string; body: DeploymentPatchRequest; at: number };
+
+function unknownOutcome(method: string, path: string): OutcomeUnknownError {
+  return new OutcomeUnknownError({
+    method,
+    path,
+    describe: `${method} ${path}`,
+    reason: 'ECONNRESET',
+  });
+}
+
+function apiError(status: number, method: string, path: string, detail = 'rejected'): ApiError {
+  return new ApiError(`${method} ${path} answered ${status}: ${detail}`, { status, method, path });
+}
+
+class FakePlane implements ControlPlane {
+  readonly store = new Map<string, Deployment>();
+  readonly calls: Call[] = [];
+  createSteps: Step[] = [];
+  patchSteps: Step[] = [];
+  /**
+   * After each write, this many answers about that deployment (the write's own answer, and
+   * the reads after it) still show the `latest_revision_id` from before the write.
+   */
+  revisionLag = 0;
+  /** Ids being deleted: answers AWAITING_DELETE to this many more GETs, then is gone (404). */
+  readonly deletingReads = new Map<string, number>();
+  private readonly lag = new Map<string, { left: number; shown: string | null }>();
+  private revisions = 0;
+  private ids = 0;
+
+  constructor(private readonly clock: FakeClock) {}
+
+  /** Puts a deployment in the store (as if created earlier). */
+  add(partial: Partial<Deployment> & { name: string }): Deployment {
+    const id = partial.id ?? `dep-${++this.ids}`;
+    const deployment: Deployment = {
+      id,
+      source: 'github',
+      source_config: { repo_url: 'https://github.com/acme/agent', integration_id: 'i-1' },
+      source_revision_config: { repo_ref: 'main', langgraph_config_path: 'langgraph.json' },
+      secrets: [],
+      tenant_id: 'tenant-1',
+      created_at: new Date(this.clock.now()).toISOString(),
+      updated_at: new Date(this.clock.now()).toISOString(),
+      status: 'READY',
+      latest_revision_id: `rev-old-${id}`,
+      ...partial,
+    };
+    this.store.set(id, deployment);
+    return structuredClone(deployment);
+  }
+
+  count(method: Call['method']): number {
+    return this.calls.filter((c) => c.method === method).length;
+  }
+
+  creates(): DeploymentCreateRequest[] {
+    return this.calls.flatMap((c) => (c.method === 'create' ? [c.body] : []));
+  }
+
+  patches(): { id: string; body: DeploymentPatchRequest }[] {
+    return this.calls.flatMap((c) => (c.method === 'patch' ? [{ id: c.id, body: c.body }] : []));
+  }
+
+  byName(name: string): Deployment[] {
+    return [...this.store.values()].filter((d) => d.name === name);
+  }
+
+  /** A copy of the deployment as the platform answers it now (with the revision lag). */
+  private view(d: Deployment): Deployment {
+    const copy = structuredClone(d);
+    const lag = this.lag.get(d.id);
+    if (lag && lag.left > 0) {
+      lag.left--;
+      copy.latest_revision_id = lag.shown;
+    }
+    return copy;
+  }
+
+  private newRevision(d: Deployment): void {
+    this.lag.set(d.id, { left: this.revisionLag, shown: d.latest_revision_id });
+    d.latest_revision_id = `rev-${++this.revisions}`;
+  }
+
+  private runStep(steps: Step[]): Step {
+    const step = steps.shift() ?? 'ok';
+    if (typeof step === 'function') {
+      step(this);
+      return 'ok';
+    }
+    return step;
+  }
+
+  async findDeploymentByName(name: string): Promise<Deployment | undefined> {
+    this.calls.push({ method: 'find', name, at: this.clock.now() });
+    const found = [...this.store.values()].find((d) => d.name === name);
+    return found && this.view(found);
+  }
+
+  async getDeployment(id: string): Promise<Deployment> {
+    this.calls.push({ method: 'get', id, at: this.clock.now() });
+    const found = this.store.get(id);
+    const path = `/v2/deployments/${id}`;
+    if (!found) throw apiError(404, 'GET', path, 'Deployment not found');
+    const left = this.deletingReads.get(id);
+    if (left !== undefined) {
+      if (left <= 0) {
+        this.store.delete(id);
+        throw apiError(404, 'GET', path, 'Deployment not found');
+      }
+      this.deletingReads.set(id, left - 1);
+    }
+    return this.view(found);
+  }
+
+  async createDeployment(body: DeploymentCreateRequest): Promise<Deployment> {
+    this.calls.push({ method: 'create', body: structuredClone(body), at: this.clock.now() });
+    const step = this.runStep(this.createSteps);
+    if (step === 'lost-before-apply') throw unknownOutcome('POST', '/v2/deployments');
+    const id = `dep-${++this.ids}`;
+    const deployment: Deployment = {
+      id,
+      name: body.name,
+      source: body.source,
+      source_config: { ...body.source_config },
+      source_revision_config: { ...body.source_revision_config },
+      secrets: body.secrets,
+      tenant_id: 'tenant-1',
+      created_at: new Date(this.clock.now()).toISOString(),
+      updated_at: new Date(this.clock.now()).toISOString(),
+      status: 'AWAITING_DATABASE',
+      latest_revision_id: null,
+    };
+    this.store.set(id, deployment);
+    this.newRevision(deployment);
+    if (step === 'lost-after-apply') throw unknownOutcome('POST', '/v2/deployments');
+    return this.view(deployment);
+  }
+
+  async patchDeployment(id: string, body: DeploymentPatchRequest): Promise<Deployment> {
+    this.calls.push({ method: 'patch', id, body: structuredClone(body), at: this.clock.now() });
+    const step = this.runStep(this.patchSteps);
+    const path = `/v2/deployments/${id}`;
+    if (step === 'lost-before-apply') throw unknownOutcome('PATCH', path);
+    const found = this.store.get(id);
+    if (!found) throw apiError(404, 'PATCH', path, 'Deployment not found');
+    Object.assign(found.source_revision_config, body.source_revision_config ?? {});
+    if (body.secrets) found.secrets = body.secrets;
+    this.newRevision(found);
+    if (step === 'lost-after-apply') throw unknownOutcome('PATCH', path);
+    return this.view(found);
+  }
+
+  listDeployments(): Promise<DeploymentsList> {
+    throw new Error('listDeployments is not used by the upsert');
+  }
+  deleteDeployment(): Promise<'deleted' | 'not_found'> {
+    throw new Error('deleteDeployment is not used by the upsert');
+  }
+  listRevisions(): Promise<RevisionsList> {
+    throw new Error('listRevisions is not used by the upsert');
+  }
+  getRevision(): Promise<Revision> {
+    throw new Error('getRevision is not used by the upsert');
+  }
+  getRevisionLogs(): Promise<RevisionLogs | undefined> {
+    throw new Error('getRevisionLogs is not used by the upsert');
+  }
+}
+
+function setup(config: Config = makeConfig()) {
+  const clock = new FakeClock();
+  const plane = new FakePlane(clock);
+  const logger = captureLogger();
+  const deadline = Deadline.fromSeconds(clock, config.timeoutSeconds);
+  const ctx: UpsertContext = { client: plane, config, logger, clock, deadline };
+  return { clock, plane, logger, deadline, ctx, config };
+}
+
+/** JSON as it goes on the wire (fields set to `undefined` are not sent). */
+function wire(body: unknown): unknown {
+  return JSON.parse(JSON.stringify(body));
+}
+
+async function caught(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected the call to fail, but it succeeded');
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('normalizeRepoUrl', () => {
+  it('ignores case, surrounding spaces, trailing slashes and a .git suffix', () => {
+    const canonical = 'https://github.com/acme/agent';
+    for (const url of [
+      'https://github.com/acme/agent',
+      'https://GitHub.com/Acme/Agent',
+      'https://github.com/acme/agent/',
+      'https://github.com/acme/agent//',
+      'https://github.com/acme/agent.git',
+      'https://github.com/acme/agent.git/',
+      '  HTTPS://GITHUB.COM/ACME/AGENT.GIT/ ',
+    ]) {
+      expect(normalizeRepoUrl(url)).toBe(canonical);
+    }
+  });
+
+  it('keeps different repositories different', () => {
+    expect(normalizeRepoUrl('https://github.com/acme/agent2')).not.toBe(
+      normalizeRepoUrl('https://github.com/acme/agent'),
+    );
+    expect(normalizeRepoUrl('https://github.com/acme/agent.github')).toBe(
+      'https://github.com/acme/agent.github',
+    );
+    expect(normalizeRepoUrl('https://github.com/other/agent')).not.toBe(
+      normalizeRepoUrl('https://github.com/acme/agent'),
+    );
+  });
+});
+
+describe('uiUrl', () => {
+  it('is <ui base>/o/<tenant_id>/host/deployments/<id>', () => {
+    const { plane } = setup();
+    const deployment = plane.add({ id: 'dep-abc', name: 'my-agent', tenant_id: 'tenant-xyz' });
+    expect(uiUrl(makeConfig(), deployment)).toBe(
+      'https://smith.langchain.com/o/tenant-xyz/host/deployments/dep-abc',
+    );
+    expect(uiUrl(makeConfig({ uiBaseUrl: 'https://eu.smith.langchain.com' }), deployment)).toBe(
+      'https://eu.smith.langchain.com/o/tenant-xyz/host/deployments/dep-abc',
+    );
+  });
+});
+
+describe('createRequest', () => {
+  it('github: exactly the github fields, secrets [] when the input is empty', () => {
+    const config = makeConfig({
+      repoRef: 'feature/x',
+      configPath: 'apps/agent/langgraph.json',
+      deploymentType: 'prod',
+      buildOnPush: true,
+      // Fields of the other source never go out with a github body.
+      imageUri: 'ghcr.io/acme/agent:1',
+      customUrl: 'https://agent.example.com',
+      listenerId: 'listener-1',
+      k8sNamespace: 'ns',
+      resourceSpec: { min_scale: 1 },
+    });
+    expect(wire(createRequest(config))).toStrictEqual({
+      name: 'my-agent',
+      source: 'github',
+      source_config: {
+        integration_id: '8f9e0d1c-0000-4000-8000-00000000abcd',
+        repo_url: 'https://github.com/acme/agent',
+        deployment_type: 'prod',
+        build_on_push: true,
+      },
+      source_revision_config: {
+        repo_ref: 'feature/x',
+        langgraph_config_path: 'apps/agent/langgraph.json',
+      },
+      secrets: [],
+    });
+  });
+
+  it('sends the secrets as given', () => {
+    const secrets = [
+      { name: 'OPENAI_API_KEY', value: SECRET_VALUE },
+      { name: 'MODE', value: 'a=b' },
+    ];
+    expect(createRequest(makeConfig({ secrets })).secrets).toStrictEqual(secrets);
+    expect(createRequest(dockerConfig({ secrets })).secrets).toStrictEqual(secrets);
+  });
+
+  it('external_docker minimal: image_uri only, no github fields, secrets []', () => {
+    // Defaulted github inputs (config-path, deployment-type, build-on-push) are in the Config
+    // but must not be sent, nor github fields that happen to be set.
+    const config = dockerConfig({ repoUrl: 'https://github.com/acme/agent', repoRef: 'main' });
+    expect(wire(createRequest(config))).toStrictEqual({
+      name: 'my-agent',
+      source: 'external_docker',
+      source_config: {},
+      source_revision_config: { image_uri: 'ghcr.io/acme/agent:1.2.3' },
+      secrets: [],
+    });
+  });
+
+  it('external_docker full: resource_spec, custom_url, listener_id, listener_config', () => {
+    const config = dockerConfig({
+      customUrl: 'https://agent.example.com',
+      listenerId: 'listener-1',
+      k8sNamespace: 'agents',
+      resourceSpec: { min_scale: 1, max_scale: 3 },
+    });
+    expect(wire(createRequest(config))).toStrictEqual({
+      name: 'my-agent',
+      source: 'external_docker',
+      source_config: {
+        resource_spec: { min_scale: 1, max_scale: 3 },
+        custom_url: 'https://agent.example.com',
+        listener_id: 'listener-1',
+        listener_config: { k8s_namespace: 'agents' },
+      },
+      source_revision_config: { image_uri: 'ghcr.io/acme/agent:1.2.3' },
+      secrets: [],
+    });
+  });
+
+  it('external_docker: listener_config only with a k8s namespace', () => {
+    const body = wire(createRequest(dockerConfig({ listenerId: 'listener-1' }))) as {
+      source_config: Record<string, unknown>;
+    };
+    expect(body.source_config).toStrictEqual({ listener_id: 'listener-1' });
+  });
+});
+
+describe('patchRequest', () => {
+  it('github: repo_ref and langgraph_config_path only; no secrets when the input is empty', () => {
+    const config = makeConfig({
+      repoRef: 'v2',
+      configPath: 'sub/langgraph.json',
+      buildOnPush: true,
+    });
+    expect(wire(patchRequest(config))).toStrictEqual({
+      source_revision_config: { repo_ref: 'v2', langgraph_config_path: 'sub/langgraph.json' },
+    });
+    expect('secrets' in patchRequest(config)).toBe(false);
+  });
+
+  it('sends secrets when the input is set, as given (also an empty list)', () => {
+    const secrets = [{ name: 'OPENAI_API_KEY', value: SECRET_VALUE }];
+    expect(patchRequest(makeConfig({ secrets })).secrets).toStrictEqual(secrets);
+    expect(patchRequest(dockerConfig({ secrets })).secrets).toStrictEqual(secrets);
+    expect(patchRequest(makeConfig({ secrets: [] })).secrets).toStrictEqual([]);
+  });
+
+  it('external_docker: image_uri; no source_config when nothing in it may change', () => {
+    // listener_id / listener_config cannot be changed after creation: never on PATCH.
+    const config = dockerConfig({ listenerId: 'listener-1', k8sNamespace: 'agents' });
+    expect(wire(patchRequest(config))).toStrictEqual({
+      source_revision_config: { image_uri: 'ghcr.io/acme/agent:1.2.3' },
+    });
+  });
+
+  it('external_docker: resource_spec and custom_url when set, no github fields', () => {
+    const config = dockerConfig({
+      customUrl: 'https://agent.example.com',
+      resourceSpec: { min_scale: 2 },
+      repoRef: 'main',
+    });
+    expect(wire(patchRequest(config))).toStrictEqual({
+      source_revision_config: { image_uri: 'ghcr.io/acme/agent:1.2.3' },
+      source_config: { resource_spec: { min_scale: 2 }, custom_url: 'https://agent.example.com' },
+    });
+  });
+});
+
+describe('checkSameKind', () => {
+  it('refuses a deployment of another source, naming both', () => {
+    const { plane } = setup();
+    const found = plane.add({ id: 'dep-7', name: 'my-agent', source: 'external_docker' });
+    const error = (() => {
+      try {
+        checkSameKind(makeConfig(), found);
+      } catch (e) {
+        return e as ActionError;
+      }
+      throw new Error('expected an error');
+    })();
+    expect(error).toBeInstanceOf(ActionError);
+    expect(error.message).toContain("'external_docker'");
+    expect(error.message).toContain("'github'");
+    expect(error.message).toContain('dep-7');
+    expect(error.message).toContain('`source`');
+  });
+
+  it('refuses a github deployment of another repository, naming both', () => {
+    const { plane } = setup();
+    const found = plane.add({
+      name: 'my-agent',
+      source_config: { repo_url: 'https://github.com/other/thing' },
+    });
+    expect(() => checkSameKind(makeConfig(), found)).toThrow(ActionError);
+    try {
+      checkSameKind(makeConfig(), found);
+    } catch (e) {
+      expect((e as Error).message).toContain('https://github.com/other/thing');
+      expect((e as Error).message).toContain('https://github.com/acme/agent');
+      expect((e as Error).message).toContain('`repo-url`');
+    }
+  });
+
+  it('accepts the same repository written differently', () => {
+    const { plane } = setup();
+    const found = plane.add({
+      name: 'my-agent',
+      source_config: { repo_url: 'https://GitHub.com/Acme/Agent.git' },
+    });
+    expect(() =>
+      checkSameKind(makeConfig({ repoUrl: 'https://github.com/acme/agent/' }), found),
+    ).not.toThrow();
+  });
+
+  it('refuses a github deployment that reports no repository', () => {
+    const { plane } = setup();
+    const found = plane.add({ name: 'my-agent', source_config: { repo_url: null } });
+    expect(() => checkSameKind(makeConfig(), found)).toThrow(/no repository/);
+  });
+
+  it('external_docker: the same source is enough', () => {
+    const { plane } = setup();
+    const found = plane.add({
+      name: 'my-agent',
+      source: 'external_docker',
+      source_config: {},
+      source_revision_config: { image_uri: 'ghcr.io/acme/agent:0.9' },
+    });
+    expect(() => checkSameKind(dockerConfig(), found)).not.toThrow();
+  });
+});
+
+describe('checkCreatable', () => {
+  it('a github create needs integration-id', () => {
+    expect(() => checkCreatable(makeConfig({ integrationId: undefined }))).toThrow(
+      /integration-id/,
+    );
+    expect(() => checkCreatable(makeConfig())).not.toThrow();
+  });
+
+  it('external_docker needs no integration-id', () => {
+    expect(() => checkCreatable(dockerConfig())).not.toThrow();
+  });
+
+  it('a create needs a name', () => {
+    expect(() => checkCreatable(dockerConfig({ name: undefined }))).toThrow(/`name`/);
+  });
+});
+
+describe('findTarget', () => {
+  it('finds by exact name', async () => {
+    const { plane, ctx } = setup();
+    plane.add({ name: 'my-agent-preview' });
+    const mine = plane.add({ name: 'my-agent' });
+    await expect(findTarget(ctx)).resolves.toMatchObject({ id: mine.id, name: 'my-agent' });
+    expect(plane.calls.map((c) => c.method)).toStrictEqual(['find']);
+  });
+
+  it('undefined when no deployment has the name', async () => {
+    const { plane, ctx } = setup();
+    plane.add({ name: 'my-agent-preview' });
+    await expect(findTarget(ctx)).resolves.toBeUndefined();
+  });
+
+  it('by deployment-id: GET by ID, no lookup by name', async () => {
+    const { plane, ctx } = setup(makeConfig({ name: undefined, deploymentId: 'dep-42' }));
+    plane.add({ id: 'dep-42', name: 'whatever-name' });
+    await expect(findTarget(ctx)).resolves.toMatchObject({ id: 'dep-42' });
+    expect(plane.calls.map((c) => c.method)).toStrictEqual(['get']);
+  });
+
+  it('by deployment-id that does not exist: an error naming the ID and the input', async () => {
+    const { ctx } = setup(makeConfig({ deploymentId: 'dep-missing' }));
+    const error = await caught(findTarget(ctx));
+    expect(error).toBeInstanceOf(ActionError);
+    expect(error).not.toBeInstanceOf(ApiError);
+    expect(error.message).toContain('dep-missing');
+    expect(error.message).toContain('`deployment-id`');
+  });
+
+  it('by deployment-id: other errors pass through', async () => {
+    const { plane, ctx } = setup(makeConfig({ deploymentId: 'dep-42' }));
+    const boom = apiError(403, 'GET', '/v2/deployments/dep-42', 'forbidden');
+    plane.getDeployment = async () => {
+      throw boom;
+    };
+    await expect(findTarget(ctx)).rejects.toBe(boom);
+  });
+
+  it('name and deployment-id that disagree: an error naming both', async () => {
+    const { plane, ctx } = setup(makeConfig({ name: 'my-agent', deploymentId: 'dep-42' }));
+    plane.add({ id: 'dep-42', name: 'production-agent' });
+    const error = await caught(findTarget(ctx));
+    expect(error).toBeInstanceOf(ActionError);
+    expect(error.message).toContain("'production-agent'");
+    expect(error.message).toContain("'my-agent'");
+    expect(error.message).toContain('dep-42');
+  });
+
+  it('name and deployment-id that agree: found', async () => {
+    const { plane, ctx } = setup(makeConfig({ name: 'my-agent', deploymentId: 'dep-42' }));
+    plane.add({ id: 'dep-42', name: 'my-agent' });
+    await expect(findTarget(ctx)).resolves.toMatchObject({ id: 'dep-42' });
+  });
+
+  it('by name, AWAITING_DELETE: waits until it is gone, then reports none', async () => {
+    const { plane, ctx, clock, deadline, logger } = setup();
+    const dying = plane.add({ name: 'my-agent', status: 'AWAITING_DELETE' });
+    plane.deletingReads.set(dying.id, 3);
+    await expect(findTarget(ctx)).resolves.toBeUndefined();
+    // Three reads still see it, the fourth answers 404.
+    expect(plane.count('get')).toBe(4);
+    expect(clock.sleeps).toHaveLength(3);
+    expect(clock.sleeps.every((ms) => ms > 0)).toBe(true);
+    expect(clock.now()).toBeLessThanOrEqual(deadline.at);
+    expect(logger.text()).toContain(dying.id);
+  });
+
+  it('by deployment-id, AWAITING_DELETE: an error at once, no waiting', async () => {
+    const { plane, ctx, clock } = setup(makeConfig({ deploymentId: 'dep-42' }));
+    plane.add({ id: 'dep-42', name: 'my-agent', status: 'AWAITING_DELETE' });
+    const error = await caught(findTarget(ctx));
+    expect(error).toBeInstanceOf(ActionError);
+    expect(error.message).toContain('dep-42');
+    expect(error.message).toContain('AWAITING_DELETE');
+    expect(clock.sleeps).toStrictEqual([]);
+  });
+});
+
+describe('waitUntilGone', () => {
+  it('never gone: DeadlineError, without sleeping past the deadline', async () => {
+    const { plane, ctx, clock, deadline } = setup(makeConfig({ timeoutSeconds: 20 }));
+    const dying = plane.add({ name: 'my-agent', status: 'AWAITING_DELETE' });
+    const error = await caught(waitUntilGone(ctx, dying.id));
+    expect(error).toBeInstanceOf(DeadlineError);
+    expect(error.message).toContain(dying.id);
+    expect(clock.now()).toBe(deadline.at);
+    expect(clock.sleeps.every((ms) => ms > 0)).toBe(true);
+    // 20 s at 7.5 s per wait: 7.5 + 7.5 + 5 (cut to the deadline).
+    expect(clock.sleeps).toStrictEqual([7500, 7500, 5000]);
+  });
+
+  it('a read that fails other than 404 ends the wait with that error', async () => {
+    const { plane, ctx } = setup();
+    const boom = apiError(500, 'GET', '/v2/deployments/x');
+    plane.getDeployment = async () => {
+      throw boom;
+    };
+    await expect(waitUntilGone(ctx, 'x')).rejects.toBe(boom);
+  });
+});
+
+describe('upsert: create', () => {
+  it('no deployment: POST the create body; created=true and its revision', async () => {
+    const { plane, ctx, config } = setup();
+    const result = await upsert(ctx, undefined);
+    expect(plane.creates()).toStrictEqual([createRequest(config)]);
+    expect(plane.count('patch')).toBe(0);
+    expect(result.created).toBe(true);
+    expect(result.revisionId).toBe('rev-1');
+    expect(result.deployment.name).toBe('my-agent');
+  });
+
+  it('github without integration-id: an error before any request', async () => {
+    const { plane, ctx } = setup(makeConfig({ integrationId: undefined }));
+    const error = await caught(upsert(ctx, undefined));
+    expect(error.message).toContain('integration-id');
+    expect(plane.calls).toStrictEqual([]);
+  });
+
+  it('outcome unknown but created: looks the name up and adopts it (one deployment)', async () => {
+    const { plane, ctx, logger } = setup();
+    plane.createSteps = ['lost-after-apply'];
+    const result = await upsert(ctx, undefined);
+    expect(plane.calls.map((c) => c.method)).toStrictEqual(['create', 'find']);
+    expect(plane.byName('my-agent')).toHaveLength(1);
+    expect(result.created).toBe(true);
+    expect(result.deployment.id).toBe(plane.byName('my-agent')[0]!.id);
+    expect(result.revisionId).toBe('rev-1');
+    expect(logger.lines.some((l) => l.level === 'warning')).toBe(true);
+  });
+
+  it('outcome unknown, and the name now holds a deployment of another kind: refused', async () => {
+    const { plane, ctx } = setup();
+    plane.createSteps = [
+      (p) => {
+        p.add({ name: 'my-agent', source_config: { repo_url: 'https://github.com/other/x' } });
+        throw unknownOutcome('POST', '/v2/deployments');
+      },
+    ];
+    const error = await caught(upsert(ctx, undefined));
+    expect(error).toBeInstanceOf(ActionError);
+    expect(error.message).toContain('https://github.com/other/x');
+    expect(error.message).toContain('https://github.com/acme/agent');
+    expect(plane.calls.map((c) => c.method)).toStrictEqual(['create', 'find']);
+  });
+
+  it('outcome unknown and not created: creates again', async () => {
+    const { plane, ctx } = setup();
+    plane.createSteps = ['lost-before-apply', 'ok'];
+    const result = await upsert(ctx, undefined);
+    expect(plane.calls.map((c) => c.method)).toStrictEqual(['create', 'find', 'create']);
+    expect(plane.byName('my-agent')).toHaveLength(1);
+    expect(result).toMatchObject({ created: true, revisionId: 'rev-1' });
+  });
+
+  it('lost twice, then created with the answer lost: adopted on the third attempt', async () => {
+    const { plane, ctx } = setup();
+    plane.createSteps = ['lost-before-apply', 'lost-before-apply', 'lost-after-apply'];
+    const result = await upsert(ctx, undefined);
+    expect(plane.count('create')).toBe(MAX_ATTEMPTS);
+    expect(plane.byName('my-agent')).toHaveLength(1);
+    expect(result.created).toBe(true);
+  });
+
+  it('outcome unknown every time: gives up after the bounded number of attempts', async () => {
+    const { plane, ctx } = setup();
+    plane.createSteps = [
+      'lost-before-apply',
+      'lost-before-apply',
+      'lost-before-apply',
+      'lost-before-apply',
+    ];
+    const error = await caught(upsert(ctx, undefined));
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect(plane.count('create')).toBe(MAX_ATTEMPTS);
+    // Every unknown outcome is followed by a lookup before anything else.
+    expect(plane.calls.map((c) => c.method)).toStrictEqual([
+      'create',
+      'find',
+      'create',
+      'find',
+      'create',
+      'find',
+    ]);
+    expect(plane.store.size).toBe(0);
+  });
+
+  it('adopted deployment without a revision yet: reads it again until it has one', async () => {
+    const { plane, ctx } = setup();
+    plane.revisionLag = 3; // the lookup and the next two reads show no revision
+    plane.createSteps = ['lost-after-apply'];
+    const result = await upsert(ctx, undefined);
+    expect(plane.calls.map((c) => c.method)).toStrictEqual(['create', 'find', 'get', 'get', 'get']);
+    expect(result).toMatchObject({ created: true, revisionId: 'rev-1' });
+  });
+
+  it.each([400, 409])(
+    'rejected with %i because a concurrent run created it: updates it (created=false)',
+    async (status) => {
+      const { plane, ctx, config } = setup();
+      let theirs: Deployment | undefined;
+      plane.createSteps = [
+        (p) => {
+          theirs = p.add({ name: 'my-agent', latest_revision_id: 'rev-theirs' });
+          throw apiError(status, 'POST', '/v2/deployments', 'name exists');
+        },
+      ];
+      const result = await upsert(ctx, undefined);
+      expect(plane.calls.map((c) => c.method)).toStrictEqual(['create', 'find', 'patch']);
+      expect(plane.patches()).toStrictEqual([{ id: theirs!.id, body: patchRequest(config) }]);
+      expect(result.created).toBe(false);
+      expect(result.deployment.id).toBe(theirs!.id);
+      expect(result.revisionId).not.toBe('rev-theirs');
+      expect(result.revisionId).toBe(plane.store.get(theirs!.id)!.latest_revision_id);
+    },
+  );
+
+  it.each([400, 409])('rejected with %i and the name is free: the server error', async (status) => {
+    const { plane, ctx } = setup();
+    const rejection = apiError(status, 'POST', '/v2/deployments', 'bad request');
+    plane.createSteps = [
+      () => {
+        throw rejection;
+      },
+    ];
+    await expect(upsert(ctx, undefined)).rejects.toBe(rejection);
+    expect(plane.calls.map((c) => c.method)).toStrictEqual(['create', 'find']);
+  });
+
+  it('rejected with 409 by a deployment of another kind: refuses to update it', async () => {
+    const { plane, ctx } = setup();
+    plane.createSteps = [
+      (p) => {
+        p.add({ name: 'my-agent', source_config: { repo_url: 'https://github.com/other/x' } });
+        throw apiError(409, 'POST', '/v2/deployments', 'exists');
+      },
+    ];
+    const error = await caught(upsert(ctx, undefined));
+    expect(error.message).toContain('https://github.com/other/x');
+    expect(plane.count('patch')).toBe(0);
+  });
+
+  it('rejected with 422: no lookup, the error as is', async () => {
+    const { plane, ctx } = setup();
+    const rejection = apiError(422, 'POST', '/v2/deployments', 'invalid');
+    plane.createSteps = [
+      () => {
+        throw rejection;
+      },
+    ];
+    await expect(upsert(ctx, undefined)).rejects.toBe(rejection);
+    expect(plane.calls.map((c) => c.method)).toStrictEqual(['create']);
+  });
+});
+
+describe('upsert: update', () => {
+  function withExisting(config: Config = makeConfig()) {
+    const s = setup(config);
+    const found = s.plane.add({
+      name: 'my-agent',
+      latest_revision_id: 'rev-before',
+      ...(config.source === 'external_docker'
+        ? {
+            source: 'external_docker',
+            source_config: {},
+            source_revision_config: { image_uri: 'ghcr.io/acme/agent:1.0.0' },
+          }
+        : {}),
+    });
+    return { ...s, found };
+  }
+
+  it('existing deployment: PATCH the patch body; created=false and the new revision', async () => {
+    const { plane, ctx, found, config } = withExisting();
+    const result = await upsert(ctx, found);
+    expect(plane.patches()).toStrictEqual([{ id: found.id, body: patchRequest(config) }]);
+    expect(plane.count('create')).toBe(0);
+    expect(result).toMatchObject({ created: false, revisionId: 'rev-1' });
+    expect(result.deployment.id).toBe(found.id);
+  });
+
+  it('external_docker update sends the docker patch body', async () => {
+    const config = dockerConfig({ customUrl: 'https://agent.example.com' });
+    const { plane, ctx, found } = withExisting(config);
+    await upsert(ctx, found);
+    expect(wire(plane.patches()[0]!.body)).toStrictEqual({
+      source_revision_config: { image_uri: 'ghcr.io/acme/agent:1.2.3' },
+      source_config: { custom_url: 'https://agent.example.com' },
+    });
+  });
+
+  it('found deployment of another source: refused before any PATCH', async () => {
+    const { plane, ctx, found } = withExisting(makeConfig());
+    const error = await caught(upsert(ctx, { ...found, source: 'external_docker' }));
+    expect(error).toBeInstanceOf(ActionError);
+    expect(error.message).toContain('external_docker');
+    expect(plane.calls).toStrictEqual([]);
+  });
+
+  it('outcome unknown but applied: the new latest_revision_id is this run’s revision', async () => {
+    const { plane, ctx, found } = withExisting();
+    plane.patchSteps = ['lost-after-apply'];
+    const result = await upsert(ctx, found);
+    expect(plane.calls.map((c) => c.method)).toStrictEqual(['patch', 'get']);
+    expect(result).toMatchObject({ created: false, revisionId: 'rev-1' });
+  });
+
+  it('outcome unknown and not applied (revision unchanged): PATCH again', async () => {
+    const { plane, ctx, found } = withExisting();
+    plane.patchSteps = ['lost-before-apply', 'ok'];
+    const result = await upsert(ctx, found);
+    expect(plane.calls.map((c) => c.method)).toStrictEqual(['patch', 'get', 'patch']);
+    expect(result).toMatchObject({ created: false, revisionId: 'rev-1' });
+  });
+
+  it('outcome unknown every time: gives up after the bounded number of attempts', async () => {
+    const { plane, ctx, found } = withExisting();
+    plane.patchSteps = [
+      'lost-before-apply',
+      'lost-before-apply',
+      'lost-before-apply',
+      'lost-before-apply',
+    ];
+    const error = await caught(upsert(ctx, found));
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect(plane.count('patch')).toBe(MAX_ATTEMPTS);
+    expect(plane.calls.map((c) => c.method)).toStrictEqual([
+      'patch',
+      'get',
+      'patch',
+      'get',
+      'patch',
+      'get',
+    ]);
+  });
+
+  it('other PATCH errors are not retried', async () => {
+    const { plane, ctx, found } = withExisting();
+    const rejection = apiError(422, 'PATCH', `/v2/deployments/${found.id}`, 'invalid');
+    plane.patchSteps = [
+      () => {
+        throw rejection;
+      },
+    ];
+    await expect(upsert(ctx, found)).rejects.toBe(rejection);
+    expect(plane.calls.map((c) => c.method)).toStrictEqual(['patch']);
+  });
+
+  it('PATCH answer still shows the old revision: reads again until it changes', async () => {
+    const { plane, ctx, found, clock } = withExisting();
+    plane.revisionLag = 3; // the PATCH answer and two reads show rev-before
+    const result = await upsert(ctx, found);
+    expect(plane.calls.map((c) => c.method)).toStrictEqual(['patch', 'get', 'get', 'get']);
+    expect(result.revisionId).toBe('rev-1');
+    expect(clock.sleeps).toHaveLength(3);
+  });
+
+  it('PATCH answer that never shows a new revision: an error after the allowed re-reads', async () => {
+    const { plane, ctx, found } = withExisting();
+    plane.revisionLag = 100;
+    const error = await caught(upsert(ctx, found));
+    expect(error).toBeInstanceOf(ActionError);
+    expect(error.message).toContain(found.id);
+    expect(plane.count('get')).toBe(MAX_REREADS);
+  });
+});
+
+describe('upsert: latest_revision_id null after the call', () => {
+  it('reads again (short waits) until the revision appears', async () => {
+    const { plane, ctx, clock, config } = setup();
+    plane.revisionLag = 3; // the create answer and two reads: null
+    const result = await upsert(ctx, undefined);
+    expect(plane.calls.map((c) => c.method)).toStrictEqual(['create', 'get', 'get', 'get']);
+    expect(result.revisionId).toBe('rev-1');
+    expect(clock.sleeps).toHaveLength(3);
+    // Short waits, well under poll-interval.
+    for (const ms of clock.sleeps) {
+      expect(ms).toBeGreaterThan(0);
+      expect(ms).toBeLessThan(config.pollIntervalSeconds * 1000);
+    }
+  });
+
+  it('appearing on the last allowed re-read is still in time', async () => {
+    const { plane, ctx } = setup();
+    plane.revisionLag = MAX_REREADS; // the answer and all but the last re-read: null
+    const result = await upsert(ctx, undefined);
+    expect(plane.count('get')).toBe(MAX_REREADS);
+    expect(result.revisionId).toBe('rev-1');
+  });
+
+  it('still null after the allowed re-reads: an error naming the deployment', async () => {
+    const { plane, ctx } = setup();
+    plane.revisionLag = MAX_REREADS + 1;
+    const error = await caught(upsert(ctx, undefined));
+    expect(error).toBeInstanceOf(ActionError);
+    expect(error.message).toContain(plane.byName('my-agent')[0]!.id);
+    expect(plane.count('get')).toBe(MAX_REREADS);
+    expect(plane.count('create')).toBe(1);
+  });
+
+  it('never sleeps past the deadline', async () => {
+    const { plane, ctx, clock, deadline } = setup(makeConfig({ timeoutSeconds: 2 }));
+    plane.revisionLag = 100;
+    const error = await caught(upsert(ctx, undefined));
+    expect(error).toBeInstanceOf(ActionError);
+    expect(clock.now()).toBe(deadline.at);
+    expect(clock.sleeps.reduce((a, b) => a + b, 0)).toBe(2000);
+    // poll 15 s → 1.5 s waits; the second one is cut to the 0.5 s left.
+    expect(clock.sleeps).toStrictEqual([1500, 500]);
+    expect(plane.count('get')).toBe(2);
+  });
+
+  it('deadline already passed: no sleep, no read, an error', async () => {
+    const { plane, ctx, clock } = setup();
+    plane.revisionLag = 100;
+    clock.current = ctx.deadline.at;
+    const error = await caught(upsert(ctx, undefined));
+    expect(error).toBeInstanceOf(ActionError);
+    expect(clock.sleeps).toStrictEqual([]);
+    expect(plane.count('get')).toBe(0);
+  });
+});
+
+describe('secret values', () => {
+  it('appear in no log line and no error message, through retries and failures', async () => {
+    const secrets = [{ name: 'OPENAI_API_KEY', value: SECRET_VALUE }];
+    const { plane, ctx, logger } = setup(makeConfig({ secrets }));
+    plane.createSteps = ['lost-before-apply', 'lost-before-apply', 'lost-before-apply'];
+    const error = await caught(upsert(ctx, undefined));
+    expect(plane.creates()[0]!.secrets).toStrictEqual(secrets);
+
+    const updating = setup(makeConfig({ secrets }));
+    const found = updating.plane.add({ name: 'my-agent' });
+    updating.plane.patchSteps = ['lost-before-apply', 'lost-after-apply'];
+    updating.plane.revisionLag = 0;
+    await upsert(updating.ctx, found);
+
+    for (const text of [logger.text(), updating.logger.text(), error.message]) {
+      expect(text).not.toContain(SECRET_VALUE);
+    }
+  });
+});
