@@ -48,9 +48,9 @@ const REFERENCE_TOTAL_MS = 290_000;
 const DEPLOYING_SPARSE_UNTIL_MS = 60_000;
 const DEPLOYING_DENSE_FROM_MS = 85_000;
 const DEPLOYING_LIKELY_END_MS = 130_000;
-/** Gaps, as fractions of the poll interval (15 s → 5 s, 1.875 s, 3 s, 1 s). */
+/** Gaps, as fractions of the poll interval (15 s → 5 s, 1.5 s, 3 s, 1 s). */
 const MEDIUM_GAP = 1 / 3;
-const DENSE_GAP = 1 / 8;
+const DENSE_GAP = 1 / 10;
 const TRANSITION_GAP = 1 / 5;
 const FLOOR_GAP = 1 / 15;
 /** Past the likely window, each second of overrun adds 0.1 s to the gap. */
