@@ -4,11 +4,12 @@
  * numbers (PASS/MISS: measured, never asserted; the exit code does not depend on them).
  *
  *   --quick             fewer replays and rounds
- *   --write             also write bench/RESULTS.md (table, date, Node version, cores)
+ *   --write             also write bench/RESULTS.md (table, date, Node version, cores) and,
+ *                       after a full run, the benchmark block of README.md
  *   --only lag|cold|scale   one part only (repeatable, or comma-separated)
  *   --seed N            seed of the ±40 % variations (default 20240611)
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, platform, release } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -414,6 +415,26 @@ async function main(): Promise<void> {
     const file = join(ROOT, 'bench', 'RESULTS.md');
     writeFileSync(file, await markdown(`${header}\n\n${output}`));
     progress(`wrote ${file}`);
+    if (settings.parts.length === 3 && !q) {
+      // The README shows the goals and the lag table of the latest full run.
+      const lagPart = settings.parts.includes('lag') ? (sections[0] ?? '') : '';
+      const block = await markdown(
+        [
+          `Latest full run (${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ` +
+            `${availableParallelism()} cores; details in bench/RESULTS.md):`,
+          goalsSection(goals).replace(/^## /gm, '#### '),
+          lagPart.replace(/^## /gm, '#### '),
+        ].join('\n\n'),
+      );
+      const readme = join(ROOT, 'README.md');
+      const text = readFileSync(readme, 'utf8');
+      const updated = text.replace(
+        /(<!-- bench:start -->\n)[\s\S]*?(<!-- bench:end -->)/,
+        (_m, start: string, end: string) => `${start}\n${block}\n${end}`,
+      );
+      writeFileSync(readme, updated);
+      progress(`updated the benchmark block of ${readme}`);
+    }
   }
 }
 

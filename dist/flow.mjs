@@ -1,2 +1,2 @@
 import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{c as a,d as b,e as c,f as d}from"./chunks/chunk-DKJEKNYE.mjs";import"./chunks/chunk-NNAYQV5E.mjs";import"./chunks/chunk-QTFGXXKS.mjs";import"./chunks/chunk-ZC56W3P3.mjs";export{d as bestEffortWithin,a as execute,b as fail,c as writeReports};
+import{c as a,d as b,e as c,f as d}from"./chunks/chunk-LNQTWQM2.mjs";import"./chunks/chunk-IKIJUUSX.mjs";import"./chunks/chunk-M3EEABIV.mjs";import"./chunks/chunk-ZC56W3P3.mjs";export{d as bestEffortWithin,a as execute,b as fail,c as writeReports};

@@ -10,7 +10,7 @@
  * `setSecret()` are replaced by `***` even where the runner's own masking does not apply
  * (local runs, `act`, a value that reached a message before the runner saw `::add-mask::`).
  */
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, writeSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { EOL } from 'node:os';
 
@@ -40,13 +40,27 @@ interface RunnerState {
   secrets: Set<string>;
   write: (text: string) => void;
 }
+/**
+ * Writes to stdout with `fs.writeSync`: the workflow commands must reach the log in order and
+ * before the process exits, and initialising `process.stdout` (a stream) costs ~3 ms at start.
+ */
+function writeStdout(text: string): void {
+  const buffer = Buffer.from(text, 'utf8');
+  for (let offset = 0; offset < buffer.length;) {
+    try {
+      offset += writeSync(1, buffer, offset);
+    } catch (error) {
+      // A non-blocking pipe that is full: try again (the reader drains it).
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+    }
+  }
+}
+
 const STATE_KEY = Symbol.for('langgraph-deploy-action.runner');
 const shared = globalThis as typeof globalThis & { [STATE_KEY]?: RunnerState };
 const state: RunnerState = (shared[STATE_KEY] ??= {
   secrets: new Set<string>(),
-  write: (text) => {
-    process.stdout.write(text);
-  },
+  write: writeStdout,
 });
 const secretValues = state.secrets;
 const MIN_REDACTED_LENGTH = 3;
