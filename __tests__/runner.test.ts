@@ -101,3 +101,26 @@ describe('inputs and outputs', () => {
     expect(text).toMatch(/^url<<(ghadelimiter_[0-9a-f-]+)\nhttps:\/\/x\.example\nsecond\n\1\n$/);
   });
 });
+
+describe('stdout', () => {
+  it('keeps going (same exit code, no crash) when the reader closes the pipe', async () => {
+    const { spawn } = await import('node:child_process');
+    const script =
+      "import { runnerLogger } from './src/runner.ts';" +
+      "for (let i = 0; i < 2000; i++) runnerLogger.info('x'.repeat(1000));" +
+      'process.exitCode = 3;';
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    child.stdout.destroy(); // the reader goes away before the first line
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(stderr).not.toContain('EPIPE');
+    expect(code).toBe(3);
+  });
+});

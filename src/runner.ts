@@ -44,14 +44,22 @@ interface RunnerState {
  * Writes to stdout with `fs.writeSync`: the workflow commands must reach the log in order and
  * before the process exits, and initialising `process.stdout` (a stream) costs ~3 ms at start.
  */
+let stdoutClosed = false;
 function writeStdout(text: string): void {
+  if (stdoutClosed) return;
   const buffer = Buffer.from(text, 'utf8');
   for (let offset = 0; offset < buffer.length;) {
     try {
       offset += writeSync(1, buffer, offset);
     } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // The reader went away: nobody can see the rest, and the run's result must not change.
+      if (code === 'EPIPE') {
+        stdoutClosed = true;
+        return;
+      }
       // A non-blocking pipe that is full: try again (the reader drains it).
-      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      if (code !== 'EAGAIN') throw error;
     }
   }
 }
