@@ -8,53 +8,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { INPUT_NAMES } from '../src/inputs.js';
 import { parseActionYml, type Entry } from '../scripts/action-yml.js';
+import { CONTRACT_INPUTS, CONTRACT_OUTPUTS } from './helpers/contract.js';
 
 const root = join(import.meta.dirname ?? process.cwd(), '..');
-
-/** The contract's inputs and their defaults (`undefined`: required, no default). */
-const CONTRACT_INPUTS: Record<string, string | undefined> = {
-  'api-key': undefined,
-  'workspace-id': '',
-  region: 'us',
-  'control-plane-url': '',
-  command: 'deploy',
-  name: '',
-  'deployment-id': '',
-  source: 'github',
-  'integration-id': '',
-  'repo-url': '', // derived in code: <server_url>/<repository>
-  'repo-ref': '', // derived in code from the event
-  'config-path': 'langgraph.json',
-  'image-uri': '',
-  'custom-url': '',
-  'listener-id': '',
-  'k8s-namespace': '',
-  'deployment-type': 'dev',
-  'build-on-push': 'false',
-  secrets: '',
-  'resource-spec': '',
-  wait: 'true',
-  timeout: '1800',
-  'poll-interval': '15',
-  'health-check': 'true',
-  'smoke-test': '',
-  'smoke-test-assistant': '',
-  'delete-tracing-project': 'false',
-  'github-token': '${{ github.token }}',
-  'pr-comment': 'true',
-  environment: '',
-};
-
-const CONTRACT_OUTPUTS = [
-  'deployment-id',
-  'revision-id',
-  'name',
-  'status',
-  'url',
-  'created',
-  'ui-url',
-  'commit-sha',
-];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>

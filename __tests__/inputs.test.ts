@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config, InputProblem } from '../src/config.js';
 import { INPUT_NAMES, readConfig } from '../src/inputs.js';
+import { CONTRACT_INPUTS } from './helpers/contract.js';
 
 const KEY = 'lsv2_pt_0123456789abcdef_topsecret';
 const UUID = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
@@ -72,36 +73,14 @@ function prEvent(headRepo: string, headRef = 'feature/login'): Vars {
   };
 }
 
-/** What the runner passes when the workflow gives only api-key and name (action.yml defaults). */
+/** What the runner passes besides api-key and name when the workflow gives only those two. */
 const RUNNER_DEFAULTS: Inputs = {
-  'workspace-id': '',
-  region: 'us',
-  'control-plane-url': '',
-  command: 'deploy',
-  'deployment-id': '',
-  source: 'github',
-  'integration-id': '',
-  'repo-url': '',
-  'repo-ref': '',
-  'config-path': 'langgraph.json',
-  'image-uri': '',
-  'custom-url': '',
-  'listener-id': '',
-  'k8s-namespace': '',
-  'deployment-type': 'dev',
-  'build-on-push': 'false',
-  secrets: '',
-  'resource-spec': '',
-  wait: 'true',
-  timeout: '1800',
-  'poll-interval': '15',
-  'health-check': 'true',
-  'smoke-test': '',
-  'smoke-test-assistant': '',
-  'delete-tracing-project': 'false',
-  'github-token': 'ghs_runnertoken123',
-  'pr-comment': 'true',
-  environment: '',
+  ...Object.fromEntries(
+    Object.entries(CONTRACT_INPUTS).filter(
+      (e): e is [string, string] => e[1] !== undefined && e[0] !== 'name',
+    ),
+  ),
+  'github-token': 'ghs_runnertoken123', // what `${{ github.token }}` becomes
 };
 
 describe('defaults', () => {
