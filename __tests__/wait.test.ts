@@ -4,12 +4,7 @@ import type { Revision, RevisionsList } from '../src/control-plane/schemas.js';
 import { ActionError, ApiError, CancelledError, DeadlineError } from '../src/errors.js';
 import type { Logger } from '../src/runner.js';
 import { Deadline, FakeClock } from '../src/time.js';
-import {
-  formatDuration,
-  isTransientPollError,
-  waitForRevision,
-  type StatusChange,
-} from '../src/wait.js';
+import { isTransientPollError, waitForRevision, type StatusChange } from '../src/wait.js';
 
 const DEPLOYMENT = 'dep-5f0c7a2e-1111';
 const REVISION = '1a2b3c4d-aaaa-bbbb-cccc-000000000001';
@@ -470,13 +465,5 @@ describe('isTransientPollError', () => {
     expect(isTransientPollError(new CancelledError())).toBe(false);
     expect(isTransientPollError(new Error('bug'))).toBe(false);
     expect(isTransientPollError('string')).toBe(false);
-  });
-});
-
-describe('formatDuration', () => {
-  it('reads well at every scale', () => {
-    expect(formatDuration(12_340)).toBe('12.3 s');
-    expect(formatDuration(245_000)).toBe('4 min 05 s');
-    expect(formatDuration(3_720_000)).toBe('1 h 02 min');
   });
 });

@@ -9,6 +9,7 @@ import { ActionError, ApiError, CancelledError, DeadlineError } from './errors.j
 import { historyFromRevisions, nextPollDelay, type DeployHistory } from './poll-policy.js';
 import type { Logger } from './runner.js';
 import type { Clock, Deadline } from './time.js';
+import { formatDuration } from './format.js';
 
 export interface StatusChange {
   status: string;
@@ -279,16 +280,4 @@ function describe(error: unknown): string {
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-/** 12.3 s, 4 min 05 s, 1 h 02 min. */
-export function formatDuration(ms: number): string {
-  const seconds = Math.max(0, ms) / 1000;
-  if (seconds < 60) return `${(Math.round(seconds * 10) / 10).toFixed(1)} s`;
-  const whole = Math.round(seconds);
-  if (whole < 3600) {
-    return `${Math.floor(whole / 60)} min ${String(whole % 60).padStart(2, '0')} s`;
-  }
-  const minutes = Math.round(whole / 60);
-  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
 }

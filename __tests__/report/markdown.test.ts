@@ -5,7 +5,6 @@ import {
   codeSpan,
   escapeHtml,
   escapeMarkdown,
-  formatDuration,
   markdownLink,
   tailWithin,
 } from '../../src/report/markdown.js';
@@ -62,17 +61,6 @@ describe('markdownLink', () => {
   });
   it('refuses other schemes', () => {
     expect(markdownLink('x', 'javascript:alert(1)')).toBe('`javascript:alert(1)`');
-  });
-});
-
-describe('formatDuration', () => {
-  it.each([
-    [400, '<1s'],
-    [42_000, '42s'],
-    [185_000, '3m 05s'],
-    [3_720_000, '1h 02m'],
-  ])('%d ms → %s', (ms, text) => {
-    expect(formatDuration(ms)).toBe(text);
   });
 });
 

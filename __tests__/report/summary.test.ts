@@ -82,11 +82,11 @@ describe('renderSummary', () => {
 
   it('has a status timeline with the time spent in each status', () => {
     const md = renderSummary(successReport());
-    expect(md).toContain('| `QUEUED` | 2024-05-01 12:00:00 UTC | 30s |');
-    expect(md).toContain('| `BUILDING` | 2024-05-01 12:00:30 UTC | 2m 00s |');
-    expect(md).toContain('| `DEPLOYING` | 2024-05-01 12:02:30 UTC | 1m 05s |');
+    expect(md).toContain('| `QUEUED` | 2024-05-01 12:00:00 UTC | 30.0 s |');
+    expect(md).toContain('| `BUILDING` | 2024-05-01 12:00:30 UTC | 2 min 00 s |');
+    expect(md).toContain('| `DEPLOYING` | 2024-05-01 12:02:30 UTC | 1 min 05 s |');
     expect(md).toContain('| `DEPLOYED` | 2024-05-01 12:03:35 UTC | — |');
-    expect(md).toContain('Total: 3m 40s');
+    expect(md).toContain('Total: 3 min 40 s');
   });
 
   it('closes a status that was still current when the run ended', () => {
@@ -97,7 +97,9 @@ describe('renderSummary', () => {
       timeline: [{ status: 'BUILDING', at: T0 }],
       finishedAt: T0 + 90_000,
     });
-    expect(md).toContain('| `BUILDING` | 2024-05-01 12:00:00 UTC | 1m 30s (when the run ended) |');
+    expect(md).toContain(
+      '| `BUILDING` | 2024-05-01 12:00:00 UTC | 1 min 30 s (when the run ended) |',
+    );
   });
 
   it('puts the error and the log tail of a failure in a collapsed block', () => {

@@ -29,13 +29,13 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
       : { kind: 'external_docker', imageUri: config.imageUri };
 
   // 1. Pre-flight: what can be known without the platform.
-  const parsed = await preflight(ctx);
+  const parsed = preflight(ctx);
   if (parsed === false) return failRun(ctx);
 
   // 2. Find the deployment, then the checks that depend on what was found.
   const found = await findTarget(ctx);
   if (found) ctx.output('name', found.name);
-  if (parsed && !(await checkEnvironmentAfterLookup(ctx, parsed, found))) return failRun(ctx);
+  if (parsed && !checkEnvironmentAfterLookup(ctx, parsed, found)) return failRun(ctx);
 
   // 3. Create or update; outputs as soon as the IDs are known.
   const { deployment, revisionId, created } = await upsert(ctx, found);
@@ -165,38 +165,38 @@ function setUrl(ctx: RunContext, deployment: Deployment): void {
 }
 
 /** Pre-flight checks. Returns the parsed LangGraph config, undefined, or false on errors. */
-async function preflight(ctx: RunContext): Promise<ParsedLangGraphConfig | undefined | false> {
+function preflight(ctx: RunContext): ParsedLangGraphConfig | undefined | false {
   const { config } = ctx;
   if (config.source === 'external_docker') {
-    return report(ctx, checkImageUri(config.imageUri ?? '')) ? undefined : false;
+    return annotateFindings(ctx, checkImageUri(config.imageUri ?? '')) ? undefined : false;
   }
   const result = preflightConfig({
     workspace: config.github.workspace,
     configPath: config.configPath,
     secretNames: config.secrets?.map((s) => s.name),
   });
-  return report(ctx, result.findings) ? result.parsed : false;
+  return annotateFindings(ctx, result.findings) ? result.parsed : false;
 }
 
 /**
  * The variable check that needs the lookup: with an empty `secrets` input a create sends no
  * environment, and an update keeps the deployment's.
  */
-async function checkEnvironmentAfterLookup(
+function checkEnvironmentAfterLookup(
   ctx: RunContext,
   parsed: ParsedLangGraphConfig,
   found: Deployment | undefined,
-): Promise<boolean> {
+): boolean {
   if (ctx.config.secrets !== undefined) return true; // already checked against the input
   const names = found?.secrets.map((s) => s.name) ?? [];
-  return report(
+  return annotateFindings(
     ctx,
     checkEnvReferences(parsed, names, { source: found ? 'deployment' : 'secrets' }),
   );
 }
 
 /** Annotates findings; true when none is an error. */
-function report(ctx: RunContext, findings: Finding[]): boolean {
+function annotateFindings(ctx: RunContext, findings: Finding[]): boolean {
   const failed = reportFindings(ctx.logger, findings);
   if (failed) {
     ctx.state.report.error =

@@ -107,19 +107,6 @@ export function tailWithin(
   return { lines: kept, omitted: lines.length - kept.length };
 }
 
-/** `850 ms` → `<1s`, `42 s`, `3m 05s`, `1h 02m`. */
-export function formatDuration(ms: number): string {
-  if (!Number.isFinite(ms) || ms < 0) return '—';
-  if (ms < 1000) return '<1s';
-  const seconds = Math.round(ms / 1000);
-  if (seconds < 60) return `${seconds}s`;
-  if (seconds < 3600) {
-    return `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, '0')}s`;
-  }
-  const minutes = Math.round(seconds / 60);
-  return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, '0')}m`;
-}
-
 /** `2024-05-01 12:03:04 UTC`. */
 export function formatTime(epochMs: number): string {
   return new Date(epochMs)

@@ -3,12 +3,12 @@ import {
   codeFence,
   codeSpan,
   escapeMarkdown,
-  formatDuration,
   formatTime,
   markdownLink,
   tailWithin,
 } from './markdown.js';
 import type { RunReport } from './types.js';
+import { formatDuration } from '../format.js';
 
 /** Revision statuses after which nothing changes any more. */
 const FINAL_STATUSES = new Set([
