@@ -13,6 +13,7 @@
 import { appendFileSync, writeSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { EOL } from 'node:os';
+import { stripVTControlCharacters } from 'node:util';
 
 export interface AnnotationProperties {
   title?: string;
@@ -195,4 +196,58 @@ export function startGroup(name: string): void {
 
 export function endGroup(): void {
   issueCommand('endgroup', {}, '');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Untrusted text: everything the action did not write (control-plane answers, log lines,
+// agent output, GitHub answers) reaches stdout only through the two functions below.
+// The runner executes a line that starts (after spaces) with `::`, and the legacy
+// `##[command]` form anywhere in a line, splitting lines at CR and LF.
+// ---------------------------------------------------------------------------------------------
+
+/** C0 and C1 control characters, DEL, and the Unicode line and paragraph separators. */
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+/** The same but the tab, for lines of a block. */
+// eslint-disable-next-line no-control-regex
+const BLOCK_CONTROL_CHARACTERS = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+/**
+ * Makes an untrusted value safe inside one of the action's own lines: secrets are masked
+ * first (before anything is cut), ANSI sequences removed, every control character (CR and
+ * LF included) replaced by a space, and `::` / `##[` broken up so the runner cannot read a
+ * command in them. `maxLength` cuts the result (after masking) with an ellipsis.
+ */
+export function inert(text: unknown, maxLength?: number): string {
+  let out = redact(String(text ?? ''));
+  out = stripVTControlCharacters(out).replace(CONTROL_CHARACTERS, ' ');
+  out = neutraliseCommands(out);
+  if (maxLength !== undefined && out.length > maxLength) {
+    out = out.slice(0, Math.max(0, maxLength - 1)).trimEnd() + '…';
+  }
+  return out;
+}
+
+/** `::` → `:\u200b:` and `##[` → `#\u200b#[`: the same to a reader, no command to the runner. */
+function neutraliseCommands(text: string): string {
+  return text.replace(/::/g, ':\u200b:').replace(/##\[/g, '#\u200b#[');
+}
+
+/**
+ * Prints a block of untrusted lines (a log tail, streamed logs, run output) between
+ * `::stop-commands::<fresh random token>` and `::<token>::`, so nothing in it is executed.
+ * Secrets are masked in the whole text before it is split into lines; ANSI sequences and
+ * other control characters (but tabs) are removed from each line.
+ */
+export function printUntrusted(
+  text: string | readonly string[],
+  write: (line: string) => void = (l) => state.write(l + EOL),
+): void {
+  const whole = redact(typeof text === 'string' ? text : text.join('\n'));
+  const token = `untrusted-${randomUUID()}`;
+  write(`::stop-commands::${token}`);
+  for (const line of whole.split(/\r\n|\r|\n/)) {
+    write(stripVTControlCharacters(line).replace(BLOCK_CONTROL_CHARACTERS, ''));
+  }
+  write(`::${token}::`);
 }
