@@ -103,6 +103,22 @@ describe('a broken langgraph.json fails the run before any request', () => {
       says: ['env.API_TOKEN', 'LG_WEBHOOK_', 'Rename the variable to LG_WEBHOOK_API_TOKEN'],
     },
     {
+      what: 'a webhooks.url option of the wrong type (a string for a boolean)',
+      text: `{
+  "dependencies": ["."],
+  "graphs": { "agent": "./src/agent.py:graph" },
+  "webhooks": {
+    "url": {
+      "allowed_domains": ["hooks.example.com"],
+      "require_https": "yes"
+    }
+  }
+}
+`,
+      line: 7,
+      says: ['webhooks.url.require_https is a string', 'must be a boolean'],
+    },
+    {
       what: 'a graph whose file does not exist',
       text: `{
   "dependencies": ["."],

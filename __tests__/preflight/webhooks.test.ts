@@ -254,37 +254,71 @@ describe('webhooks.url', () => {
     ]);
   });
 
-  it('requires booleans for require_https and disable_loopback', () => {
-    const r = check(withWebhooks({ url: { require_https: 'maybe', disable_loopback: 2 } }));
-    expect(keys(errors(r))).toEqual([
-      'webhooks.url.require_https',
-      'webhooks.url.disable_loopback',
-    ]);
-    const coercible = check(withWebhooks({ url: { require_https: 'true' } }));
-    expect(errors(coercible)).toEqual([]);
-    expect(keys(warnings(coercible))).toEqual(['webhooks.url.require_https']);
+  it.each([
+    ['require_https', 'yes'],
+    ['require_https', 'true'],
+    ['require_https', 1],
+    ['disable_loopback', 2],
+    ['disable_loopback', 'false'],
+    ['disable_private_ips', 'no'],
+    ['disable_loopback', ['x']],
+  ])('fails %s given %j: it must be a boolean', (key, value) => {
+    const r = check(withWebhooks({ url: { [key]: value } }));
+    expect(keys(errors(r))).toEqual([`webhooks.url.${key}`]);
+    expect(errors(r)[0]?.message).toContain(`webhooks.url.${key} is`);
+    expect(errors(r)[0]?.message).toContain('must be a boolean');
   });
 
-  it('requires ports from 1 to 65535', () => {
+  it.each([
+    ['allowed_ports', 443, 'an array'],
+    ['allowed_ports', '443', 'an array'],
+    ['allowed_domains', 'example.com', 'an array'],
+    ['allowed_domains', 7, 'an array'],
+    ['allowed_domains', { a: 1 }, 'an array'],
+  ])('fails %s given %j: it must be %s', (key, value, expected) => {
+    const r = check(withWebhooks({ url: { [key]: value } }));
+    expect(keys(errors(r))).toEqual([`webhooks.url.${key}`]);
+    expect(errors(r)[0]?.message).toContain(`must be ${expected}`);
+  });
+
+  it('requires integer ports from 1 to 65535', () => {
     const r = check(
-      withWebhooks({ url: { allowed_ports: [0, 65536, 44.5, 'https', 443, 65535] } }),
+      withWebhooks({ url: { allowed_ports: [0, 65536, 44.5, 'https', '8443', -1, 443, 65535] } }),
     );
-    expect(keys(errors(r))).toEqual([0, 1, 2, 3].map((i) => `webhooks.url.allowed_ports[${i}]`));
-    expect(keys(warnings(check(withWebhooks({ url: { allowed_ports: ['8443'] } }))))).toEqual([
-      'webhooks.url.allowed_ports[0]',
-    ]);
-    expect(keys(errors(check(withWebhooks({ url: { allowed_ports: 443 } }))))).toEqual([
-      'webhooks.url.allowed_ports',
-    ]);
+    expect(keys(errors(r))).toEqual(
+      [0, 1, 2, 3, 4, 5].map((i) => `webhooks.url.allowed_ports[${i}]`),
+    );
+    expect(errors(r)[4]?.message).toContain('Write the number 8443, without quotes');
+    expect(warnings(r)).toEqual([]);
   });
 
-  it('requires a positive integer max_url_length', () => {
-    for (const bad of [0, -5, 10.5, 'long']) {
-      expect(keys(errors(check(withWebhooks({ url: { max_url_length: bad } }))))).toEqual([
-        'webhooks.url.max_url_length',
-      ]);
+  it('requires an integer max_url_length of at least 1', () => {
+    for (const bad of [0, -5, 10.5, 'long', '2048', true, null]) {
+      const r = check(withWebhooks({ url: { max_url_length: bad } }));
+      expect(keys(errors(r))).toEqual(['webhooks.url.max_url_length']);
+      expect(errors(r)[0]?.message).toContain('must be an integer of at least 1');
     }
     expect(check(withWebhooks({ url: { max_url_length: 1 } })).findings).toEqual([]);
+  });
+
+  it('puts each finding on the line of its key', () => {
+    const text = [
+      '{',
+      '  "graphs": {"agent": "./src/agent.py:graph"},',
+      '  "dependencies": ["."],',
+      '  "webhooks": {',
+      '    "url": {',
+      '      "require_https": "yes",',
+      '      "max_url_length": -1',
+      '    }',
+      '  }',
+      '}',
+    ].join('\n');
+    const r = check(text);
+    expect(errors(r).map((f) => [f.key, f.line])).toEqual([
+      ['webhooks.url.require_https', 6],
+      ['webhooks.url.max_url_length', 7],
+    ]);
   });
 
   it('rejects a url policy that is not an object, and warns about unknown keys', () => {
@@ -310,7 +344,10 @@ describe('webhooks.allowed_fields and http.disable_webhooks', () => {
     expect(check({ ...VALID, http: { disable_webhooks: true } }).findings).toEqual([]);
     const r = check({ ...VALID, http: { disable_webhooks: 'disabled' } });
     expect(keys(errors(r))).toEqual(['http.disable_webhooks']);
-    expect(errors(r)[0]?.message).toContain('write true or false');
+    expect(errors(r)[0]?.message).toContain('must be a boolean. Write true or false');
+    expect(keys(errors(check({ ...VALID, http: { disable_webhooks: 'true' } })))).toEqual([
+      'http.disable_webhooks',
+    ]);
     expect(keys(errors(check({ ...VALID, http: true })))).toEqual(['http']);
   });
 });

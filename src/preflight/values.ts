@@ -2,37 +2,21 @@
 import type { Checker, Node } from './document.js';
 import { typeName } from './document.js';
 
-// Strings that the agent server's (pydantic, lax mode) validation turns into booleans.
-const BOOLEAN_WORDS = new Set([
-  '0',
-  '1',
-  'true',
-  'false',
-  'yes',
-  'no',
-  'on',
-  'off',
-  't',
-  'f',
-  'y',
-  'n',
-]);
-
-/** `key` must be a JSON boolean; a string or 0/1 that the server would coerce is a warning. */
+/**
+ * `key` must be a JSON boolean. A string or a number is an error, even one that a lax parser
+ * could read as a boolean ("yes", 1): the webhook policy is typed, and a wrong type is only
+ * found after a build, when the agent server refuses its configuration.
+ */
 export function checkBoolean(c: Checker, key: string, node: Node): void {
   if (node.type === 'boolean') return;
-  const coercible =
-    (node.type === 'string' && BOOLEAN_WORDS.has(String(node.value).toLowerCase())) ||
-    (node.type === 'number' && (node.value === 0 || node.value === 1));
-  const message = `${key} is ${typeName(node)} (${JSON.stringify(node.value ?? null)}): write true or false, without quotes.`;
-  if (coercible) c.warning(key, node, message);
-  else c.error(key, node, message);
+  c.error(
+    key,
+    node,
+    `${key} is ${typeName(node)} (${JSON.stringify(node.value ?? null)}): it must be a boolean. Write true or false, without quotes.`,
+  );
 }
 
-/**
- * `key` must be an integer within [min, max]; a string of digits in range (which the server
- * would coerce) is a warning.
- */
+/** `key` must be a JSON integer within [min, max]; a string of digits is an error too. */
 export function checkInteger(
   c: Checker,
   key: string,
@@ -42,23 +26,18 @@ export function checkInteger(
   what: string,
 ): void {
   const raw: unknown = node.value;
-  const fromString = node.type === 'string' && /^\s*[+-]?\d+\s*$/.test(String(raw));
-  const value =
-    node.type === 'number' ? Number(raw) : fromString ? Number(String(raw).trim()) : NaN;
-  if (!Number.isInteger(value)) {
+  if (node.type !== 'number' || !Number.isInteger(Number(raw))) {
+    const unquote =
+      node.type === 'string' && /^\s*[+-]?\d+\s*$/.test(String(raw))
+        ? ` Write the number ${String(raw).trim()}, without quotes.`
+        : '';
     c.error(
       key,
       node,
-      `${key} is ${typeName(node)} (${JSON.stringify(raw ?? null)}): it must be ${what}.`,
+      `${key} is ${typeName(node)} (${JSON.stringify(raw ?? null)}): it must be ${what}.${unquote}`,
     );
-  } else if (value < min || value > max) {
-    c.error(key, node, `${key} is ${value}: it must be ${what}.`);
-  } else if (fromString) {
-    c.warning(
-      key,
-      node,
-      `${key} is the string "${String(raw)}": write the number ${value}, without quotes.`,
-    );
+  } else if (Number(raw) < min || Number(raw) > max) {
+    c.error(key, node, `${key} is ${Number(raw)}: it must be ${what}.`);
   }
 }
 

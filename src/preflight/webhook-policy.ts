@@ -92,15 +92,26 @@ export function checkUrlPolicy(c: Checker, webhooks: Node): void {
     ) {
       checkBoolean(c, key, value);
     } else if (name === 'max_url_length') {
-      checkInteger(c, key, value, 1, Number.MAX_SAFE_INTEGER, 'a positive integer (characters)');
+      checkInteger(
+        c,
+        key,
+        value,
+        1,
+        Number.MAX_SAFE_INTEGER,
+        'an integer of at least 1 (a number of characters)',
+      );
     } else if (value.type !== 'array') {
       const example =
         name === 'allowed_ports' ? '[443, 8443]' : '["hooks.example.com", "*.example.com"]';
-      c.error(key, value, `${key} is ${typeName(value)}: it must be a list, e.g. ${example}.`);
+      c.error(
+        key,
+        value,
+        `${key} is ${typeName(value)}: it must be an array of ${name === 'allowed_ports' ? 'port numbers' : 'host names'}, e.g. ${example}.`,
+      );
     } else {
       (value.children ?? []).forEach((item, i) => {
         if (name === 'allowed_ports')
-          checkInteger(c, `${key}[${i}]`, item, 1, 65535, 'a port number from 1 to 65535');
+          checkInteger(c, `${key}[${i}]`, item, 1, 65535, 'an integer port number from 1 to 65535');
         else checkDomain(c, `${key}[${i}]`, item);
       });
     }
