@@ -10,4 +10,7 @@ export default {
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/fixtures/agent-app/'],
   modulePathIgnorePatterns: ['<rootDir>/fixtures/agent-app/'],
   testTimeout: 30000,
+  // End-to-end tests run a bundle of the current source, built once per run.
+  globalSetup: './scripts/jest-global-setup.mjs',
+  globalTeardown: './scripts/jest-global-teardown.mjs',
 };

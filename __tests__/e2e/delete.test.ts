@@ -53,6 +53,7 @@ describe('delete', () => {
     expect(idOf(sim, name)).toBeUndefined();
     expect(idOf(sim, neighbour.name)).toBe(neighbour.id);
     expect(result.summary).toContain(name);
+    expect(result.summary).toMatch(/\| Tracing project \| kept \|/);
   });
 
   it('delete-tracing-project: true is sent as the query flag', async () => {
@@ -67,6 +68,7 @@ describe('delete', () => {
       [`/v2/deployments/${seeded.id}`, { delete_tracing_project: 'true' }],
     ]);
     expect(result.outputs['status']).toBe('DELETED');
+    expect(result.summary).toMatch(/\| Tracing project \| deleted \|/);
   });
 
   it('not found: status NOT_FOUND, exit 0, no DELETE', async () => {

@@ -42,6 +42,7 @@ export async function runDelete(ctx: RunContext): Promise<number> {
     logger.info(`Deployment '${found.name}' is gone.`);
   }
   report.outcome = result === 'deleted' ? 'deleted' : 'not_found';
+  if (result === 'deleted') report.deletedTracingProject = config.deleteTracingProject;
   report.status = result === 'deleted' ? 'DELETED' : 'NOT_FOUND';
   ctx.output('status', report.status);
   await afterDelete(ctx);
