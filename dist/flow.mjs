@@ -1,2 +1,2 @@
 import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{f as a,g as b,h as c,i as d}from"./chunks/chunk-5PHN4VMK.mjs";import"./chunks/chunk-RAC6UU5X.mjs";import"./chunks/chunk-HHG6NVZF.mjs";import"./chunks/chunk-ZC56W3P3.mjs";export{d as bestEffortWithin,a as execute,b as fail,c as writeReports};
+import{f as a,g as b,h as c,i as d}from"./chunks/chunk-FZC7XYXL.mjs";import"./chunks/chunk-RAC6UU5X.mjs";import"./chunks/chunk-HHG6NVZF.mjs";import"./chunks/chunk-ZC56W3P3.mjs";export{d as bestEffortWithin,a as execute,b as fail,c as writeReports};

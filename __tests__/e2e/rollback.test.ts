@@ -139,6 +139,43 @@ describe('command: rollback', () => {
     ]);
   });
 
+  it('adopts the revision of a redeploy whose answer was lost instead of asking twice', async () => {
+    const name = uniqueName('rb-lost');
+    const { id, revisions } = seed(name, ['DEPLOYED', 'DEPLOYED']);
+    const [v1] = revisions as [string, string];
+    sim.inject({ kind: 'commit-then-reset', method: 'POST', path: REDEPLOY_PATH });
+    const since = mark(sim);
+
+    const r = await rollback({ 'deployment-id': id });
+
+    expectExit(r, 0);
+    // The platform processed the first request; the action read the deployment and followed
+    // that revision: one replay, no second redeploy.
+    expect(byRoute(since.since(), 'POST', REDEPLOY_PATH)).toHaveLength(1);
+    expect(sim.revisions(id)).toHaveLength(3);
+    expect(r.outputs['revision-id']).toBe(sim.revisions(id)[0]!.id);
+    expect(live(id)).toBe(r.outputs['revision-id']);
+    expect(r.outputs['rolled-back-to']).toBe(v1);
+  });
+
+  it('with wait false returns after the redeploy with the new revision and its status', async () => {
+    const name = uniqueName('rb-nowait');
+    sim.setTimeline([
+      { status: 'QUEUED', durationMs: 60_000 },
+      { status: 'DEPLOYED', durationMs: 0 },
+    ]);
+    const { id, revisions } = seed(name, ['DEPLOYED', 'DEPLOYED']);
+    const [v1, v2] = revisions as [string, string];
+
+    const r = await rollback({ name, wait: 'false' });
+
+    expectExit(r, 0);
+    expect(r.outputs).toMatchObject({ 'rolled-back-to': v1, status: 'QUEUED' });
+    expect(r.outputs['revision-id']).toBe(sim.revisions(id)[0]!.id);
+    expect(live(id)).toBe(v2);
+    expect(r.summary).toContain(`Rollback of \`${name}\` started`);
+  });
+
   it('fails without a redeploy when no earlier revision reached DEPLOYED', async () => {
     const name = uniqueName('rb-none');
     const { id } = seed(name, ['BUILD_FAILED', 'DEPLOYED', 'DEPLOY_FAILED']);
@@ -265,6 +302,49 @@ describe('rollback-on-failure', () => {
       ['in_progress', `Checks failed; rolling back to revision ${v1}`],
       ['failure', `Checks failed; rolled back to revision ${v1}`],
     ]);
+  });
+
+  it('rolls back after a failed smoke run too', async () => {
+    const name = uniqueName('rb-smoke');
+    const { id, revisions } = seed(name, ['DEPLOYED']);
+    const [v1] = revisions as [string];
+    sim.queueRevisionAgent({ run: 'error', errorMessage: 'Graph raised: broken tool' });
+    const since = mark(sim);
+
+    const r = await deploy(name, { 'smoke-test': '{"messages": []}' });
+
+    expectExit(r, 1);
+    expect(byRoute(since.since(), 'POST', REDEPLOY_PATH).map((q) => q.path)).toEqual([
+      `/v2/deployments/${id}/revisions/${v1}/redeploy`,
+    ]);
+    expect(errors(r)).toHaveLength(1);
+    expect(errors(r)[0]!.message).toMatch(/failed its checks: .*broken tool/);
+    expect(errors(r)[0]!.message).toContain(`Rolled back: revision ${v1}`);
+    expect(live(id)).not.toBe(r.outputs['revision-id']);
+  });
+
+  it('says so in one error when the rollback fails too', async () => {
+    const name = uniqueName('rb-fails');
+    const { revisions } = seed(name, ['DEPLOYED']);
+    const [v1] = revisions as [string];
+    sim.queueRevisionAgent({ healthy: false });
+    sim.queueTimeline(SHORT_TIMELINE); // this run's revision
+    sim.queueTimeline([
+      { status: 'QUEUED', durationMs: 30 },
+      { status: 'DEPLOY_FAILED', durationMs: 0 },
+    ]); // the replay of v1
+
+    const r = await deploy(name, { timeout: '2' });
+
+    expectExit(r, 1);
+    expect(errors(r)).toHaveLength(1);
+    expect(errors(r)[0]!.props).toBe('title=Rollback failed');
+    expect(errors(r)[0]!.message).toMatch(
+      new RegExp(
+        `rollback to revision ${v1}, .*failed too: its new revision \\S+ ended in DEPLOY_FAILED`,
+      ),
+    );
+    expect(r.summary).toContain('| Rollback | **failed** |');
   });
 
   it('does not roll back a revision that fails to build: the old one still serves', async () => {

@@ -16,7 +16,7 @@ import {
   type ParsedLangGraphConfig,
 } from '../preflight.js';
 import type { GithubDeployment } from '../report/github-deployment.js';
-import { endGroup, startGroup } from '../runner.js';
+import { endGroup, inert, startGroup } from '../runner.js';
 import { waitForRevision, type WaitResult } from '../wait.js';
 
 export async function runDeploy(ctx: RunContext): Promise<number> {
@@ -125,7 +125,7 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
             : (report.logsUnavailableHint ?? '')) +
           ' Fix the cause and push again.' +
           (config.rollbackOnFailure && previousRevisionId
-            ? ` No rollback needed: revision ${previousRevisionId}, live before this run, still serves.`
+            ? ` No rollback needed: revision ${inert(previousRevisionId, 100)}, live before this run, still serves.`
             : ''),
         `Deployment ${waited.status}`,
       ),

@@ -35,7 +35,7 @@ export async function listAllRevisions(client: ControlPlane, id: string): Promis
   for (let page = 1; ; page++) {
     if (page > MAX_PAGES) {
       throw new ApiError(
-        `Listing the revisions of deployment ${id} took more than ${MAX_PAGES} pages of ` +
+        `Listing the revisions of deployment ${inert(id, 100)} took more than ${MAX_PAGES} pages of ` +
           `${PAGE_SIZE} without reaching the end: the control plane seems to page wrongly. ` +
           'Give the revision to serve in `rollback-to`, or report this.',
         { method: 'GET', path: `/v2/deployments/${id}/revisions` },
@@ -79,7 +79,7 @@ export function pickRollbackTarget(
       return {
         ok: false,
         message:
-          `Revision ${revision.id} (input \`rollback-to\`) of deployment ${deploymentLabel} is ` +
+          `Revision ${inert(revision.id, 100)} (input \`rollback-to\`) of deployment ${deploymentLabel} is ` +
           `${inert(revision.status, 40)}: only a revision that reached DEPLOYED can be served ` +
           'again. Pick another one, or leave `rollback-to` empty. Nothing was redeployed.',
       };
@@ -98,7 +98,7 @@ export function pickRollbackTarget(
       message:
         `Deployment ${deploymentLabel} has no revision to roll back to: none of its ` +
         `${revisions.length} revisions other than the live one` +
-        (activeRevisionId ? ` (${activeRevisionId})` : '') +
+        (activeRevisionId ? ` (${inert(activeRevisionId, 100)})` : '') +
         ' reached DEPLOYED. Nothing was redeployed; deploy a fixed version instead.',
     };
   }
@@ -149,7 +149,7 @@ async function serveAgain(ctx: RunContext, opts: ServeAgainOptions): Promise<Res
   record.revisionId = revisionId;
   opts.onRevision?.(revisionId);
   logger.info(
-    `Revision ${target} is being served again as new revision ${revisionId}; following it.`,
+    `Revision ${inert(target, 100)} is being served again as new revision ${inert(revisionId, 100)}; following it.`,
   );
 
   let waited;
@@ -182,7 +182,7 @@ async function serveAgain(ctx: RunContext, opts: ServeAgainOptions): Promise<Res
       revisionId,
       status: waited.status,
       outcome: 'failed',
-      problem: `its new revision ${revisionId} ended in ${inert(waited.status, 40)}`,
+      problem: `its new revision ${inert(revisionId, 100)} ended in ${inert(waited.status, 40)}`,
     };
   }
 
@@ -201,7 +201,7 @@ async function serveAgain(ctx: RunContext, opts: ServeAgainOptions): Promise<Res
       status: waited.status,
       outcome: 'failed',
       health: 'failed',
-      problem: `its new revision ${revisionId} is DEPLOYED but failed the health check: ${message(checked.error)}`,
+      problem: `its new revision ${inert(revisionId, 100)} is DEPLOYED but failed the health check: ${message(checked.error)}`,
     };
   }
   return {
@@ -228,7 +228,9 @@ async function redeploy(
   let answer: Deployment | undefined;
   for (let attempt = 1; answer === undefined; attempt++) {
     try {
-      ctx.logger.info(`Redeploying revision ${target} of deployment ${deployment.id}.`);
+      ctx.logger.info(
+        `Redeploying revision ${inert(target, 100)} of deployment ${inert(deployment.id, 100)}.`,
+      );
       answer = await client.redeployRevision(deployment.id, target);
     } catch (error) {
       if (!(error instanceof OutcomeUnknownError) || attempt >= 2) throw error;
@@ -247,7 +249,7 @@ async function redeploy(
   for (let read = 0; !current.latest_revision_id || current.latest_revision_id === before; read++) {
     if (read >= MAX_REVISION_READS || deadline.passed()) {
       throw new ActionError(
-        `the control plane accepted the redeploy of revision ${target} but reports no new ` +
+        `the control plane accepted the redeploy of revision ${inert(target, 100)} but reports no new ` +
           'revision to follow',
         'No revision',
       );
@@ -283,7 +285,7 @@ export async function runRollback(ctx: RunContext): Promise<number> {
   ctx.output('ui-url', report.uiUrl);
   setUrl(ctx, deployment);
 
-  const label = `'${deployment.name}' (${deployment.id})`;
+  const label = `'${inert(deployment.name, 100)}' (${inert(deployment.id, 100)})`;
   const live = deployment.active_revision_id ?? undefined;
   const revisions = await listAllRevisions(client, deployment.id);
   const picked = pickRollbackTarget(revisions, live, config.rollbackTo, label);
@@ -307,7 +309,7 @@ export async function runRollback(ctx: RunContext): Promise<number> {
   if (picked.alreadyLive) {
     // Nothing to redeploy: the revision asked for is the one serving.
     logger.notice(
-      `Revision ${target.id} (input \`rollback-to\`) is already the live revision of ${label}: ` +
+      `Revision ${inert(target.id, 100)} (input \`rollback-to\`) is already the live revision of ${label}: ` +
         'nothing was redeployed.',
       { title: 'Already live' },
     );
@@ -320,9 +322,9 @@ export async function runRollback(ctx: RunContext): Promise<number> {
 
   const commit = target.source_revision_config.repo_commit_sha;
   logger.info(
-    `Rolling back ${inert(label, 200)}: serving revision ${target.id} (created ` +
+    `Rolling back ${label}: serving revision ${inert(target.id, 100)} (created ` +
       `${inert(target.created_at, 40)}${commit ? `, commit ${inert(commit, 40)}` : ''}) again` +
-      (live ? `, instead of the live revision ${live}.` : '.'),
+      (live ? `, instead of the live revision ${inert(live, 100)}.` : '.'),
   );
 
   if (!config.wait) {
@@ -335,7 +337,7 @@ export async function runRollback(ctx: RunContext): Promise<number> {
     record.status = revision.status;
     report.outcome = 'started';
     logger.info(
-      `Not waiting (input \`wait\` is false): revision ${revisionId} is ${inert(revision.status, 40)}.`,
+      `Not waiting (input \`wait\` is false): revision ${inert(revisionId, 100)} is ${inert(revision.status, 40)}.`,
     );
     await writeReports(ctx);
     return 0;
@@ -365,17 +367,17 @@ export async function runRollback(ctx: RunContext): Promise<number> {
   record.outcome = restored.outcome;
   if (restored.outcome === 'failed') {
     await ghDeployment?.setStatus('failure', {
-      description: `Rollback to revision ${target.id} failed`,
+      description: `Rollback to revision ${inert(target.id, 100)} failed`,
     });
     fail(
       ctx,
       new ActionError(
-        `The rollback of ${label} to revision ${target.id} failed: ${restored.problem}. ` +
+        `The rollback of ${label} to revision ${inert(target.id, 100)} failed: ${restored.problem}. ` +
           (live
-            ? `Revision ${live} may still be the live one. `
+            ? `Revision ${inert(live, 100)} may still be the live one. `
             : 'The deployment may have no healthy revision now. ') +
           'Look at the deployment in LangSmith' +
-          (report.uiUrl ? ` (${report.uiUrl})` : '') +
+          (report.uiUrl ? ` (${inert(report.uiUrl, 300)})` : '') +
           ', then run the rollback again or deploy a fixed version.',
         'Rollback failed',
       ),
@@ -396,12 +398,12 @@ async function finishRollback(
   report.outcome = 'success';
   await ghDeployment?.setStatus('success', {
     environmentUrl: report.uiUrl,
-    description: `Rolled back to revision ${record.to}`,
+    description: `Rolled back to revision ${inert(record.to, 100)}`,
   });
   ctx.logger.info(
-    `Deployment '${inert(report.name, 100)}' serves revision ${record.to} again` +
+    `Deployment '${inert(report.name, 100)}' serves revision ${inert(record.to, 100)} again` +
       (record.revisionId && record.revisionId !== record.to
-        ? ` (as revision ${record.revisionId})`
+        ? ` (as revision ${inert(record.revisionId, 100)})`
         : '') +
       (report.url ? ` at ${inert(report.url, 300)}.` : '.'),
   );
@@ -461,19 +463,19 @@ export async function rollBackAfterFailedChecks(
   const { deployment, failedRevisionId, previousRevisionId } = failed;
   const why = message(failed.failure);
   const title = failed.failure instanceof ActionError ? failed.failure.title : 'Checks failed';
-  const name = `'${deployment.name}'`;
+  const name = `'${inert(deployment.name, 100)}'`;
 
   if (!previousRevisionId || previousRevisionId === failedRevisionId) {
     const nothing = !previousRevisionId
       ? state.report.created
         ? 'this run created the deployment, so there is no earlier revision'
         : 'no revision of the deployment was live before this run'
-      : `revision ${failedRevisionId} was already the live one before this run`;
+      : `revision ${inert(failedRevisionId, 100)} was already the live one before this run`;
     fail(
       ctx,
       new ActionError(
         `${why}. No rollback (\`rollback-on-failure\`): ${nothing} to serve again. ` +
-          `Revision ${failedRevisionId} of ${name} stays live.`,
+          `Revision ${inert(failedRevisionId, 100)} of ${name} stays live.`,
         title,
       ),
     );
@@ -491,13 +493,13 @@ export async function rollBackAfterFailedChecks(
   state.report.rollback = record;
   ctx.output('rolled-back-to', previousRevisionId);
   logger.warning(
-    `Revision ${failedRevisionId} of ${inert(name, 100)} is DEPLOYED but failed its checks; ` +
-      `rolling back to revision ${previousRevisionId}, which was live before this run ` +
+    `Revision ${inert(failedRevisionId, 100)} of ${name} is DEPLOYED but failed its checks; ` +
+      `rolling back to revision ${inert(previousRevisionId, 100)}, which was live before this run ` +
       `(\`rollback-on-failure\`, with a budget of ${config.timeoutSeconds} s of its own).`,
     { title: 'Rolling back' },
   );
   await failed.ghDeployment?.setStatus('in_progress', {
-    description: `Checks failed; rolling back to revision ${previousRevisionId}`,
+    description: `Checks failed; rolling back to revision ${inert(previousRevisionId, 100)}`,
   });
 
   // The rollback's own budget and client: the failed check may have used the run's up.
@@ -518,17 +520,17 @@ export async function rollBackAfterFailedChecks(
     record,
   });
   record.outcome = restored.outcome;
-  const ui = state.report.uiUrl ? ` (${state.report.uiUrl})` : '';
+  const ui = state.report.uiUrl ? ` (${inert(state.report.uiUrl, 300)})` : '';
   if (restored.outcome === 'restored') {
     await failed.ghDeployment?.setStatus('failure', {
-      description: `Checks failed; rolled back to revision ${previousRevisionId}`,
+      description: `Checks failed; rolled back to revision ${inert(previousRevisionId, 100)}`,
     });
     fail(
       ctx,
       new ActionError(
-        `Revision ${failedRevisionId} of ${name} reached DEPLOYED but failed its checks: ${why}. ` +
-          `Rolled back: revision ${previousRevisionId}, which was live before this run, serves ` +
-          `again (as new revision ${restored.revisionId}, DEPLOYED` +
+        `Revision ${inert(failedRevisionId, 100)} of ${name} reached DEPLOYED but failed its checks: ${why}. ` +
+          `Rolled back: revision ${inert(previousRevisionId, 100)}, which was live before this run, serves ` +
+          `again (as new revision ${inert(restored.revisionId, 100)}, DEPLOYED` +
           (restored.health === 'passed' ? ', health check passed' : '') +
           '). Fix the cause and deploy again.',
         'Rolled back after failed checks',
@@ -536,13 +538,13 @@ export async function rollBackAfterFailedChecks(
     );
   } else {
     await failed.ghDeployment?.setStatus('failure', {
-      description: `Checks failed; rollback to revision ${previousRevisionId} failed`,
+      description: `Checks failed; rollback to revision ${inert(previousRevisionId, 100)} failed`,
     });
     fail(
       ctx,
       new ActionError(
-        `Revision ${failedRevisionId} of ${name} reached DEPLOYED but failed its checks: ${why}. ` +
-          `The rollback to revision ${previousRevisionId}, which was live before this run, ` +
+        `Revision ${inert(failedRevisionId, 100)} of ${name} reached DEPLOYED but failed its checks: ${why}. ` +
+          `The rollback to revision ${inert(previousRevisionId, 100)}, which was live before this run, ` +
           `failed too: ${restored.problem}. The deployment may be serving the failing revision: ` +
           `look at it in LangSmith${ui} now, and run \`command: rollback\` or deploy a fix.`,
         'Rollback failed',

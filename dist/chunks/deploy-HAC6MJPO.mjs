@@ -1,2 +1,0 @@
-import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{b as a,c as b,d as c,e as d,f as e,g as f}from"./chunk-P6PIF67T.mjs";import"./chunk-HEDYUAHL.mjs";import"./chunk-PZZZWDUV.mjs";import"./chunk-5PHN4VMK.mjs";import"./chunk-RAC6UU5X.mjs";import"./chunk-HHG6NVZF.mjs";import"./chunk-ZC56W3P3.mjs";export{b as failRun,a as runDeploy,c as setStatus,d as setUrl,e as showLogTail,f as startGithubDeployment};
