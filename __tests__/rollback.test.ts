@@ -66,6 +66,13 @@ describe('rollback inputs', () => {
     expect(off.ok && off.config.rollbackOnFailure).toBe(false);
   });
 
+  it('notes that rollback-on-failure does nothing without wait', () => {
+    const result = read({ name: 'my-agent', 'rollback-on-failure': 'true', wait: 'false' });
+    expect(result.ok && result.notes).toEqual([
+      expect.stringMatching(/`rollback-on-failure` is true but `wait` is false/),
+    ]);
+  });
+
   it('notes that rollback-to does nothing on a deploy', () => {
     const result = read({ name: 'my-agent', 'rollback-to': UUID });
     expect(result.ok && result.notes).toEqual([

@@ -1,6 +1,6 @@
 /**
  * The run after its inputs are valid: one deadline, one cancellation signal, one client,
- * then the `deploy` or `delete` command, and the report whatever happened.
+ * then the `deploy`, `delete` or `rollback` command, and the report whatever happened.
  */
 import type { Config } from './config.js';
 import { ControlPlaneClient } from './control-plane/client.js';

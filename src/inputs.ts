@@ -187,6 +187,12 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: ReadConfigDeps = {}): R
       getInput('rollback-on-failure', env),
       false,
     );
+    if (config.rollbackOnFailure && !wait) {
+      check.note(
+        '`rollback-on-failure` is true but `wait` is false: nothing is checked after the update, ' +
+          'so nothing can trigger a rollback.',
+      );
+    }
     if (getInput('rollback-to', env) !== '') {
       check.note(
         '`rollback-to` applies only to `command: rollback`; this deploy ignores it. To serve the ' +
