@@ -3,7 +3,7 @@
  * streamed runs in the LangGraph server-sent-events wire format.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { AgentBehaviour, SimResponse } from './types.js';
+import type { AgentBehaviour, RevisionAgent, SimResponse } from './types.js';
 
 export interface AgentRequest {
   deploymentId: string;
@@ -14,6 +14,8 @@ export interface AgentRequest {
   now: number;
   /** When the deployment was created (assistants' timestamps). */
   createdAt: number;
+  /** Behaviour of the live revision, over the deployment's. */
+  revision?: RevisionAgent;
 }
 
 interface Thread {
@@ -43,6 +45,10 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 function assistantId(deploymentId: string, graphId: string): string {
   const h = createHash('sha1').update(`${deploymentId}:${graphId}`).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+function definedOnly(agent: RevisionAgent): RevisionAgent {
+  return Object.fromEntries(Object.entries(agent).filter(([, v]) => v !== undefined));
 }
 
 export function sseEvent(event: string, data: unknown): string {
@@ -80,7 +86,8 @@ export class AgentServers {
   }
 
   handle(req: AgentRequest): SimResponse {
-    const b = this.behaviour(req.deploymentId);
+    const base = this.behaviour(req.deploymentId);
+    const b: AgentBehaviour = req.revision ? { ...base, ...definedOnly(req.revision) } : base;
     const parts = req.path.split('/').filter((p) => p !== '');
     const route = `${req.method} /${parts.map((p, i) => (i === 1 && parts[0] === 'threads' ? ':id' : p)).join('/')}`;
     const threads = this.threadsOf(req.deploymentId);
@@ -88,8 +95,8 @@ export class AgentServers {
     switch (route) {
       case 'GET /ok':
         if (!b.healthy) return detail(503, 'Service Unavailable');
-        if (b.unhealthyCount > 0) {
-          b.unhealthyCount -= 1;
+        if (base.unhealthyCount > 0) {
+          base.unhealthyCount -= 1;
           return detail(503, 'Service Unavailable');
         }
         return { status: 200, body: { ok: true } };

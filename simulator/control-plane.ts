@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { pageOfLogs, revisionLogs } from './logs.js';
 import { emptyRevisionConfig, type DeploymentRecord, type Store } from './state.js';
-import type { SimResponse, TimelineStep } from './types.js';
+import type { RevisionAgent, SimResponse, TimelineStep } from './types.js';
 import { validateCreate, validatePatch, validationError, type Issue } from './validation.js';
 
 export interface ControlPlaneConfig {
@@ -12,6 +12,8 @@ export interface ControlPlaneConfig {
   commitSha: string | null;
   /** The timeline of the next revision (consumes a queued one). */
   nextTimeline(): TimelineStep[];
+  /** Agent behaviour of the next revision a create or PATCH makes (consumes a queued one). */
+  nextRevisionAgent?(): RevisionAgent | undefined;
   agentUrl(deploymentId: string): string;
 }
 
@@ -57,6 +59,9 @@ export class ControlPlane {
       return methodNotAllowed();
     }
     if (sub !== 'revisions') return notFound();
+    if (revId !== undefined && tail === 'redeploy') {
+      return m === 'POST' ? this.redeploy(id, revId, req.now) : methodNotAllowed();
+    }
     if (m !== 'GET') return methodNotAllowed();
     if (revId === undefined) return this.listRevisions(id, req);
     if (tail === undefined) return this.getRevision(id, revId, req.now);
@@ -185,6 +190,35 @@ export class ControlPlane {
     return { status: 200, body: this.store.revisionToWire(rev, now) };
   }
 
+  /**
+   * `POST …/revisions/{rev}/redeploy`: a new revision replaying that one's source (same
+   * revision config, commit included) through the normal timeline; it becomes
+   * `active_revision_id` when it is DEPLOYED. Only a revision that reached DEPLOYED can be
+   * served again (400 otherwise: the platform's rule is not published; this is the cautious one).
+   */
+  private redeploy(id: string, revId: string, now: number): SimResponse {
+    const dep = this.store.get(id, now);
+    if (!dep) return deploymentNotFound(id);
+    if (dep.deleteAt !== undefined || dep.status === 'AWAITING_DELETE') {
+      return { status: 400, body: { detail: `Deployment ID ${id} is being deleted.` } };
+    }
+    const old = dep.revisions.find((r) => r.id === revId);
+    if (!old) return notFound(`Revision ID ${revId} not found.`);
+    const status = this.store.revisionToWire(old, now).status;
+    if (status !== 'DEPLOYED') {
+      return {
+        status: 400,
+        body: {
+          detail: `Revision ID ${revId} is ${status}; only a deployed revision can be redeployed.`,
+        },
+      };
+    }
+    const rev = this.store.addRevision(dep, old.config, this.config.nextTimeline(), now);
+    rev.replayOf = old.id;
+    if (old.agent) rev.agent = { ...old.agent };
+    return { status: 200, body: this.store.toWire(dep, now) };
+  }
+
   private logs(id: string, revId: string, req: CpRequest): SimResponse {
     if (!this.config.logsEndpoint) return notFound();
     const issues: Issue[] = [];
@@ -208,12 +242,15 @@ export class ControlPlane {
     now: number,
   ) {
     const sha = dep.source === 'github' ? this.config.commitSha : null;
-    return this.store.addRevision(
+    const rev = this.store.addRevision(
       dep,
       { ...config, repo_commit_sha: sha },
       this.config.nextTimeline(),
       now,
     );
+    const agent = this.config.nextRevisionAgent?.();
+    if (agent) rev.agent = { ...agent };
+    return rev;
   }
 }
 

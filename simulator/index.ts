@@ -21,6 +21,7 @@ import type {
   Fault,
   RequestLogEntry,
   Revision,
+  RevisionAgent,
   SeedDeployment,
   SimResponse,
   SimulatorOptions,
@@ -33,6 +34,7 @@ export type {
   Fault,
   RequestLogEntry,
   Revision,
+  RevisionAgent,
   SeedDeployment,
   SimulatorOptions,
   TimelineStep,
@@ -69,6 +71,13 @@ export interface Simulator {
    */
   setAgentDefaults(defaults: Partial<AgentBehaviour>): void;
   agentUrl(deploymentId: string): string;
+  /**
+   * Mutable agent behaviour of one revision while it is the live one (over the deployment's
+   * `agent()`); a redeploy of it inherits it. E.g. `revisionAgent(id, rev).healthy = false`.
+   */
+  revisionAgent(deploymentId: string, revisionId: string): RevisionAgent;
+  /** Agent behaviour of the next revision a create or PATCH makes (FIFO; not redeploys). */
+  queueRevisionAgent(agent: RevisionAgent): void;
   /** Drops state, request log, faults and queued timelines. */
   reset(): void;
   close(): Promise<void>;
@@ -86,6 +95,7 @@ class SimulatorServer implements Simulator {
   private readonly initialTimeline: TimelineStep[];
   private timeline: TimelineStep[];
   private queued: TimelineStep[][] = [];
+  private queuedAgents: RevisionAgent[] = [];
   private readonly faults = new FaultQueue();
   private readonly limiter: RateLimiter;
   private readonly store: Store;
@@ -110,6 +120,7 @@ class SimulatorServer implements Simulator {
       logsEndpoint: options.logsEndpoint ?? true,
       commitSha: options.commitSha ?? null,
       nextTimeline: () => this.queued.shift() ?? this.timeline,
+      nextRevisionAgent: () => this.queuedAgents.shift(),
       agentUrl: (id) => this.agentUrl(id),
     });
     this.server = createServer((req, res) => void this.onRequest(req, res));
@@ -162,6 +173,17 @@ class SimulatorServer implements Simulator {
 
   setAgentDefaults(defaults: Partial<AgentBehaviour>): void {
     this.agents.setDefaults(defaults);
+  }
+
+  revisionAgent(deploymentId: string, revisionId: string): RevisionAgent {
+    const dep = this.store.get(deploymentId, Date.now());
+    const rev = dep?.revisions.find((r) => r.id === revisionId);
+    if (!rev) throw new Error(`The simulator has no revision ${revisionId} of ${deploymentId}.`);
+    return (rev.agent ??= {});
+  }
+
+  queueRevisionAgent(agent: RevisionAgent): void {
+    this.queuedAgents.push({ ...agent });
   }
 
   agentUrl(deploymentId: string): string {
@@ -252,6 +274,7 @@ class SimulatorServer implements Simulator {
     this.limiter.clear();
     this.agents.clear();
     this.queued = [];
+    this.queuedAgents = [];
     this.timeline = this.initialTimeline;
   }
 
@@ -376,7 +399,8 @@ class SimulatorServer implements Simulator {
     if (!dep || this.store.deploymentStatus(dep, now) === 'AWAITING_DELETE') {
       return { status: 404, body: { detail: 'Not Found' } };
     }
-    if (!this.store.activeRevision(dep, now)) {
+    const active = this.store.activeRevision(dep, now);
+    if (!active) {
       return {
         status: 503,
         body: { detail: `Deployment ${deploymentId} has no deployed revision yet.` },
@@ -389,6 +413,7 @@ class SimulatorServer implements Simulator {
       json: json === INVALID_JSON ? undefined : json,
       now,
       createdAt: dep.createdAt,
+      ...(active.agent ? { revision: active.agent } : {}),
     });
   }
 }

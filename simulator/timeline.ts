@@ -2,7 +2,7 @@
  * Revisions move along a timeline in real time. Nothing runs in the background: the status is
  * computed from the revision's start time each time it is read.
  */
-import type { SourceRevisionConfig, TimelineStep } from './types.js';
+import type { SourceRevisionConfig, TimelineStep, RevisionAgent } from './types.js';
 
 export const DEFAULT_TIMELINE: readonly TimelineStep[] = [
   { status: 'QUEUED', durationMs: 300 },
@@ -32,6 +32,10 @@ export interface RevisionRecord {
   config: SourceRevisionConfig;
   /** Set when a newer revision superseded this one. */
   skippedAt?: number;
+  /** The revision this one serves again (`POST …/redeploy`). */
+  replayOf?: string;
+  /** Agent-server behaviour while this revision is live (see `RevisionAgent`). */
+  agent?: RevisionAgent;
 }
 
 export interface StatusChange {

@@ -78,6 +78,12 @@ export interface AgentBehaviour {
   errorMessage: string;
 }
 
+/**
+ * How the agent server behaves while one revision is the live one; unset fields follow the
+ * deployment's `AgentBehaviour`. A redeployed revision inherits the one it replays (same code).
+ */
+export type RevisionAgent = Partial<Pick<AgentBehaviour, 'healthy' | 'run' | 'errorMessage'>>;
+
 export interface SeedDeployment {
   name: string;
   source?: 'github' | 'external_docker';

@@ -3,7 +3,7 @@
  * action inputs and the GitHub context; nothing else reads `INPUT_*` variables.
  */
 
-export type Command = 'deploy' | 'delete';
+export type Command = 'deploy' | 'delete' | 'rollback';
 export type Source = 'github' | 'external_docker';
 export type Region = 'us' | 'eu';
 export type DeploymentType = 'dev_free' | 'dev' | 'prod';
@@ -75,6 +75,12 @@ export interface Config {
 
   // delete only
   deleteTracingProject: boolean;
+
+  // rollback (see commands/rollback.ts)
+  /** `deploy` update: serve the previously live revision again when the checks fail. */
+  rollbackOnFailure?: boolean;
+  /** `command: rollback`: the revision to serve again (default: the newest earlier DEPLOYED). */
+  rollbackTo?: string;
 
   // reporting
   githubToken?: string;

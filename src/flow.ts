@@ -1,6 +1,6 @@
 /**
  * The run after its inputs are valid: one deadline, one cancellation signal, one client,
- * then the `deploy` or `delete` command, and the report whatever happened.
+ * then the `deploy`, `delete` or `rollback` command, and the report whatever happened.
  */
 import type { Config } from './config.js';
 import { ControlPlaneClient } from './control-plane/client.js';
@@ -96,7 +96,9 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
     const command =
       config.command === 'delete'
         ? (await import('./commands/delete.js')).runDelete
-        : (await import('./commands/deploy.js')).runDeploy;
+        : config.command === 'rollback'
+          ? (await import('./commands/rollback.js')).runRollback
+          : (await import('./commands/deploy.js')).runDeploy;
     return await command(ctx);
   } catch (error) {
     if (controller.signal.aborted || error instanceof CancelledError) {

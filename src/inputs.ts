@@ -44,6 +44,8 @@ export const INPUT_NAMES = [
   'health-check',
   'smoke-test',
   'smoke-test-assistant',
+  'rollback-on-failure',
+  'rollback-to',
   'delete-tracing-project',
   'github-token',
   'pr-comment',
@@ -63,7 +65,7 @@ export const REGION_UI_URLS: Readonly<Record<Region, string>> = {
 };
 
 const REGIONS = ['us', 'eu'] as const;
-const COMMANDS = ['deploy', 'delete'] as const;
+const COMMANDS = ['deploy', 'delete', 'rollback'] as const;
 const SOURCES = ['github', 'external_docker'] as const;
 const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'] as const;
 
@@ -132,8 +134,8 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: ReadConfigDeps = {}): R
   if (nameInput === '' && deploymentIdInput === '') {
     check.problem(
       'name',
-      command === 'delete'
-        ? 'Set `name` or `deployment-id` to say which deployment to delete.'
+      command === 'delete' || command === 'rollback'
+        ? `Set \`name\` or \`deployment-id\` to say which deployment to ${command === 'delete' ? 'delete' : 'roll back'}.`
         : 'Set `name` (the deployment to create or update) or `deployment-id` (an existing ' +
             'deployment to update).',
     );
@@ -174,8 +176,29 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: ReadConfigDeps = {}): R
       getInput('delete-tracing-project', env),
       false,
     );
+  } else if (command === 'rollback') {
+    const rollbackTo = check.revisionId('rollback-to', getInput('rollback-to', env));
+    if (rollbackTo) config.rollbackTo = rollbackTo;
+    config.healthCheck = check.boolean('health-check', getInput('health-check', env), true);
   } else if (command === 'deploy') {
     readDeployInputs(env, config, check);
+    config.rollbackOnFailure = check.boolean(
+      'rollback-on-failure',
+      getInput('rollback-on-failure', env),
+      false,
+    );
+    if (config.rollbackOnFailure && !wait) {
+      check.note(
+        '`rollback-on-failure` is true but `wait` is false: nothing is checked after the update, ' +
+          'so nothing can trigger a rollback.',
+      );
+    }
+    if (getInput('rollback-to', env) !== '') {
+      check.note(
+        '`rollback-to` applies only to `command: rollback`; this deploy ignores it. To serve the ' +
+          'previous revision again when the checks fail, set `rollback-on-failure: true`.',
+      );
+    }
     for (const message of parsedSecrets.problems) check.problem('secrets', message);
     if (secretsText !== '') config.secrets = parsedSecrets.secrets;
   }
@@ -349,6 +372,19 @@ class Checks {
       `Input \`deployment-id\` is "${raw}", which does not look like a deployment ID (a UUID ` +
         'such as 3fa85f64-5717-4562-b3fc-2c963f66afa6). Copy it from the deployment’s page in ' +
         'LangSmith or from the `deployment-id` output of an earlier run, or use `name` instead.',
+    );
+    return '';
+  }
+
+  /** A revision ID (a UUID, as the platform's revision IDs are), or '' with a problem. */
+  revisionId(input: InputName, raw: string): string {
+    if (raw === '' || UUID_PATTERN.test(raw)) return raw;
+    this.problem(
+      input,
+      `Input \`${input}\` is "${raw}", which does not look like a revision ID (a UUID such as ` +
+        '3fa85f64-5717-4562-b3fc-2c963f66afa6). Copy it from the `revision-id` output of the run ' +
+        'that deployed it, or from the Revisions tab of the deployment in LangSmith; leave it ' +
+        'empty to serve the newest earlier revision that reached DEPLOYED.',
     );
     return '';
   }

@@ -16,7 +16,7 @@ import {
   type ParsedLangGraphConfig,
 } from '../preflight.js';
 import type { GithubDeployment } from '../report/github-deployment.js';
-import { endGroup, startGroup } from '../runner.js';
+import { endGroup, inert, startGroup } from '../runner.js';
 import { waitForRevision, type WaitResult } from '../wait.js';
 
 export async function runDeploy(ctx: RunContext): Promise<number> {
@@ -36,6 +36,8 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   const found = await findTarget(ctx);
   if (found) ctx.output('name', found.name);
   if (parsed && !checkEnvironmentAfterLookup(ctx, parsed, found)) return failRun(ctx);
+  // `rollback-on-failure`: the revision to serve again, remembered before the PATCH.
+  const previousRevisionId = found?.active_revision_id ?? undefined;
 
   // 3. Create or update; outputs as soon as the IDs are known.
   const { deployment, revisionId, created } = await upsert(ctx, found);
@@ -56,6 +58,12 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
     `${created ? 'Created' : 'Updated'} deployment '${deployment.name}' (${deployment.id}); ` +
       `following revision ${revisionId}. ${report.uiUrl ?? ''}`.trim(),
   );
+  if (created && config.rollbackOnFailure) {
+    logger.notice(
+      '`rollback-on-failure`: this run created the deployment, so there is no earlier revision ' +
+        'to roll back to if its checks fail.',
+    );
+  }
 
   if (!config.wait) {
     const revision = await client.getRevision(deployment.id, revisionId);
@@ -115,7 +123,10 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
           (report.logTail?.length
             ? 'The end of its log is above (and in the step summary).'
             : (report.logsUnavailableHint ?? '')) +
-          ' Fix the cause and push again.',
+          ' Fix the cause and push again.' +
+          (config.rollbackOnFailure && previousRevisionId
+            ? ` No rollback needed: revision ${inert(previousRevisionId, 100)}, live before this run, still serves.`
+            : ''),
         `Deployment ${waited.status}`,
       ),
     );
@@ -134,8 +145,19 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   }
 
   // 5. DEPLOYED: does the agent server answer?
-  const verified = await verify(ctx);
-  if (!verified) {
+  const verdict = await verify(ctx);
+  if (!verdict.passed) {
+    if (config.rollbackOnFailure) {
+      const { rollBackAfterFailedChecks } = await import('./rollback.js');
+      return rollBackAfterFailedChecks(ctx, {
+        deployment,
+        failedRevisionId: revisionId,
+        previousRevisionId,
+        failure: verdict.error,
+        ghDeployment,
+      });
+    }
+    fail(ctx, verdict.error);
     await ghDeployment?.setStatus('failure', { description: 'Post-deploy checks failed' });
     return failRun(ctx);
   }
@@ -146,18 +168,18 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   return 0;
 }
 
-async function failRun(ctx: RunContext): Promise<number> {
+export async function failRun(ctx: RunContext): Promise<number> {
   ctx.state.report.outcome = 'failure';
   await writeReports(ctx);
   return 1;
 }
 
-function setStatus(ctx: RunContext, status: string): void {
+export function setStatus(ctx: RunContext, status: string): void {
   ctx.state.report.status = status;
   ctx.output('status', status);
 }
 
-function setUrl(ctx: RunContext, deployment: Deployment): void {
+export function setUrl(ctx: RunContext, deployment: Deployment): void {
   const url = deployment.source_config.custom_url ?? undefined;
   if (!url) return;
   ctx.state.report.url = url.replace(/\/+$/, '');
@@ -219,7 +241,7 @@ function checkCommit(ctx: RunContext, built: string | undefined): void {
   }
 }
 
-async function showLogTail(
+export async function showLogTail(
   ctx: RunContext,
   deploymentId: string,
   revisionId: string,
@@ -239,7 +261,9 @@ async function showLogTail(
   }
 }
 
-async function startGithubDeployment(ctx: RunContext): Promise<GithubDeployment | undefined> {
+export async function startGithubDeployment(
+  ctx: RunContext,
+): Promise<GithubDeployment | undefined> {
   const { config } = ctx;
   if (!config.environment || !config.githubToken) return undefined;
   const { GithubDeployment } = await import('../report/github-deployment.js');
@@ -260,10 +284,15 @@ async function startGithubDeployment(ctx: RunContext): Promise<GithubDeployment 
   return started;
 }
 
-/** Health check and smoke run. False when one failed (already reported). */
-async function verify(ctx: RunContext): Promise<boolean> {
+/**
+ * Every check after DEPLOYED (health check, smoke run): one verdict, so that any failure among
+ * them can trigger `rollback-on-failure`. A failure is returned, not reported.
+ */
+async function verify(
+  ctx: RunContext,
+): Promise<{ passed: true } | { passed: false; error: unknown }> {
   const { config, logger, state } = ctx;
-  if (!config.healthCheck && config.smokeTest === undefined) return true;
+  if (!config.healthCheck && config.smokeTest === undefined) return { passed: true };
   const { verifyDeployment } = await import('../verify.js');
   const result = await verifyDeployment(
     { http: ctx.http, apiKey: config.apiKey, logger },
@@ -275,7 +304,6 @@ async function verify(ctx: RunContext): Promise<boolean> {
     },
   );
   state.report.checks = { health: result.health, smoke: result.smoke };
-  if (result.error === undefined) return true;
-  fail(ctx, result.error);
-  return false;
+  if (result.error === undefined) return { passed: true };
+  return { passed: false, error: result.error };
 }

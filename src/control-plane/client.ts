@@ -354,6 +354,26 @@ export class ControlPlaneClient implements ControlPlane {
     return this.json(call, RevisionSchema, { ok: [200] });
   }
 
+  /**
+   * `POST …/revisions/{rev}/redeploy`: the platform creates a new revision that serves this
+   * one's source again; the answer is the deployment, whose `latest_revision_id` is that new
+   * revision. Not in the `ControlPlane` interface: only `commands/rollback.ts` uses it.
+   */
+  async redeployRevision(id: string, revisionId: string): Promise<Deployment> {
+    const call: Call = {
+      method: 'POST',
+      path:
+        `/v2/deployments/${encodeURIComponent(id)}/revisions/` +
+        `${encodeURIComponent(revisionId)}/redeploy`,
+      retry: 'unsafe',
+      describe: `POST redeploy of revision ${revisionId} of deployment ${id}`,
+      notFound:
+        `Revision ${revisionId} of deployment ${id} cannot be redeployed: the control plane ` +
+        'does not know it (HTTP 404). Check `rollback-to` against the deployment’s revisions.',
+    };
+    return this.json(call, DeploymentSchema, { ok: [200, 201], deployments: true });
+  }
+
   async getRevisionLogs(
     id: string,
     revisionId: string,

@@ -17,6 +17,7 @@ import {
   detailsTable,
   headline,
   logBlock,
+  rollbackSection,
   sections,
   timelineTable,
   warningsList,
@@ -74,6 +75,7 @@ export function renderComment(
           '\n',
         )
       : '',
+    rollbackSection(report),
     error,
     logBlock(report, COMMENT_LOG_CHARS),
     warnings,

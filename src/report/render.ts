@@ -26,10 +26,21 @@ export function displayName(report: RunReport): string {
 /** One line: an emoji and what happened, with the name in a code span. */
 export function headline(report: RunReport): string {
   const name = codeSpan(displayName(report));
+  const rollback = report.rollback;
+  if (report.command === 'rollback' && rollback) {
+    if (report.outcome === 'success') {
+      return `↩️ ${name} was rolled back to revision ${codeSpan(rollback.to)}`;
+    }
+    if (report.outcome === 'failure') return `❌ Rollback of ${name} failed`;
+    if (report.outcome === 'started') return `🚀 Rollback of ${name} started (not waiting for it)`;
+  }
   switch (report.outcome) {
     case 'success':
       return `✅ ${name} is deployed`;
     case 'failure':
+      if (rollback?.outcome === 'restored') {
+        return `❌ Deployment of ${name} failed; rolled back to revision ${codeSpan(rollback.to)}`;
+      }
       return `❌ Deployment of ${name} failed`;
     case 'skipped':
       return `⚠️ The revision of ${name} was superseded by a newer one (SKIPPED)`;
@@ -111,6 +122,49 @@ export function timelineTable(report: RunReport): string {
     '',
     `Total: ${formatDuration(end - first.at)}`,
   ].join('\n');
+}
+
+/**
+ * The rollback (`command: rollback` or `rollback-on-failure`): which revision failed or was
+ * live, which one serves again, why, and the timeline of the revision the redeploy created
+ * (for `command: rollback` that is the run's own timeline, shown already).
+ */
+export function rollbackSection(report: RunReport): string {
+  const rollback = report.rollback;
+  if (!rollback) return '';
+  const cell = (text: string) => codeSpan(text, { inTable: true });
+  const outcome = {
+    restored: 'restored',
+    failed: '**failed**',
+    started: 'started (not waited for)',
+    not_needed: 'not needed (already live)',
+  }[rollback.outcome];
+  const rows: [string, string][] = [];
+  if (rollback.from !== undefined) {
+    rows.push([
+      report.command === 'rollback' ? 'Was live' : 'Failed revision',
+      cell(rollback.from),
+    ]);
+  }
+  rows.push(['Restored revision', cell(rollback.to)]);
+  if (rollback.revisionId !== undefined && rollback.revisionId !== rollback.to) {
+    rows.push(['Serving as revision', cell(rollback.revisionId)]);
+  }
+  rows.push(['Rollback', outcome]);
+  if (rollback.status !== undefined) rows.push(['Its status', `**${cell(rollback.status)}**`]);
+  if (rollback.health !== undefined) rows.push(['Its health check', rollback.health]);
+  rows.push(['Reason', escapeMarkdown(rollback.reason)]);
+  const parts = [
+    '#### Rollback',
+    ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join('\n'),
+  ];
+  if (report.command !== 'rollback' && rollback.timeline.length > 0) {
+    parts.push(
+      `Status timeline of revision ${codeSpan(rollback.revisionId ?? rollback.to)}:`,
+      timelineTable({ ...report, timeline: rollback.timeline }),
+    );
+  }
+  return parts.filter(Boolean).join('\n\n');
 }
 
 /** The error as a fenced block (it may span lines and contains server text). */

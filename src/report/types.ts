@@ -33,7 +33,7 @@ export interface TimelineEntry {
 }
 
 export interface RunReport {
-  command: 'deploy' | 'delete';
+  command: 'deploy' | 'delete' | 'rollback';
   outcome: RunOutcome;
   name?: string;
   deploymentId?: string;
@@ -68,4 +68,25 @@ export interface RunReport {
   deletedTracingProject?: boolean;
   /** Warnings of the run worth repeating in the summary. Untrusted: escaped on output. */
   warnings?: string[];
+  /** `command: rollback`, or `rollback-on-failure` after failed checks. */
+  rollback?: RollbackReport;
+}
+
+/** An earlier revision served again (`POST …/revisions/{rev}/redeploy`). */
+export interface RollbackReport {
+  /** The revision that was live when the rollback started (the failed one, after checks). */
+  from?: string;
+  /** The revision served again. */
+  to: string;
+  /** The revision the redeploy created, once known. */
+  revisionId?: string;
+  /** Why: the failed check, or "requested" for `command: rollback`. Untrusted: escaped. */
+  reason: string;
+  /** `restored`: the new revision is DEPLOYED (and healthy when checked). */
+  outcome: 'restored' | 'failed' | 'started' | 'not_needed';
+  /** Last status of the revision the redeploy created. */
+  status?: string;
+  health?: 'passed' | 'failed' | 'skipped';
+  /** Status changes of the revision the redeploy created. */
+  timeline: TimelineEntry[];
 }
