@@ -12,6 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentServers } from './agent-server.js';
 import { ControlPlane, INVALID_JSON } from './control-plane.js';
 import { FaultQueue, RateLimiter } from './faults.js';
+import { GithubPulls } from './github.js';
 import { BodyTooLarge, readBody, send } from './http.js';
 import { emptyRevisionConfig, emptySourceConfig, Store, type DeploymentRecord } from './state.js';
 import { DEFAULT_TIMELINE, validateTimeline, type RevisionRecord } from './timeline.js';
@@ -38,6 +39,7 @@ export type {
   TimelineStep,
 } from './types.js';
 export { DEFAULT_TIMELINE, parseTimeline, scaleTimeline } from './timeline.js';
+export { GithubPulls, type SimPullRequestInput } from './github.js';
 
 export const DEFAULT_API_KEY = 'sim-key';
 export const DEFAULT_TENANT_ID = '00000000-0000-4000-8000-00000000a11c';
@@ -69,6 +71,13 @@ export interface Simulator {
    */
   setAgentDefaults(defaults: Partial<AgentBehaviour>): void;
   agentUrl(deploymentId: string): string;
+  /**
+   * GitHub pull requests served at `${url}/github/repos/{owner}/{repo}/pulls/{n}` (use
+   * `${url}/github` as `GITHUB_API_URL`), for `command: prune`.
+   */
+  readonly github: GithubPulls;
+  /** Refuses to delete this deployment (409 alone; a failed entry in a bulk delete's 207). */
+  refuseDeletion(deploymentId: string, detail?: string): void;
   /** Drops state, request log, faults and queued timelines. */
   reset(): void;
   close(): Promise<void>;
@@ -82,6 +91,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
 class SimulatorServer implements Simulator {
   readonly requests: RequestLogEntry[] = [];
+  readonly github = new GithubPulls();
+  private readonly refusedDeletions = new Map<string, string>();
   private readonly apiKeys: string[];
   private readonly initialTimeline: TimelineStep[];
   private timeline: TimelineStep[];
@@ -111,6 +122,7 @@ class SimulatorServer implements Simulator {
       commitSha: options.commitSha ?? null,
       nextTimeline: () => this.queued.shift() ?? this.timeline,
       agentUrl: (id) => this.agentUrl(id),
+      deletionRefused: (id) => this.refusedDeletions.get(id),
     });
     this.server = createServer((req, res) => void this.onRequest(req, res));
   }
@@ -166,6 +178,13 @@ class SimulatorServer implements Simulator {
 
   agentUrl(deploymentId: string): string {
     return `${this.baseUrl}/agents/${deploymentId}`;
+  }
+
+  refuseDeletion(deploymentId: string, detail?: string): void {
+    this.refusedDeletions.set(
+      deploymentId,
+      detail ?? `Deployment ID ${deploymentId} cannot be deleted right now (simulated refusal).`,
+    );
   }
 
   deployments(): Deployment[] {
@@ -251,6 +270,8 @@ class SimulatorServer implements Simulator {
     this.faults.clear();
     this.limiter.clear();
     this.agents.clear();
+    this.github.clear();
+    this.refusedDeletions.clear();
     this.queued = [];
     this.timeline = this.initialTimeline;
   }
@@ -347,6 +368,18 @@ class SimulatorServer implements Simulator {
     raw: string,
   ): SimResponse {
     const now = Date.now();
+    if (path === '/github' || path.startsWith('/github/')) {
+      // GitHub's auth is the Authorization header, not the LangSmith key.
+      if (header(req, 'authorization') === undefined) {
+        return { status: 401, body: { message: 'Requires authentication' } };
+      }
+      return (
+        this.github.handle(method, path.slice('/github'.length)) ?? {
+          status: 404,
+          body: { message: 'Not Found' },
+        }
+      );
+    }
     const key = header(req, 'x-api-key');
     if (key === undefined || !this.apiKeys.includes(key)) {
       return { status: 401, body: { detail: 'Invalid API key' } };

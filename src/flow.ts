@@ -96,7 +96,9 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
     const command =
       config.command === 'delete'
         ? (await import('./commands/delete.js')).runDelete
-        : (await import('./commands/deploy.js')).runDeploy;
+        : config.command === 'prune'
+          ? (await import('./commands/prune.js')).runPrune
+          : (await import('./commands/deploy.js')).runDeploy;
     return await command(ctx);
   } catch (error) {
     if (controller.signal.aborted || error instanceof CancelledError) {

@@ -25,6 +25,7 @@ export const CONTRACT_INPUTS: Record<string, string | undefined> = {
   'build-on-push': 'false',
   secrets: '',
   'resource-spec': '',
+  'dry-run': 'false',
   wait: 'true',
   timeout: '1800',
   'poll-interval': '15',
@@ -46,4 +47,5 @@ export const CONTRACT_OUTPUTS = [
   'created',
   'ui-url',
   'commit-sha',
+  'deleted',
 ];

@@ -33,7 +33,7 @@ export interface TimelineEntry {
 }
 
 export interface RunReport {
-  command: 'deploy' | 'delete';
+  command: 'deploy' | 'delete' | 'prune';
   outcome: RunOutcome;
   name?: string;
   deploymentId?: string;
