@@ -287,6 +287,19 @@ describe('runPrune', () => {
     expect(open.statuses).toEqual([]);
   });
 
+  it('a failed listing fails the step with nothing deleted and no GitHub call', async () => {
+    sim.seedDeployment({ name: 'agent-pr-1' });
+    sim.inject({ kind: 'status', method: 'GET', path: '/v2/deployments', status: 403 });
+    const { ctx, deleted, summary, logger } = context();
+    expect(await runPrune(ctx)).toBe(1);
+    expect(names()).toEqual(['agent-pr-1']);
+    expect(deleted()).toEqual([]);
+    expect(github.requests).toHaveLength(0);
+    expect(logger.entries.filter((e) => e.level === 'error')).toHaveLength(1);
+    expect(summary()).toContain('#### Error');
+    expect(summary()).toMatch(/^### ❌ Prune previews/);
+  });
+
   it('nothing matches: no delete, no GitHub call, an empty list', async () => {
     sim.seedDeployment({ name: 'agent-pr-12-old' });
     const { ctx, deleted, summary } = context();

@@ -27,6 +27,9 @@ describe('shouldDelete', () => {
     expect(isRemoved({ kind: 'delete_failed', reason: 'x' })).toBe(false);
     expect(isFailed({ kind: 'delete_unconfirmed', reason: 'x' })).toBe(true);
     expect(isFailed({ kind: 'kept_unknown', reason: 'x' })).toBe(false);
+    // Left for deletion when the run stopped: neither reported deleted nor silently kept.
+    expect(isRemoved({ kind: 'pending' })).toBe(false);
+    expect(isFailed({ kind: 'pending' })).toBe(true);
   });
 });
 

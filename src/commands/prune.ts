@@ -69,7 +69,7 @@ export async function runPrune(ctx: RunContext): Promise<number> {
         prState.kind === 'unknown'
           ? { kind: 'kept_unknown', reason: prState.reason }
           : shouldDelete(prState)
-            ? { kind: dryRun ? 'would_delete' : 'deleted' }
+            ? { kind: dryRun ? 'would_delete' : 'pending' }
             : { kind: 'kept' };
       return { name: deployment.name, id: deployment.id, pr, state: prState, action };
     });
@@ -113,14 +113,11 @@ export async function runPrune(ctx: RunContext): Promise<number> {
     await writePruneSummary(ctx, template.template, rows, dryRun);
     return 0;
   } catch (error) {
-    if (ctx.signal.aborted || error instanceof CancelledError) {
-      // The flow reports the cancellation; the outputs keep what was done.
-      ctx.output(
-        'deleted',
-        JSON.stringify(rows.filter((r) => isRemoved(r.action)).map((r) => r.name)),
-      );
-      throw error;
-    }
+    // Whatever happened, `deleted` lists what is gone (an empty list when nothing is).
+    const removed = rows.filter((r) => isRemoved(r.action)).map((r) => r.name);
+    ctx.output('deleted', JSON.stringify(removed));
+    // The flow reports a cancellation.
+    if (ctx.signal.aborted || error instanceof CancelledError) throw error;
     fail(ctx, error);
     await writePruneSummary(ctx, template.template, rows, dryRun);
     return 1;
@@ -160,10 +157,10 @@ async function listMatching(ctx: RunContext, template: NameTemplate): Promise<Ma
   );
 }
 
-/** Deletes the rows marked `deleted`, setting each one's real outcome. */
+/** Deletes the rows marked `pending`, setting each one's real outcome. */
 async function deleteRows(ctx: RunContext, rows: PruneRow[]): Promise<void> {
   const { config, client, logger } = ctx;
-  const targets = rows.filter((r) => r.action.kind === 'deleted');
+  const targets = rows.filter((r) => r.action.kind === 'pending');
   if (targets.length === 0) return;
   const one = async (row: PruneRow) => {
     try {

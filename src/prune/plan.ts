@@ -11,6 +11,8 @@ export type PruneAction =
   /** Its state could not be read: never delete on doubt. */
   | { kind: 'kept_unknown'; reason: string }
   | { kind: 'would_delete' }
+  /** To be deleted; still so when the run stopped before it got there. */
+  | { kind: 'pending' }
   | { kind: 'deleted' }
   /** The control plane no longer had it when the action deleted it. */
   | { kind: 'already_gone' }
@@ -39,7 +41,11 @@ export function isRemoved(action: PruneAction): boolean {
 }
 
 export function isFailed(action: PruneAction): boolean {
-  return action.kind === 'delete_failed' || action.kind === 'delete_unconfirmed';
+  return (
+    action.kind === 'delete_failed' ||
+    action.kind === 'delete_unconfirmed' ||
+    action.kind === 'pending'
+  );
 }
 
 export function stateLabel(state: PullState): string {
@@ -63,6 +69,8 @@ export function actionLabel(action: PruneAction): string {
       return `kept: the pull request could not be read (${action.reason})`;
     case 'would_delete':
       return 'would be deleted (dry run)';
+    case 'pending':
+      return 'not deleted: the run stopped before';
     case 'deleted':
       return 'deleted';
     case 'already_gone':
