@@ -1,2 +1,2 @@
 import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{d as a,e as b,f as c,g as d}from"./chunks/chunk-CJQZN2D4.mjs";import"./chunks/chunk-RAC6UU5X.mjs";import"./chunks/chunk-HHG6NVZF.mjs";import"./chunks/chunk-ZC56W3P3.mjs";export{d as bestEffortWithin,a as execute,b as fail,c as writeReports};
+import{d as a,e as b,f as c,g as d}from"./chunks/chunk-URRWHAZO.mjs";import"./chunks/chunk-RAC6UU5X.mjs";import"./chunks/chunk-HHG6NVZF.mjs";import"./chunks/chunk-ZC56W3P3.mjs";export{d as bestEffortWithin,a as execute,b as fail,c as writeReports};

@@ -53,9 +53,11 @@ export async function runPrune(ctx: RunContext): Promise<number> {
 
   try {
     const matches = await listMatching(ctx, template);
+    const shown = matches.slice(0, 20).map((m) => inert(m.deployment.name, 100));
+    if (matches.length > shown.length) shown.push(`and ${matches.length - shown.length} more`);
     logger.info(
       `${matches.length} deployment${matches.length === 1 ? '' : 's'} match ` +
-        `'${template.template}'${matches.length ? `: ${matches.map((m) => inert(m.deployment.name, 100)).join(', ')}` : ''}.`,
+        `'${template.template}'${shown.length ? `: ${shown.join(', ')}` : ''}.`,
     );
 
     const states = await readPullStates(
