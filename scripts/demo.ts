@@ -1,7 +1,7 @@
 /**
  * `npm run demo`: the whole job against the bundled simulator, nothing to sign up for.
  * Starts the local control plane on a free loopback port and runs `node dist/index.js` as
- * the GitHub runner would, three times: create and wait, update, delete.
+ * the GitHub runner would, four times: create and wait, update, delete, prune.
  */
 import { startSimulator } from '../simulator/index.js';
 import { runAction, type RunResult } from './run-action.js';
@@ -51,11 +51,11 @@ const common = {
 
 let exitCode = 0;
 try {
-  banner('1/3 deploy: creates demo-agent from acme/agent@main and waits for DEPLOYED');
+  banner('1/4 deploy: creates demo-agent from acme/agent@main and waits for DEPLOYED');
   const created = await runAction({ inputs: { ...common, 'repo-ref': 'main' }, echo: true });
   show(created);
 
-  banner('2/3 deploy again: updates demo-agent (a new revision) from a release tag');
+  banner('2/4 deploy again: updates demo-agent (a new revision) from a release tag');
   sim.queueTimeline([
     { status: 'QUEUED', durationMs: 500 },
     { status: 'BUILDING', durationMs: 2000 },
@@ -69,7 +69,7 @@ try {
   });
   show(updated);
 
-  banner('3/3 delete: removes demo-agent (what a pull_request: closed job does)');
+  banner('3/4 delete: removes demo-agent (what a pull_request: closed job does)');
   const deleted = await runAction({
     inputs: {
       'api-key': sim.apiKey,
@@ -81,9 +81,31 @@ try {
   });
   show(deleted);
 
-  const codes = [created.code, updated.code, deleted.code];
+  banner('4/4 prune: removes the previews of closed PRs (what a nightly schedule does)');
+  for (const pr of [11, 12, 13]) sim.seedDeployment({ name: `demo-agent-pr-${pr}` });
+  sim.github.setPullRequest('acme/agent', 11, { state: 'open', title: 'Add search tool' });
+  sim.github.setPullRequest('acme/agent', 12, { state: 'closed', merged: true, title: 'Memory' });
+  // #13 does not exist any more.
+  const pruned = await runAction({
+    inputs: {
+      'api-key': sim.apiKey,
+      'control-plane-url': sim.url,
+      command: 'prune',
+      name: 'demo-agent-pr-{pr}',
+      'github-token': 'demo-github-token',
+    },
+    env: { GITHUB_API_URL: `${sim.url}/github` },
+    echo: true,
+  });
+  show(pruned);
+
+  const codes = [created.code, updated.code, deleted.code, pruned.code];
   exitCode = codes.every((c) => c === 0) ? 0 : 1;
-  banner(exitCode === 0 ? 'Demo finished: create, update and delete all succeeded' : 'Demo failed');
+  banner(
+    exitCode === 0
+      ? 'Demo finished: create, update, delete and prune all succeeded'
+      : 'Demo failed',
+  );
   console.log(`Requests the simulator received: ${sim.requests.length}`);
 } finally {
   await sim.close();

@@ -15,6 +15,8 @@ export interface ControlPlaneConfig {
   /** Agent behaviour of the next revision a create or PATCH makes (consumes a queued one). */
   nextRevisionAgent?(): RevisionAgent | undefined;
   agentUrl(deploymentId: string): string;
+  /** Why the deletion of this deployment is refused, or undefined (see `refuseDeletion`). */
+  deletionRefused(deploymentId: string): string | undefined;
 }
 
 export interface CpRequest {
@@ -34,6 +36,7 @@ const methodNotAllowed = (): SimResponse => ({
   body: { detail: 'Method Not Allowed' },
 });
 const deploymentNotFound = (id: string) => notFound(`Deployment ID ${id} not found.`);
+const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 
 export class ControlPlane {
   constructor(
@@ -50,6 +53,7 @@ export class ControlPlane {
     if (id === undefined) {
       if (m === 'GET') return this.list(req);
       if (m === 'POST') return this.create(req);
+      if (m === 'DELETE') return this.bulkDelete(req);
       return methodNotAllowed();
     }
     if (sub === undefined) {
@@ -158,12 +162,64 @@ export class ControlPlane {
     }
     const dep = this.store.get(id, req.now);
     if (!dep) return deploymentNotFound(id);
-    if (this.config.deleteDelayMs > 0) {
-      dep.deleteAt ??= req.now + this.config.deleteDelayMs;
-    } else {
-      this.store.remove(id);
-    }
+    const refused = this.config.deletionRefused(id);
+    if (refused !== undefined) return { status: 409, body: { detail: refused } };
+    this.remove(dep, req.now);
     return { status: 204 };
+  }
+
+  private remove(dep: DeploymentRecord, now: number): void {
+    if (this.config.deleteDelayMs > 0) dep.deleteAt ??= now + this.config.deleteDelayMs;
+    else this.store.remove(dep.id);
+  }
+
+  /**
+   * `DELETE /v2/deployments?deployment_ids=<id>&deployment_ids=<id>…` (a list query parameter:
+   * repeated, at most 100 UUIDs). An unknown ID refuses the whole call with 404, as the
+   * published example says; refused deletions give 207 with
+   * `{"deleted": [ids], "failed": [{"deployment_id", "detail"}]}` (the API publishes no 207
+   * schema: this is the simulator's own choice), else 200 with the same shape.
+   */
+  private bulkDelete(req: CpRequest): SimResponse {
+    const ids = req.query.getAll('deployment_ids');
+    const loc = ['query', 'deployment_ids'];
+    if (ids.length === 0) return validationError([{ loc, msg: 'Field required', type: 'missing' }]);
+    if (ids.length > 100) {
+      return validationError([
+        {
+          loc,
+          msg: `List should have at most 100 items after validation, not ${ids.length}`,
+          type: 'too_long',
+        },
+      ]);
+    }
+    const bad = ids.findIndex((id) => !UUID.test(id));
+    if (bad >= 0) {
+      return validationError([
+        {
+          loc: [...loc, bad],
+          msg: 'Input should be a valid UUID',
+          type: 'uuid_parsing',
+        },
+      ]);
+    }
+    const deps = [];
+    for (const id of ids) {
+      const dep = this.store.get(id, req.now);
+      if (!dep) return deploymentNotFound(id);
+      deps.push(dep);
+    }
+    const deleted: string[] = [];
+    const failed: { deployment_id: string; detail: string }[] = [];
+    for (const dep of deps) {
+      const refused = this.config.deletionRefused(dep.id);
+      if (refused !== undefined) failed.push({ deployment_id: dep.id, detail: refused });
+      else {
+        this.remove(dep, req.now);
+        deleted.push(dep.id);
+      }
+    }
+    return { status: failed.length > 0 ? 207 : 200, body: { deleted, failed } };
   }
 
   private listRevisions(id: string, req: CpRequest): SimResponse {

@@ -12,6 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentServers } from './agent-server.js';
 import { ControlPlane, INVALID_JSON } from './control-plane.js';
 import { FaultQueue, RateLimiter } from './faults.js';
+import { GithubPulls } from './github.js';
 import { BodyTooLarge, readBody, send } from './http.js';
 import { emptyRevisionConfig, emptySourceConfig, Store, type DeploymentRecord } from './state.js';
 import { DEFAULT_TIMELINE, validateTimeline, type RevisionRecord } from './timeline.js';
@@ -40,6 +41,7 @@ export type {
   TimelineStep,
 } from './types.js';
 export { DEFAULT_TIMELINE, parseTimeline, scaleTimeline } from './timeline.js';
+export { GithubPulls, type SimPullRequestInput } from './github.js';
 
 export const DEFAULT_API_KEY = 'sim-key';
 export const DEFAULT_TENANT_ID = '00000000-0000-4000-8000-00000000a11c';
@@ -78,6 +80,13 @@ export interface Simulator {
   revisionAgent(deploymentId: string, revisionId: string): RevisionAgent;
   /** Agent behaviour of the next revision a create or PATCH makes (FIFO; not redeploys). */
   queueRevisionAgent(agent: RevisionAgent): void;
+  /**
+   * GitHub pull requests served at `${url}/github/repos/{owner}/{repo}/pulls/{n}` (use
+   * `${url}/github` as `GITHUB_API_URL`), for `command: prune`.
+   */
+  readonly github: GithubPulls;
+  /** Refuses to delete this deployment (409 alone; a failed entry in a bulk delete's 207). */
+  refuseDeletion(deploymentId: string, detail?: string): void;
   /** Drops state, request log, faults and queued timelines. */
   reset(): void;
   close(): Promise<void>;
@@ -91,6 +100,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
 class SimulatorServer implements Simulator {
   readonly requests: RequestLogEntry[] = [];
+  readonly github = new GithubPulls();
+  private readonly refusedDeletions = new Map<string, string>();
   private readonly apiKeys: string[];
   private readonly initialTimeline: TimelineStep[];
   private timeline: TimelineStep[];
@@ -122,6 +133,7 @@ class SimulatorServer implements Simulator {
       nextTimeline: () => this.queued.shift() ?? this.timeline,
       nextRevisionAgent: () => this.queuedAgents.shift(),
       agentUrl: (id) => this.agentUrl(id),
+      deletionRefused: (id) => this.refusedDeletions.get(id),
     });
     this.server = createServer((req, res) => void this.onRequest(req, res));
   }
@@ -188,6 +200,13 @@ class SimulatorServer implements Simulator {
 
   agentUrl(deploymentId: string): string {
     return `${this.baseUrl}/agents/${deploymentId}`;
+  }
+
+  refuseDeletion(deploymentId: string, detail?: string): void {
+    this.refusedDeletions.set(
+      deploymentId,
+      detail ?? `Deployment ID ${deploymentId} cannot be deleted right now (simulated refusal).`,
+    );
   }
 
   deployments(): Deployment[] {
@@ -273,6 +292,8 @@ class SimulatorServer implements Simulator {
     this.faults.clear();
     this.limiter.clear();
     this.agents.clear();
+    this.github.clear();
+    this.refusedDeletions.clear();
     this.queued = [];
     this.queuedAgents = [];
     this.timeline = this.initialTimeline;
@@ -370,6 +391,18 @@ class SimulatorServer implements Simulator {
     raw: string,
   ): SimResponse {
     const now = Date.now();
+    if (path === '/github' || path.startsWith('/github/')) {
+      // GitHub's auth is the Authorization header, not the LangSmith key.
+      if (header(req, 'authorization') === undefined) {
+        return { status: 401, body: { message: 'Requires authentication' } };
+      }
+      return (
+        this.github.handle(method, path.slice('/github'.length)) ?? {
+          status: 404,
+          body: { message: 'Not Found' },
+        }
+      );
+    }
     const key = header(req, 'x-api-key');
     if (key === undefined || !this.apiKeys.includes(key)) {
       return { status: 401, body: { detail: 'Invalid API key' } };

@@ -3,7 +3,7 @@
  * action inputs and the GitHub context; nothing else reads `INPUT_*` variables.
  */
 
-export type Command = 'deploy' | 'delete' | 'rollback';
+export type Command = 'deploy' | 'delete' | 'rollback' | 'prune';
 export type Source = 'github' | 'external_docker';
 export type Region = 'us' | 'eu';
 export type DeploymentType = 'dev_free' | 'dev' | 'prod';
@@ -73,8 +73,10 @@ export interface Config {
   smokeTest?: unknown;
   smokeTestAssistant?: string;
 
-  // delete only
+  // delete and prune
   deleteTracingProject: boolean;
+  /** `command: prune`: report what would be deleted, change nothing. */
+  dryRun?: boolean;
 
   // rollback (see commands/rollback.ts)
   /** `deploy` update: serve the previously live revision again when the checks fail. */

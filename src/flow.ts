@@ -98,7 +98,9 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
         ? (await import('./commands/delete.js')).runDelete
         : config.command === 'rollback'
           ? (await import('./commands/rollback.js')).runRollback
-          : (await import('./commands/deploy.js')).runDeploy;
+          : config.command === 'prune'
+            ? (await import('./commands/prune.js')).runPrune
+            : (await import('./commands/deploy.js')).runDeploy;
     return await command(ctx);
   } catch (error) {
     if (controller.signal.aborted || error instanceof CancelledError) {

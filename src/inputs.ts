@@ -13,6 +13,7 @@
  */
 import type { Config, GithubContext, InputProblem, Region, Source } from './config.js';
 import { isPullRequestEvent, readGithubContext } from './context.js';
+import { parseNameTemplate } from './prune/template.js';
 import { getInput, parseBoolean, setSecret } from './runner.js';
 import { describeJsonError, parseSecrets } from './secrets.js';
 
@@ -38,6 +39,7 @@ export const INPUT_NAMES = [
   'build-on-push',
   'secrets',
   'resource-spec',
+  'dry-run',
   'wait',
   'timeout',
   'poll-interval',
@@ -65,7 +67,7 @@ export const REGION_UI_URLS: Readonly<Record<Region, string>> = {
 };
 
 const REGIONS = ['us', 'eu'] as const;
-const COMMANDS = ['deploy', 'delete', 'rollback'] as const;
+const COMMANDS = ['deploy', 'delete', 'rollback', 'prune'] as const;
 const SOURCES = ['github', 'external_docker'] as const;
 const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'] as const;
 
@@ -129,9 +131,9 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: ReadConfigDeps = {}): R
   const command = check.oneOf('command', getInput('command', env), COMMANDS, 'deploy');
   const nameInput = getInput('name', env);
   const deploymentIdInput = getInput('deployment-id', env);
-  const name = check.name(nameInput);
+  const name = command === 'prune' ? nameInput : check.name(nameInput);
   const deploymentId = check.deploymentId(deploymentIdInput);
-  if (nameInput === '' && deploymentIdInput === '') {
+  if (nameInput === '' && deploymentIdInput === '' && command !== 'prune') {
     check.problem(
       'name',
       command === 'delete' || command === 'rollback'
@@ -180,6 +182,8 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: ReadConfigDeps = {}): R
     const rollbackTo = check.revisionId('rollback-to', getInput('rollback-to', env));
     if (rollbackTo) config.rollbackTo = rollbackTo;
     config.healthCheck = check.boolean('health-check', getInput('health-check', env), true);
+  } else if (command === 'prune') {
+    readPruneInputs(env, config, check, deploymentIdInput);
   } else if (command === 'deploy') {
     readDeployInputs(env, config, check);
     config.rollbackOnFailure = check.boolean(
@@ -205,6 +209,52 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: ReadConfigDeps = {}): R
 
   if (check.problems.length > 0) return { ok: false, problems: check.problems };
   return { ok: true, config, notes: check.notes };
+}
+
+/** `command: prune`: `name` is a template with `{pr}`; it needs a token to read PR states. */
+function readPruneInputs(
+  env: NodeJS.ProcessEnv,
+  config: Config,
+  check: Checks,
+  deploymentIdInput: string,
+): void {
+  const template = parseNameTemplate(config.name ?? '');
+  if (config.name === undefined) {
+    check.problem(
+      'name',
+      'Input `name` is empty: `command: prune` needs the name template of the previews, e.g. ' +
+        '`name: my-agent-pr-{pr}` (the number of each pull request in place of `{pr}`).',
+    );
+  } else if (!template.ok) check.problem('name', template.message);
+  if (deploymentIdInput !== '') {
+    check.problem(
+      'deployment-id',
+      '`command: prune` finds its deployments by the `name` template, not by ID: remove ' +
+        '`deployment-id` (use `command: delete` to remove one deployment by ID).',
+    );
+  }
+  if (!config.githubToken) {
+    check.problem(
+      'github-token',
+      'Input `github-token` is empty: `command: prune` reads the state of each pull request from ' +
+        'the GitHub API. Leave the default (`${{ github.token }}`) with `permissions: ' +
+        'pull-requests: read`, or pass a token that can read pull requests.',
+    );
+  }
+  if (config.environment !== undefined && !config.environment.includes('{pr}')) {
+    check.problem(
+      'environment',
+      `Input \`environment\` is "${config.environment}": with \`command: prune\` it names the ` +
+        'GitHub environment of each pruned preview and must hold `{pr}`, e.g. ' +
+        '`environment: preview-pr-{pr}`. Leave it empty to leave GitHub deployments alone.',
+    );
+  }
+  config.dryRun = check.boolean('dry-run', getInput('dry-run', env), false);
+  config.deleteTracingProject = check.boolean(
+    'delete-tracing-project',
+    getInput('delete-tracing-project', env),
+    false,
+  );
 }
 
 /** The inputs only `command: deploy` uses; `delete` ignores them. */

@@ -25,6 +25,7 @@ export const CONTRACT_INPUTS: Record<string, string | undefined> = {
   'build-on-push': 'false',
   secrets: '',
   'resource-spec': '',
+  'dry-run': 'false',
   wait: 'true',
   timeout: '1800',
   'poll-interval': '15',
@@ -49,4 +50,5 @@ export const CONTRACT_OUTPUTS = [
   'ui-url',
   'commit-sha',
   'rolled-back-to',
+  'deleted',
 ];

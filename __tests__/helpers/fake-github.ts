@@ -6,11 +6,13 @@
  *
  * Routes: GET /user; GET|POST /repos/:o/:r/issues/:n/comments; GET|PATCH
  * /repos/:o/:r/issues/comments/:id; GET|POST /repos/:o/:r/deployments; GET|POST
- * /repos/:o/:r/deployments/:id/statuses. Lists paginate with `per_page`/`page` and a `Link`
+ * /repos/:o/:r/deployments/:id/statuses; GET /repos/:o/:r and GET /repos/:o/:r/pulls/:n (from
+ * `pulls`, the simulator's own pull requests). Lists paginate with `per_page`/`page` and a `Link`
  * header as GitHub does.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { GithubPulls } from '../../simulator/github.js';
 
 export interface RecordedRequest {
   method: string;
@@ -78,6 +80,8 @@ export class FakeGithub {
   readonly requests: RecordedRequest[] = [];
   readonly comments: FakeComment[] = [];
   readonly deployments: FakeDeployment[] = [];
+  /** Pull requests (`pulls.setPullRequest('acme/agent', 12, { state: 'open' })`). */
+  readonly pulls = new GithubPulls();
   /**
    * `GET /user` answers this login (a personal access token). `undefined` (default) is the
    * workflow token: `GET /user` answers 403 and new comments are by `github-actions[bot]`.
@@ -234,6 +238,8 @@ export class FakeGithub {
     const b = (r.body ?? {}) as Record<string, unknown>;
     let m: RegExpMatchArray | null;
 
+    const pull = this.pulls.handle(r.method, r.path);
+    if (pull) return send(res, pull.status, pull.body);
     if (r.path === '/user' && r.method === 'GET') {
       if (this.viewer === undefined) {
         send(res, 403, { message: 'Resource not accessible by integration' });

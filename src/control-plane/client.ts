@@ -14,6 +14,7 @@ import {
 } from '../http.js';
 import { redact, setSecret } from '../runner.js';
 import type { ControlPlane } from './api.js';
+import { BULK_DELETE_LIMIT, readBulkDeleteAnswer, type BulkDeleteOutcome } from './bulk-delete.js';
 import { errorFromResponse } from './errors.js';
 import {
   DeploymentSchema,
@@ -50,7 +51,8 @@ export interface ControlPlaneClientOptions {
 interface Call {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   path: string;
-  query?: Record<string, string | number | boolean | undefined>;
+  /** An array value is sent as the parameter repeated (`ids=a&ids=b`), as FastAPI reads lists. */
+  query?: Record<string, string | number | boolean | undefined | readonly string[]>;
   body?: unknown;
   retry: RetryMode;
   describe: string;
@@ -145,7 +147,8 @@ export class ControlPlaneClient implements ControlPlane {
   private async send(call: Call): Promise<HttpResponse> {
     const url = new URL(this.baseUrl + call.path);
     for (const [key, value] of Object.entries(call.query ?? {})) {
-      if (value !== undefined) url.searchParams.set(key, String(value));
+      if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, item);
+      else if (value !== undefined) url.searchParams.set(key, String(value));
     }
     const headers = this.headers();
     if (call.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -323,6 +326,33 @@ export class ControlPlaneClient implements ControlPlane {
     const res = await this.send(call);
     if (res.status === 204 || res.status === 200 || res.status === 202) return 'deleted';
     if (res.status === 404) return res.attemptsWithUnknownOutcome > 0 ? 'deleted' : 'not_found';
+    throw this.fail(call, res);
+  }
+
+  /**
+   * Deletes up to 100 deployments in one call (`DELETE /v2/deployments?deployment_ids=…`).
+   * `'not_found'` when the control plane answers 404 (one of them is already gone; the caller
+   * deletes them one by one instead). Other failures throw `ApiError`.
+   */
+  async deleteDeployments(ids: readonly string[]): Promise<BulkDeleteOutcome | 'not_found'> {
+    if (ids.length === 0) return { deleted: [], failed: [], unknown: [] };
+    if (ids.length > BULK_DELETE_LIMIT) {
+      throw new RangeError(
+        `At most ${BULK_DELETE_LIMIT} deployments a bulk delete, not ${ids.length}.`,
+      );
+    }
+    const call: Call = {
+      method: 'DELETE',
+      path: '/v2/deployments',
+      query: { deployment_ids: ids },
+      retry: 'idempotent',
+      describe: `DELETE ${ids.length} deployment${ids.length === 1 ? '' : 's'} (bulk)`,
+    };
+    const res = await this.send(call);
+    if ([200, 202, 204, 207].includes(res.status)) {
+      return readBulkDeleteAnswer(ids, res.status, res.status === 207 ? safeJson(res) : undefined);
+    }
+    if (res.status === 404) return 'not_found';
     throw this.fail(call, res);
   }
 

@@ -33,7 +33,7 @@ export interface TimelineEntry {
 }
 
 export interface RunReport {
-  command: 'deploy' | 'delete' | 'rollback';
+  command: 'deploy' | 'delete' | 'rollback' | 'prune';
   outcome: RunOutcome;
   name?: string;
   deploymentId?: string;

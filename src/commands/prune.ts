@@ -1,0 +1,277 @@
+/**
+ * `command: prune`: delete the previews of closed, merged and missing pull requests.
+ *
+ * 1. List every deployment whose name contains the template's literal part (all pages) and
+ *    keep those whose whole name is the template with a PR number in place of `{pr}`.
+ * 2. Read each pull request's state from GitHub. Open → keep; closed, merged or 404 → delete;
+ *    any other answer → keep with a warning (never delete on doubt).
+ * 3. Delete: one at a time with `delete-tracing-project` (the bulk call has no such flag) or
+ *    when there is only one, else in bulk calls of up to 100. Failures fail the step by name.
+ * 4. With `environment: …{pr}…`, mark the GitHub deployments of each pruned PR inactive.
+ * 5. One summary table; output `deleted` (names).
+ */
+import { appendFile } from 'node:fs/promises';
+import { EOL } from 'node:os';
+import { BULK_DELETE_LIMIT } from '../control-plane/bulk-delete.js';
+import { MAX_PAGES } from '../control-plane/client.js';
+import type { Deployment } from '../control-plane/schemas.js';
+import { ActionError, ApiError, CancelledError } from '../errors.js';
+import { bestEffortWithin, fail, type RunContext } from '../flow.js';
+import {
+  actionLabel,
+  isFailed,
+  isRemoved,
+  renderPruneSummary,
+  shouldDelete,
+  stateLabel,
+  type PruneAction,
+  type PruneRow,
+} from '../prune/plan.js';
+import { readPullStates, type PullState } from '../prune/pull-states.js';
+import {
+  fillTemplate,
+  listFilter,
+  matchTemplate,
+  parseNameTemplate,
+  type NameTemplate,
+} from '../prune/template.js';
+import { inert, redact } from '../runner.js';
+
+interface Match {
+  deployment: Deployment;
+  pr: number;
+}
+
+export async function runPrune(ctx: RunContext): Promise<number> {
+  const { config, logger, state } = ctx;
+  const parsed = parseNameTemplate(config.name ?? '');
+  if (!parsed.ok) throw new ActionError(parsed.message, 'Invalid input');
+  const template = parsed.value;
+  const dryRun = config.dryRun ?? false;
+  state.report.name = template.template;
+  let rows: PruneRow[] = [];
+
+  try {
+    const matches = await listMatching(ctx, template);
+    const shown = matches.slice(0, 20).map((m) => inert(m.deployment.name, 100));
+    if (matches.length > shown.length) shown.push(`and ${matches.length - shown.length} more`);
+    logger.info(
+      `${matches.length} deployment${matches.length === 1 ? '' : 's'} match ` +
+        `'${template.template}'${shown.length ? `: ${shown.join(', ')}` : ''}.`,
+    );
+
+    const states = await readPullStates(
+      matches.map((m) => m.pr),
+      { token: config.githubToken ?? '', github: config.github, logger },
+    );
+    ctx.signal.throwIfAborted();
+    rows = matches.map(({ deployment, pr }) => {
+      const prState: PullState = states.get(pr) ?? { kind: 'unknown', reason: 'not read' };
+      const action: PruneAction =
+        prState.kind === 'unknown'
+          ? { kind: 'kept_unknown', reason: prState.reason }
+          : shouldDelete(prState)
+            ? { kind: dryRun ? 'would_delete' : 'pending' }
+            : { kind: 'kept' };
+      return { name: deployment.name, id: deployment.id, pr, state: prState, action };
+    });
+    for (const row of rows) {
+      if (row.action.kind !== 'kept_unknown') continue;
+      logger.warning(
+        `Keeping deployment '${inert(row.name, 100)}': the state of pull request #${row.pr} ` +
+          `could not be read (${inert(row.action.reason, 300)}). It is pruned by a later run once ` +
+          'GitHub answers.',
+        { title: 'Preview kept' },
+      );
+    }
+
+    if (!dryRun) await deleteRows(ctx, rows);
+
+    for (const row of rows) {
+      logger.info(
+        `${inert(row.name, 100)} (PR #${row.pr}, ${stateLabel(row.state)}): ` +
+          inert(actionLabel(row.action), 300),
+      );
+    }
+    ctx.output(
+      'deleted',
+      JSON.stringify(rows.filter((r) => isRemoved(r.action)).map((r) => r.name)),
+    );
+
+    if (!dryRun && config.environment) await deactivateEnvironments(ctx, rows, config.environment);
+
+    const failed = rows.filter((r) => isFailed(r.action));
+    if (failed.length > 0) {
+      throw new ActionError(
+        `Could not delete ${failed.length} of the previews to prune: ` +
+          failed
+            .map((r) => `'${inert(r.name, 100)}' (${inert(actionLabel(r.action), 300)})`)
+            .join('; ') +
+          '. The next run tries them again; check them in the LangSmith UI if this repeats.',
+        'Prune incomplete',
+      );
+    }
+    state.report.outcome = 'success';
+    await writePruneSummary(ctx, template.template, rows, dryRun);
+    return 0;
+  } catch (error) {
+    // Whatever happened, `deleted` lists what is gone (an empty list when nothing is).
+    const removed = rows.filter((r) => isRemoved(r.action)).map((r) => r.name);
+    ctx.output('deleted', JSON.stringify(removed));
+    // The flow reports a cancellation.
+    if (ctx.signal.aborted || error instanceof CancelledError) throw error;
+    fail(ctx, error);
+    await writePruneSummary(ctx, template.template, rows, dryRun);
+    return 1;
+  }
+}
+
+/** Every deployment whose whole name matches the template, across all pages, by PR number. */
+async function listMatching(ctx: RunContext, template: NameTemplate): Promise<Match[]> {
+  const { client } = ctx;
+  const nameContains = listFilter(template);
+  const limit = 100;
+  const seen = new Map<string, Match>();
+  let offset = 0;
+  for (let page = 1; ; page++) {
+    if (page > MAX_PAGES) {
+      throw new ApiError(
+        `Listing the deployments named like '${template.template}' took more than ${MAX_PAGES} ` +
+          `pages of ${limit} without reaching the end: the control plane seems to page wrongly. ` +
+          'Report this; nothing was deleted.',
+        { method: 'GET', path: '/v2/deployments' },
+      );
+    }
+    const list = await client.listDeployments({
+      ...(nameContains !== undefined ? { nameContains } : {}),
+      limit,
+      offset,
+    });
+    for (const deployment of list.resources) {
+      const pr = matchTemplate(template, deployment.name);
+      if (pr !== undefined && !seen.has(deployment.id)) seen.set(deployment.id, { deployment, pr });
+    }
+    if (list.resources.length < limit || !(list.offset > offset)) break;
+    offset = list.offset;
+  }
+  return [...seen.values()].sort(
+    (a, b) => a.pr - b.pr || a.deployment.name.localeCompare(b.deployment.name),
+  );
+}
+
+/** Deletes the rows marked `pending`, setting each one's real outcome. */
+async function deleteRows(ctx: RunContext, rows: PruneRow[]): Promise<void> {
+  const { config, client, logger } = ctx;
+  const targets = rows.filter((r) => r.action.kind === 'pending');
+  if (targets.length === 0) return;
+  const one = async (row: PruneRow) => {
+    try {
+      const result = await client.deleteDeployment(row.id, {
+        deleteTracingProject: config.deleteTracingProject,
+      });
+      row.action = { kind: result === 'deleted' ? 'deleted' : 'already_gone' };
+    } catch (error) {
+      if (ctx.signal.aborted) throw error;
+      row.action = { kind: 'delete_failed', reason: describe(error) };
+    }
+  };
+
+  if (config.deleteTracingProject || targets.length === 1) {
+    logger.info(
+      `Deleting ${targets.length} deployment${targets.length === 1 ? '' : 's'} one by one` +
+        (config.deleteTracingProject ? ', each with its tracing project.' : '.'),
+    );
+    for (const row of targets) await one(row);
+    return;
+  }
+
+  for (let start = 0; start < targets.length; start += BULK_DELETE_LIMIT) {
+    const batch = targets.slice(start, start + BULK_DELETE_LIMIT);
+    logger.info(`Deleting ${batch.length} deployments in one call.`);
+    let outcome: Awaited<ReturnType<typeof client.deleteDeployments>>;
+    try {
+      outcome = await client.deleteDeployments(batch.map((r) => r.id));
+    } catch (error) {
+      if (ctx.signal.aborted) throw error;
+      const reason = describe(error);
+      for (const row of batch) row.action = { kind: 'delete_failed', reason };
+      continue;
+    }
+    if (outcome === 'not_found') {
+      // One of them is already gone, and the bulk call refuses the whole batch for it.
+      logger.info('The bulk delete answered 404 (one is already gone): deleting these one by one.');
+      for (const row of batch) await one(row);
+      continue;
+    }
+    const byId = new Map(batch.map((r) => [r.id, r]));
+    for (const id of outcome.deleted) byId.get(id)!.action = { kind: 'deleted' };
+    for (const { id, reason } of outcome.failed) {
+      byId.get(id)!.action = { kind: 'delete_failed', reason: redact(reason) };
+    }
+    for (const id of outcome.unknown) {
+      byId.get(id)!.action = {
+        kind: 'delete_unconfirmed',
+        reason:
+          'the control plane answered 207 (some deletions failed) without saying which; check it in the LangSmith UI',
+      };
+    }
+  }
+}
+
+/** Marks the GitHub deployments of each pruned PR's environment inactive (best effort). */
+async function deactivateEnvironments(
+  ctx: RunContext,
+  rows: readonly PruneRow[],
+  environmentTemplate: string,
+): Promise<void> {
+  const { config, logger } = ctx;
+  const prs = [...new Set(rows.filter((r) => isRemoved(r.action)).map((r) => r.pr))];
+  if (prs.length === 0) return;
+  const { deactivateEnvironment } = await import('../report/github-deployment.js');
+  for (const pr of prs) {
+    if (ctx.signal.aborted) return;
+    await bestEffortWithin(
+      deactivateEnvironment({
+        token: config.githubToken,
+        github: config.github,
+        environment: fillTemplate(environmentTemplate, pr),
+        logger,
+      }),
+      15000,
+    );
+  }
+}
+
+async function writePruneSummary(
+  ctx: RunContext,
+  template: string,
+  rows: readonly PruneRow[],
+  dryRun: boolean,
+): Promise<void> {
+  const file = process.env['GITHUB_STEP_SUMMARY'];
+  const report = ctx.state.report;
+  if (!file) {
+    ctx.logger.debug('GITHUB_STEP_SUMMARY is not set: no step summary written.');
+    return;
+  }
+  const github = ctx.config.github;
+  const markdown = renderPruneSummary({
+    template,
+    rows,
+    dryRun,
+    repositoryUrl: `${github.serverUrl || 'https://github.com'}/${github.repository}`,
+    ...(report.error !== undefined ? { error: report.error } : {}),
+    ...(report.warnings ? { warnings: report.warnings } : {}),
+  });
+  try {
+    await appendFile(file, redact(markdown) + EOL, 'utf8');
+  } catch (error) {
+    ctx.logger.warning(`Could not write the step summary to ${file}: ${describe(error)}.`, {
+      title: 'Step summary not written',
+    });
+  }
+}
+
+function describe(error: unknown): string {
+  return redact(error instanceof Error ? error.message : String(error));
+}
