@@ -31,6 +31,8 @@ export const CONTRACT_INPUTS: Record<string, string | undefined> = {
   'health-check': 'true',
   'smoke-test': '',
   'smoke-test-assistant': '',
+  tests: '',
+  'tests-feedback-key': 'ci',
   'delete-tracing-project': 'false',
   'github-token': '${{ github.token }}',
   'pr-comment': 'true',
@@ -46,4 +48,6 @@ export const CONTRACT_OUTPUTS = [
   'created',
   'ui-url',
   'commit-sha',
+  'tests-passed',
+  'tests-failed',
 ];

@@ -260,10 +260,13 @@ async function startGithubDeployment(ctx: RunContext): Promise<GithubDeployment 
   return started;
 }
 
-/** Health check and smoke run. False when one failed (already reported). */
+/**
+ * Health check, smoke run and conversation tests. False when one failed (already reported):
+ * the one verdict of the post-deploy checks, whichever failed.
+ */
 async function verify(ctx: RunContext): Promise<boolean> {
   const { config, logger, state } = ctx;
-  if (!config.healthCheck && config.smokeTest === undefined) return true;
+  if (!config.healthCheck && config.smokeTest === undefined && !config.tests) return true;
   const { verifyDeployment } = await import('../verify.js');
   const result = await verifyDeployment(
     { http: ctx.http, apiKey: config.apiKey, logger },
@@ -272,9 +275,15 @@ async function verify(ctx: RunContext): Promise<boolean> {
       healthCheck: config.healthCheck,
       smokeTest: config.smokeTest,
       smokeTestAssistant: config.smokeTestAssistant,
+      ...(config.tests && { tests: config.tests }),
     },
   );
-  state.report.checks = { health: result.health, smoke: result.smoke };
+  state.report.checks = { health: result.health, smoke: result.smoke, tests: result.tests };
+  if (result.testsResult) {
+    state.report.tests = result.testsResult.cases;
+    ctx.output('tests-passed', String(result.testsResult.passed));
+    ctx.output('tests-failed', String(result.testsResult.failed));
+  }
   if (result.error === undefined) return true;
   fail(ctx, result.error);
   return false;

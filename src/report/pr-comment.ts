@@ -21,6 +21,7 @@ import {
   timelineTable,
   warningsList,
 } from './render.js';
+import { testsSection } from './tests-table.js';
 import type { RunReport } from './types.js';
 
 /** The login comments made with the workflow's `GITHUB_TOKEN` carry. */
@@ -74,6 +75,7 @@ export function renderComment(
           '\n',
         )
       : '',
+    testsSection(report, 50),
     error,
     logBlock(report, COMMENT_LOG_CHARS),
     warnings,

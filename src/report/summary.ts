@@ -14,6 +14,7 @@ import {
   timelineTable,
   warningsList,
 } from './render.js';
+import { testsSection } from './tests-table.js';
 import type { RunReport } from './types.js';
 
 /** The step summary limit is 1 MiB; a log tail never needs more than this. */
@@ -27,6 +28,7 @@ export function renderSummary(report: RunReport): string {
     `### ${headline(report)}`,
     detailsTable(report),
     timeline ? `#### Status timeline\n\n${timeline}` : '',
+    testsSection(report),
     error ? `#### Error\n\n${error}` : '',
     logBlock(report, SUMMARY_LOG_CHARS),
     warnings ? `#### Warnings\n\n${warnings}` : '',
