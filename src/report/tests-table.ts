@@ -3,6 +3,11 @@ import { formatDuration } from '../format.js';
 import { escapeMarkdown } from './markdown.js';
 import type { RunReport } from './types.js';
 
+/** Untrusted text in a cell: escaped, and `@name` broken so that it notifies nobody. */
+function cell(text: string): string {
+  return escapeMarkdown(text).replace(/@/g, '@\u200b');
+}
+
 /** Reasons longer than this are cut in the table (the log has them whole). */
 const REASON_CELL_CHARS = 300;
 
@@ -17,8 +22,8 @@ export function testsSection(report: RunReport, maxRows = 200): string {
         ? `${c.reason.slice(0, REASON_CELL_CHARS - 1)}…`
         : c.reason;
     return (
-      `| ${escapeMarkdown(c.name)} | ${c.turnsRun}/${c.turns} | ` +
-      `${c.verdict === 'passed' ? '✅ passed' : '❌ failed'} | ${escapeMarkdown(reason)} | ` +
+      `| ${cell(c.name)} | ${c.turnsRun}/${c.turns} | ` +
+      `${c.verdict === 'passed' ? '✅ passed' : '❌ failed'} | ${cell(reason)} | ` +
       `${formatDuration(c.durationMs)} |`
     );
   });
