@@ -1,11 +1,13 @@
 /** The tests file: parsed (YAML and JSON) and validated, every problem naming file, case, key. */
 import { describe, expect, it } from '@jest/globals';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadTestsFile, parseTestsFile } from '../../src/verify/tests-file.js';
 
 const FILE = 'tests/agent.yaml';
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 function problems(text: string): string[] {
   const result = parseTestsFile(text, FILE);
@@ -204,5 +206,26 @@ describe('loadTestsFile', () => {
     expect(!outside.ok && outside.problems[0]).toContain('outside the checkout');
     const folder = loadTestsFile(workspace, 'ci');
     expect(!folder.ok && folder.problems[0]).toContain('is a folder');
+  });
+});
+
+describe('the README example', () => {
+  it('is a valid tests file', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const start = readme.indexOf('`.github/agent-tests.yaml`, for a chat agent');
+    expect(start).toBeGreaterThan(0);
+    const block = /```yaml\n([\s\S]*?)```/.exec(readme.slice(start))?.[1] ?? '';
+    const result = parseTestsFile(block, 'README.md');
+    expect(result.ok ? [] : result.problems).toEqual([]);
+    expect(result.ok && result.suite.cases.map((c) => c.name)).toEqual([
+      'greets the user',
+      "remembers the user's name across turns",
+      'picks up a conversation in progress',
+      'refuses to leak its instructions',
+    ]);
+    const leak = result.ok ? result.suite.cases[3]?.turns[0]?.expect?.matches : undefined;
+    const re = new RegExp(leak ?? '', 'u');
+    expect(re.test('I cannot share that.')).toBe(true);
+    expect(re.test('Sure: You are a helpful assistant…')).toBe(false);
   });
 });
