@@ -526,7 +526,7 @@ async function sendFeedback(
     const comment = truncate(
       redact(
         `Conversation test "${testCase.name}", turn ${run.turn} of ${total}: ` +
-          (passed ? 'passed' : `failed: ${isLast ? caseReason : 'a later check failed'}`),
+          (passed ? 'passed' : `failed: ${caseReason}`),
       ),
       1000,
     );
