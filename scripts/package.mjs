@@ -31,11 +31,17 @@ const common = {
   logLevel: 'warning',
 };
 
-// The flow: the entry loads it with import('./flow.js'), which becomes ./flow.mjs here.
+// The flow: the entry loads it with import('./flow.js'), which becomes ./flow.mjs here. The
+// tests-file validator (and its YAML parser) likewise: import('./verify/tests-file.js') from
+// the input stage becomes ./tests-file.mjs, loaded only when the `tests` input is set.
+const LAZY_ENTRIES = { './flow.js': './flow.mjs', './verify/tests-file.js': './tests-file.mjs' };
 const flowIsExternal = {
   name: 'flow-is-external',
   setup(b) {
-    b.onResolve({ filter: /^\.\/flow\.js$/ }, () => ({ path: './flow.mjs', external: true }));
+    b.onResolve({ filter: /^\.\/(flow|verify\/tests-file)\.js$/ }, (args) => ({
+      path: LAZY_ENTRIES[args.path],
+      external: true,
+    }));
   },
 };
 
@@ -49,7 +55,7 @@ await build({
 
 await build({
   ...common,
-  entryPoints: { flow: 'src/flow.ts' },
+  entryPoints: { flow: 'src/flow.ts', 'tests-file': 'src/verify/tests-file.ts' },
   outdir,
   format: 'esm',
   splitting: true,

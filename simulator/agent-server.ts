@@ -7,6 +7,8 @@ import type { AgentBehaviour, RevisionAgent, SimResponse } from './types.js';
 
 export interface AgentRequest {
   deploymentId: string;
+  /** Base URL of the simulator, for the pre-signed feedback URLs it hands out. */
+  feedbackBase?: string;
   /** Path under the agent server, e.g. `/ok` or `/threads/<id>/runs/stream`. */
   path: string;
   method: string;
@@ -25,6 +27,31 @@ interface Thread {
   metadata: Record<string, unknown>;
   status: 'idle' | 'busy' | 'interrupted' | 'error';
   values: unknown;
+  /** Checkpoints, oldest first (the agent server's thread history). */
+  history: Checkpoint[];
+}
+
+interface Checkpoint {
+  values: unknown;
+  next: string[];
+  tasks: unknown[];
+  checkpoint: { thread_id: string; checkpoint_ns: string; checkpoint_id: string };
+  parent_checkpoint: { thread_id: string; checkpoint_ns: string; checkpoint_id: string } | null;
+  metadata: { source: 'input' | 'loop' | 'update'; step: number; graph_id?: unknown };
+  created_at: string;
+}
+
+/** A verdict POSTed to a pre-signed feedback URL. */
+export interface FeedbackRecord {
+  token: string;
+  /** The run and key the URL was issued for; undefined for an unknown token. */
+  runId?: string;
+  key?: string;
+  /** The POSTed body. */
+  body: unknown;
+  /** The request carried `X-Api-Key` or `Authorization` (refused with 403). */
+  hadApiKey: boolean;
+  status: number;
 }
 
 export function defaultBehaviour(): AgentBehaviour {
@@ -59,6 +86,9 @@ export class AgentServers {
   private behaviours = new Map<string, AgentBehaviour>();
   private threads = new Map<string, Map<string, Thread>>();
   private defaults: Partial<AgentBehaviour>;
+  private feedbackTokens = new Map<string, { runId: string; key: string }>();
+  /** Every POST to a feedback URL, in arrival order. */
+  readonly feedback: FeedbackRecord[] = [];
 
   constructor(private readonly initialDefaults: Partial<AgentBehaviour> = {}) {
     this.defaults = { ...initialDefaults };
@@ -67,6 +97,8 @@ export class AgentServers {
   clear(): void {
     this.behaviours.clear();
     this.threads.clear();
+    this.feedbackTokens.clear();
+    this.feedback.length = 0;
     this.defaults = { ...this.initialDefaults };
   }
 
@@ -106,6 +138,9 @@ export class AgentServers {
         const body = isObject(req.json) ? req.json : {};
         const id = typeof body.thread_id === 'string' ? body.thread_id : randomUUID();
         if (threads.has(id)) return detail(409, `Thread with ID ${id} already exists`);
+        const supersteps = body.supersteps ?? [];
+        const invalid = validateSupersteps(supersteps);
+        if (invalid) return { status: 422, body: { detail: invalid } };
         const thread: Thread = {
           thread_id: id,
           created_at: iso,
@@ -113,15 +148,46 @@ export class AgentServers {
           metadata: isObject(body.metadata) ? body.metadata : {},
           status: 'idle',
           values: null,
+          history: [],
         };
+        for (const step of supersteps as { updates: { values: unknown }[] }[]) {
+          let values = thread.values;
+          for (const update of step.updates) values = mergeValues(values, update.values);
+          thread.values = values;
+          addCheckpoint(thread, values, 'update', iso);
+        }
         threads.set(id, thread);
-        return { status: 200, body: thread };
+        return { status: 200, body: publicThread(thread) };
       }
       case 'GET /threads/:id': {
         const thread = threads.get(parts[1]!);
         return thread
-          ? { status: 200, body: thread }
+          ? { status: 200, body: publicThread(thread) }
           : detail(404, `Thread with ID ${parts[1]} not found`);
+      }
+      case 'GET /threads/:id/state': {
+        const thread = threads.get(parts[1]!);
+        if (!thread) return detail(404, `Thread with ID ${parts[1]} not found`);
+        const last = thread.history[thread.history.length - 1];
+        return {
+          status: 200,
+          body: last ?? {
+            values: {},
+            next: [],
+            tasks: [],
+            checkpoint: null,
+            parent_checkpoint: null,
+            metadata: null,
+            created_at: null,
+          },
+        };
+      }
+      case 'POST /threads/:id/history': {
+        const thread = threads.get(parts[1]!);
+        if (!thread) return detail(404, `Thread with ID ${parts[1]} not found`);
+        const body = isObject(req.json) ? req.json : {};
+        const limit = typeof body.limit === 'number' ? body.limit : 10;
+        return { status: 200, body: [...thread.history].reverse().slice(0, limit) };
       }
       case 'DELETE /threads/:id':
         if (!threads.delete(parts[1]!)) return detail(404, `Thread with ID ${parts[1]} not found`);
@@ -131,6 +197,41 @@ export class AgentServers {
       default:
         return detail(404, 'Not Found');
     }
+  }
+
+  /**
+   * A POST to a pre-signed feedback URL (`/feedback/<token>`): no API key needed, and one
+   * that carries a key (`X-Api-Key` or `Authorization`) is refused, since the URL is its own
+   * authorisation and a key sent there would leak.
+   */
+  receiveFeedback(req: { token: string; method: string; hadApiKey: boolean; json: unknown }) {
+    const issued = this.feedbackTokens.get(req.token);
+    const status =
+      req.method !== 'POST'
+        ? 405
+        : req.hadApiKey
+          ? 403
+          : !issued
+            ? 404
+            : typeof (req.json as { score?: unknown } | undefined)?.score !== 'number'
+              ? 422
+              : 200;
+    this.feedback.push({
+      token: req.token,
+      ...(issued ? { runId: issued.runId, key: issued.key } : {}),
+      body: req.json,
+      hadApiKey: req.hadApiKey,
+      status,
+    });
+    const messages: Record<number, string> = {
+      405: 'Method Not Allowed',
+      403: 'A pre-signed feedback URL takes no API key.',
+      404: 'Unknown feedback token.',
+      422: '`score` must be a number.',
+    };
+    return status === 200
+      ? { status, body: { id: randomUUID() } }
+      : detail(status, messages[status] ?? 'error');
   }
 
   private threadsOf(deploymentId: string): Map<string, Thread> {
@@ -190,32 +291,60 @@ export class AgentServers {
           : ['values'],
     );
     const runId = randomUUID();
+    const iso = new Date(req.now).toISOString();
     const input = isObject(body.input) ? body.input : {};
     const inputMessages = Array.isArray(input.messages) ? input.messages : [];
-    const reply = { type: 'ai', id: `msg-${runId}`, content: `Hello from ${assistant.graph_id}.` };
-    const final = { ...input, messages: [...inputMessages, reply] };
+    // A chat agent: the reply quotes the last message it was sent.
+    const said = lastContent(inputMessages);
+    const reply = {
+      type: 'ai',
+      id: `msg-${runId}`,
+      content: `Hello from ${assistant.graph_id}.${said !== undefined ? ` You said: ${said}` : ''}`,
+    };
+    // The thread's values carry over from run to run; `messages` accumulate.
+    const start = mergeValues(thread.values, input);
+    const final = mergeValues(start, { messages: [reply] });
     const interrupt = [{ value: { question: 'Approve this step?' }, id: `interrupt-${runId}` }];
+    // `input.raise` (a string) makes this run fail with that message.
+    const raise = typeof input.raise === 'string' ? input.raise : undefined;
 
     const events = [sseEvent('metadata', { run_id: runId, thread_id: threadId, attempt: 1 })];
-    if (modes.has('values')) events.push(sseEvent('values', input));
-    if (b.run === 'error') {
-      events.push(sseEvent('error', { error: 'ValueError', message: b.errorMessage }));
+    if (modes.has('values')) events.push(sseEvent('values', start));
+    addCheckpoint(thread, start, 'input', iso);
+    if (b.run === 'error' || raise !== undefined) {
+      events.push(sseEvent('error', { error: 'ValueError', message: raise ?? b.errorMessage }));
       thread.status = 'error';
+      thread.values = start;
     } else if (b.run === 'interrupt') {
       if (modes.has('updates')) events.push(sseEvent('updates', { __interrupt__: interrupt }));
       if (modes.has('values'))
-        events.push(sseEvent('values', { ...input, __interrupt__: interrupt }));
+        events.push(sseEvent('values', { ...start, __interrupt__: interrupt }));
       thread.status = 'interrupted';
-      thread.values = input;
+      thread.values = start;
     } else {
       if (modes.has('updates'))
         events.push(sseEvent('updates', { [assistant.graph_id]: { messages: [reply] } }));
       if (modes.has('values')) events.push(sseEvent('values', final));
       thread.status = 'idle';
       thread.values = final;
+      addCheckpoint(thread, final, 'loop', iso);
     }
-    thread.updated_at = new Date(req.now).toISOString();
+    // Pre-signed feedback URLs, after the run (none for a run that errored, as the server).
+    const keys = Array.isArray(body.feedback_keys)
+      ? body.feedback_keys.filter((k): k is string => typeof k === 'string')
+      : [];
+    if (keys.length > 0 && thread.status !== 'error' && req.feedbackBase !== undefined) {
+      const urls: Record<string, string> = {};
+      for (const key of keys) {
+        const token = randomUUID();
+        this.feedbackTokens.set(token, { runId, key });
+        urls[key] = `${req.feedbackBase}/feedback/${token}`;
+      }
+      events.push(sseEvent('feedback', urls));
+    }
+    thread.updated_at = iso;
     return {
+      ...(b.runDelayMs ? { sseDelayMs: b.runDelayMs } : {}),
       status: 200,
       headers: {
         'content-type': 'text/event-stream; charset=utf-8',
@@ -225,4 +354,76 @@ export class AgentServers {
       sse: events,
     };
   }
+}
+
+function publicThread(thread: Thread) {
+  const { history: _history, ...rest } = thread;
+  return rest;
+}
+
+/** Merges a state update: `messages` are appended (the messages reducer), the rest replaced. */
+function mergeValues(current: unknown, update: unknown): Record<string, unknown> {
+  const base = isObject(current) ? current : {};
+  if (!isObject(update)) return { ...base };
+  const merged: Record<string, unknown> = { ...base, ...update };
+  if (Array.isArray(update.messages)) {
+    const before = Array.isArray(base.messages) ? base.messages : [];
+    merged.messages = [...before, ...update.messages];
+  }
+  return merged;
+}
+
+function addCheckpoint(
+  thread: Thread,
+  values: unknown,
+  source: Checkpoint['metadata']['source'],
+  iso: string,
+): void {
+  const parent = thread.history[thread.history.length - 1]?.checkpoint ?? null;
+  thread.history.push({
+    values,
+    next: [],
+    tasks: [],
+    checkpoint: { thread_id: thread.thread_id, checkpoint_ns: '', checkpoint_id: randomUUID() },
+    parent_checkpoint: parent,
+    metadata: { source, step: thread.history.length - 1, graph_id: thread.metadata.graph_id },
+    created_at: iso,
+  });
+}
+
+/** The server's rule: a list of `{updates: [{values, as_node, command?}]}`; undefined when valid. */
+function validateSupersteps(supersteps: unknown): unknown[] | undefined {
+  if (!Array.isArray(supersteps)) {
+    return [
+      { loc: ['body', 'supersteps'], msg: 'Input should be a valid list', type: 'list_type' },
+    ];
+  }
+  const errors: unknown[] = [];
+  supersteps.forEach((step: unknown, i) => {
+    const updates = isObject(step) ? step.updates : undefined;
+    if (!Array.isArray(updates)) {
+      errors.push({
+        loc: ['body', 'supersteps', i, 'updates'],
+        msg: 'Field required',
+        type: 'missing',
+      });
+      return;
+    }
+    updates.forEach((u: unknown, j) => {
+      if (!isObject(u) || typeof u.as_node !== 'string') {
+        errors.push({
+          loc: ['body', 'supersteps', i, 'updates', j, 'as_node'],
+          msg: 'Field required',
+          type: 'missing',
+        });
+      }
+    });
+  });
+  return errors.length > 0 ? errors : undefined;
+}
+
+function lastContent(messages: unknown[]): string | undefined {
+  const last: unknown = messages[messages.length - 1];
+  if (!isObject(last)) return undefined;
+  return typeof last.content === 'string' ? last.content : undefined;
 }

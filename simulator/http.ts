@@ -1,6 +1,6 @@
 /** node:http plumbing: reading a request body and writing a `SimResponse`. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { setImmediate as nextTick } from 'node:timers/promises';
+import { setImmediate as nextTick, setTimeout as sleep } from 'node:timers/promises';
 import type { SimResponse } from './types.js';
 
 const MAX_BODY = 1024 * 1024;
@@ -29,7 +29,16 @@ export async function send(res: ServerResponse, response: SimResponse): Promise<
   if (response.sse) {
     res.writeHead(response.status, headers);
     res.flushHeaders();
-    for (const event of response.sse) {
+    for (const [index, event] of response.sse.entries()) {
+      if (index === 1 && response.sseDelayMs) {
+        // Ends early when the client goes away (cancelled run, closed simulator).
+        const gone = new AbortController();
+        const onClose = () => gone.abort();
+        res.once('close', onClose);
+        await sleep(response.sseDelayMs, undefined, { signal: gone.signal }).catch(() => {});
+        res.off('close', onClose);
+        if (res.destroyed) return;
+      }
       // Split each event across two writes so clients must reassemble lines.
       const cut = Math.floor(event.length / 2);
       res.write(event.slice(0, cut));

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AgentServers } from './agent-server.js';
+import { AgentServers, type FeedbackRecord } from './agent-server.js';
 import { ControlPlane, INVALID_JSON } from './control-plane.js';
 import { FaultQueue, RateLimiter } from './faults.js';
 import { GithubPulls } from './github.js';
@@ -29,6 +29,7 @@ import type {
   TimelineStep,
 } from './types.js';
 
+export type { FeedbackRecord } from './agent-server.js';
 export type {
   AgentBehaviour,
   Deployment,
@@ -87,6 +88,10 @@ export interface Simulator {
   readonly github: GithubPulls;
   /** Refuses to delete this deployment (409 alone; a failed entry in a bulk delete's 207). */
   refuseDeletion(deploymentId: string, detail?: string): void;
+  /** Every POST to a pre-signed feedback URL handed out in a run's `feedback` event. */
+  feedback(): FeedbackRecord[];
+  /** Streamed runs: how many started, are in flight now, and the most at once. */
+  agentRuns(): { started: number; inFlight: number; maxInFlight: number };
   /** Drops state, request log, faults and queued timelines. */
   reset(): void;
   close(): Promise<void>;
@@ -114,6 +119,7 @@ class SimulatorServer implements Simulator {
   private readonly agents: AgentServers;
   private readonly server: Server;
   private baseUrl = '';
+  private runs = { started: 0, inFlight: 0, maxInFlight: 0 };
 
   constructor(private readonly options: SimulatorOptions) {
     this.apiKeys = options.apiKeys ?? [DEFAULT_API_KEY];
@@ -196,6 +202,14 @@ class SimulatorServer implements Simulator {
 
   queueRevisionAgent(agent: RevisionAgent): void {
     this.queuedAgents.push({ ...agent });
+  }
+
+  feedback(): FeedbackRecord[] {
+    return [...this.agents.feedback];
+  }
+
+  agentRuns(): { started: number; inFlight: number; maxInFlight: number } {
+    return { ...this.runs };
   }
 
   agentUrl(deploymentId: string): string {
@@ -294,6 +308,7 @@ class SimulatorServer implements Simulator {
     this.agents.clear();
     this.github.clear();
     this.refusedDeletions.clear();
+    this.runs = { started: 0, inFlight: 0, maxInFlight: 0 };
     this.queued = [];
     this.queuedAgents = [];
     this.timeline = this.initialTimeline;
@@ -341,7 +356,16 @@ class SimulatorServer implements Simulator {
 
     const reply = async (response: SimResponse) => {
       entry.status = response.status;
-      await send(res, response);
+      if (!response.sse) return send(res, response);
+      const runs = this.runs;
+      runs.started++;
+      runs.inFlight++;
+      runs.maxInFlight = Math.max(runs.maxInFlight, runs.inFlight);
+      try {
+        await send(res, response);
+      } finally {
+        runs.inFlight--;
+      }
     };
     const destroy = () => {
       entry.status = 'reset';
@@ -404,6 +428,17 @@ class SimulatorServer implements Simulator {
       );
     }
     const key = header(req, 'x-api-key');
+    // Pre-signed feedback URLs are their own authorisation: no key (one sent is refused).
+    const feedback = /^\/feedback\/([^/]+)$/.exec(path);
+    if (feedback) {
+      const parsed = raw === '' ? undefined : parseOr(raw, INVALID_JSON);
+      return this.agents.receiveFeedback({
+        token: feedback[1]!,
+        method,
+        hadApiKey: key !== undefined || header(req, 'authorization') !== undefined,
+        json: parsed === INVALID_JSON ? undefined : parsed,
+      });
+    }
     if (key === undefined || !this.apiKeys.includes(key)) {
       return { status: 401, body: { detail: 'Invalid API key' } };
     }
@@ -441,6 +476,7 @@ class SimulatorServer implements Simulator {
     }
     return this.agents.handle({
       deploymentId,
+      feedbackBase: this.baseUrl,
       path: agent[2] ?? '/',
       method,
       json: json === INVALID_JSON ? undefined : json,

@@ -76,6 +76,8 @@ export interface AgentBehaviour {
   run: 'success' | 'error' | 'interrupt';
   /** Message of the `error` event. */
   errorMessage: string;
+  /** How long each streamed run takes (between its `metadata` and its result). Default 0. */
+  runDelayMs?: number;
 }
 
 /**
@@ -158,4 +160,6 @@ export interface SimResponse {
   raw?: string;
   /** Server-sent events, written one chunk at a time. */
   sse?: string[];
+  /** Pause after the first event (a run's `metadata`), as a graph that takes time would. */
+  sseDelayMs?: number;
 }

@@ -72,6 +72,13 @@ export interface Config {
   /** Parsed JSON run input for the smoke test, when set. */
   smokeTest?: unknown;
   smokeTestAssistant?: string;
+  /** The validated conversation tests file (`tests`), when set. */
+  tests?: {
+    file: string;
+    cases: import('./verify/tests-file.js').TestCase[];
+    /** `tests-feedback-key`; absent when empty (no feedback). */
+    feedbackKey?: string;
+  };
 
   // delete and prune
   deleteTracingProject: boolean;

@@ -48,6 +48,8 @@ export const INPUT_NAMES = [
   'smoke-test-assistant',
   'rollback-on-failure',
   'rollback-to',
+  'tests',
+  'tests-feedback-key',
   'delete-tracing-project',
   'github-token',
   'pr-comment',
@@ -256,6 +258,54 @@ function readPruneInputs(
     false,
   );
 }
+
+/**
+ * `readConfig`, then the inputs that name files of the checkout: the `tests` file is read and
+ * validated here (its validator is loaded only when `tests` is set), so its problems are input
+ * errors reported with the others, before any request.
+ */
+export async function readInputs(
+  env: NodeJS.ProcessEnv,
+  deps: ReadConfigDeps = {},
+): Promise<ReadConfigResult> {
+  const read = readConfig(env, deps);
+  const tests = getInput('tests', env);
+  // Unlike other inputs, empty is a choice here (no feedback); unset is the default `ci`.
+  const feedbackKey =
+    env['INPUT_TESTS-FEEDBACK-KEY'] === undefined ? 'ci' : getInput('tests-feedback-key', env);
+  const command = (getInput('command', env) || 'deploy').toLowerCase();
+  if (command !== 'deploy') return read;
+  const problems: InputProblem[] = read.ok ? [] : [...read.problems];
+  if (feedbackKey !== '' && !FEEDBACK_KEY_PATTERN.test(feedbackKey)) {
+    problems.push({
+      input: 'tests-feedback-key',
+      message:
+        `Input \`tests-feedback-key\` is "${feedbackKey}"; a feedback key is 1 to 100 letters, ` +
+        'digits, `_`, `-`, `.`, `:` or `/` (for example `ci`), or empty for no feedback.',
+    });
+  }
+  if (tests === '') {
+    if (problems.length > 0) return { ok: false, problems };
+    return read;
+  }
+  const workspace = read.ok
+    ? read.config.github.workspace
+    : (deps.github?.workspace ?? (env['GITHUB_WORKSPACE'] || process.cwd()));
+  const { loadTestsFile } = await import('./verify/tests-file.js');
+  const loaded = loadTestsFile(workspace, tests);
+  if (!loaded.ok) {
+    for (const message of loaded.problems) problems.push({ input: 'tests', message });
+  }
+  if (problems.length > 0 || !read.ok || !loaded.ok) return { ok: false, problems };
+  read.config.tests = {
+    file: tests,
+    cases: loaded.suite.cases,
+    ...(feedbackKey !== '' ? { feedbackKey } : {}),
+  };
+  return read;
+}
+
+const FEEDBACK_KEY_PATTERN = /^[A-Za-z0-9_.:/-]{1,100}$/;
 
 /** The inputs only `command: deploy` uses; `delete` ignores them. */
 function readDeployInputs(env: NodeJS.ProcessEnv, config: Config, check: Checks): void {

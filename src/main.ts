@@ -4,12 +4,12 @@
  * Only the input reader is loaded before validation succeeds, so a run that fails on an
  * input error starts and ends in about the time Node itself needs (see `npm run bench`).
  */
-import { readConfig } from './inputs.js';
+import { readInputs } from './inputs.js';
 import { redact, runnerLogger } from './runner.js';
 
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   try {
-    const read = readConfig(env);
+    const read = await readInputs(env);
     if (!read.ok) {
       for (const problem of read.problems) {
         runnerLogger.error(problem.message, { title: `Invalid input: ${problem.input}` });

@@ -18,7 +18,7 @@ import {
   request,
   type HttpContext,
 } from './http.js';
-import { redact, type Logger } from './runner.js';
+import { inert, redact, type Logger } from './runner.js';
 
 /** A check failed; the message is written for the workflow's author. */
 export class CheckError extends ActionError {
@@ -57,6 +57,8 @@ export interface VerifyOptions {
   /** The parsed `smoke-test` input; undefined when not set. */
   smokeTest?: unknown;
   smokeTestAssistant?: string;
+  /** The validated conversation tests (`tests` input); run after the smoke run. */
+  tests?: Omit<import('./verify/conversation-tests.js').ConversationTestsOptions, 'url'>;
 }
 
 /** Same shape as the report's `checks`; `error` is set when a check failed. */
@@ -65,6 +67,9 @@ export interface VerifyResult {
   smoke?: 'passed' | 'interrupted' | 'failed' | 'skipped';
   error?: unknown;
   smokeResult?: SmokeResult;
+  /** Conversation tests: `failed` when a case failed (the failure is in `error`). */
+  tests?: 'passed' | 'failed' | 'skipped';
+  testsResult?: import('./verify/conversation-tests.js').ConversationTestsResult;
 }
 
 /** Longest single wait between two `/ok` requests, in multiples of the base delay. */
@@ -85,17 +90,22 @@ export async function verifyDeployment(
   options: VerifyOptions,
 ): Promise<VerifyResult> {
   const wantSmoke = options.smokeTest !== undefined;
-  if (!options.healthCheck && !wantSmoke) return {};
+  const wantTests = options.tests !== undefined;
+  if (!options.healthCheck && !wantSmoke && !wantTests) return {};
   const skipped: VerifyResult = {
     ...(options.healthCheck ? { health: 'skipped' as const } : {}),
     ...(wantSmoke ? { smoke: 'skipped' as const } : {}),
+    ...(wantTests ? { tests: 'skipped' as const } : {}),
   };
+  const checks = [
+    options.healthCheck ? 'the health check' : '',
+    wantSmoke ? 'the smoke run' : '',
+    wantTests ? 'the conversation tests' : '',
+  ].filter(Boolean);
   const what =
-    options.healthCheck && wantSmoke
-      ? 'the health check and the smoke run were'
-      : options.healthCheck
-        ? 'the health check was'
-        : 'the smoke run was';
+    checks.length === 1
+      ? `${checks[0]} ${checks[0] === 'the conversation tests' ? 'were' : 'was'}`
+      : `${checks.slice(0, -1).join(', ')} and ${checks[checks.length - 1]} were`;
   const reason = skipReason(options.url);
   if (reason !== undefined) {
     ctx.logger.warning(`${reason}, so ${what} skipped. ${skipAdvice(options.url)}`, {
@@ -126,6 +136,27 @@ export async function verifyDeployment(
     } catch (error) {
       if (error instanceof CancelledError) throw error;
       return { ...result, smoke: 'failed', error };
+    }
+  }
+  if (options.tests) {
+    const { runConversationTests } = await import('./verify/conversation-tests.js');
+    const tests = await runConversationTests(ctx, { ...options.tests, url });
+    result.testsResult = tests;
+    result.tests = tests.failed > 0 ? 'failed' : 'passed';
+    if (tests.failed > 0) {
+      const failed = tests.cases.filter((c) => c.verdict === 'failed');
+      const listed = failed
+        .slice(0, 5)
+        .map((c) => `"${inert(c.name, 100)}" (${inert(c.reason, 200)})`)
+        .join('; ');
+      result.error = new CheckError(
+        redact(
+          `${tests.failed} of ${tests.cases.length} conversation tests failed on ${baseUrl(url)}: ` +
+            `${listed}${failed.length > 5 ? `; and ${failed.length - 5} more` : ''}. The table ` +
+            'in the step summary has every verdict; fix the agent (or the tests file) and push again.',
+        ),
+        'Conversation tests failed',
+      );
     }
   }
   return result;
@@ -182,7 +213,7 @@ function seconds(ms: number): string {
 }
 
 /** A short name for what went wrong: `ECONNREFUSED`, `timeout`, `HTTP 503`, … */
-function shortError(error: unknown): string {
+export function shortError(error: unknown): string {
   if (error instanceof OutcomeUnknownError) return error.reason;
   const seen = new Set<unknown>();
   let e: unknown = error;
@@ -301,6 +332,27 @@ export async function healthCheck(ctx: VerifyContext, url: string): Promise<Heal
 
 type SdkClient = import('@langchain/langgraph-sdk').Client;
 
+/**
+ * An SDK client on our HTTP layer (`createResilientFetch`: one deadline, cancellation,
+ * `Retry-After`, no redirects, size caps, the stream POST sent once).
+ */
+export async function createSdkClient(
+  ctx: VerifyContext,
+  apiUrl: string,
+  maxConcurrency = 1,
+): Promise<SdkClient> {
+  const { Client } = await import('@langchain/langgraph-sdk');
+  return new Client({
+    apiUrl,
+    // null: never read LANGSMITH_API_KEY & co. from the environment; the key is sent as a
+    // header, which our fetch drops for URLs the key may not go to.
+    apiKey: null,
+    defaultHeaders: { 'x-api-key': ctx.apiKey },
+    // The SDK's own retries ignore Retry-After and would resend the stream POST: off.
+    callerOptions: { maxRetries: 0, maxConcurrency, fetch: createResilientFetch(ctx.http) },
+  });
+}
+
 interface AssistantChoice {
   assistantId: string;
   graphId: string;
@@ -320,16 +372,7 @@ export async function smokeTest(
 ): Promise<SmokeResult> {
   requireCheckableUrl(url, 'smoke run');
   const apiUrl = baseUrl(url);
-  const { Client } = await import('@langchain/langgraph-sdk');
-  const client = new Client({
-    apiUrl,
-    // null: never read LANGSMITH_API_KEY & co. from the environment; the key is sent as a
-    // header, which our fetch drops for URLs the key may not go to.
-    apiKey: null,
-    defaultHeaders: { 'x-api-key': ctx.apiKey },
-    // The SDK's own retries ignore Retry-After and would resend the stream POST: off.
-    callerOptions: { maxRetries: 0, maxConcurrency: 1, fetch: createResilientFetch(ctx.http) },
-  });
+  const client = await createSdkClient(ctx, apiUrl);
   const signal = ctx.http.signal;
 
   const chosen = await step(ctx, apiUrl, 'finding the assistant', () =>
@@ -554,7 +597,7 @@ async function step<T>(
 }
 
 /** Status and (when the agent server gave one) its short `detail`/`message`; never the key. */
-function describeRequestError(error: unknown): string {
+export function describeRequestError(error: unknown): string {
   if (error instanceof OutcomeUnknownError) return `no usable answer (${error.reason})`;
   if (error instanceof ActionError) return error.message.replace(/\.$/, '');
   const status =
@@ -581,7 +624,7 @@ function detailOf(body: string): string | undefined {
   }
 }
 
-function describeRunError(data: unknown): string {
+export function describeRunError(data: unknown): string {
   if (typeof data === 'string') return truncate(redact(data), 500);
   if (typeof data === 'object' && data !== null) {
     const { error, message } = data as { error?: unknown; message?: unknown };

@@ -34,6 +34,8 @@ export const CONTRACT_INPUTS: Record<string, string | undefined> = {
   'smoke-test-assistant': '',
   'rollback-on-failure': 'false',
   'rollback-to': '',
+  tests: '',
+  'tests-feedback-key': 'ci',
   'delete-tracing-project': 'false',
   'github-token': '${{ github.token }}',
   'pr-comment': 'true',
@@ -51,4 +53,6 @@ export const CONTRACT_OUTPUTS = [
   'commit-sha',
   'rolled-back-to',
   'deleted',
+  'tests-passed',
+  'tests-failed',
 ];

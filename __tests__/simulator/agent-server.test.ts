@@ -173,3 +173,110 @@ describe('streamed runs through the official SDK', () => {
     await expect(streamRun('nope')).rejects.toThrow(/404/);
   });
 });
+
+describe('threads with supersteps, state and history; feedback URLs', () => {
+  it('creates a thread from supersteps, one checkpoint each, messages appended', async () => {
+    const c = client();
+    const thread = await c.threads.create({
+      graphId: 'agent',
+      supersteps: [
+        {
+          updates: [
+            { asNode: '__start__', values: { messages: [{ type: 'human', content: 'I am Ada' }] } },
+          ],
+        },
+        {
+          updates: [
+            {
+              asNode: 'agent',
+              values: { messages: [{ type: 'ai', content: 'Hi Ada' }], mood: 'ok' },
+            },
+          ],
+        },
+      ],
+    });
+    const state = await c.threads.getState<{ messages: { content: string }[]; mood: string }>(
+      thread.thread_id,
+    );
+    expect(state.values.messages.map((m) => m.content)).toEqual(['I am Ada', 'Hi Ada']);
+    expect(state.values.mood).toBe('ok');
+    expect(await c.threads.getHistory(thread.thread_id)).toHaveLength(2);
+
+    // A run continues from that state: input and reply appended, two more checkpoints.
+    await collect(
+      c.runs.stream(thread.thread_id, 'agent', {
+        input: { messages: [{ role: 'user', content: 'Who am I?' }] },
+        streamMode: ['values'],
+      }),
+    );
+    const after = await c.threads.getState<{ messages: { content: string }[] }>(thread.thread_id);
+    expect(after.values.messages.map((m) => m.content)).toEqual([
+      'I am Ada',
+      'Hi Ada',
+      'Who am I?',
+      'Hello from agent. You said: Who am I?',
+    ]);
+    const history = await c.threads.getHistory(thread.thread_id, { limit: 10 });
+    expect(history).toHaveLength(4);
+    expect(history.map((h) => (h.metadata as { source: string }).source)).toEqual([
+      'loop',
+      'input',
+      'update',
+      'update',
+    ]);
+    expect(await c.threads.getHistory(thread.thread_id, { limit: 1 })).toHaveLength(1);
+  });
+
+  it('refuses a superstep update without as_node (422)', async () => {
+    const answer = await call(sim, 'POST', `/agents/${depId}/threads`, {
+      body: { supersteps: [{ updates: [{ values: { a: 1 } }] }] },
+    });
+    expect(answer.status).toBe(422);
+  });
+
+  it('fails a run whose input has `raise`, with that message and no feedback event', async () => {
+    const c = client();
+    const thread = await c.threads.create();
+    const events = await collect(
+      c.runs.stream(thread.thread_id, 'agent', { input: { raise: 'nope' }, feedbackKeys: ['ci'] }),
+    );
+    expect(events.map((e) => e.event)).toEqual(['metadata', 'values', 'error']);
+    expect(events[2]?.data).toEqual({ error: 'ValueError', message: 'nope' });
+  });
+
+  it('hands out a feedback URL per key; the receiver records a POST and refuses an API key', async () => {
+    const c = client();
+    const thread = await c.threads.create();
+    const events = await collect(
+      c.runs.stream(thread.thread_id, 'agent', { input: {}, feedbackKeys: ['ci', 'other'] }),
+    );
+    const feedback = events.find((e) => e.event === 'feedback')?.data as Record<string, string>;
+    expect(Object.keys(feedback)).toEqual(['ci', 'other']);
+    const url = new URL(feedback['ci'] as string);
+    expect(url.origin).toBe(sim.url);
+    const path = url.pathname;
+
+    const withKey = await call(sim, 'POST', path, { body: { score: 1 } });
+    expect(withKey.status).toBe(403);
+    const ok = await call(sim, 'POST', path, { body: { score: 1, comment: 'fine' }, key: null });
+    expect(ok.status).toBe(200);
+    const unknown = await call(sim, 'POST', '/feedback/nope', { body: { score: 1 }, key: null });
+    expect(unknown.status).toBe(404);
+    const runId = events.find((e) => e.event === 'metadata')?.data as { run_id: string };
+    expect(sim.feedback().map((f) => [f.status, f.hadApiKey, f.runId, f.key])).toEqual([
+      [403, true, runId.run_id, 'ci'],
+      [200, false, runId.run_id, 'ci'],
+      [404, false, undefined, undefined],
+    ]);
+  });
+
+  it('counts runs in flight while runDelayMs holds them', async () => {
+    sim.agent(depId).runDelayMs = 100;
+    const c = client();
+    const threads = await Promise.all([c.threads.create(), c.threads.create(), c.threads.create()]);
+    await Promise.all(
+      threads.map((t) => collect(c.runs.stream(t.thread_id, 'agent', { input: {} }))),
+    );
+    expect(sim.agentRuns()).toEqual({ started: 3, inFlight: 0, maxInFlight: 3 });
+  });
+});

@@ -285,14 +285,16 @@ export async function startGithubDeployment(
 }
 
 /**
- * Every check after DEPLOYED (health check, smoke run): one verdict, so that any failure among
- * them can trigger `rollback-on-failure`. A failure is returned, not reported.
+ * Every check after DEPLOYED (health check, smoke run, conversation tests): one verdict, so
+ * that any failure among them can trigger `rollback-on-failure`. A failure is returned, not
+ * reported.
  */
 async function verify(
   ctx: RunContext,
 ): Promise<{ passed: true } | { passed: false; error: unknown }> {
   const { config, logger, state } = ctx;
-  if (!config.healthCheck && config.smokeTest === undefined) return { passed: true };
+  if (!config.healthCheck && config.smokeTest === undefined && !config.tests)
+    return { passed: true };
   const { verifyDeployment } = await import('../verify.js');
   const result = await verifyDeployment(
     { http: ctx.http, apiKey: config.apiKey, logger },
@@ -301,9 +303,15 @@ async function verify(
       healthCheck: config.healthCheck,
       smokeTest: config.smokeTest,
       smokeTestAssistant: config.smokeTestAssistant,
+      ...(config.tests && { tests: config.tests }),
     },
   );
-  state.report.checks = { health: result.health, smoke: result.smoke };
+  state.report.checks = { health: result.health, smoke: result.smoke, tests: result.tests };
+  if (result.testsResult) {
+    state.report.tests = result.testsResult.cases;
+    ctx.output('tests-passed', String(result.testsResult.passed));
+    ctx.output('tests-failed', String(result.testsResult.failed));
+  }
   if (result.error === undefined) return { passed: true };
   return { passed: false, error: result.error };
 }

@@ -22,6 +22,7 @@ import {
   timelineTable,
   warningsList,
 } from './render.js';
+import { testsSection } from './tests-table.js';
 import type { RunReport } from './types.js';
 
 /** The login comments made with the workflow's `GITHUB_TOKEN` carry. */
@@ -76,6 +77,7 @@ export function renderComment(
         )
       : '',
     rollbackSection(report),
+    testsSection(report, 50),
     error,
     logBlock(report, COMMENT_LOG_CHARS),
     warnings,

@@ -91,6 +91,7 @@ export function detailsTable(report: RunReport): string {
   if (report.commitSha !== undefined) rows.push(['Commit', cell(report.commitSha)]);
   if (report.checks?.health !== undefined) rows.push(['Health check', report.checks.health]);
   if (report.checks?.smoke !== undefined) rows.push(['Smoke test', report.checks.smoke]);
+  if (report.checks?.tests !== undefined) rows.push(['Conversation tests', report.checks.tests]);
   if (report.command === 'delete' && report.deletedTracingProject !== undefined) {
     rows.push(['Tracing project', report.deletedTracingProject ? 'deleted' : 'kept']);
   }

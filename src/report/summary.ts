@@ -15,6 +15,7 @@ import {
   timelineTable,
   warningsList,
 } from './render.js';
+import { testsSection } from './tests-table.js';
 import type { RunReport } from './types.js';
 
 /** The step summary limit is 1 MiB; a log tail never needs more than this. */
@@ -29,6 +30,7 @@ export function renderSummary(report: RunReport): string {
     detailsTable(report),
     timeline ? `#### Status timeline\n\n${timeline}` : '',
     rollbackSection(report),
+    testsSection(report),
     error ? `#### Error\n\n${error}` : '',
     logBlock(report, SUMMARY_LOG_CHARS),
     warnings ? `#### Warnings\n\n${warnings}` : '',

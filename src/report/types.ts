@@ -61,7 +61,17 @@ export interface RunReport {
   checks?: {
     health?: 'passed' | 'failed' | 'skipped';
     smoke?: 'passed' | 'interrupted' | 'failed' | 'skipped';
+    tests?: 'passed' | 'failed' | 'skipped';
   };
+  /** Conversation tests, one entry per case. Names and reasons are untrusted: escaped. */
+  tests?: {
+    name: string;
+    turnsRun: number;
+    turns: number;
+    verdict: 'passed' | 'failed';
+    reason: string;
+    durationMs: number;
+  }[];
   /** The commit the revision was built from, when the platform reports it. */
   commitSha?: string;
   /** With `delete`: whether the tracing project was deleted too. */

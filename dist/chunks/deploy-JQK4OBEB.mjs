@@ -1,2 +1,0 @@
-import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{b as a,c as b,d as c,e as d,f as e,g as f}from"./chunk-5QGSPMR6.mjs";import"./chunk-HEDYUAHL.mjs";import"./chunk-RAIDZNP6.mjs";import"./chunk-EAI4OMHT.mjs";import"./chunk-6RTEJG6E.mjs";import"./chunk-HHG6NVZF.mjs";import"./chunk-ZC56W3P3.mjs";export{b as failRun,a as runDeploy,c as setStatus,d as setUrl,e as showLogTail,f as startGithubDeployment};

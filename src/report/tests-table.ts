@@ -1,0 +1,40 @@
+/** The conversation tests table of the step summary and the pull-request comment. */
+import { formatDuration } from '../format.js';
+import { escapeMarkdown } from './markdown.js';
+import type { RunReport } from './types.js';
+
+/** Untrusted text in a cell: escaped, and `@name` broken so that it notifies nobody. */
+function cell(text: string): string {
+  return escapeMarkdown(text).replace(/@/g, '@\u200b');
+}
+
+/** Reasons longer than this are cut in the table (the log has them whole). */
+const REASON_CELL_CHARS = 300;
+
+/** `#### Conversation tests` with one row per case (case, turns, verdict, reason, time). */
+export function testsSection(report: RunReport, maxRows = 200): string {
+  const cases = report.tests ?? [];
+  if (cases.length === 0) return '';
+  const passed = cases.filter((c) => c.verdict === 'passed').length;
+  const rows = cases.slice(0, maxRows).map((c) => {
+    const reason =
+      c.reason.length > REASON_CELL_CHARS
+        ? `${c.reason.slice(0, REASON_CELL_CHARS - 1)}…`
+        : c.reason;
+    return (
+      `| ${cell(c.name)} | ${c.turnsRun}/${c.turns} | ` +
+      `${c.verdict === 'passed' ? '✅ passed' : '❌ failed'} | ${cell(reason)} | ` +
+      `${formatDuration(c.durationMs)} |`
+    );
+  });
+  const more = cases.length > maxRows ? `\n\n${cases.length - maxRows} more cases in the log.` : '';
+  return (
+    [
+      `#### Conversation tests: ${passed} of ${cases.length} passed`,
+      '',
+      '| Case | Turns | Verdict | Reason | Time |',
+      '|---|---|---|---|---|',
+      ...rows,
+    ].join('\n') + more
+  );
+}
