@@ -29,6 +29,7 @@ export const CONTRACT_INPUTS: Record<string, string | undefined> = {
   timeout: '1800',
   'poll-interval': '15',
   'health-check': 'true',
+  'build-log': 'tail',
   'smoke-test': '',
   'smoke-test-assistant': '',
   'delete-tracing-project': 'false',

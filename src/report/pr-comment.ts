@@ -22,6 +22,7 @@ import {
   warningsList,
 } from './render.js';
 import type { RunReport } from './types.js';
+import { accessSection } from './access.js';
 
 /** The login comments made with the workflow's `GITHUB_TOKEN` carry. */
 export const GITHUB_ACTIONS_BOT = 'github-actions[bot]';
@@ -67,6 +68,7 @@ export function renderComment(
   return sections(
     marker,
     `### ${headline(report)}`,
+    accessSection(report),
     removed,
     detailsTable(report),
     timeline
