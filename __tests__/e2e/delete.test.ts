@@ -53,6 +53,8 @@ describe('delete', () => {
     expect(idOf(sim, name)).toBeUndefined();
     expect(idOf(sim, neighbour.name)).toBe(neighbour.id);
     expect(result.summary).toContain(name);
+    // The kept tracing project blocks the name: the log says so (a reopened PR would fail).
+    expect(result.stdout).toContain(`Its tracing project '${name}' was kept`);
   });
 
   it('delete-tracing-project: true is sent as the query flag', async () => {
@@ -67,6 +69,7 @@ describe('delete', () => {
       [`/v2/deployments/${seeded.id}`, { delete_tracing_project: 'true' }],
     ]);
     expect(result.outputs['status']).toBe('DELETED');
+    expect(result.stdout).not.toContain('was kept');
   });
 
   it('not found: status NOT_FOUND, exit 0, no DELETE', async () => {
