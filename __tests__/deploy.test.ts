@@ -58,6 +58,7 @@ function makeConfig(overrides: Partial<Config> = {}): Config {
     repoRef: 'main',
     configPath: 'langgraph.json',
     deploymentType: 'dev',
+    buildLog: 'tail',
     buildOnPush: false,
     healthCheck: true,
     deleteTracingProject: false,
@@ -810,6 +811,49 @@ describe('upsert: create', () => {
     const error = await caught(upsert(ctx, undefined));
     expect(error.message).toContain('https://github.com/other/x');
     expect(plane.count('patch')).toBe(0);
+  });
+
+  it('409 for a surviving tracing project of that name: explains it and the remedies', async () => {
+    const { plane, ctx } = setup();
+    plane.createSteps = [
+      () => {
+        throw apiError(
+          409,
+          'POST',
+          '/v2/deployments',
+          'There already exists a project in LangSmith named: my-agent',
+        );
+      },
+    ];
+    const error = await caught(upsert(ctx, undefined));
+    expect(error).toBeInstanceOf(ActionError);
+    expect((error as ActionError).title).toBe('Tracing project of that name exists');
+    expect(error.message).toMatch(/tracing project named 'my-agent' already exists/);
+    expect(error.message).toMatch(/deleted earlier without `delete-tracing-project: true`/);
+    expect(error.message).toMatch(/reopened/);
+    expect(error.message).toMatch(/delete the tracing project 'my-agent' in LangSmith/);
+    expect(error.message).toMatch(/another `name`/);
+    expect(error.message).not.toMatch(/check the inputs/i);
+    // The name was looked up first: a deployment of that name would have been updated.
+    expect(plane.calls.map((c) => c.method)).toStrictEqual(['create', 'find']);
+  });
+
+  it('a 409 of that wording while the name exists now: updates it as usual', async () => {
+    const { plane, ctx } = setup();
+    plane.createSteps = [
+      (p) => {
+        p.add({ name: 'my-agent' });
+        throw apiError(
+          409,
+          'POST',
+          '/v2/deployments',
+          'There already exists a project in LangSmith named: my-agent',
+        );
+      },
+    ];
+    const result = await upsert(ctx, undefined);
+    expect(result.created).toBe(false);
+    expect(plane.count('patch')).toBe(1);
   });
 
   it('rejected with 422: no lookup, the error as is', async () => {

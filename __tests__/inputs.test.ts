@@ -189,6 +189,20 @@ describe('api-key and masking', () => {
   });
 });
 
+describe('build-log', () => {
+  it('defaults to tail and accepts stream and off', () => {
+    expect(ok().config.buildLog).toBe('tail');
+    expect(ok({ 'build-log': 'stream' }).config.buildLog).toBe('stream');
+    expect(ok({ 'build-log': 'off' }).config.buildLog).toBe('off');
+  });
+
+  it('refuses anything else, naming the input and the choices', () => {
+    expect(problemFor('build-log', { 'build-log': 'verbose' }).message).toBe(
+      'Input `build-log` is "verbose"; it must be one of `tail`, `stream`, `off`.',
+    );
+  });
+});
+
 describe('region and control-plane-url', () => {
   it('maps eu to the EU control plane and UI', () => {
     const { config } = ok({ region: 'eu' });
@@ -206,9 +220,11 @@ describe('region and control-plane-url', () => {
   });
 
   it('refuses an unknown region, even with control-plane-url set', () => {
-    expect(problemFor('region', { region: 'mars' }).message).toMatch(/`us`, `eu`/);
+    expect(problemFor('region', { region: 'mars' }).message).toMatch(
+      /`us`, `eu`, `apac`, `aws-us`/,
+    );
     problemFor('region', {
-      region: 'apac',
+      region: 'asia',
       'control-plane-url': 'https://lgp.example.com/api-host',
     });
   });
@@ -220,6 +236,27 @@ describe('region and control-plane-url', () => {
     });
     expect(config.controlPlaneUrl).toBe('https://lgp.example.com/api-host');
     expect(config.uiBaseUrl).toBe('https://lgp.example.com');
+  });
+
+  it.each([
+    ['us', 'https://api.host.langchain.com', 'https://smith.langchain.com'],
+    ['eu', 'https://eu.api.host.langchain.com', 'https://eu.smith.langchain.com'],
+    ['apac', 'https://apac.api.host.langchain.com', 'https://apac.smith.langchain.com'],
+    ['aws-us', 'https://aws.api.host.langchain.com', 'https://aws.smith.langchain.com'],
+  ])('region %s uses %s, and the UI at %s', (region, url, ui) => {
+    const { config } = ok({ region });
+    expect(config.region).toBe(region);
+    expect(config.controlPlaneUrl).toBe(url);
+    expect(config.uiBaseUrl).toBe(ui);
+  });
+
+  it('follows the CLI rule for any <prefix>.api.host.langchain.com control-plane-url', () => {
+    expect(ok({ 'control-plane-url': 'https://xyz.api.host.langchain.com' }).config.uiBaseUrl).toBe(
+      'https://xyz.smith.langchain.com',
+    );
+    expect(ok({ 'control-plane-url': 'https://api.host.langchain.com/' }).config.uiBaseUrl).toBe(
+      'https://smith.langchain.com',
+    );
   });
 
   it('keeps the SaaS UI when control-plane-url is the EU control plane', () => {

@@ -5,7 +5,8 @@ import { ApiError } from '../src/errors.js';
 import { fetchLogTail, logTypeFor, MAX_LINE_CHARS, renderLogEntry } from '../src/log-tail.js';
 import { captureOutputForTests, resetSecretsForTests, setSecret } from '../src/runner.js';
 
-type LogsQuery = Parameters<ControlPlane['getRevisionLogs']>[2];
+/** The kind of log and the request body, as one record for the assertions. */
+type LogsQuery = { type: 'build' | 'deploy' } & Parameters<ControlPlane['getRevisionLogs']>[3];
 
 /** An in-memory control plane that only serves logs, newest first like the real one. */
 function planeWithLogs(answer: (query: LogsQuery) => Promise<RevisionLogs | undefined>) {
@@ -22,7 +23,8 @@ function planeWithLogs(answer: (query: LogsQuery) => Promise<RevisionLogs | unde
     deleteDeployment: notUsed,
     listRevisions: notUsed,
     getRevision: notUsed,
-    getRevisionLogs: (id, revisionId, query) => {
+    getRevisionLogs: (id, revisionId, kind, body) => {
+      const query = { type: kind, ...body };
       calls.push({ id, revisionId, query });
       return answer(query);
     },
@@ -55,7 +57,7 @@ describe('fetchLogTail', () => {
     }));
     const tail = await fetchLogTail(client, 'dep-1', 'rev-1', 'BUILD_FAILED');
     expect(calls).toEqual([
-      { id: 'dep-1', revisionId: 'rev-1', query: { type: 'build', limit: 50, order: 'desc' } },
+      { id: 'dep-1', revisionId: 'rev-1', query: { type: 'build', order: 'desc', limit: 50 } },
     ]);
     expect(tail).toEqual({ lines: Array.from({ length: 50 }, (_, i) => `line ${51 + i}`) });
   });
@@ -65,7 +67,7 @@ describe('fetchLogTail', () => {
       logs: ['third', 'second', 'first'],
     }));
     const tail = await fetchLogTail(client, 'dep-1', 'rev-1', 'DEPLOY_FAILED', 3);
-    expect(calls[0]?.query).toEqual({ type: 'deploy', limit: 3, order: 'desc' });
+    expect(calls[0]?.query).toEqual({ type: 'deploy', order: 'desc', limit: 3 });
     expect(tail).toEqual({ lines: ['first', 'second', 'third'] });
   });
 

@@ -137,6 +137,7 @@ describe('waitForRevision outcomes', () => {
     ['BUILD_FAILED', 'failed'],
     ['DEPLOY_FAILED', 'failed'],
     ['SKIPPED', 'skipped'],
+    ['INTERRUPTED', 'failed'],
   ];
   for (const [status, outcome] of cases) {
     it(`${status} ends the wait as ${outcome}`, async () => {
@@ -218,7 +219,14 @@ describe('waitForRevision logging', () => {
     expect(result.pollCount).toBe(5);
   });
 
-  for (const status of ['INTERRUPTED', 'UNKNOWN']) {
+  it('INTERRUPTED is a failure that ends the wait (a person or a newer run stopped it)', async () => {
+    const { opts, client } = setup(['BUILDING', 'INTERRUPTED', 'DEPLOYED']);
+    const result = await waitForRevision(opts);
+    expect(result).toMatchObject({ outcome: 'failed', status: 'INTERRUPTED' });
+    expect(client.revisionCalls).toHaveLength(2);
+  });
+
+  for (const status of ['UNKNOWN']) {
     it(`treats ${status} as still in progress`, async () => {
       const { opts, logger } = setup(['BUILDING', status, status, 'BUILDING', 'DEPLOYED']);
       const result = await waitForRevision(opts);
@@ -228,6 +236,56 @@ describe('waitForRevision logging', () => {
       expect(lines[0]).toMatch(/not a final status; the action keeps waiting/);
     });
   }
+
+  it('shows status_message with the status, and again when it changes (neutralised)', async () => {
+    const withMessage = (status: string, message: string | null) => async () => ({
+      ...revision(REVISION, status),
+      status_message: message,
+    });
+    const { opts, logger } = setup([
+      withMessage('BUILDING', null),
+      withMessage('BUILDING', 'Installing dependencies'),
+      withMessage('BUILDING', 'Installing dependencies'),
+      withMessage('BUILD_FAILED', 'pip failed\n::error::forged'),
+    ]);
+    const result = await waitForRevision(opts);
+    expect(result.status).toBe('BUILD_FAILED');
+    const lines = logger.infos().filter((m) => m.includes('status:'));
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).not.toContain(' — ');
+    expect(lines[1]).toMatch(/status: BUILDING — Installing dependencies$/);
+    expect(lines[2]).toMatch(/status: BUILD_FAILED .* — pip failed/);
+    expect(lines[2]).not.toContain('\n');
+    expect(lines[2]).not.toContain('::error::');
+  });
+
+  it('calls onPoll after every successful check, without waiting for it', async () => {
+    const { opts, client } = setup(['QUEUED', 'BUILDING', 'BUILDING', 'DEPLOYED']);
+    const polled: string[] = [];
+    let release!: () => void;
+    const never = new Promise<void>((resolve) => (release = resolve));
+    const result = await waitForRevision({
+      ...opts,
+      onPoll: (status) => {
+        polled.push(status);
+        void never; // work of its own that the wait must not await
+      },
+    });
+    release();
+    expect(result.outcome).toBe('deployed');
+    expect(polled).toEqual(['QUEUED', 'BUILDING', 'BUILDING', 'DEPLOYED']);
+    expect(client.revisionCalls).toHaveLength(4);
+  });
+
+  it('the gaps between checks are the same with and without onPoll', async () => {
+    const steps = ['QUEUED', 'AWAITING_BUILD', 'BUILDING', 'BUILDING', 'BUILDING', 'DEPLOYED'];
+    const plain = setup(steps);
+    await waitForRevision(plain.opts);
+    const hooked = setup(steps);
+    await waitForRevision({ ...hooked.opts, onPoll: () => undefined });
+    const times = (c: FakePlane) => c.revisionCalls.map((r) => r.at);
+    expect(times(hooked.client)).toEqual(times(plain.client));
+  });
 
   it('a failing status callback does not end the wait', async () => {
     const { opts } = setup(['BUILDING', 'DEPLOYED']);

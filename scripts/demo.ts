@@ -76,6 +76,8 @@ try {
       'control-plane-url': sim.url,
       command: 'delete',
       name: 'demo-agent',
+      // As the README recommends for preview cleanup: a reopened PR can create the name again.
+      'delete-tracing-project': 'true',
     },
     echo: true,
   });

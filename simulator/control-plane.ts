@@ -46,6 +46,7 @@ export class ControlPlane {
 
   handle(req: CpRequest): SimResponse {
     const parts = req.path.split('/').filter((p) => p !== '');
+    if (parts[0] === 'v1' && parts[1] === 'projects') return this.v1Projects(parts, req);
     if (parts[0] !== 'v2' || parts[1] !== 'deployments') return notFound();
     const [, , id, sub, revId, tail, ...rest] = parts;
     if (rest.length > 0) return notFound();
@@ -69,8 +70,27 @@ export class ControlPlane {
     if (m !== 'GET') return methodNotAllowed();
     if (revId === undefined) return this.listRevisions(id, req);
     if (tail === undefined) return this.getRevision(id, revId, req.now);
-    if (tail === 'logs') return this.logs(id, revId, req);
     return notFound();
+  }
+
+  /**
+   * `POST /v1/projects/{deployment_id}/revisions/{rev}/build_logs` and `…/deploy_logs`: the
+   * endpoints the platform's `langgraph deploy` CLI reads logs from (the project ID is the
+   * deployment ID). Body `{order, limit, offset?}`.
+   */
+  private v1Projects(parts: string[], req: CpRequest): SimResponse {
+    const [, , id, sub, revId, tail, ...rest] = parts;
+    if (
+      id === undefined ||
+      sub !== 'revisions' ||
+      revId === undefined ||
+      (tail !== 'build_logs' && tail !== 'deploy_logs') ||
+      rest.length > 0
+    ) {
+      return notFound();
+    }
+    if (req.method !== 'POST') return methodNotAllowed();
+    return this.logs(id, revId, tail === 'build_logs' ? 'build' : 'deploy', req);
   }
 
   private list(req: CpRequest): SimResponse {
@@ -101,10 +121,16 @@ export class ControlPlane {
         body: { detail: `Deployment with name '${input.name}' already exists.` },
       };
     }
+    // A deployment deleted without `delete_tracing_project` left its tracing project behind.
+    if (this.store.tracingProjects.has(input.name)) {
+      return {
+        status: 409,
+        body: { detail: `There already exists a project in LangSmith named: ${input.name}` },
+      };
+    }
     const id = randomUUID();
     const sourceConfig = { ...input.sourceConfig };
     if (input.source === 'github') {
-      sourceConfig.custom_url = this.config.agentUrl(id);
       sourceConfig.deployment_type ??= 'dev';
       sourceConfig.build_on_push ??= false;
     }
@@ -119,6 +145,8 @@ export class ControlPlane {
       updatedAt: req.now,
       status: 'READY',
       revisions: [],
+      // LangSmith Cloud fills the top-level `url` of what it builds; `custom_url` stays null.
+      ...(input.source === 'github' ? { url: this.config.agentUrl(id) } : {}),
     };
     this.store.add(dep);
     this.addRevision(dep, input.revisionConfig, req.now);
@@ -164,6 +192,8 @@ export class ControlPlane {
     if (!dep) return deploymentNotFound(id);
     const refused = this.config.deletionRefused(id);
     if (refused !== undefined) return { status: 409, body: { detail: refused } };
+    if (flag !== null && /^(true|1|yes|on)$/i.test(flag))
+      this.store.tracingProjects.delete(dep.name);
     this.remove(dep, req.now);
     return { status: 204 };
   }
@@ -275,21 +305,50 @@ export class ControlPlane {
     return { status: 200, body: this.store.toWire(dep, now) };
   }
 
-  private logs(id: string, revId: string, req: CpRequest): SimResponse {
+  private logs(id: string, revId: string, type: 'build' | 'deploy', req: CpRequest): SimResponse {
     if (!this.config.logsEndpoint) return notFound();
+    if (req.json === INVALID_JSON) return jsonInvalid();
+    const body = (req.json ?? {}) as Record<string, unknown>;
     const issues: Issue[] = [];
-    const type = enumParam(req.query, 'type', ['build', 'deploy'], undefined, issues);
-    const order = enumParam(req.query, 'order', ['asc', 'desc'], 'asc', issues);
-    const limit = intParam(req.query, 'limit', 100, 1, 1000, issues);
-    const offset = intParam(req.query, 'offset', 0, 0, undefined, issues);
+    if (typeof body !== 'object' || Array.isArray(body)) {
+      return validationError([
+        { loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type' },
+      ]);
+    }
+    const order = body['order'] ?? 'desc';
+    if (order !== 'asc' && order !== 'desc') {
+      issues.push({ loc: ['body', 'order'], msg: "Input should be 'asc' or 'desc'", type: 'enum' });
+    }
+    const limit = body['limit'] ?? 100;
+    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 1000) {
+      issues.push({
+        loc: ['body', 'limit'],
+        msg: 'Input should be an integer from 1 to 1000',
+        type: 'int_range',
+      });
+    }
+    const rawOffset = body['offset'];
+    let offset = 0;
+    if (rawOffset !== undefined && rawOffset !== null) {
+      if (typeof rawOffset !== 'string' || !/^\d+$/.test(rawOffset)) {
+        issues.push({
+          loc: ['body', 'offset'],
+          msg: 'Input should be an offset from next_offset',
+          type: 'string_type',
+        });
+      } else offset = Number(rawOffset);
+    }
     if (issues.length > 0) return validationError(issues);
     const dep = this.store.get(id, req.now);
-    if (!dep) return deploymentNotFound(id);
+    if (!dep) return notFound(`Project ID ${id} not found.`);
     const rev = dep.revisions.find((r) => r.id === revId);
     if (!rev) return notFound(`Revision ID ${revId} not found.`);
     const history = this.store.history(rev, req.now);
-    const entries = revisionLogs(dep, rev, history, type as 'build' | 'deploy');
-    return { status: 200, body: pageOfLogs(entries, order as 'asc' | 'desc', limit, offset) };
+    const entries = revisionLogs(dep, rev, history, type);
+    return {
+      status: 200,
+      body: pageOfLogs(entries, order as 'asc' | 'desc', limit as number, offset),
+    };
   }
 
   private addRevision(
@@ -348,27 +407,4 @@ function intParam(
     });
   }
   return value;
-}
-
-function enumParam(
-  query: URLSearchParams,
-  name: string,
-  allowed: string[],
-  fallback: string | undefined,
-  issues: Issue[],
-): string {
-  const raw = query.get(name);
-  const loc = ['query', name];
-  if (raw === null) {
-    if (fallback === undefined) issues.push({ loc, msg: 'Field required', type: 'missing' });
-    return fallback ?? '';
-  }
-  if (!allowed.includes(raw)) {
-    issues.push({
-      loc,
-      msg: `Input should be ${allowed.map((a) => `'${a}'`).join(' or ')}`,
-      type: 'enum',
-    });
-  }
-  return raw;
 }

@@ -285,8 +285,9 @@ class SimulatorServer implements Simulator {
               build_on_push: false,
             }
           : {}),
-        custom_url: input.customUrl ?? (github ? this.agentUrl(id) : null),
+        custom_url: input.customUrl ?? null,
       },
+      ...(github && input.customUrl === undefined ? { url: this.agentUrl(id) } : {}),
       secrets: (input.secrets ?? []).map((s) => ({ ...s })),
       tenantId: this.tenantId,
       createdAt: revisions[0]?.createdAt ?? now,
@@ -297,6 +298,8 @@ class SimulatorServer implements Simulator {
     const delay = this.options.deleteDelayMs ?? 0;
     if (dep.status === 'AWAITING_DELETE' && delay > 0) dep.deleteAt = now + delay;
     this.store.add(dep);
+    // Seeded as being deleted: taken as deleted with its tracing project (the name is free after).
+    if (dep.status === 'AWAITING_DELETE') this.store.tracingProjects.delete(dep.name);
     return this.store.toWire(dep, now);
   }
 

@@ -5,8 +5,10 @@
 import type { DeploymentRecord } from './state.js';
 import type { RevisionRecord, StatusChange } from './timeline.js';
 
+/** The shape the `langgraph deploy` CLI reads: `timestamp` is epoch ms (or a string). */
 export interface LogEntry {
-  timestamp: string;
+  id: string;
+  timestamp: number | string;
   level: 'INFO' | 'WARNING' | 'ERROR';
   message: string;
 }
@@ -42,8 +44,15 @@ export function revisionLogs(
   const timeOf = (stage: number) =>
     history.find((h) => (STAGE[h.status] ?? -1) >= stage)?.at ?? final.at;
   const entries: LogEntry[] = [];
+  // Build logs carry epoch milliseconds, deploy logs ISO strings: both forms the CLI accepts.
   const add = (at: number, message: string, level: LogEntry['level'] = 'INFO') =>
-    entries.push({ timestamp: new Date(at + entries.length).toISOString(), level, message });
+    entries.push({
+      id: `${rev.id}-${type}-${entries.length}`,
+      timestamp:
+        type === 'build' ? at + entries.length : new Date(at + entries.length).toISOString(),
+      level,
+      message,
+    });
   const cfg = rev.config;
 
   if (type === 'build') {
@@ -102,10 +111,17 @@ export function revisionLogs(
   if (final.status === 'SKIPPED') {
     add(final.at, 'Revision superseded by a newer revision: skipped.', 'WARNING');
   }
+  if (final.status === 'INTERRUPTED') {
+    add(final.at, 'Revision interrupted.', 'WARNING');
+  }
   return entries;
 }
 
-/** One page of `entries` for the `offset` cursor (an index as a string). */
+/**
+ * One page of `entries` for the `offset` cursor (an index as a string). Oldest first, the
+ * cursor always says where to go on (the log of a building revision grows); newest first, it
+ * is null once the oldest entry was given.
+ */
 export function pageOfLogs(
   entries: LogEntry[],
   order: 'asc' | 'desc',
@@ -115,5 +131,6 @@ export function pageOfLogs(
   const ordered = order === 'desc' ? [...entries].reverse() : entries;
   const logs = ordered.slice(offset, offset + limit);
   const next = offset + logs.length;
+  if (order === 'asc') return { logs, next_offset: String(next) };
   return { logs, next_offset: next < ordered.length ? String(next) : null };
 }

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   currentStatus,
+  DEFAULT_STATUS_MESSAGES,
   isTerminal,
   statusHistory,
   type RevisionRecord,
@@ -34,6 +35,8 @@ export interface DeploymentRecord {
   deleteAt?: number;
   /** Oldest first. */
   revisions: RevisionRecord[];
+  /** Top-level `url` (LangSmith Cloud fills it for the deployments it builds). */
+  url?: string;
 }
 
 export function emptySourceConfig(): SourceConfig {
@@ -66,11 +69,17 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 export class Store {
   /** Creation order. */
   private records: DeploymentRecord[] = [];
+  /**
+   * Names of the LangSmith tracing projects: each deployment gets one of its name, and a
+   * delete without `delete_tracing_project` leaves it behind.
+   */
+  readonly tracingProjects = new Set<string>();
 
   constructor(private readonly supersede: () => boolean) {}
 
   clear(): void {
     this.records = [];
+    this.tracingProjects.clear();
   }
 
   /** Drops deployments whose delete delay has passed. */
@@ -95,6 +104,7 @@ export class Store {
 
   add(record: DeploymentRecord): void {
     this.records.push(record);
+    this.tracingProjects.add(record.name);
   }
 
   remove(id: string): void {
@@ -157,6 +167,7 @@ export class Store {
       latest_revision_id: latest?.id ?? null,
       active_revision_id: this.activeRevision(dep, now)?.id ?? null,
       image_version: null,
+      url: dep.url ?? null,
     };
   }
 
@@ -169,6 +180,7 @@ export class Store {
       status: cur.status,
       source: rev.source,
       source_revision_config: { ...rev.config },
+      status_message: cur.message ?? DEFAULT_STATUS_MESSAGES[cur.status] ?? null,
     };
   }
 

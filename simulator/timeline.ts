@@ -20,7 +20,16 @@ export const TERMINAL_STATUSES = new Set([
   'BUILD_FAILED',
   'DEPLOY_FAILED',
   'SKIPPED',
+  'INTERRUPTED',
 ]);
+
+/** `status_message` of a status when its timeline step gives none. */
+export const DEFAULT_STATUS_MESSAGES: Readonly<Record<string, string>> = {
+  CREATE_FAILED: 'Failed to create the revision: see the build logs.',
+  BUILD_FAILED: 'Image build failed: see the build logs.',
+  DEPLOY_FAILED: 'The agent server did not become healthy: see the deploy logs.',
+  INTERRUPTED: 'Interrupted by a user.',
+};
 
 export interface RevisionRecord {
   id: string;
@@ -41,6 +50,8 @@ export interface RevisionRecord {
 export interface StatusChange {
   status: string;
   at: number;
+  /** The step's own `statusMessage`, when it gives one. */
+  message?: string;
 }
 
 /** Every status the revision has had up to `now`, oldest first (never empty). */
@@ -50,7 +61,11 @@ export function statusHistory(rev: RevisionRecord, now: number): StatusChange[] 
   for (let i = 0; i < rev.steps.length; i++) {
     const step = rev.steps[i]!;
     if (i > 0 && at > now) break;
-    history.push({ status: step.status, at });
+    history.push({
+      status: step.status,
+      at,
+      ...(step.statusMessage !== undefined ? { message: step.statusMessage } : {}),
+    });
     at += Math.max(0, step.durationMs);
   }
   if (rev.skippedAt !== undefined && rev.skippedAt <= now) {
@@ -80,7 +95,11 @@ export function validateTimeline(steps: TimelineStep[]): TimelineStep[] {
       throw new Error(`Timeline step ${step.status} needs a duration >= 0 ms.`);
     }
   }
-  return steps.map((s) => ({ status: s.status, durationMs: s.durationMs }));
+  return steps.map((s) => ({
+    status: s.status,
+    durationMs: s.durationMs,
+    ...(typeof s.statusMessage === 'string' ? { statusMessage: s.statusMessage } : {}),
+  }));
 }
 
 /** Parses `QUEUED:1000,BUILDING:3000,DEPLOYED:0` (the CLI's `--timeline`). */
@@ -100,5 +119,5 @@ export function parseTimeline(text: string): TimelineStep[] {
 }
 
 export function scaleTimeline(steps: readonly TimelineStep[], factor: number): TimelineStep[] {
-  return steps.map((s) => ({ status: s.status, durationMs: Math.round(s.durationMs * factor) }));
+  return steps.map((s) => ({ ...s, durationMs: Math.round(s.durationMs * factor) }));
 }

@@ -7,6 +7,8 @@ export interface TimelineStep {
   status: string;
   /** How long the status lasts. Ignored for the last step (it never ends). */
   durationMs: number;
+  /** The revision's `status_message` during this step (default: one for failures only). */
+  statusMessage?: string;
 }
 
 export interface SimulatorOptions {
@@ -22,7 +24,7 @@ export interface SimulatorOptions {
   timeline?: TimelineStep[];
   /** How long a deleted deployment stays `AWAITING_DELETE` (default 0: gone at once). */
   deleteDelayMs?: number;
-  /** Default true; false → the revision logs endpoint answers 404. */
+  /** Default true; false → the revision logs endpoints (`/v1/projects/…_logs`) answer 404. */
   logsEndpoint?: boolean;
   /** Default true: a new revision marks the older in-progress ones `SKIPPED`. */
   supersede?: boolean;
@@ -140,6 +142,8 @@ export interface Deployment {
   latest_revision_id: string | null;
   active_revision_id: string | null;
   image_version: string | null;
+  /** The agent server's URL as LangSmith Cloud fills it (github deployments here). */
+  url: string | null;
 }
 
 export interface Revision {
@@ -149,6 +153,8 @@ export interface Revision {
   status: string;
   source: string;
   source_revision_config: SourceRevisionConfig;
+  /** Why the revision is in its status (failures, interruptions), else null. */
+  status_message: string | null;
 }
 
 /** What a route handler answers; the server writes it (or a fault replaces it). */

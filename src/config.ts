@@ -5,7 +5,8 @@
 
 export type Command = 'deploy' | 'delete' | 'rollback' | 'prune';
 export type Source = 'github' | 'external_docker';
-export type Region = 'us' | 'eu';
+export type Region = 'us' | 'eu' | 'apac' | 'aws-us';
+export type BuildLogMode = 'tail' | 'stream' | 'off';
 export type DeploymentType = 'dev_free' | 'dev' | 'prod';
 
 export interface SecretEntry {
@@ -69,6 +70,8 @@ export interface Config {
   secrets?: SecretEntry[];
   resourceSpec?: Record<string, unknown>;
   healthCheck: boolean;
+  /** `build-log`: the log tail on failure (`tail`), also live while building (`stream`), or none. */
+  buildLog: BuildLogMode;
   /** Parsed JSON run input for the smoke test, when set. */
   smokeTest?: unknown;
   smokeTestAssistant?: string;

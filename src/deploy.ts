@@ -13,6 +13,7 @@ import { ActionError, ApiError, DeadlineError } from './errors.js';
 import { OutcomeUnknownError } from './http.js';
 import type { Logger } from './runner.js';
 import type { Clock, Deadline } from './time.js';
+import { isTracingProjectConflict, tracingProjectConflict } from './tracing-project-conflict.js';
 
 export interface UpsertContext {
   client: ControlPlane;
@@ -258,6 +259,7 @@ async function create(ctx: UpsertContext): Promise<UpsertResult> {
           checkSameKind(config, existing);
           return update(ctx, existing);
         }
+        if (isTracingProjectConflict(error)) throw tracingProjectConflict(config.name!);
       }
       throw error;
     }

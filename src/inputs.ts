@@ -44,6 +44,7 @@ export const INPUT_NAMES = [
   'timeout',
   'poll-interval',
   'health-check',
+  'build-log',
   'smoke-test',
   'smoke-test-assistant',
   'rollback-on-failure',
@@ -61,14 +62,34 @@ export type InputName = (typeof INPUT_NAMES)[number];
 export const REGION_CONTROL_PLANE_URLS: Readonly<Record<Region, string>> = {
   us: 'https://api.host.langchain.com',
   eu: 'https://eu.api.host.langchain.com',
+  apac: 'https://apac.api.host.langchain.com',
+  'aws-us': 'https://aws.api.host.langchain.com',
 };
 
-export const REGION_UI_URLS: Readonly<Record<Region, string>> = {
-  us: 'https://smith.langchain.com',
-  eu: 'https://eu.smith.langchain.com',
-};
+const CLOUD_API_HOST = 'api.host.langchain.com';
 
-const REGIONS = ['us', 'eu'] as const;
+/**
+ * The LangSmith UI base for a control-plane URL, by the `langgraph deploy` CLI's rule:
+ * `api.host.langchain.com` → `https://smith.langchain.com`, `<prefix>.api.host.langchain.com`
+ * → `https://<prefix>.smith.langchain.com`; any other (self-hosted) install → the control-plane
+ * URL without its `/api-host` suffix.
+ */
+export function uiBaseUrlFor(controlPlaneUrl: string): string {
+  let host: string;
+  try {
+    host = new URL(controlPlaneUrl).hostname.toLowerCase();
+  } catch {
+    return controlPlaneUrl.replace(/\/api-host$/, '');
+  }
+  if (host === CLOUD_API_HOST) return 'https://smith.langchain.com';
+  if (host.endsWith(`.${CLOUD_API_HOST}`)) {
+    return `https://${host.slice(0, -(CLOUD_API_HOST.length + 1))}.smith.langchain.com`;
+  }
+  return controlPlaneUrl.replace(/\/+$/, '').replace(/\/api-host$/, '');
+}
+
+const REGIONS = ['us', 'eu', 'apac', 'aws-us'] as const;
+const BUILD_LOG_MODES = ['tail', 'stream', 'off'] as const;
 const COMMANDS = ['deploy', 'delete', 'rollback', 'prune'] as const;
 const SOURCES = ['github', 'external_docker'] as const;
 const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'] as const;
@@ -167,6 +188,7 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: ReadConfigDeps = {}): R
     deploymentType: 'dev',
     buildOnPush: false,
     healthCheck: true,
+    buildLog: 'tail',
     deleteTracingProject: false,
     ...(githubToken && { githubToken }),
     prComment,
@@ -388,6 +410,8 @@ function readDeployInputs(env: NodeJS.ProcessEnv, config: Config, check: Checks)
   }
 
   config.healthCheck = check.boolean('health-check', getInput('health-check', env), true);
+  config.buildLog =
+    check.oneOf('build-log', getInput('build-log', env), BUILD_LOG_MODES, 'tail') ?? 'tail';
   const smokeTest = getInput('smoke-test', env);
   if (smokeTest !== '') {
     const parsed = check.json('smoke-test', smokeTest);
@@ -492,12 +516,12 @@ class Checks {
   /** The control-plane base URL and the UI base URL; a bad `control-plane-url` is a problem. */
   controlPlaneUrl(raw: string, region: Region | undefined): { url: string; uiBaseUrl: string } {
     const r = region ?? 'us';
-    const byRegion = { url: REGION_CONTROL_PLANE_URLS[r], uiBaseUrl: REGION_UI_URLS[r] };
+    const regionUrl = REGION_CONTROL_PLANE_URLS[r];
+    const byRegion = { url: regionUrl, uiBaseUrl: uiBaseUrlFor(regionUrl) };
     if (raw === '') return byRegion;
     const url = this.httpUrl('control-plane-url', raw, { loopbackOnlyForHttp: true });
     if (!url) return byRegion;
-    const known = REGIONS.find((k) => REGION_CONTROL_PLANE_URLS[k] === url);
-    return { url, uiBaseUrl: known ? REGION_UI_URLS[known] : url.replace(/\/api-host$/, '') };
+    return { url, uiBaseUrl: uiBaseUrlFor(url) };
   }
 
   /**

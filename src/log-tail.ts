@@ -1,11 +1,21 @@
 /**
  * The tail of a failed revision's build or deploy logs, for the failure message. The logs
- * endpoint is documented by the platform but not in the spec snapshot, and the shape of an
- * entry is not published: entries are rendered tolerantly. Best effort throughout: a tail
- * that cannot be read never hides the failure it would have explained.
+ * endpoints are those of the platform's own `langgraph deploy` CLI (not in the spec snapshot):
+ * `POST /v1/projects/{id}/revisions/{rev}/build_logs` or `deploy_logs` with
+ * `{order: 'desc', limit}`, newest first, reversed here. Entries are rendered tolerantly.
+ * Best effort throughout: a tail that cannot be read never hides the failure it would have
+ * explained. Log lines are untrusted: `printLogBlock` is the one way they reach the log.
  */
 import type { ControlPlane } from './control-plane/api.js';
-import { redact, runnerLogger, type Logger } from './runner.js';
+import {
+  endGroup,
+  inert,
+  printUntrusted,
+  redact,
+  runnerLogger,
+  startGroup,
+  type Logger,
+} from './runner.js';
 
 /** Longest rendered line; build logs can hold minified bundles or base64 blobs. */
 export const MAX_LINE_CHARS = 500;
@@ -36,10 +46,9 @@ export async function fetchLogTail(
   if (!type) return { unavailable: true };
   const size = Math.min(1000, Math.max(1, Math.floor(Number.isFinite(limit) ? limit : 50)));
   try {
-    const answer = await client.getRevisionLogs(deploymentId, revisionId, {
-      type,
-      limit: size,
+    const answer = await client.getRevisionLogs(deploymentId, revisionId, type, {
       order: 'desc',
+      limit: size,
     });
     if (!answer) return { unavailable: true };
     const entries = Array.isArray(answer.logs) ? answer.logs.slice(0, size) : [];
@@ -55,6 +64,23 @@ export async function fetchLogTail(
     );
     return { unavailable: true };
   }
+}
+
+/**
+ * Prints untrusted log lines in a collapsed group: the title is the action's own text (with
+ * any untrusted part neutralised), the lines go through `printUntrusted`.
+ */
+export function printLogBlock(title: string, lines: readonly string[]): void {
+  startGroup(inert(title));
+  printUntrusted(lines);
+  endGroup();
+}
+
+/** The entry's `id`, when it has one (to recognise an entry seen on an earlier page). */
+export function logEntryId(entry: unknown): string | undefined {
+  if (!isRecord(entry)) return undefined;
+  const id = entry['id'];
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 }
 
 /**

@@ -6,7 +6,8 @@
  * - `preflightConfig` reads the LangGraph config from the checked-out workspace (source
  *   `github`): valid JSON, `graphs` and the files they name, local `dependencies`,
  *   `webhooks` (header templates, `env_prefix`, URL policy), `http.disable_webhooks`, `env`.
- *   No checkout (file absent) → one notice, `skipped` set.
+ *   No checkout (an empty workspace) → one notice, `skipped` set; a checkout without the
+ *   config → an error (before any request).
  * - `checkEnvReferences`: every `${{ env.VAR }}` of the webhook headers must be in the
  *   deployment's environment. `preflightConfig` runs it when `secretNames` is given; on an
  *   update with an empty `secrets` input the caller runs it after the lookup, with the
@@ -15,8 +16,8 @@
  *
  * Only `node:fs`, `node:path` and jsonc-parser are loaded, so a broken config fails fast.
  */
-import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import type { AnnotationProperties, Logger } from './runner.js';
 import { Checker, JsonDocument, child } from './preflight/document.js';
 import { checkEnv, checkEnvReferences } from './preflight/env.js';
@@ -80,14 +81,16 @@ export function preflightConfig(opts: PreflightOptions): PreflightResult {
   const file = workspaceRelative(workspace, absolute);
   const kind = pathKind(absolute);
   if (kind === 'missing') {
-    const checkedOut = pathKind(join(workspace, '.git')) !== 'missing';
-    const skipped = checkedOut
-      ? `${INPUT} ${file} is not in the checked-out repository, so the config checks were skipped. The platform reads it from the deployed ref: fix ${INPUT} if the path is wrong.`
-      : `The LangGraph config checks were skipped: ${file} is not in the workspace (no checkout). Add actions/checkout before this step to check the config before deploying.`;
-    return {
-      findings: [{ level: checkedOut ? 'warning' : 'notice', key: INPUT, message: skipped }],
-      skipped,
-    };
+    // A workspace that holds files is a checkout: a config that is not in it is a wrong path
+    // (or a wrong ref), and the platform would only fail on it minutes after the deployment
+    // was created. An empty workspace means no checkout step: the checks are just skipped.
+    if (holdsFiles(workspace)) {
+      return inputError(
+        `${INPUT} ${file} is not in the checked-out repository (${workspace}), so the platform would fail to build it, minutes after creating or updating the deployment. Fix ${INPUT} (relative to the repository root, e.g. langgraph.json or apps/agent/langgraph.json), or check out the ref that holds the config.`,
+      );
+    }
+    const skipped = `The LangGraph config checks were skipped: ${file} is not in the workspace (no checkout). Add actions/checkout before this step to check the config before deploying.`;
+    return { findings: [{ level: 'notice', key: INPUT, message: skipped }], skipped };
   }
   if (kind === 'directory') {
     return inputError(
@@ -169,6 +172,15 @@ export function preflightConfig(opts: PreflightOptions): PreflightResult {
   // Document order reads best in the annotations list.
   findings.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
   return { findings, parsed };
+}
+
+/** Whether the workspace folder exists and holds anything (a checkout). */
+function holdsFiles(workspace: string): boolean {
+  try {
+    return readdirSync(workspace).length > 0;
+  } catch {
+    return false;
+  }
 }
 
 /** Emits one annotation per finding; returns true when any is an error. */

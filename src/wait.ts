@@ -7,7 +7,7 @@ import type { ControlPlane } from './control-plane/api.js';
 import { FAILED_STATUSES, REVISION_STATUSES, type Revision } from './control-plane/schemas.js';
 import { ActionError, ApiError, CancelledError, DeadlineError } from './errors.js';
 import { historyFromRevisions, nextPollDelay, type DeployHistory } from './poll-policy.js';
-import type { Logger } from './runner.js';
+import { inert, type Logger } from './runner.js';
 import type { Clock, Deadline } from './time.js';
 import { formatDuration } from './format.js';
 
@@ -38,6 +38,11 @@ export interface WaitOptions {
   /** The longest gap between two checks (`poll-interval`). */
   pollIntervalMs: number;
   onStatus?: (change: StatusChange) => void;
+  /**
+   * After every successful status check, with its status. Not awaited (it must not change
+   * the timing of the checks): it starts its own work and returns.
+   */
+  onPoll?: (status: string) => void;
   /** Whether a failed check may be retried; default `isTransientPollError`. */
   isTransient?: (error: unknown) => boolean;
 }
@@ -88,6 +93,7 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
   const start = clock.now();
   const timeline: StatusChange[] = [];
   let lastStatus: string | undefined;
+  let lastMessage: string | undefined;
   let statusSince = start;
   let pollCount = 0;
   let failuresInRow = 0;
@@ -167,7 +173,11 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
         const change: StatusChange = { status, at: now };
         if (lastStatus !== undefined) change.msInPrevious = now - statusSince;
         timeline.push(change);
-        logger.info(statusLine(label, status, lastStatus, change.msInPrevious));
+        logger.info(
+          statusLine(label, status, lastStatus, change.msInPrevious) +
+            statusMessageOf(revision, undefined),
+        );
+        lastMessage = revision.status_message ?? undefined;
         try {
           opts.onStatus?.(change);
         } catch (error) {
@@ -176,6 +186,16 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
         lastStatus = status;
         statusSince = now;
         justChanged = true;
+      } else if ((revision.status_message ?? undefined) !== lastMessage) {
+        // The same status with a new message from the platform: worth a line of its own.
+        const message = statusMessageOf(revision, lastMessage);
+        lastMessage = revision.status_message ?? undefined;
+        if (message) logger.info(`${label} status: ${inert(status, 80)}${message}`);
+      }
+      try {
+        opts.onPoll?.(status);
+      } catch (error) {
+        logger.debug(`The poll callback failed: ${describe(error)}`);
       }
       const outcome = outcomeOf(status);
       if (outcome) return { outcome, status, revision, timeline, pollCount };
@@ -203,7 +223,8 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
 
 function outcomeOf(status: string): WaitResult['outcome'] | undefined {
   if (status === 'DEPLOYED') return 'deployed';
-  if (FAILED.has(status)) return 'failed';
+  // INTERRUPTED: a person or a newer run stopped it; it will not go on (see INTERFACE.md).
+  if (FAILED.has(status) || status === 'INTERRUPTED') return 'failed';
   if (status === 'SKIPPED') return 'skipped';
   return undefined;
 }
@@ -222,10 +243,20 @@ function statusLine(
     line +=
       ' — not a status this action knows; it is taken as still in progress and the action ' +
       'keeps waiting';
-  } else if (status === 'INTERRUPTED' || status === 'UNKNOWN') {
+  } else if (status === 'UNKNOWN') {
     line += ' — not a final status; the action keeps waiting';
   }
   return line;
+}
+
+/**
+ * ` — <status_message>` when the revision carries one (and it differs from `previous`):
+ * untrusted text, neutralised and cut to one line.
+ */
+export function statusMessageOf(revision: Revision, previous: string | undefined): string {
+  const message = revision.status_message;
+  if (typeof message !== 'string' || message.trim() === '' || message === previous) return '';
+  return ` — ${inert(message.trim(), 500)}`;
 }
 
 /** A check that will not succeed by asking again (401, 403, 404, …): ends the wait. */

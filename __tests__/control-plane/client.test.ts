@@ -166,40 +166,44 @@ describe('requests', () => {
     ).toThrow(ActionError);
   });
 
-  it('queries revisions and logs with the given parameters', async () => {
+  it('queries revisions with the given parameters, and logs by POST to the CLI endpoints', async () => {
     const t = await setup((req, res) => {
-      if (pathOf(req.url!).endsWith('/logs')) {
-        return sendJson(res, 200, { logs: [{ message: 'step 1' }], next_offset: null });
+      if (pathOf(req.url!).endsWith('_logs')) {
+        return sendJson(res, 200, {
+          logs: [{ id: 'l1', timestamp: 1767225600000, level: 'INFO', message: 'step 1' }],
+          next_offset: 'cursor-2',
+        });
       }
       return sendJson(res, 200, { resources: [revision], offset: 1 });
     });
     const list = await t.client.listRevisions('d-1', { limit: 5, offset: 0 });
     expect(list.resources[0]?.id).toBe('r-1');
-    const logs = await t.client.getRevisionLogs('d-1', 'r-1', {
-      type: 'build',
+    const logs = await t.client.getRevisionLogs('d-1', 'r-1', 'build', {
+      order: 'asc',
       limit: 50,
-      order: 'desc',
       offset: 'cursor-1',
     });
     expect(logs?.logs).toHaveLength(1);
+    expect(logs?.next_offset).toBe('cursor-2');
+    await t.client.getRevisionLogs('d-1', 'r-1', 'deploy', { order: 'desc', limit: 30 });
     expect(queryOf(t.server.requests[0]!.url)).toEqual({ limit: '5', offset: '0' });
-    expect(pathOf(t.server.requests[1]!.url)).toBe(
-      '/api-host/v2/deployments/d-1/revisions/r-1/logs',
-    );
-    expect(queryOf(t.server.requests[1]!.url)).toEqual({
-      type: 'build',
-      limit: '50',
-      order: 'desc',
-      offset: 'cursor-1',
-    });
+    const [, build, deploy] = t.server.requests;
+    expect(build!.method).toBe('POST');
+    expect(pathOf(build!.url)).toBe('/api-host/v1/projects/d-1/revisions/r-1/build_logs');
+    expect(queryOf(build!.url)).toEqual({});
+    expect(JSON.parse(build!.body)).toEqual({ order: 'asc', limit: 50, offset: 'cursor-1' });
+    expect(build!.headers['x-api-key']).toBe(API_KEY);
+    expect(deploy!.method).toBe('POST');
+    expect(pathOf(deploy!.url)).toBe('/api-host/v1/projects/d-1/revisions/r-1/deploy_logs');
+    expect(JSON.parse(deploy!.body)).toEqual({ order: 'desc', limit: 30 });
     t.done();
   });
 
   it.each([404, 405])('getRevisionLogs answers undefined on %i', async (status) => {
     const t = await setup((_req, res) => sendJson(res, status, { detail: 'Not Found' }));
-    await expect(t.client.getRevisionLogs('d-1', 'r-1', { type: 'deploy' })).resolves.toBe(
-      undefined,
-    );
+    await expect(
+      t.client.getRevisionLogs('d-1', 'r-1', 'deploy', { order: 'desc', limit: 50 }),
+    ).resolves.toBe(undefined);
     expect(t.server.requests).toHaveLength(1);
     t.done();
   });

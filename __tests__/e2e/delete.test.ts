@@ -54,6 +54,8 @@ describe('delete', () => {
     expect(idOf(sim, neighbour.name)).toBe(neighbour.id);
     expect(result.summary).toContain(name);
     expect(result.summary).toMatch(/\| Tracing project \| kept \|/);
+    // The kept tracing project blocks the name: the log says so (a reopened PR would fail).
+    expect(result.stdout).toContain(`Its tracing project '${name}' was kept`);
   });
 
   it('delete-tracing-project: true is sent as the query flag', async () => {
@@ -69,6 +71,7 @@ describe('delete', () => {
     ]);
     expect(result.outputs['status']).toBe('DELETED');
     expect(result.summary).toMatch(/\| Tracing project \| deleted \|/);
+    expect(result.stdout).not.toContain('was kept');
   });
 
   it('not found: status NOT_FOUND, exit 0, no DELETE', async () => {

@@ -112,13 +112,14 @@ describe('failed revisions', () => {
       expect(errorsNamingIt[0]!.props).toContain(status);
 
       const requests = log.since();
-      const logReads = byRoute(requests, 'GET', LOGS_PATH);
-      expect(logReads.map((r) => [r.path, r.query])).toEqual([
+      const logReads = byRoute(requests, 'POST', LOGS_PATH);
+      expect(logReads.map((r) => [r.path, r.body])).toEqual([
         [
-          `/v2/deployments/${id}/revisions/${revisionId}/logs`,
-          { type: logType, order: 'desc', limit: '50' },
+          `/v1/projects/${id}/revisions/${revisionId}/${logType}_logs`,
+          { order: 'desc', limit: 50 },
         ],
       ]);
+      expect(byRoute(requests, 'GET', /\/logs$/)).toEqual([]);
       // The tail, oldest line first, in the log and in the summary.
       const lines = result.stdout.split('\n');
       const last = lines.findIndex((l) => l.includes(lastLine));
@@ -145,7 +146,7 @@ describe('failed revisions', () => {
       expect(result.outputs['ui-url']).toBe(uiUrl);
       const failure = errors(result).find((e) => e.message.includes('BUILD_FAILED'));
       expect(failure?.message).toContain(uiUrl);
-      expect(byRoute(noLogs.requests, 'GET', LOGS_PATH).map((r) => r.status)).toEqual([404]);
+      expect(byRoute(noLogs.requests, 'POST', LOGS_PATH).map((r) => r.status)).toEqual([404]);
       expect(result.stdout).not.toContain(BUILD_ERROR);
     } finally {
       await noLogs.close();

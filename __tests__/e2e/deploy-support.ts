@@ -54,7 +54,8 @@ export function byRoute(
 }
 
 export const REVISION_PATH = /^\/v2\/deployments\/[^/]+\/revisions\/[^/]+$/;
-export const LOGS_PATH = /^\/v2\/deployments\/[^/]+\/revisions\/[^/]+\/logs$/;
+/** The platform CLI's log endpoints: `POST /v1/projects/{id}/revisions/{rev}/build_logs|deploy_logs`. */
+export const LOGS_PATH = /^\/v1\/projects\/[^/]+\/revisions\/[^/]+\/(build|deploy)_logs$/;
 export const DEPLOYMENT_PATH = /^\/v2\/deployments\/[^/]+$/;
 export const HEALTH_PATH = /^\/agents\/[^/]+\/ok$/;
 

@@ -95,6 +95,16 @@ describe('pull-request comment', () => {
     expect(comment.body).toContain('`gh-sticky` is deployed');
     expect(comment.body).toContain(first.outputs['url']);
     expect(comment.body).toContain(first.outputs['revision-id']);
+    // It leads with the LangSmith page, then the API URL with a curl that sends the key
+    // from the reader's environment (never the key).
+    const lead = comment.body.indexOf(`(${first.outputs['ui-url']})`);
+    expect(lead).toBeGreaterThan(-1);
+    expect(lead).toBeLessThan(comment.body.indexOf(first.outputs['url']!));
+    expect(lead).toBeLessThan(comment.body.indexOf('| Deployment |'));
+    expect(comment.body).toContain(
+      `curl -H "X-Api-Key: $LANGSMITH_API_KEY" '${first.outputs['url']}/ok'`,
+    );
+    expect(comment.body).not.toContain(sim.apiKey);
     expect(first.stdout).toContain('Commented on pull request #7.');
     // The platform builds the PR's head branch.
     expect(sim.requests.find((q) => q.method === 'POST')!.body).toMatchObject({
@@ -183,10 +193,13 @@ describe('GitHub deployment of `environment`', () => {
     });
     expect(deployment.sha).toBe(HEAD_SHA);
     expect(deployment.statuses.map((s) => s.state)).toEqual(['in_progress', 'success']);
+    // The page a reviewer can open (the agent server's API URL answers 401 in a browser).
+    expect(r.outputs['ui-url']).toMatch(/\/host\/deployments\//);
     expect(deployment.statuses[1]).toMatchObject({
-      environment_url: r.outputs['url'],
+      environment_url: r.outputs['ui-url'],
       log_url: RUN_URL,
     });
+    expect(deployment.statuses[1]!.environment_url).not.toBe(r.outputs['url']);
     expect(deployment.statuses[0]!.log_url).toBe(RUN_URL);
 
     // The step summary: name, status, URL and the timeline.

@@ -332,6 +332,11 @@ describe('rollback-on-failure', () => {
     const [v1] = revisions as [string];
     const workspace = mkdtempSync(join(tmpdir(), 'e2e-rb-tests-'));
     writeFileSync(
+      join(workspace, 'langgraph.json'),
+      JSON.stringify({ dependencies: ['.'], graphs: { agent: './agent.py:graph' } }),
+    );
+    writeFileSync(join(workspace, 'agent.py'), 'graph = None\n');
+    writeFileSync(
       join(workspace, 'agent-tests.yaml'),
       'cases:\n  - name: answers in French\n    turns:\n' +
         '      - input: {messages: [{role: user, content: "Salut"}]}\n' +

@@ -18,7 +18,7 @@ const CERT_LINES = ['line-one-xyz', 'line-two-xyz'];
 const SECRETS_JSON = `{"CERT": "${CERT_LINES.join('\\n')}", "OPENAI_API_KEY": "${OPENAI}"}`;
 const SECRET_VALUES = [API_KEY, OPENAI, ...CERT_LINES];
 const LIST = '/v2/deployments';
-const LOGS = /^\/v2\/deployments\/[^/]+\/revisions\/[^/]+\/logs$/;
+const LOGS = /^\/v1\/projects\/[^/]+\/revisions\/[^/]+\/build_logs$/;
 
 let sim: Simulator;
 
@@ -129,7 +129,7 @@ describe('in debug mode no secret is ever printed', () => {
     sim.inject({
       kind: 'status',
       status: 200,
-      method: 'GET',
+      method: 'POST',
       path: LOGS,
       body: {
         logs: [

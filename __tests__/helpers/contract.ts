@@ -30,6 +30,7 @@ export const CONTRACT_INPUTS: Record<string, string | undefined> = {
   timeout: '1800',
   'poll-interval': '15',
   'health-check': 'true',
+  'build-log': 'tail',
   'smoke-test': '',
   'smoke-test-assistant': '',
   'rollback-on-failure': 'false',

@@ -67,11 +67,20 @@ describe('config-path', () => {
     expect(r.parsed).toBeUndefined();
   });
 
-  it('warns instead when the repository is checked out but the file is not in it', () => {
+  it('fails when the workspace holds a checkout but not the file (before any request)', () => {
     const workspace = makeWorkspace({ '.git/HEAD': 'ref: refs/heads/main\n' });
     const r = preflightConfig({ workspace, configPath: 'agent/langgraph.json' });
-    expect(r.findings.map((f) => f.level)).toEqual(['warning']);
-    expect(r.skipped).toContain('agent/langgraph.json');
+    expect(r.findings.map((f) => f.level)).toEqual(['error']);
+    expect(r.findings[0]?.key).toBe('config-path');
+    expect(r.findings[0]?.message).toMatch(/agent\/langgraph\.json is not in the checked-out/);
+    expect(r.findings[0]?.message).toMatch(/Fix config-path/);
+    expect(r.skipped).toBeUndefined();
+  });
+
+  it('fails too for a checkout without .git (e.g. a downloaded archive) that holds files', () => {
+    const workspace = makeWorkspace({ 'README.md': '# agent\n', 'src/agent.py': 'graph = 1\n' });
+    const r = preflightConfig({ workspace, configPath: 'langgraph.json' });
+    expect(r.findings.map((f) => f.level)).toEqual(['error']);
   });
 });
 
@@ -318,6 +327,42 @@ describe('env', () => {
     const absent = check({ ...VALID, env: '.env' });
     expect(keys(warnings(absent))).toEqual(['env']);
     expect(absent.parsed?.configEnvNames).toEqual([]);
+  });
+
+  it('says nothing about an absent .env that git ignores (the LangGraph templates)', () => {
+    const ignored = check(
+      { ...VALID, env: '.env' },
+      { files: { '.gitignore': 'node_modules\n.env\n' } },
+    );
+    expect(ignored.findings).toEqual([]);
+    expect(ignored.parsed?.configEnvNames).toEqual([]);
+    // Ignored by a pattern, by a nested .gitignore (relative to its folder), by info/exclude.
+    expect(
+      check({ ...VALID, env: '.env.local' }, { files: { '.gitignore': '.env*\n' } }).findings,
+    ).toEqual([]);
+    const nested = check(
+      { ...VALID, env: '.env' },
+      { configPath: 'apps/agent/langgraph.json', files: { 'apps/.gitignore': 'agent/.env\n' } },
+    );
+    expect(nested.findings.filter((f) => f.key === 'env')).toEqual([]);
+    expect(
+      check({ ...VALID, env: '.env' }, { files: { '.git/info/exclude': '/.env\n' } }).findings,
+    ).toEqual([]);
+  });
+
+  it('still warns when the absent env file is not ignored, or re-included by a later rule', () => {
+    const other = check({ ...VALID, env: '.env' }, { files: { '.gitignore': '.venv\n*.log\n' } });
+    expect(keys(warnings(other))).toEqual(['env']);
+    const reincluded = check(
+      { ...VALID, env: '.env' },
+      { files: { '.gitignore': '.env*\n!.env\n' } },
+    );
+    expect(keys(warnings(reincluded))).toEqual(['env']);
+    const anchoredElsewhere = check(
+      { ...VALID, env: '.env' },
+      { configPath: 'apps/agent/langgraph.json', files: { '.gitignore': '/.env\n' } },
+    );
+    expect(keys(warnings(anchoredElsewhere))).toEqual(['env']);
   });
 
   it('rejects an env of another type, and warns about non-string values', () => {

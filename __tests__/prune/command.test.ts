@@ -59,6 +59,7 @@ function context(inputs: Partial<Config> = {}) {
     deploymentType: 'dev',
     buildOnPush: false,
     healthCheck: true,
+    buildLog: 'tail',
     deleteTracingProject: false,
     dryRun: false,
     githubToken: 'ghs_prune_test',

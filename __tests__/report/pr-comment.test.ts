@@ -51,6 +51,50 @@ async function upsert(r: RunReport, logger = recordingLogger(), options: { pr?: 
   return logger;
 }
 
+describe('renderComment: how a reviewer reaches the deployment', () => {
+  const UI = 'https://smith.langchain.com/o/t-1/host/deployments/dep-1';
+
+  it('leads with the LangSmith page, then the API URL with a curl that sends X-Api-Key', () => {
+    const body = renderComment(report({ uiUrl: UI }), commentMarker('pr-7-agent'));
+    const lines = body.split('\n');
+    expect(lines[0]).toBe('<!-- langgraph-deploy:pr-7-agent -->');
+    expect(lines[2]).toMatch(/^### /);
+    expect(lines[4]).toBe(`**[Open the deployment in LangSmith](${UI})**`);
+    expect(body.indexOf(UI)).toBeLessThan(body.indexOf('https://pr-7-agent.example.com'));
+    expect(body).toContain('API: `https://pr-7-agent.example.com`');
+    const { fenced } = splitFences(body);
+    expect(fenced).toContainEqual([
+      `curl -H "X-Api-Key: $LANGSMITH_API_KEY" 'https://pr-7-agent.example.com/ok'`,
+    ]);
+  });
+
+  it('never puts the key itself in the comment', async () => {
+    const key = 'lsv2_pt_0123456789abcdef0123456789abcdef_0123456789';
+    setSecret(key);
+    await upsert(report({ uiUrl: UI }));
+    const body = fake.comments[0]?.body ?? '';
+    expect(body).toContain('X-Api-Key: $LANGSMITH_API_KEY');
+    expect(body).not.toContain(key);
+  });
+
+  it('quotes the URL for the shell (a quote in it is percent-encoded)', () => {
+    const body = renderComment(report({ url: "https://a.example.com/x'y" }), 'm');
+    expect(body).toContain(`'https://a.example.com/x%27y/ok'`);
+  });
+
+  it('shows only what is known: no URL, no curl; a delete shows neither', () => {
+    const noUrl = renderComment(report({ uiUrl: UI, url: undefined }), 'm');
+    expect(noUrl).toContain('Open the deployment in LangSmith');
+    expect(noUrl).not.toContain('curl');
+    const deleted = renderComment(
+      report({ command: 'delete', outcome: 'deleted', uiUrl: UI }),
+      'm',
+    );
+    expect(deleted).not.toContain('Open the deployment in LangSmith');
+    expect(deleted).not.toContain('curl');
+  });
+});
+
 describe('renderComment', () => {
   it('starts with the marker and shows status, URL and the run link', () => {
     const marker = commentMarker('pr-7-agent');

@@ -223,3 +223,24 @@ describe('writeSummary', () => {
     expect(logger.warnings()[0]!.message).toContain('Could not write the step summary');
   });
 });
+
+describe('status_message', () => {
+  it('is shown after the status, escaped (it is the platform’s text)', () => {
+    const report: RunReport = {
+      ...successReport(),
+      outcome: 'failure',
+      status: 'INTERRUPTED',
+      statusMessage: 'Stopped by <b>ada</b> | see `ui`',
+    };
+    const md = renderSummary(report);
+    const row = md.split('\n').find((l) => l.startsWith('| Status |'));
+    expect(row).toContain('**`INTERRUPTED`** Stopped by &#60;b&#62;ada&#60;/b&#62; &#124; see');
+    expect(row).not.toContain('<b>');
+    // INTERRUPTED is final: the timeline does not say "when the run ended" for it.
+    const timed = renderSummary({
+      ...report,
+      timeline: [...report.timeline.slice(0, 2), { status: 'INTERRUPTED', at: T0 + 60_000 }],
+    });
+    expect(timed).not.toContain('when the run ended');
+  });
+});

@@ -70,11 +70,10 @@ describe('GET /ok', () => {
     expect((await ok()).status).toBe(404);
   });
 
-  it('serves the agent of a created github deployment at its custom_url', async () => {
+  it('serves the agent of a created github deployment at its top-level url', async () => {
     sim.setTimeline([{ status: 'DEPLOYED', durationMs: 0 }]);
     const created = await call(sim, 'POST', '/v2/deployments', { body: githubCreate('fresh') });
-    const url = (created.body as { source_config: { custom_url: string } }).source_config
-      .custom_url;
+    const url = (created.body as { url: string }).url;
     const answer = await fetch(`${url}/ok`, { headers: { 'x-api-key': sim.apiKey } });
     expect(await answer.json()).toEqual({ ok: true });
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
-import { call, dockerCreate, githubCreate, INTEGRATION_ID } from './helpers.js';
+import { call, dockerCreate, githubCreate, INTEGRATION_ID, pollUntil } from './helpers.js';
 
 interface Dep {
   id: string;
@@ -126,8 +126,10 @@ describe('POST /v2/deployments', () => {
       source_config: {
         integration_id: INTEGRATION_ID,
         repo_url: 'https://github.com/acme/agent',
-        custom_url: sim.agentUrl(dep.id),
+        // As on LangSmith Cloud: no custom_url, the URL is the top-level `url`.
+        custom_url: null,
       },
+      url: sim.agentUrl(dep.id as string),
       source_revision_config: { repo_ref: 'main', langgraph_config_path: 'langgraph.json' },
     });
     expect(Number.isNaN(Date.parse(dep.created_at as string))).toBe(false);
@@ -350,19 +352,26 @@ describe('revisions and logs', () => {
     );
   });
 
-  it('serves build logs with the failure line, paged by cursor in either order', async () => {
+  const logsPath = (id: string, rev: string, kind: 'build' | 'deploy') =>
+    `/v1/projects/${id}/revisions/${rev}/${kind}_logs`;
+  type Entry = { id: string; message: string; level: string; timestamp: number | string };
+
+  it('serves build logs by POST /v1/projects/…/build_logs, paged by cursor in either order', async () => {
     const seeded = sim.seedDeployment({ name: 'broken', revisions: [{ status: 'BUILD_FAILED' }] });
     const rev = sim.revisions(seeded.id)[0]!.id;
-    const base = `/v2/deployments/${seeded.id}/revisions/${rev}/logs`;
-    const all = await call(sim, 'GET', `${base}?type=build&limit=1000`);
+    const path = logsPath(seeded.id, rev, 'build');
+    const all = await call(sim, 'POST', path, { body: { order: 'asc', limit: 1000 } });
     expect(all.status).toBe(200);
-    const logs = (all.body as { logs: { message: string; level: string; timestamp: string }[] })
-      .logs;
+    const logs = (all.body as { logs: Entry[] }).logs;
     expect(logs.at(-1)).toMatchObject({ level: 'ERROR' });
     expect(logs.at(-1)!.message).toContain('failed to solve');
-    expect(all.body).toMatchObject({ next_offset: null });
-    const tail = await call(sim, 'GET', `${base}?type=build&order=desc&limit=2`);
-    const tailLogs = (tail.body as { logs: { message: string }[]; next_offset: string }).logs;
+    // The CLI's shape: an id per entry, epoch-millisecond timestamps for build logs.
+    expect(new Set(logs.map((l) => l.id)).size).toBe(logs.length);
+    expect(logs.every((l) => typeof l.timestamp === 'number')).toBe(true);
+    // Oldest first, the cursor says where to go on (the log of a build grows).
+    expect(all.body).toMatchObject({ next_offset: String(logs.length) });
+    const tail = await call(sim, 'POST', path, { body: { order: 'desc', limit: 2 } });
+    const tailLogs = (tail.body as { logs: Entry[]; next_offset: string }).logs;
     expect(tailLogs.map((l) => l.message)).toEqual(
       logs
         .slice(-2)
@@ -371,36 +380,87 @@ describe('revisions and logs', () => {
     );
     const next = (tail.body as { next_offset: string }).next_offset;
     expect(next).toBe('2');
-    const more = await call(sim, 'GET', `${base}?type=build&order=desc&limit=2&offset=${next}`);
-    expect((more.body as { logs: { message: string }[] }).logs[0]!.message).toBe(
-      logs.at(-3)!.message,
-    );
-    const deploy = await call(sim, 'GET', `${base}?type=deploy`);
+    const more = await call(sim, 'POST', path, { body: { order: 'desc', limit: 2, offset: next } });
+    expect((more.body as { logs: Entry[] }).logs[0]!.message).toBe(logs.at(-3)!.message);
+    const deploy = await call(sim, 'POST', logsPath(seeded.id, rev, 'deploy'), {
+      body: { order: 'desc', limit: 50 },
+    });
     expect(deploy.body).toEqual({ logs: [], next_offset: null });
   });
 
-  it('names a deploy failure in the deploy logs', async () => {
-    const seeded = sim.seedDeployment({ name: 'crashy', revisions: [{ status: 'DEPLOY_FAILED' }] });
+  it('no longer serves the old GET /v2/…/logs?type= path', async () => {
+    const seeded = sim.seedDeployment({
+      name: 'old-path',
+      revisions: [{ status: 'BUILD_FAILED' }],
+    });
     const rev = sim.revisions(seeded.id)[0]!.id;
-    const answer = await call(
+    const old = await call(
       sim,
       'GET',
-      `/v2/deployments/${seeded.id}/revisions/${rev}/logs?type=deploy`,
+      `/v2/deployments/${seeded.id}/revisions/${rev}/logs?type=build`,
     );
-    const messages = (answer.body as { logs: { message: string }[] }).logs.map((l) => l.message);
-    expect(messages.some((m) => m.startsWith('ERROR:'))).toBe(true);
+    expect(old.status).toBe(404);
+    expect((await call(sim, 'GET', logsPath(seeded.id, rev, 'build'))).status).toBe(405);
   });
 
-  it('validates the logs query', async () => {
+  it('names a deploy failure in the deploy logs, with string timestamps', async () => {
+    const seeded = sim.seedDeployment({ name: 'crashy', revisions: [{ status: 'DEPLOY_FAILED' }] });
+    const rev = sim.revisions(seeded.id)[0]!.id;
+    const answer = await call(sim, 'POST', logsPath(seeded.id, rev, 'deploy'), {
+      body: { order: 'asc', limit: 100 },
+    });
+    const logs = (answer.body as { logs: Entry[] }).logs;
+    expect(logs.some((l) => l.message.startsWith('ERROR:'))).toBe(true);
+    expect(logs.every((l) => typeof l.timestamp === 'string')).toBe(true);
+  });
+
+  it('the build log of a building revision grows, and the asc cursor picks up the new lines', async () => {
+    sim.queueTimeline([
+      { status: 'AWAITING_BUILD', durationMs: 0 },
+      { status: 'BUILDING', durationMs: 150 },
+      { status: 'AWAITING_DEPLOY', durationMs: 10_000 },
+      { status: 'DEPLOYED', durationMs: 0 },
+    ]);
+    const dep = await create(githubCreate('growing'));
+    const path = logsPath(dep.id as string, dep.latest_revision_id as string, 'build');
+    const first = await call(sim, 'POST', path, { body: { order: 'asc', limit: 100 } });
+    const { logs, next_offset } = first.body as { logs: Entry[]; next_offset: string };
+    await pollUntil(
+      async () => {
+        const later = await call(sim, 'POST', path, {
+          body: { order: 'asc', limit: 100, offset: next_offset },
+        });
+        return (later.body as { logs: Entry[] }).logs;
+      },
+      (added) => added.some((l) => l.message.startsWith('Successfully built')),
+    );
+    expect(logs.some((l) => l.message.startsWith('Successfully built'))).toBe(false);
+  });
+
+  it('validates the logs body', async () => {
     const seeded = sim.seedDeployment({ name: 'q' });
     const rev = sim.revisions(seeded.id)[0]!.id;
-    const base = `/v2/deployments/${seeded.id}/revisions/${rev}/logs`;
-    for (const query of ['type=runtime', 'type=build&limit=1001', 'type=build&order=up', '']) {
-      expect((await call(sim, 'GET', `${base}?${query}`)).status).toBe(422);
+    const path = logsPath(seeded.id, rev, 'build');
+    for (const body of [
+      { order: 'up', limit: 10 },
+      { order: 'asc', limit: 1001 },
+      { order: 'asc', limit: 0 },
+      { order: 'asc', limit: 10, offset: 'abc' },
+      '{not json',
+    ]) {
+      expect((await call(sim, 'POST', path, { body })).status).toBe(422);
     }
+    const other = sim.seedDeployment({ name: 'q2' });
+    expect(
+      (
+        await call(sim, 'POST', logsPath(other.id, 'nope', 'build'), {
+          body: { order: 'asc', limit: 1 },
+        })
+      ).status,
+    ).toBe(404);
   });
 
-  it('answers 404 Not Found on logs when the install has no logs endpoint', async () => {
+  it('answers 404 Not Found on logs when the install has no logs endpoints', async () => {
     const bare = await startSimulator({ logsEndpoint: false });
     try {
       const seeded = bare.seedDeployment({
@@ -408,15 +468,74 @@ describe('revisions and logs', () => {
         revisions: [{ status: 'BUILD_FAILED' }],
       });
       const rev = bare.revisions(seeded.id)[0]!.id;
-      const answer = await call(
-        bare,
-        'GET',
-        `/v2/deployments/${seeded.id}/revisions/${rev}/logs?type=build`,
-      );
-      expect(answer).toMatchObject({ status: 404, body: { detail: 'Not Found' } });
+      for (const kind of ['build', 'deploy'] as const) {
+        const answer = await call(bare, 'POST', logsPath(seeded.id, rev, kind), {
+          body: { order: 'desc', limit: 50 },
+        });
+        expect(answer).toMatchObject({ status: 404, body: { detail: 'Not Found' } });
+      }
     } finally {
       await bare.close();
     }
+  });
+
+  it('gives failed and interrupted revisions a status_message (a timeline step may set its own)', async () => {
+    const seeded = sim.seedDeployment({
+      name: 'msgs',
+      revisions: [{ status: 'DEPLOYED' }, { status: 'BUILD_FAILED' }, { status: 'INTERRUPTED' }],
+    });
+    const [interrupted, failed, deployed] = sim.revisions(seeded.id);
+    expect(deployed!.status_message).toBeNull();
+    expect(failed!.status_message).toMatch(/build failed/i);
+    expect(interrupted!.status_message).toMatch(/interrupted/i);
+    sim.queueTimeline([
+      { status: 'BUILDING', durationMs: 10_000, statusMessage: 'Installing dependencies' },
+      { status: 'DEPLOYED', durationMs: 0 },
+    ]);
+    const dep = await create(githubCreate('with-message'));
+    const rev = await call(
+      sim,
+      'GET',
+      `/v2/deployments/${dep.id}/revisions/${dep.latest_revision_id}`,
+    );
+    expect(rev.body).toMatchObject({
+      status: 'BUILDING',
+      status_message: 'Installing dependencies',
+    });
+  });
+
+  it('INTERRUPTED is final: a newer revision does not turn it into SKIPPED', async () => {
+    sim.queueTimeline([
+      { status: 'BUILDING', durationMs: 0 },
+      { status: 'INTERRUPTED', durationMs: 0 },
+    ]);
+    const dep = await create(githubCreate('stopped'));
+    await call(sim, 'PATCH', `/v2/deployments/${dep.id}`, {
+      body: { source_revision_config: { repo_ref: 'b' } },
+    });
+    const statuses = sim.revisions(dep.id as string).map((r) => r.status);
+    expect(statuses[1]).toBe('INTERRUPTED');
+  });
+});
+
+describe('tracing projects', () => {
+  it('a name whose deployment was deleted without delete_tracing_project answers 409', async () => {
+    const first = await create(githubCreate('reopened'));
+    expect((await call(sim, 'DELETE', `/v2/deployments/${first.id}`)).status).toBe(204);
+    const again = await call(sim, 'POST', '/v2/deployments', { body: githubCreate('reopened') });
+    expect(again).toMatchObject({
+      status: 409,
+      body: { detail: 'There already exists a project in LangSmith named: reopened' },
+    });
+    expect(sim.deployments().map((d) => d.name)).not.toContain('reopened');
+  });
+
+  it('with delete_tracing_project=true the name can be created again', async () => {
+    const first = await create(githubCreate('cleaned'));
+    await call(sim, 'DELETE', `/v2/deployments/${first.id}?delete_tracing_project=true`);
+    expect(
+      (await call(sim, 'POST', '/v2/deployments', { body: githubCreate('cleaned') })).status,
+    ).toBe(201);
   });
 });
 

@@ -41,6 +41,14 @@ export async function runDelete(ctx: RunContext): Promise<number> {
     await waitUntilGone({ ...ctx }, found.id);
     logger.info(`Deployment '${found.name}' is gone.`);
   }
+  if (result === 'deleted' && !config.deleteTracingProject) {
+    // The platform refuses to create this name again while the project exists (HTTP 409).
+    logger.info(
+      `Its tracing project '${found.name}' was kept (input \`delete-tracing-project\` is false): ` +
+        'a deployment of this name cannot be created again (e.g. for a reopened pull request) ' +
+        'until that project is deleted in LangSmith.',
+    );
+  }
   report.outcome = result === 'deleted' ? 'deleted' : 'not_found';
   if (result === 'deleted') report.deletedTracingProject = config.deleteTracingProject;
   report.status = result === 'deleted' ? 'DELETED' : 'NOT_FOUND';

@@ -6,7 +6,7 @@ import type { Deployment } from '../control-plane/schemas.js';
 import { findTarget, uiUrl, upsert } from '../deploy.js';
 import { ActionError } from '../errors.js';
 import { bestEffortWithin, fail, writeReports, type RunContext } from '../flow.js';
-import { fetchLogTail, logTypeFor } from '../log-tail.js';
+import { fetchLogTail, logTypeFor, printLogBlock } from '../log-tail.js';
 import {
   checkEnvReferences,
   checkImageUri,
@@ -16,7 +16,7 @@ import {
   type ParsedLangGraphConfig,
 } from '../preflight.js';
 import type { GithubDeployment } from '../report/github-deployment.js';
-import { endGroup, inert, startGroup } from '../runner.js';
+import { inert } from '../runner.js';
 import { waitForRevision, type WaitResult } from '../wait.js';
 
 export async function runDeploy(ctx: RunContext): Promise<number> {
@@ -84,6 +84,15 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   // 4. Follow this run's own revision.
   const ghDeployment = await startGithubDeployment(ctx);
   state.onCancel = async () => ghDeployment?.setStatus('error', { description: 'Cancelled' });
+  const stream =
+    config.buildLog === 'stream'
+      ? new (await import('../build-log-stream.js')).BuildLogStream({
+          client,
+          deploymentId: deployment.id,
+          revisionId,
+          logger,
+        })
+      : undefined;
   let waited: WaitResult;
   try {
     waited = await waitForRevision({
@@ -99,8 +108,11 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
         report.timeline.push(change);
         setStatus(ctx, change.status);
       },
+      ...(stream ? { onPoll: (status: string) => stream.onPoll(status) } : {}),
     });
+    await stream?.finish();
   } catch (error) {
+    await stream?.settle();
     await ghDeployment?.setStatus('failure', {
       description: 'The revision did not finish in time',
     });
@@ -113,23 +125,18 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   const current = await client.getDeployment(deployment.id).catch(() => deployment);
   setUrl(ctx, current);
 
+  const statusMessage = waited.revision.status_message?.trim();
+  if (statusMessage) report.statusMessage = statusMessage;
   if (waited.outcome === 'failed') {
-    await showLogTail(ctx, deployment.id, revisionId, waited.status);
+    if (config.buildLog !== 'off') {
+      await showLogTail(ctx, deployment.id, revisionId, waited.status, Boolean(stream?.printed));
+    }
     await ghDeployment?.setStatus('failure', { description: `Revision ${waited.status}` });
-    fail(
-      ctx,
-      new ActionError(
-        `Revision ${revisionId} of deployment '${deployment.name}' ended in ${waited.status}. ` +
-          (report.logTail?.length
-            ? 'The end of its log is above (and in the step summary).'
-            : (report.logsUnavailableHint ?? '')) +
-          ' Fix the cause and push again.' +
-          (config.rollbackOnFailure && previousRevisionId
-            ? ` No rollback needed: revision ${inert(previousRevisionId, 100)}, live before this run, still serves.`
-            : ''),
-        `Deployment ${waited.status}`,
-      ),
-    );
+    const failure = revisionFailure(ctx, deployment.name, revisionId, waited.status, statusMessage);
+    if (config.rollbackOnFailure && previousRevisionId) {
+      failure.message += ` No rollback needed: revision ${inert(previousRevisionId, 100)}, live before this run, still serves.`;
+    }
+    fail(ctx, failure);
     return failRun(ctx);
   }
   if (waited.outcome === 'skipped') {
@@ -162,7 +169,11 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
     return failRun(ctx);
   }
   report.outcome = 'success';
-  await ghDeployment?.setStatus('success', { environmentUrl: report.url, description: 'Deployed' });
+  // ui-url: a page a reviewer can open (the agent server's URL answers 401 in a browser).
+  await ghDeployment?.setStatus('success', {
+    environmentUrl: report.uiUrl,
+    description: 'Deployed',
+  });
   logger.info(`Deployment '${deployment.name}' is live${report.url ? ` at ${report.url}` : ''}.`);
   await writeReports(ctx);
   return 0;
@@ -179,11 +190,20 @@ export function setStatus(ctx: RunContext, status: string): void {
   ctx.output('status', status);
 }
 
+/**
+ * The agent server's URL: `source_config.custom_url`, else the top-level `url` that LangSmith
+ * Cloud fills in.
+ */
 export function setUrl(ctx: RunContext, deployment: Deployment): void {
-  const url = deployment.source_config.custom_url ?? undefined;
+  const url = agentUrlOf(deployment);
   if (!url) return;
-  ctx.state.report.url = url.replace(/\/+$/, '');
-  ctx.output('url', ctx.state.report.url);
+  ctx.state.report.url = url;
+  ctx.output('url', url);
+}
+
+/** The agent server's URL without a trailing slash: `custom_url`, else the top-level `url`. */
+export function agentUrlOf(deployment: Deployment): string | undefined {
+  return (deployment.source_config.custom_url || deployment.url)?.replace(/\/+$/, '') || undefined;
 }
 
 /** Pre-flight checks. Returns the parsed LangGraph config, undefined, or false on errors. */
@@ -246,19 +266,57 @@ export async function showLogTail(
   deploymentId: string,
   revisionId: string,
   status: string,
+  streamed: boolean,
 ): Promise<void> {
+  if (logTypeFor(status) === undefined) return; // INTERRUPTED: no log explains it
   const tail = await fetchLogTail(ctx.client, deploymentId, revisionId, status);
   if ('lines' in tail && tail.lines.length > 0) {
     ctx.state.report.logTail = tail.lines;
     ctx.state.report.logKind = logTypeFor(status);
-    startGroup(`Last ${tail.lines.length} log lines of revision ${revisionId}`);
-    for (const line of tail.lines) ctx.logger.info(line);
-    endGroup();
+    // A build log streamed live is already in the log: the tail goes to the reports only.
+    if (streamed && logTypeFor(status) === 'build') return;
+    printLogBlock(`Last ${tail.lines.length} log lines of revision ${revisionId}`, tail.lines);
   } else {
     ctx.state.report.logsUnavailableHint =
       'This control plane does not offer revision logs through the API; see the build and deploy logs' +
       (ctx.state.report.uiUrl ? ` at ${ctx.state.report.uiUrl}.` : ' in the LangSmith UI.');
   }
+}
+
+/** The failure of a revision: its status, the platform's message, and what to do. */
+function revisionFailure(
+  ctx: RunContext,
+  name: string,
+  revisionId: string,
+  status: string,
+  statusMessage: string | undefined,
+): ActionError {
+  const report = ctx.state.report;
+  const said = statusMessage
+    ? ` The platform says: ${inert(statusMessage, 500).replace(/[.!\s]+$/, '')}.`
+    : '';
+  if (status === 'INTERRUPTED') {
+    return new ActionError(
+      `Revision ${revisionId} of deployment '${name}' was INTERRUPTED before it was deployed: ` +
+        'a person stopped it in LangSmith, or a newer run of this workflow interrupted it to ' +
+        `deploy a newer commit.${said} The revision will not go on, and it no longer blocks ` +
+        'later revisions. If no newer run is deploying, re-run this job to deploy this commit' +
+        (report.uiUrl ? ` (the deployment: ${report.uiUrl}).` : '.'),
+      'Revision interrupted',
+    );
+  }
+  const where = report.logTail?.length
+    ? ' The end of its log is above (and in the step summary).'
+    : ctx.config.buildLog === 'off'
+      ? ` The build and deploy logs are in LangSmith${report.uiUrl ? ` (${report.uiUrl})` : ''} (input \`build-log\` is off).`
+      : report.logsUnavailableHint
+        ? ` ${report.logsUnavailableHint}`
+        : '';
+  return new ActionError(
+    `Revision ${revisionId} of deployment '${name}' ended in ${inert(status, 80)}.${said}${where}` +
+      ' Fix the cause and push again.',
+    `Deployment ${inert(status, 80)}`,
+  );
 }
 
 export async function startGithubDeployment(

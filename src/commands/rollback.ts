@@ -17,7 +17,14 @@ import type { RollbackReport } from '../report/types.js';
 import { inert } from '../runner.js';
 import { Deadline } from '../time.js';
 import { waitForRevision } from '../wait.js';
-import { failRun, setStatus, setUrl, showLogTail, startGithubDeployment } from './deploy.js';
+import {
+  agentUrlOf,
+  failRun,
+  setStatus,
+  setUrl,
+  showLogTail,
+  startGithubDeployment,
+} from './deploy.js';
 
 /** The control plane as the rollback uses it: the usual calls plus the redeploy. */
 export interface RollbackPlane extends ControlPlane {
@@ -176,7 +183,7 @@ async function serveAgain(ctx: RunContext, opts: ServeAgainOptions): Promise<Res
   record.status = waited.status;
   if (waited.outcome !== 'deployed') {
     if (waited.outcome === 'failed') {
-      await showLogTail(ctx, deployment.id, revisionId, waited.status);
+      await showLogTail(ctx, deployment.id, revisionId, waited.status, false);
     }
     return {
       revisionId,
@@ -188,7 +195,7 @@ async function serveAgain(ctx: RunContext, opts: ServeAgainOptions): Promise<Res
 
   if (!config.healthCheck) return { revisionId, status: waited.status, outcome: 'restored' };
   const current = await client.getDeployment(deployment.id).catch(() => deployment);
-  const url = current.source_config.custom_url?.replace(/\/+$/, '') || undefined;
+  const url = agentUrlOf(current);
   const { verifyDeployment } = await import('../verify.js');
   const checked = await verifyDeployment(
     { http: opts.http, apiKey: config.apiKey, logger },

@@ -9,6 +9,7 @@ import type {
   DeploymentsList,
   Revision,
   RevisionLogs,
+  RevisionLogsRequest,
   RevisionsList,
 } from './schemas.js';
 
@@ -34,10 +35,15 @@ export interface ControlPlane {
   ): Promise<'deleted' | 'not_found'>;
   listRevisions(id: string, query: { limit?: number; offset?: number }): Promise<RevisionsList>;
   getRevision(id: string, revisionId: string): Promise<Revision>;
-  /** `undefined` when the install does not offer logs (404 or 405). */
+  /**
+   * One page of a revision's build or deploy log (`POST /v1/projects/{id}/revisions/{rev}/
+   * build_logs` or `deploy_logs`, the endpoints of the platform's own `langgraph deploy`
+   * CLI). `undefined` when the install does not offer logs (404 or 405).
+   */
   getRevisionLogs(
     id: string,
     revisionId: string,
-    query: { type: 'build' | 'deploy'; limit?: number; order?: 'asc' | 'desc'; offset?: string },
+    kind: 'build' | 'deploy',
+    body: RevisionLogsRequest,
   ): Promise<RevisionLogs | undefined>;
 }

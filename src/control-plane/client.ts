@@ -28,6 +28,7 @@ import {
   type DeploymentsList,
   type Revision,
   type RevisionLogs,
+  type RevisionLogsRequest,
   type RevisionsList,
 } from './schemas.js';
 
@@ -407,16 +408,18 @@ export class ControlPlaneClient implements ControlPlane {
   async getRevisionLogs(
     id: string,
     revisionId: string,
-    query: { type: 'build' | 'deploy'; limit?: number; order?: 'asc' | 'desc'; offset?: string },
+    kind: 'build' | 'deploy',
+    body: RevisionLogsRequest,
   ): Promise<RevisionLogs | undefined> {
     const call: Call = {
-      method: 'GET',
+      method: 'POST',
       path:
-        `/v2/deployments/${encodeURIComponent(id)}/revisions/` +
-        `${encodeURIComponent(revisionId)}/logs`,
-      query: { type: query.type, limit: query.limit, order: query.order, offset: query.offset },
+        `/v1/projects/${encodeURIComponent(id)}/revisions/` +
+        `${encodeURIComponent(revisionId)}/${kind}_logs`,
+      body,
+      // A read, although it is a POST: asking again changes nothing.
       retry: 'idempotent',
-      describe: `GET ${query.type} logs of revision ${revisionId} of deployment ${id}`,
+      describe: `POST (read) ${kind} logs of revision ${revisionId} of deployment ${id}`,
     };
     const res = await this.send(call);
     if (res.status === 404 || res.status === 405) return undefined;

@@ -71,6 +71,8 @@ export const DeploymentSchema = z.looseObject({
   status: z.string(),
   latest_revision_id: z.nullable(z.string()),
   active_revision_id: z.optional(z.nullable(z.string())),
+  /** The agent server's URL as LangSmith Cloud fills it (`source_config.custom_url` wins). */
+  url: nullableString,
 });
 export type Deployment = z.infer<typeof DeploymentSchema>;
 
@@ -87,6 +89,8 @@ export const RevisionSchema = z.looseObject({
   status: z.string(),
   source: z.string(),
   source_revision_config: SourceRevisionConfigSchema,
+  /** Why the revision is in its status, when the platform says (untrusted text). */
+  status_message: nullableString,
 });
 export type Revision = z.infer<typeof RevisionSchema>;
 
@@ -96,12 +100,24 @@ export const RevisionsListSchema = z.looseObject({
 });
 export type RevisionsList = z.infer<typeof RevisionsListSchema>;
 
-/** `GET …/revisions/{rev}/logs`: documented by the platform, not in the spec snapshot. */
+/**
+ * `POST /v1/projects/{deployment_id}/revisions/{rev}/build_logs` (and `deploy_logs`): not in the
+ * spec snapshot; the shape is the one the platform's `langgraph deploy` CLI reads
+ * (`{logs: [{id, timestamp, level, message}], next_offset}`, timestamp epoch ms or a string).
+ * Entries are kept loose and rendered tolerantly.
+ */
 export const RevisionLogsSchema = z.looseObject({
   logs: z.array(z.unknown()),
   next_offset: z.optional(z.nullable(z.union([z.string(), z.number()]))),
 });
 export type RevisionLogs = z.infer<typeof RevisionLogsSchema>;
+
+/** The body of a logs request: newest or oldest first, a page size, and where to go on. */
+export interface RevisionLogsRequest {
+  order: 'asc' | 'desc';
+  limit: number;
+  offset?: string;
+}
 
 export const ValidationErrorSchema = z.looseObject({
   loc: z.array(z.union([z.string(), z.number()])),

@@ -5,6 +5,7 @@ import { properties, typeName } from './document.js';
 import type { ConfigLocation } from './files.js';
 import { relativeToHint, resolveConfigPath } from './files.js';
 import type { Finding, ParsedLangGraphConfig } from './types.js';
+import { isIgnoredByGit } from './gitignored.js';
 import { looksLikeSecret } from './values.js';
 
 const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -60,6 +61,15 @@ export function checkEnv(c: Checker, loc: ConfigLocation, env: Node | undefined)
   }
   const written = String(env.value);
   const resolved = resolveConfigPath(loc, written);
+  // The LangGraph templates write `"env": ".env"` and ignore that file in git: in CI it is
+  // absent by design (the variables come from the secrets input), so that is no finding.
+  if (
+    resolved.ok &&
+    resolved.kind === 'missing' &&
+    isIgnoredByGit(loc.workspace, resolved.relative)
+  ) {
+    return [];
+  }
   if (!resolved.ok || resolved.kind !== 'file') {
     const where = resolved.ok
       ? `looked for ${resolved.relative}`

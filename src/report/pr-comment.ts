@@ -24,6 +24,7 @@ import {
 } from './render.js';
 import { testsSection } from './tests-table.js';
 import type { RunReport } from './types.js';
+import { accessSection } from './access.js';
 
 /** The login comments made with the workflow's `GITHUB_TOKEN` carry. */
 export const GITHUB_ACTIONS_BOT = 'github-actions[bot]';
@@ -69,6 +70,7 @@ export function renderComment(
   return sections(
     marker,
     `### ${headline(report)}`,
+    accessSection(report),
     removed,
     detailsTable(report),
     timeline

@@ -17,6 +17,7 @@ const FINAL_STATUSES = new Set([
   'BUILD_FAILED',
   'DEPLOY_FAILED',
   'SKIPPED',
+  'INTERRUPTED',
 ]);
 
 export function displayName(report: RunReport): string {
@@ -76,7 +77,10 @@ export function detailsTable(report: RunReport): string {
   if (report.name !== undefined) rows.push(['Deployment', cell(report.name)]);
   if (report.deploymentId !== undefined) rows.push(['Deployment ID', cell(report.deploymentId)]);
   if (report.revisionId !== undefined) rows.push(['Revision ID', cell(report.revisionId)]);
-  if (report.status !== undefined) rows.push(['Status', `**${cell(report.status)}**`]);
+  if (report.status !== undefined) {
+    const message = report.statusMessage ? ` ${escapeMarkdown(report.statusMessage)}` : '';
+    rows.push(['Status', `**${cell(report.status)}**${message}`]);
+  }
   if (report.url !== undefined) {
     rows.push(['Agent server', markdownLink(report.url, report.url, { inTable: true })]);
   }

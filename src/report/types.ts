@@ -40,6 +40,8 @@ export interface RunReport {
   revisionId?: string;
   /** Final revision status (`DEPLOYED`, `BUILD_FAILED`, …); with delete `DELETED`/`NOT_FOUND`. */
   status?: string;
+  /** The revision's `status_message`, when the platform sent one. Untrusted: escaped on output. */
+  statusMessage?: string;
   /** Agent server URL. */
   url?: string;
   /** The deployment's page in the LangSmith UI. */

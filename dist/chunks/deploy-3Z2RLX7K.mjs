@@ -1,2 +1,0 @@
-import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{b as a,c as b,d as c,e as d,f as e,g as f}from"./chunk-4OWVUXX5.mjs";import"./chunk-HEDYUAHL.mjs";import"./chunk-2UOLVAND.mjs";import"./chunk-3NQ3REMH.mjs";import"./chunk-B53WUCTO.mjs";import"./chunk-WOISCHGY.mjs";import"./chunk-ZC56W3P3.mjs";export{b as failRun,a as runDeploy,c as setStatus,d as setUrl,e as showLogTail,f as startGithubDeployment};
