@@ -7,7 +7,7 @@ import type { ControlPlane } from './control-plane/api.js';
 import { FAILED_STATUSES, REVISION_STATUSES, type Revision } from './control-plane/schemas.js';
 import { ActionError, ApiError, CancelledError, DeadlineError } from './errors.js';
 import { historyFromRevisions, nextPollDelay, type DeployHistory } from './poll-policy.js';
-import type { Logger } from './runner.js';
+import { inert, type Logger } from './runner.js';
 import type { Clock, Deadline } from './time.js';
 import { formatDuration } from './format.js';
 
@@ -214,9 +214,9 @@ function statusLine(
   previous: string | undefined,
   msInPrevious: number | undefined,
 ): string {
-  let line = `${label} status: ${status}`;
+  let line = `${label} status: ${inert(status, 80)}`;
   if (previous !== undefined && msInPrevious !== undefined) {
-    line += ` (after ${formatDuration(msInPrevious)} in ${previous})`;
+    line += ` (after ${formatDuration(msInPrevious)} in ${inert(previous, 80)})`;
   }
   if (!KNOWN.has(status)) {
     line +=

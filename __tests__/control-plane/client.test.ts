@@ -521,11 +521,23 @@ describe('findDeploymentByName', () => {
     t.done();
   });
 
-  it('follows pages to a match on page 3', async () => {
+  it('follows pages to a match on page 3, and reads to the end (a twin may come later)', async () => {
     const t = await setup(pager(['x-a', 'x-b', 'x-c', 'x-d', 'x', 'x-e']), { pageLimit: 2 });
     const d = await t.client.findDeploymentByName('x');
     expect(d?.name).toBe('x');
-    expect(t.server.requests.map((r) => queryOf(r.url)['offset'])).toEqual(['0', '2', '4']);
+    expect(t.server.requests.map((r) => queryOf(r.url)['offset'])).toEqual(['0', '2', '4', '6']);
+    t.done();
+  });
+
+  it('two deployments with the exact name: an error naming both IDs', async () => {
+    const t = await setup(pager(['x', 'x-a', 'x']), { pageLimit: 2 });
+    const error = await t.client.findDeploymentByName('x').then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toMatch(/2 deployments are named 'x'/);
+    expect(error?.message).toContain('id-x-0');
+    expect(error?.message).toContain('id-x-2');
     t.done();
   });
 

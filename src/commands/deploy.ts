@@ -16,7 +16,8 @@ import {
   type ParsedLangGraphConfig,
 } from '../preflight.js';
 import type { GithubDeployment } from '../report/github-deployment.js';
-import { endGroup, startGroup } from '../runner.js';
+import { withoutCredentials } from '../output-checks.js';
+import { endGroup, inert, printUntrusted, setSecret, startGroup } from '../runner.js';
 import { waitForRevision, type WaitResult } from '../wait.js';
 
 export async function runDeploy(ctx: RunContext): Promise<number> {
@@ -53,7 +54,7 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   ctx.output('ui-url', report.uiUrl);
   setUrl(ctx, deployment);
   logger.info(
-    `${created ? 'Created' : 'Updated'} deployment '${deployment.name}' (${deployment.id}); ` +
+    `${created ? 'Created' : 'Updated'} deployment '${inert(deployment.name)}' (${inert(deployment.id)}); ` +
       `following revision ${revisionId}. ${report.uiUrl ?? ''}`.trim(),
   );
 
@@ -67,7 +68,7 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
       );
     }
     logger.info(
-      `Not waiting (input \`wait\` is false): revision ${revisionId} is ${revision.status}.`,
+      `Not waiting (input \`wait\` is false): revision ${revisionId} is ${inert(revision.status)}.`,
     );
     await writeReports(ctx);
     return 0;
@@ -107,16 +108,16 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
 
   if (waited.outcome === 'failed') {
     await showLogTail(ctx, deployment.id, revisionId, waited.status);
-    await ghDeployment?.setStatus('failure', { description: `Revision ${waited.status}` });
+    await ghDeployment?.setStatus('failure', { description: `Revision ${inert(waited.status)}` });
     fail(
       ctx,
       new ActionError(
-        `Revision ${revisionId} of deployment '${deployment.name}' ended in ${waited.status}. ` +
+        `Revision ${revisionId} of deployment '${inert(deployment.name)}' ended in ${inert(waited.status)}. ` +
           (report.logTail?.length
             ? 'The end of its log is above (and in the step summary).'
             : (report.logsUnavailableHint ?? '')) +
           ' Fix the cause and push again.',
-        `Deployment ${waited.status}`,
+        `Deployment ${inert(waited.status)}`,
       ),
     );
     return failRun(ctx);
@@ -124,7 +125,7 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   if (waited.outcome === 'skipped') {
     report.outcome = 'skipped';
     logger.warning(
-      `Revision ${revisionId} was SKIPPED: a newer revision of '${deployment.name}' superseded it ` +
+      `Revision ${revisionId} was SKIPPED: a newer revision of '${inert(deployment.name)}' superseded it ` +
         '(another push or run). Nothing was verified, since the serving revision is not this run’s.',
       { title: 'Revision superseded' },
     );
@@ -141,7 +142,9 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   }
   report.outcome = 'success';
   await ghDeployment?.setStatus('success', { environmentUrl: report.url, description: 'Deployed' });
-  logger.info(`Deployment '${deployment.name}' is live${report.url ? ` at ${report.url}` : ''}.`);
+  logger.info(
+    `Deployment '${inert(deployment.name)}' is live${report.url ? ` at ${report.url}` : ''}.`,
+  );
   await writeReports(ctx);
   return 0;
 }
@@ -158,8 +161,20 @@ function setStatus(ctx: RunContext, status: string): void {
 }
 
 function setUrl(ctx: RunContext, deployment: Deployment): void {
-  const url = deployment.source_config.custom_url ?? undefined;
-  if (!url) return;
+  const raw = deployment.source_config.custom_url ?? undefined;
+  if (!raw) return;
+  // Credentials in the answer's URL are masked and left out of the log, outputs and reports.
+  const { url, credentials } = withoutCredentials(raw);
+  if (credentials.length > 0) {
+    for (const credential of credentials) setSecret(credential);
+    if (!ctx.state.report.url) {
+      ctx.logger.warning(
+        "The deployment's agent server URL holds credentials (user:password@): they are " +
+          'masked, and left out of the `url` output, the log and the reports.',
+        { title: 'Credentials in the URL' },
+      );
+    }
+  }
   ctx.state.report.url = url.replace(/\/+$/, '');
   ctx.output('url', ctx.state.report.url);
 }
@@ -229,8 +244,8 @@ async function showLogTail(
   if ('lines' in tail && tail.lines.length > 0) {
     ctx.state.report.logTail = tail.lines;
     ctx.state.report.logKind = logTypeFor(status);
-    startGroup(`Last ${tail.lines.length} log lines of revision ${revisionId}`);
-    for (const line of tail.lines) ctx.logger.info(line);
+    startGroup(`Last ${tail.lines.length} log lines of revision ${inert(revisionId)}`);
+    printUntrusted(tail.lines);
     endGroup();
   } else {
     ctx.state.report.logsUnavailableHint =
