@@ -448,21 +448,21 @@ async function readCapped(
     throw tooLargeError(res.status, method, url, describe);
   }
   if (!res.body) return '';
-  const decoder = new TextDecoder();
   const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
   let size = 0;
-  let text = '';
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
     if (size > MAX_ANSWER_BYTES) {
+      chunks.length = 0;
       await reader.cancel().catch(() => undefined);
       throw tooLargeError(res.status, method, url, describe);
     }
-    text += decoder.decode(value, { stream: true });
+    chunks.push(value);
   }
-  return text + decoder.decode();
+  return Buffer.concat(chunks, size).toString('utf8');
 }
 
 /** The same cap on a streamed answer (a run's events), passed through as it is read. */
