@@ -214,6 +214,26 @@ describe('secrets in responses', () => {
     t.done();
   });
 
+  it('masks the credentials of URLs in a deployment as soon as it arrives', async () => {
+    const t = await setup((_req, res) =>
+      sendJson(
+        res,
+        200,
+        deployment({
+          source_config: {
+            repo_url: 'https://x-token:ghp_repoToken123@github.com/o/r',
+            custom_url: 'https://agent:Agent-Pass-9@agent.example',
+          },
+        }),
+      ),
+    );
+    await t.client.getDeployment('d-1');
+    expect(t.masked).toEqual(
+      expect.arrayContaining(['ghp_repoToken123', 'Agent-Pass-9', 'agent:Agent-Pass-9']),
+    );
+    t.done();
+  });
+
   it('masks the secrets of every listed, created and patched deployment', async () => {
     const t = await setup((req, res) => {
       if (req.method === 'GET') {

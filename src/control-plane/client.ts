@@ -12,6 +12,7 @@ import {
   type HttpResponse,
   type RetryMode,
 } from '../http.js';
+import { withoutCredentials } from '../output-checks.js';
 import { inert, redact, setSecret } from '../runner.js';
 import type { ControlPlane } from './api.js';
 import { errorFromResponse } from './errors.js';
@@ -169,10 +170,22 @@ export class ControlPlaneClient implements ControlPlane {
     });
   }
 
-  /** Masks every `secrets[].value` of a Deployment body, or of each one in `resources`. */
+  /**
+   * Masks every `secrets[].value` of a Deployment body, or of each one in `resources`, and the
+   * credentials of any URL in its `source_config` (`https://user:password@…`).
+   */
   private maskSecrets(body: unknown): void {
     const maskOne = (d: unknown) => {
-      if (!isObject(d) || !Array.isArray(d['secrets'])) return;
+      if (!isObject(d)) return;
+      const sourceConfig = d['source_config'];
+      if (isObject(sourceConfig)) {
+        for (const value of Object.values(sourceConfig)) {
+          if (typeof value === 'string' && value.includes('@')) {
+            for (const credential of withoutCredentials(value).credentials) this.mask(credential);
+          }
+        }
+      }
+      if (!Array.isArray(d['secrets'])) return;
       for (const secret of d['secrets']) {
         if (isObject(secret) && typeof secret['value'] === 'string' && secret['value'] !== '') {
           this.mask(secret['value']);
