@@ -100,7 +100,7 @@ describe('inert', () => {
   });
 
   it('masks secrets before cutting, so a cut secret does not show', () => {
-    setSecret('supersecretvalue');
+    capture(() => setSecret('supersecretvalue'));
     const out = inert(`x ${'supersecretvalue'}`, 8);
     expect(out).not.toContain('supers');
     expect(out.length).toBeLessThanOrEqual(8);
@@ -158,7 +158,7 @@ describe('printUntrusted', () => {
   });
 
   it('masks secrets in the whole text, even one split over lines', () => {
-    setSecret('line-one-secret\nline-two-secret');
+    capture(() => setSecret('line-one-secret\nline-two-secret'));
     const out = capture(() => printUntrusted(['a line-one-secret', 'line-two-secret b']));
     expect(out).not.toContain('line-one-secret');
     expect(out).not.toContain('line-two-secret');
