@@ -215,6 +215,35 @@ describe('hostile control-plane answers', () => {
   });
 });
 
+describe('oversized answers', () => {
+  it('an answer over 16 MiB fails the lookup with "answer too large", nothing sent after', async () => {
+    sim.inject({
+      kind: 'rewrite',
+      method: 'GET',
+      path: '/v2/deployments',
+      times: 10,
+      rewrite: (r) => ({ ...r, raw: `${' '.repeat(17 * 1024 * 1024)}${JSON.stringify(r.body)}` }),
+    });
+    const log = mark(sim);
+
+    const result = await runAction({
+      inputs: baseInputs(sim, {
+        name: uniqueName('huge'),
+        'integration-id': '5c1a4b2e-8f3d-4e6a-9b7c-0d1e2f3a4b5c',
+      }),
+    });
+
+    expect(result.code).toBe(1);
+    expect(
+      errors(result)
+        .map((e) => e.message)
+        .join('\n'),
+    ).toMatch(/answer too large \(over 16 MiB\)/);
+    // Not retried, and nothing created on an answer the action could not read.
+    expect(log.since().map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v2/deployments']);
+  });
+});
+
 describe('hostile agent-server answers', () => {
   it('a hostile graph ID and run output of a passing smoke run forge no command', async () => {
     sim.setAgentDefaults({ graphs: [`agent${HOSTILE_TEXT}`] });
