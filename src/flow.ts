@@ -48,6 +48,7 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
     },
   };
   const outputs = new Map<string, string>();
+  const rejected = new Set<string>();
 
   const http: HttpContext = {
     clock,
@@ -78,6 +79,9 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
       if (outputs.get(name) === text) return;
       const problem = outputProblem(name, text);
       if (problem !== undefined) {
+        // Once per value: the same answer read twice is one warning.
+        if (rejected.has(`${name}\n${text}`)) return;
+        rejected.add(`${name}\n${text}`);
         logger.warning(
           `Output \`${name}\` not written: the platform answered "${inert(text, 120)}", and ` +
             `${problem}. Later steps see it empty.`,

@@ -123,8 +123,11 @@ describe('hostile control-plane answers', () => {
     expectOwnError(result, /BUILD_FAILED/);
     // The log lines are shown, inside a stop-commands block, as plain text.
     expect(result.stdout).toContain('PWNED log error');
-    // The hostile name is not an output (not a deployment name).
+    // The hostile name is not an output (not a deployment name); one warning says so.
     expect(result.outputs['name']).toBeUndefined();
+    expect(
+      warnings(result).filter((w) => /Output `name` not written/.test(w.message)),
+    ).toHaveLength(1);
     expect(result.outputs['deployment-id']).toBe(seeded.id);
   });
 
