@@ -401,6 +401,12 @@ class SimulatorServer implements Simulator {
       case 'commit-then-reset':
         processIt();
         return destroy();
+      case 'rewrite':
+        return reply(fault.rewrite(processIt()));
+      case 'hang':
+        await new Promise<void>((resolve) => res.once('close', () => resolve()));
+        entry.status = 'reset';
+        return;
       case 'commit-then-status':
         processIt();
         return reply({

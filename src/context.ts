@@ -43,6 +43,42 @@ export function readGithubContext(env: NodeJS.ProcessEnv = process.env): GithubC
   return context;
 }
 
+/**
+ * On a pull-request event, why its payload gives no pull request (file not set, missing,
+ * unreadable, empty, not JSON, or without a PR number); undefined otherwise. The fork check
+ * and the PR comment cannot run without it, so this is worth a warning.
+ */
+export function eventPayloadProblem(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const eventName = env['GITHUB_EVENT_NAME'] ?? '';
+  if (!isPullRequestEvent(eventName)) return undefined;
+  const path = env['GITHUB_EVENT_PATH'] ?? '';
+  let why: string | undefined;
+  if (path === '') {
+    why = 'GITHUB_EVENT_PATH is not set';
+  } else {
+    let raw: string | undefined;
+    try {
+      raw = readFileSync(path, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+      why = `the file in GITHUB_EVENT_PATH cannot be read (${code})`;
+    }
+    if (raw !== undefined) {
+      if (raw.trim() === '') why = 'the file in GITHUB_EVENT_PATH is empty';
+      else if (readEventPayload(path) === undefined)
+        why = 'the file in GITHUB_EVENT_PATH is not JSON';
+      else if (!pullRequestFrom(readEventPayload(path)))
+        why = 'the payload in GITHUB_EVENT_PATH names no pull request';
+    }
+  }
+  if (why === undefined) return undefined;
+  return (
+    `This is a ${eventName} event, but ${why}: the fork check and the pull-request comment ` +
+    'cannot run. On GitHub the runner writes this file; when running the action elsewhere ' +
+    '(act, a local runner), point GITHUB_EVENT_PATH at the event payload.'
+  );
+}
+
 /** The parsed event payload, or `undefined` when the file is not set, missing or not JSON. */
 export function readEventPayload(path: string | undefined): unknown {
   if (!path) return undefined;

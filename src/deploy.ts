@@ -11,7 +11,7 @@ import type {
 import type { Config } from './config.js';
 import { ActionError, ApiError, DeadlineError } from './errors.js';
 import { OutcomeUnknownError } from './http.js';
-import type { Logger } from './runner.js';
+import { inert, type Logger } from './runner.js';
 import type { Clock, Deadline } from './time.js';
 import { isTracingProjectConflict, tracingProjectConflict } from './tracing-project-conflict.js';
 
@@ -61,7 +61,7 @@ export async function findTarget(ctx: UpsertContext): Promise<Deployment | undef
     }
     if (config.name && found.name !== config.name) {
       throw new ActionError(
-        `Deployment ${found.id} (input \`deployment-id\`) is named '${found.name}', not '${config.name}' ` +
+        `Deployment ${inert(found.id)} (input \`deployment-id\`) is named '${inert(found.name)}', not '${config.name}' ` +
           '(input `name`). Refusing to touch a deployment other than the one named; fix one of the two inputs.',
         'Name and ID disagree',
       );
@@ -72,13 +72,13 @@ export async function findTarget(ctx: UpsertContext): Promise<Deployment | undef
   if (found && found.status === 'AWAITING_DELETE') {
     if (config.deploymentId) {
       throw new ActionError(
-        `Deployment ${found.id} is being deleted (status AWAITING_DELETE); it cannot be updated. ` +
+        `Deployment ${inert(found.id)} is being deleted (status AWAITING_DELETE); it cannot be updated. ` +
           'Deploy by `name` instead to create a new one once it is gone.',
         'Deployment is being deleted',
       );
     }
     logger.info(
-      `Deployment '${found.name}' (${found.id}) is being deleted; waiting until it is gone before creating a new one.`,
+      `Deployment '${inert(found.name)}' (${inert(found.id)}) is being deleted; waiting until it is gone before creating a new one.`,
     );
     await waitUntilGone(ctx, found.id);
     return undefined;
@@ -110,7 +110,7 @@ export async function waitUntilGone(ctx: UpsertContext, id: string): Promise<voi
 export function checkSameKind(config: Config, found: Deployment): void {
   if (found.source !== config.source) {
     throw new ActionError(
-      `Deployment '${found.name}' (${found.id}) has source '${found.source}', but the inputs say ` +
+      `Deployment '${inert(found.name)}' (${inert(found.id)}) has source '${inert(found.source)}', but the inputs say ` +
         `'${config.source}' (input \`source\`). Updating it would deploy something else; ` +
         'use another `name`, or fix `source`.',
       'Deployment of another kind',
@@ -120,7 +120,7 @@ export function checkSameKind(config: Config, found: Deployment): void {
     const theirs = found.source_config.repo_url ?? '';
     if (normalizeRepoUrl(theirs) !== normalizeRepoUrl(config.repoUrl)) {
       throw new ActionError(
-        `Deployment '${found.name}' (${found.id}) deploys ${theirs || '(no repository)'}, but the inputs ` +
+        `Deployment '${inert(found.name)}' (${inert(found.id)}) deploys ${theirs || '(no repository)'}, but the inputs ` +
           `say ${config.repoUrl} (input \`repo-url\`). Updating it would deploy another repository; ` +
           'use another `name`, or fix `repo-url`.',
         'Deployment of another repository',
@@ -243,7 +243,9 @@ async function create(ctx: UpsertContext): Promise<UpsertResult> {
         if (existing) {
           // Someone else's deployment of another source or repository is not ours to adopt.
           checkSameKind(config, existing);
-          logger.info(`Deployment '${existing.name}' (${existing.id}) exists: adopting it.`);
+          logger.info(
+            `Deployment '${inert(existing.name)}' (${inert(existing.id)}) exists: adopting it.`,
+          );
           return withRevision(ctx, existing, true);
         }
         if (attempt >= MAX_UNKNOWN_OUTCOMES) throw error;
@@ -254,7 +256,7 @@ async function create(ctx: UpsertContext): Promise<UpsertResult> {
         const existing = await client.findDeploymentByName(config.name!);
         if (existing) {
           logger.info(
-            `Deployment '${existing.name}' was created by someone else in the meantime; updating it instead.`,
+            `Deployment '${inert(existing.name)}' was created by someone else in the meantime; updating it instead.`,
           );
           checkSameKind(config, existing);
           return update(ctx, existing);
@@ -273,18 +275,18 @@ async function update(ctx: UpsertContext, found: Deployment): Promise<UpsertResu
   let before = found.latest_revision_id;
   for (let attempt = 1; ; attempt++) {
     try {
-      logger.info(`Updating deployment '${found.name}' (${found.id}).`);
+      logger.info(`Updating deployment '${inert(found.name)}' (${inert(found.id)}).`);
       const deployment = await client.patchDeployment(found.id, body);
       return withRevision(ctx, deployment, false, before);
     } catch (error) {
       if (!(error instanceof OutcomeUnknownError)) throw error;
       logger.warning(
-        `The update request for ${found.id} got no usable answer (${error.message}); ` +
+        `The update request for ${inert(found.id)} got no usable answer (${error.message}); ` +
           'reading the deployment to see whether it was applied.',
       );
       const now = await client.getDeployment(found.id);
       if (now.latest_revision_id && now.latest_revision_id !== before) {
-        logger.info(`The update was applied: revision ${now.latest_revision_id}.`);
+        logger.info(`The update was applied: revision ${inert(now.latest_revision_id)}.`);
         return { deployment: now, revisionId: now.latest_revision_id, created: false };
       }
       if (attempt >= MAX_UNKNOWN_OUTCOMES) throw error;
@@ -324,5 +326,5 @@ async function withRevision(
 
 /** The deployment's page in the LangSmith UI (`ui-url`). */
 export function uiUrl(config: Config, deployment: Deployment): string {
-  return `${config.uiBaseUrl}/o/${deployment.tenant_id}/host/deployments/${deployment.id}`;
+  return `${config.uiBaseUrl}/o/${deployment.tenant_id}/host/deployments/${inert(deployment.id)}`;
 }

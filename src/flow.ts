@@ -7,7 +7,8 @@ import { ControlPlaneClient } from './control-plane/client.js';
 import { ActionError, CancelledError } from './errors.js';
 import type { HttpContext } from './http.js';
 import type { RunReport } from './report/types.js';
-import { redact, runnerLogger, setOutput, type Logger } from './runner.js';
+import { outputProblem } from './output-checks.js';
+import { inert, redact, runnerLogger, setOutput, type Logger } from './runner.js';
 import { Deadline, systemClock, type Clock } from './time.js';
 
 /** What a command has learnt so far: read by the cancellation handler and the reports. */
@@ -47,6 +48,7 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
     },
   };
   const outputs = new Map<string, string>();
+  const rejected = new Set<string>();
 
   const http: HttpContext = {
     clock,
@@ -75,6 +77,18 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
       if (value === undefined) return;
       const text = String(value);
       if (outputs.get(name) === text) return;
+      const problem = outputProblem(name, text);
+      if (problem !== undefined) {
+        // Once per value: the same answer read twice is one warning.
+        if (rejected.has(`${name}\n${text}`)) return;
+        rejected.add(`${name}\n${text}`);
+        logger.warning(
+          `Output \`${name}\` not written: the platform answered "${inert(text, 120)}", and ` +
+            `${problem}. Later steps see it empty.`,
+          { title: 'Output not written' },
+        );
+        return;
+      }
       outputs.set(name, text);
       setOutput(name, text);
     },

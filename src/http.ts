@@ -11,7 +11,9 @@
  * - retry rules by request kind (`RetryMode`): a request that may have changed something on the
  *   server (POST/PATCH) is only retried when it certainly was not processed; otherwise the caller
  *   gets `OutcomeUnknownError` and decides (the deploy flow looks up and adopts);
- * - redirects are not followed (a redirect to another host would carry `X-Api-Key` along);
+ * - redirects are never followed (one to another host would carry `X-Api-Key` along): a 3xx
+ *   fails at once, naming the target's host;
+ * - answers are read with a size cap (`MAX_ANSWER_BYTES`, 16 MiB), counted as they stream in;
  * - logs: one debug line per retry (method, path, status or error code, delay), never headers,
  *   query strings or bodies;
  * - a proxy from `HTTPS_PROXY`/`HTTP_PROXY` (with `NO_PROXY`) through `@actions/http-client`,
@@ -346,9 +348,14 @@ async function attemptOnce(
     const dispatcher = await dispatcherFor(req.url);
     if (dispatcher !== undefined) init.dispatcher = dispatcher;
     const res = await fetchImpl(req.url, init);
-    const text = await res.text();
+    if (isRedirect(res.status)) {
+      await res.body?.cancel().catch(() => undefined);
+      throw redirectError(req.method, req.url, req.describe, res);
+    }
+    const text = await readCapped(res, req.describe, req.method, req.url);
     return { ok: true, status: res.status, headers: res.headers, text };
   } catch (err) {
+    if (err instanceof RefusedAnswerError) throw err;
     throwIfAborted(ctx, req.signal, req.describe);
     if (timeout.aborted) {
       return {
@@ -364,6 +371,119 @@ async function attemptOnce(
     }
     return { ok: false, timedOut: false, failure: classify(err, req.url) };
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Answers: no redirects, a size cap
+
+/** Largest answer the action reads (control plane and agent server). */
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
+/** An answer the action refuses (a redirect, or one over the size cap): never retried. */
+export class RefusedAnswerError extends ApiError {
+  constructor(
+    message: string,
+    options: { status: number; method: string; path: string; title: string },
+  ) {
+    super(message, options);
+    this.name = 'RefusedAnswerError';
+  }
+}
+
+/** 3xx with a target (304 is a cache answer, not a redirect). */
+function isRedirect(status: number): boolean {
+  return status >= 300 && status < 400 && status !== 304;
+}
+
+/** The host a redirect points at, never its path, query or credentials. */
+function redirectTarget(location: string | null, from: URL): string {
+  if (location === null || location.trim() === '') return 'no Location given';
+  try {
+    return `to ${new URL(location, from).host || 'an address without a host'}`;
+  } catch {
+    return 'to an invalid Location';
+  }
+}
+
+/**
+ * A redirect is never followed (it could carry the API key to another host): a 3xx fails at
+ * once, not retried, naming the target's host.
+ */
+function redirectError(method: string, url: URL, describe: string, res: Response): ApiError {
+  const target = redirectTarget(res.headers.get('location'), url);
+  return new RefusedAnswerError(
+    redact(
+      `${describe} answered HTTP ${res.status}, a redirect (${target}), which the action does ` +
+        'not follow: the API key must not travel to another address. Check the URL (scheme, ' +
+        'host, path prefix, trailing slash) and set it to the final address.',
+    ),
+    { status: res.status, method, path: url.pathname, title: 'Redirect refused' },
+  );
+}
+
+function tooLargeError(status: number, method: string, url: URL, describe: string): ApiError {
+  return new RefusedAnswerError(
+    redact(
+      `${describe}: answer too large (over ${MAX_ANSWER_BYTES / 1024 / 1024} MiB); the action ` +
+        'stopped reading it. Check the URL points at the API (not a file or a proxy page).',
+    ),
+    { status, method, path: url.pathname, title: 'Answer too large' },
+  );
+}
+
+/**
+ * Reads a body as UTF-8 text, counting bytes as they arrive: past `MAX_ANSWER_BYTES` the read
+ * is cancelled and an "answer too large" error thrown, so memory stays bounded whatever the
+ * server sends (a `Content-Length` over the cap fails before reading).
+ */
+async function readCapped(
+  res: Response,
+  describe: string,
+  method: string,
+  url: URL,
+): Promise<string> {
+  const declared = Number(res.headers.get('content-length') ?? '');
+  if (Number.isFinite(declared) && declared > MAX_ANSWER_BYTES) {
+    await res.body?.cancel().catch(() => undefined);
+    throw tooLargeError(res.status, method, url, describe);
+  }
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_ANSWER_BYTES) {
+      chunks.length = 0;
+      await reader.cancel().catch(() => undefined);
+      throw tooLargeError(res.status, method, url, describe);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
+/** The same cap on a streamed answer (a run's events), passed through as it is read. */
+function cappedStream(res: Response, describe: string, method: string, url: URL): Response {
+  if (!res.body) return res;
+  let size = 0;
+  const counter = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      size += chunk.byteLength;
+      if (size > MAX_ANSWER_BYTES) {
+        controller.error(tooLargeError(res.status, method, url, describe));
+        return;
+      }
+      controller.enqueue(chunk);
+    },
+  });
+  return new Response(res.body.pipeThrough(counter), {
+    status: res.status,
+    statusText: res.statusText,
+    headers: res.headers,
+  });
 }
 
 function makeResponse(
@@ -608,8 +728,9 @@ export function createResilientFetch(
       if (body !== undefined) fetchInit.body = body;
       const dispatcher = await dispatcherFor(url);
       if (dispatcher !== undefined) fetchInit.dispatcher = dispatcher;
+      let res: Response;
       try {
-        return await (ctx.fetchImpl ?? fetch)(url, fetchInit);
+        res = await (ctx.fetchImpl ?? fetch)(url, fetchInit);
       } catch (err) {
         throwIfAborted(ctx, callerSignal, describe);
         if (deadlineSignal.aborted) {
@@ -627,6 +748,11 @@ export function createResilientFetch(
         }
         throw networkError({ method, url, headers, retry: 'never', describe }, failure, 1);
       }
+      if (isRedirect(res.status)) {
+        await res.body?.cancel().catch(() => undefined);
+        throw redirectError(method, url, describe, res);
+      }
+      return cappedStream(res, describe, method, url);
     }
 
     // `POST …/search` only reads (assistants, threads): safe to retry like a GET.

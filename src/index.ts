@@ -1,3 +1,6 @@
 import { run } from './main.js';
 
-void run();
+// Exit as soon as the result and the reports are written (every write is synchronous): a
+// request still in flight in the background (a best-effort read, a GitHub call past its
+// budget) must not keep the step alive until it times out.
+void run().then(() => process.exit());

@@ -12,7 +12,7 @@
  * and tests may pass nothing).
  */
 import type { Config, GithubContext, InputProblem, Region, Source } from './config.js';
-import { isPullRequestEvent, readGithubContext } from './context.js';
+import { eventPayloadProblem, isPullRequestEvent, readGithubContext } from './context.js';
 import { parseNameTemplate } from './prune/template.js';
 import { getInput, parseBoolean, setSecret } from './runner.js';
 import { describeJsonError, parseSecrets } from './secrets.js';
@@ -139,6 +139,8 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: ReadConfigDeps = {}): R
 
   const github = deps.github ?? readGithubContext(env);
   const check = new Checks();
+  const payloadProblem = deps.github ? undefined : eventPayloadProblem(env);
+  if (payloadProblem) check.note(payloadProblem);
 
   if (!apiKey) {
     check.problem(

@@ -87,6 +87,11 @@ export function redact(text: string): string {
   return out;
 }
 
+/** Runs of whitespace (tabs and line breaks included) → one space, trimmed. */
+export function collapseWhitespace(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
 /** Test helper: forget registered secrets. */
 export function resetSecretsForTests(): void {
   secretValues.clear();
@@ -132,7 +137,10 @@ function issueCommand(
  */
 export function setSecret(value: string): void {
   if (!value) return;
-  const parts = [value, ...value.split(/\r?\n/)].map((p) => p.trim()).filter((p) => p.length > 0);
+  const lines = [value, ...value.split(/\r?\n/)].map((p) => p.trim());
+  // A message that reflows whitespace (an error detail collapsed to one line) would show the
+  // value in its collapsed form: mask that form too.
+  const parts = [...lines, ...lines.map(collapseWhitespace)].filter((p) => p.length > 0);
   for (const part of new Set(parts)) {
     if (secretValues.has(part)) continue;
     secretValues.add(part);
@@ -171,8 +179,22 @@ export function isDebug(env: NodeJS.ProcessEnv = process.env): boolean {
   return env['RUNNER_DEBUG'] === '1';
 }
 
+/**
+ * An info line is plain text: the action never means a workflow command by one. So whatever
+ * a message holds (an untrusted value a call site forgot to pass through `inert()`), each of
+ * its lines has its control characters removed and `::` / `##[` neutralised.
+ */
+function infoLines(message: string): string {
+  return redact(message)
+    .split(/\r\n|\r|\n|\u2028|\u2029/)
+    .map((line) =>
+      neutraliseCommands(stripVTControlCharacters(line).replace(BLOCK_CONTROL_CHARACTERS, '')),
+    )
+    .join(EOL);
+}
+
 export const runnerLogger: Logger = {
-  info: (message) => state.write(redact(message) + EOL),
+  info: (message) => state.write(infoLines(message) + EOL),
   debug: (message) => issueCommand('debug', {}, message),
   notice: (message, p = {}) => issueCommand('notice', toProps(p), message),
   warning: (message, p = {}) => issueCommand('warning', toProps(p), message),
@@ -228,9 +250,12 @@ export function inert(text: unknown, maxLength?: number): string {
   return out;
 }
 
-/** `::` → `:\u200b:` and `##[` → `#\u200b#[`: the same to a reader, no command to the runner. */
-function neutraliseCommands(text: string): string {
-  return text.replace(/::/g, ':\u200b:').replace(/##\[/g, '#\u200b#[');
+/**
+ * `::` → `:\u200b:` and `##[` → `#\u200b#[`: the same to a reader, no command to the runner.
+ * Every pair of colons is broken (`:::` too), and a lone `#` before `[` after a `#`.
+ */
+export function neutraliseCommands(text: string): string {
+  return text.replace(/:(?=:)/g, ':\u200b').replace(/#(?=#\[)/g, '#\u200b');
 }
 
 /**

@@ -15,6 +15,7 @@ import {
   keyAllowedFor,
   OutcomeUnknownError,
   parseRetryAfter,
+  RefusedAnswerError,
   request,
   type HttpContext,
 } from './http.js';
@@ -297,6 +298,13 @@ export async function healthCheck(ctx: VerifyContext, url: string): Promise<Heal
       // A network fault or an unknown outcome: retried. Anything else (cancellation, the
       // key refused) ends the check.
       if (!(error instanceof ApiError || error instanceof OutcomeUnknownError)) throw error;
+      // A redirect or an oversized answer will not change on a retry: fail at once.
+      if (error instanceof RefusedAnswerError) {
+        throw new CheckError(
+          redact(`Health check of ${okUrl} failed: ${error.message}`),
+          'Health check failed',
+        );
+      }
       last = shortError(error);
     }
     const delay =
@@ -434,7 +442,7 @@ async function streamRun(
       }
     }
   });
-  const run = runId !== undefined ? `run ${runId}` : 'the run';
+  const run = runId !== undefined ? `run ${inert(runId, 100)}` : 'the run';
   if (runError !== undefined) {
     throw new CheckError(
       redact(
@@ -488,10 +496,12 @@ async function deleteThread(ctx: VerifyContext, client: SdkClient, threadId: str
 }
 
 function describeAssistant(chosen: AssistantChoice, asked: string | undefined): string {
+  const assistant = inert(chosen.assistantId, 100);
+  const graph = inert(chosen.graphId, 100);
   if (asked !== undefined && asked === chosen.assistantId) {
-    return `assistant ${chosen.assistantId} (graph "${chosen.graphId}")`;
+    return `assistant ${assistant} (graph "${graph}")`;
   }
-  return `graph "${chosen.graphId}" (assistant ${chosen.assistantId})`;
+  return `graph "${graph}" (assistant ${assistant})`;
 }
 
 async function chooseAssistant(
@@ -518,7 +528,7 @@ async function chooseAssistant(
         a.graph_id === graphId &&
         (a.metadata as { created_by?: unknown } | undefined)?.created_by === 'system',
     ) ?? assistants.find((a) => a.graph_id === graphId);
-  const listed = graphs.length > 0 ? graphs.map((g) => `"${g}"`).join(', ') : '(none)';
+  const listed = graphs.length > 0 ? graphs.map((g) => `"${inert(g, 100)}"`).join(', ') : '(none)';
 
   if (wanted !== undefined && wanted !== '') {
     const byId = assistants.find((a) => a.assistant_id === wanted);
@@ -651,8 +661,9 @@ function safeJson(value: unknown): string {
   }
 }
 
+/** Agent-server text for one of the action's lines: masked, then made inert, then cut. */
 function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  return inert(text, max);
 }
 
 /** Redacted before it is cut, so a secret cut in half cannot slip through. */

@@ -235,9 +235,9 @@ function statusLine(
   previous: string | undefined,
   msInPrevious: number | undefined,
 ): string {
-  let line = `${label} status: ${status}`;
+  let line = `${label} status: ${inert(status, 80)}`;
   if (previous !== undefined && msInPrevious !== undefined) {
-    line += ` (after ${formatDuration(msInPrevious)} in ${previous})`;
+    line += ` (after ${formatDuration(msInPrevious)} in ${inert(previous, 80)})`;
   }
   if (!KNOWN.has(status)) {
     line +=

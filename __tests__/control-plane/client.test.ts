@@ -218,6 +218,26 @@ describe('secrets in responses', () => {
     t.done();
   });
 
+  it('masks the credentials of URLs in a deployment as soon as it arrives', async () => {
+    const t = await setup((_req, res) =>
+      sendJson(
+        res,
+        200,
+        deployment({
+          source_config: {
+            repo_url: 'https://x-token:ghp_repoToken123@github.com/o/r',
+            custom_url: 'https://agent:Agent-Pass-9@agent.example',
+          },
+        }),
+      ),
+    );
+    await t.client.getDeployment('d-1');
+    expect(t.masked).toEqual(
+      expect.arrayContaining(['ghp_repoToken123', 'Agent-Pass-9', 'agent:Agent-Pass-9']),
+    );
+    t.done();
+  });
+
   it('masks the secrets of every listed, created and patched deployment', async () => {
     const t = await setup((req, res) => {
       if (req.method === 'GET') {
@@ -525,11 +545,23 @@ describe('findDeploymentByName', () => {
     t.done();
   });
 
-  it('follows pages to a match on page 3', async () => {
+  it('follows pages to a match on page 3, and reads to the end (a twin may come later)', async () => {
     const t = await setup(pager(['x-a', 'x-b', 'x-c', 'x-d', 'x', 'x-e']), { pageLimit: 2 });
     const d = await t.client.findDeploymentByName('x');
     expect(d?.name).toBe('x');
-    expect(t.server.requests.map((r) => queryOf(r.url)['offset'])).toEqual(['0', '2', '4']);
+    expect(t.server.requests.map((r) => queryOf(r.url)['offset'])).toEqual(['0', '2', '4', '6']);
+    t.done();
+  });
+
+  it('two deployments with the exact name: an error naming both IDs', async () => {
+    const t = await setup(pager(['x', 'x-a', 'x']), { pageLimit: 2 });
+    const error = await t.client.findDeploymentByName('x').then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toMatch(/2 deployments are named 'x'/);
+    expect(error?.message).toContain('id-x-0');
+    expect(error?.message).toContain('id-x-2');
     t.done();
   });
 

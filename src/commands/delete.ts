@@ -2,6 +2,7 @@
  * `command: delete`: remove a deployment (a preview when its pull request closes).
  * Idempotent: nothing to delete is `NOT_FOUND` and success.
  */
+import { inert } from '../runner.js';
 import type { Deployment } from '../control-plane/schemas.js';
 import { uiUrl, waitUntilGone } from '../deploy.js';
 import { ActionError, ApiError } from '../errors.js';
@@ -31,7 +32,7 @@ export async function runDelete(ctx: RunContext): Promise<number> {
   ctx.output('deployment-id', found.id);
   ctx.output('name', found.name);
   logger.info(
-    `Deleting deployment '${found.name}' (${found.id})` +
+    `Deleting deployment '${inert(found.name)}' (${inert(found.id)})` +
       (config.deleteTracingProject ? ' and its tracing project.' : '.'),
   );
   const result = await client.deleteDeployment(found.id, {
@@ -39,7 +40,7 @@ export async function runDelete(ctx: RunContext): Promise<number> {
   });
   if (result === 'deleted' && config.wait) {
     await waitUntilGone({ ...ctx }, found.id);
-    logger.info(`Deployment '${found.name}' is gone.`);
+    logger.info(`Deployment '${inert(found.name)}' is gone.`);
   }
   if (result === 'deleted' && !config.deleteTracingProject) {
     // The platform refuses to create this name again while the project exists (HTTP 409).
@@ -64,7 +65,7 @@ async function lookup(ctx: RunContext): Promise<Deployment | undefined> {
     const found = await client.getDeployment(config.deploymentId);
     if (config.name && found.name !== config.name) {
       throw new ActionError(
-        `Deployment ${found.id} (input \`deployment-id\`) is named '${found.name}', not ` +
+        `Deployment ${inert(found.id)} (input \`deployment-id\`) is named '${inert(found.name)}', not ` +
           `'${config.name}' (input \`name\`). Refusing to delete a deployment other than the one named.`,
         'Name and ID disagree',
       );

@@ -16,7 +16,8 @@ import {
   type ParsedLangGraphConfig,
 } from '../preflight.js';
 import type { GithubDeployment } from '../report/github-deployment.js';
-import { inert } from '../runner.js';
+import { withoutCredentials } from '../output-checks.js';
+import { inert, setSecret } from '../runner.js';
 import { waitForRevision, type WaitResult } from '../wait.js';
 
 export async function runDeploy(ctx: RunContext): Promise<number> {
@@ -55,7 +56,7 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   ctx.output('ui-url', report.uiUrl);
   setUrl(ctx, deployment);
   logger.info(
-    `${created ? 'Created' : 'Updated'} deployment '${deployment.name}' (${deployment.id}); ` +
+    `${created ? 'Created' : 'Updated'} deployment '${inert(deployment.name)}' (${inert(deployment.id)}); ` +
       `following revision ${revisionId}. ${report.uiUrl ?? ''}`.trim(),
   );
   if (created && config.rollbackOnFailure) {
@@ -75,7 +76,7 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
       );
     }
     logger.info(
-      `Not waiting (input \`wait\` is false): revision ${revisionId} is ${revision.status}.`,
+      `Not waiting (input \`wait\` is false): revision ${revisionId} is ${inert(revision.status)}.`,
     );
     await writeReports(ctx);
     return 0;
@@ -131,7 +132,7 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
     if (config.buildLog !== 'off') {
       await showLogTail(ctx, deployment.id, revisionId, waited.status, Boolean(stream?.printed));
     }
-    await ghDeployment?.setStatus('failure', { description: `Revision ${waited.status}` });
+    await ghDeployment?.setStatus('failure', { description: `Revision ${inert(waited.status)}` });
     const failure = revisionFailure(ctx, deployment.name, revisionId, waited.status, statusMessage);
     if (config.rollbackOnFailure && previousRevisionId) {
       failure.message += ` No rollback needed: revision ${inert(previousRevisionId, 100)}, live before this run, still serves.`;
@@ -142,7 +143,7 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   if (waited.outcome === 'skipped') {
     report.outcome = 'skipped';
     logger.warning(
-      `Revision ${revisionId} was SKIPPED: a newer revision of '${deployment.name}' superseded it ` +
+      `Revision ${revisionId} was SKIPPED: a newer revision of '${inert(deployment.name)}' superseded it ` +
         '(another push or run). Nothing was verified, since the serving revision is not this run’s.',
       { title: 'Revision superseded' },
     );
@@ -174,7 +175,9 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
     environmentUrl: report.uiUrl,
     description: 'Deployed',
   });
-  logger.info(`Deployment '${deployment.name}' is live${report.url ? ` at ${report.url}` : ''}.`);
+  logger.info(
+    `Deployment '${inert(deployment.name)}' is live${report.url ? ` at ${report.url}` : ''}.`,
+  );
   await writeReports(ctx);
   return 0;
 }
@@ -192,13 +195,24 @@ export function setStatus(ctx: RunContext, status: string): void {
 
 /**
  * The agent server's URL: `source_config.custom_url`, else the top-level `url` that LangSmith
- * Cloud fills in.
+ * Cloud fills in. Credentials in it are masked and left out of the log, outputs and reports.
  */
 export function setUrl(ctx: RunContext, deployment: Deployment): void {
-  const url = agentUrlOf(deployment);
-  if (!url) return;
-  ctx.state.report.url = url;
-  ctx.output('url', url);
+  const raw = agentUrlOf(deployment);
+  if (!raw) return;
+  const { url, credentials } = withoutCredentials(raw);
+  if (credentials.length > 0) {
+    for (const credential of credentials) setSecret(credential);
+    if (!ctx.state.report.url) {
+      ctx.logger.warning(
+        "The deployment's agent server URL holds credentials (user:password@): they are " +
+          'masked, and left out of the `url` output, the log and the reports.',
+        { title: 'Credentials in the URL' },
+      );
+    }
+  }
+  ctx.state.report.url = url.replace(/\/+$/, '');
+  ctx.output('url', ctx.state.report.url);
 }
 
 /** The agent server's URL without a trailing slash: `custom_url`, else the top-level `url`. */
@@ -275,7 +289,10 @@ export async function showLogTail(
     ctx.state.report.logKind = logTypeFor(status);
     // A build log streamed live is already in the log: the tail goes to the reports only.
     if (streamed && logTypeFor(status) === 'build') return;
-    printLogBlock(`Last ${tail.lines.length} log lines of revision ${revisionId}`, tail.lines);
+    printLogBlock(
+      `Last ${tail.lines.length} log lines of revision ${inert(revisionId)}`,
+      tail.lines,
+    );
   } else {
     ctx.state.report.logsUnavailableHint =
       'This control plane does not offer revision logs through the API; see the build and deploy logs' +
@@ -297,7 +314,7 @@ function revisionFailure(
     : '';
   if (status === 'INTERRUPTED') {
     return new ActionError(
-      `Revision ${revisionId} of deployment '${name}' was INTERRUPTED before it was deployed: ` +
+      `Revision ${inert(revisionId)} of deployment '${inert(name)}' was INTERRUPTED before it was deployed: ` +
         'a person stopped it in LangSmith, or a newer run of this workflow interrupted it to ' +
         `deploy a newer commit.${said} The revision will not go on, and it no longer blocks ` +
         'later revisions. If no newer run is deploying, re-run this job to deploy this commit' +
@@ -313,7 +330,7 @@ function revisionFailure(
         ? ` ${report.logsUnavailableHint}`
         : '';
   return new ActionError(
-    `Revision ${revisionId} of deployment '${name}' ended in ${inert(status, 80)}.${said}${where}` +
+    `Revision ${inert(revisionId)} of deployment '${inert(name)}' ended in ${inert(status, 80)}.${said}${where}` +
       ' Fix the cause and push again.',
     `Deployment ${inert(status, 80)}`,
   );

@@ -12,7 +12,8 @@ import {
   type HttpResponse,
   type RetryMode,
 } from '../http.js';
-import { redact, setSecret } from '../runner.js';
+import { withoutCredentials } from '../output-checks.js';
+import { inert, redact, setSecret } from '../runner.js';
 import type { ControlPlane } from './api.js';
 import { BULK_DELETE_LIMIT, readBulkDeleteAnswer, type BulkDeleteOutcome } from './bulk-delete.js';
 import { errorFromResponse } from './errors.js';
@@ -173,10 +174,22 @@ export class ControlPlaneClient implements ControlPlane {
     });
   }
 
-  /** Masks every `secrets[].value` of a Deployment body, or of each one in `resources`. */
+  /**
+   * Masks every `secrets[].value` of a Deployment body, or of each one in `resources`, and the
+   * credentials of any URL in its `source_config` (`https://user:password@…`).
+   */
   private maskSecrets(body: unknown): void {
     const maskOne = (d: unknown) => {
-      if (!isObject(d) || !Array.isArray(d['secrets'])) return;
+      if (!isObject(d)) return;
+      const sourceConfig = d['source_config'];
+      if (isObject(sourceConfig)) {
+        for (const value of Object.values(sourceConfig)) {
+          if (typeof value === 'string' && value.includes('@')) {
+            for (const credential of withoutCredentials(value).credentials) this.mask(credential);
+          }
+        }
+      }
+      if (!Array.isArray(d['secrets'])) return;
       for (const secret of d['secrets']) {
         if (isObject(secret) && typeof secret['value'] === 'string' && secret['value'] !== '') {
           this.mask(secret['value']);
@@ -259,6 +272,8 @@ export class ControlPlaneClient implements ControlPlane {
   async findDeploymentByName(name: string): Promise<Deployment | undefined> {
     const limit = this.pageLimit;
     let offset = 0;
+    // Every page is read: two deployments of the exact name must not be told apart at random.
+    const matches: Deployment[] = [];
     for (let page = 1; ; page++) {
       if (page > MAX_PAGES) {
         throw new ApiError(
@@ -271,12 +286,13 @@ export class ControlPlaneClient implements ControlPlane {
         );
       }
       const list = await this.listDeployments({ nameContains: name, limit, offset });
-      const match = list.resources.find((d) => d.name === name);
-      if (match) return match;
-      if (list.resources.length === 0 || list.resources.length < limit) return undefined;
-      if (!(list.offset > offset)) return undefined;
+      for (const d of list.resources)
+        if (d.name === name && !matches.some((m) => m.id === d.id)) matches.push(d);
+      if (list.resources.length === 0 || list.resources.length < limit) break;
+      if (!(list.offset > offset)) break;
       offset = list.offset;
     }
+    return onlyMatch(name, matches);
   }
 
   async getDeployment(id: string): Promise<Deployment> {
@@ -434,4 +450,22 @@ function safeJson(res: HttpResponse): unknown {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The one deployment of that exact name, or undefined. A deployment being deleted gives way
+ * to a live one of the same name; two live ones are an error naming both IDs (nothing is
+ * changed: which one the workflow means is for `deployment-id` to say).
+ */
+function onlyMatch(name: string, matches: Deployment[]): Deployment | undefined {
+  const live = matches.filter((d) => d.status !== 'AWAITING_DELETE');
+  if (live.length > 1) {
+    throw new ActionError(
+      `${live.length} deployments are named '${name}' (IDs ${live.map((d) => inert(d.id, 64)).join(', ')}): ` +
+        'the action will not pick one at random, and changed nothing. Give the one to deploy in ' +
+        '`deployment-id` (with or without `name`), or delete the extra one in the LangSmith UI.',
+      'Deployment name is ambiguous',
+    );
+  }
+  return live[0] ?? matches[0];
 }

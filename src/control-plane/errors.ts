@@ -5,7 +5,7 @@
  * `input`, which can echo secret values). Every message goes through `redact()`.
  */
 import { ApiError } from '../errors.js';
-import { redact } from '../runner.js';
+import { collapseWhitespace, inert, redact } from '../runner.js';
 import { DetailSchema, HTTPValidationErrorSchema } from './schemas.js';
 import * as z from 'zod/mini';
 
@@ -52,9 +52,13 @@ const FIELD_INPUTS: Record<string, string> = {
   delete_tracing_project: 'delete-tracing-project',
 };
 
+/**
+ * One line of at most `max` characters, made inert for the runner. Secrets are masked in the
+ * full text first: a secret that holds a tab or two spaces, or that the cut would halve, must
+ * not show after the reflow or the cut.
+ */
 function truncate(text: string, max = MAX_DETAIL): string {
-  const oneLine = text.replace(/\s+/g, ' ').trim();
-  return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine;
+  return inert(collapseWhitespace(redact(text)), max + 1);
 }
 
 function parseJson(text: string): unknown {
@@ -94,7 +98,7 @@ export function renderValidationErrors(text: string): string[] | undefined {
     const input =
       FIELD_INPUTS[field] ?? FIELD_INPUTS[loc.filter((p) => typeof p === 'string').join('.')];
     const msg = truncate(entry.msg, 300);
-    return `${field || '(request)'}: ${msg}${input ? ` (input \`${input}\`)` : ''}`;
+    return `${inert(field, 120) || '(request)'}: ${msg}${input ? ` (input \`${input}\`)` : ''}`;
   });
 }
 

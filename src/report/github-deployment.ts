@@ -6,7 +6,7 @@
  */
 import type { GithubContext } from '../config.js';
 import type { Logger } from '../runner.js';
-import { redact } from '../runner.js';
+import { inert, redact } from '../runner.js';
 import {
   createOctokit,
   DEFAULT_GITHUB_TIMEOUT_MS,
@@ -57,9 +57,12 @@ function warn(logger: Logger, doing: string, failure: GithubFailure): void {
     default:
       advice = 'The next run tries again.';
   }
-  logger.warning(`${doing}: ${failure.message}. ${advice} The deploy result is unchanged.`, {
-    title: TITLE,
-  });
+  logger.warning(
+    `${doing}: ${inert(failure.message, 300)}. ${advice} The deploy result is unchanged.`,
+    {
+      title: TITLE,
+    },
+  );
 }
 
 export class GithubDeployment {

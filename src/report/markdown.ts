@@ -21,19 +21,31 @@ function oneLine(text: string): string {
   return cleanText(text).replace(/\r\n|\r|\n/g, ' ');
 }
 
-/** For text inside HTML (e.g. `<summary>`): `& < > " '` as entities. */
+/**
+ * `@name` → `@\u200bname`: GitHub notifies the users and teams a comment mentions (an entity
+ * would not help: mentions are found in the rendered text), and a zero-width space after the
+ * `@` reads the same but mentions nobody. Code spans and blocks notify nobody anyway.
+ */
+export function defuseMentions(text: string): string {
+  return text.replace(/@(?=[A-Za-z0-9_-])/g, '@\u200b');
+}
+
+/** For text inside HTML (e.g. `<summary>`): `& < > " '` as entities, mentions defused. */
 export function escapeHtml(text: string): string {
-  return oneLine(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return defuseMentions(oneLine(text)).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /**
  * Inline text in Markdown (also safe inside a table cell or an HTML element): every character
  * that Markdown or HTML would interpret (`< > & \` * _ [ ] ( ) ! ~ | \ #` and quotes) becomes
  * a numeric character reference, which both render as the literal character. Line breaks
- * become spaces.
+ * become spaces; `@` mentions are defused.
  */
 export function escapeMarkdown(text: string): string {
-  return oneLine(text).replace(/[&<>"'`*_[\]()!~|\\#]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return defuseMentions(oneLine(text)).replace(
+    /[&<>"'`*_[\]()!~|\\#]/g,
+    (c) => `&#${c.charCodeAt(0)};`,
+  );
 }
 
 function longestBacktickRun(text: string): number {

@@ -6,7 +6,7 @@
  * pagination), so a failed call fails once; each request is bounded by a timeout.
  */
 import type { GithubContext } from '../config.js';
-import type { Logger } from '../runner.js';
+import { inert, type Logger } from '../runner.js';
 
 export type Octokit = ReturnType<(typeof import('@actions/github'))['getOctokit']>;
 
@@ -24,7 +24,7 @@ export async function createOctokit(
   timeoutMs = DEFAULT_GITHUB_TIMEOUT_MS,
 ): Promise<Octokit> {
   const { getOctokit } = await import('@actions/github');
-  const debug = (message: string) => logger.debug(`GitHub API: ${message}`);
+  const debug = (message: string) => logger.debug(`GitHub API: ${inert(message, 300)}`);
   const octokit = getOctokit(token, {
     baseUrl: (apiUrl || 'https://api.github.com').replace(/\/+$/, ''),
     log: { debug: () => {}, info: () => {}, warn: debug, error: debug },

@@ -3,7 +3,7 @@
  * updated in place on every run. Best effort: nothing here throws, failures are one warning.
  */
 import type { GithubContext } from '../config.js';
-import { redact, type Logger } from '../runner.js';
+import { inert, redact, type Logger } from '../runner.js';
 import { codeFence, codeSpan, formatTime, markdownLink } from './markdown.js';
 import {
   createOctokit,
@@ -206,8 +206,11 @@ export async function upsertPrComment(opts: {
       default:
         advice = 'The next run updates the comment.';
     }
-    logger.warning(`${what}: ${failure.message}. ${advice} The deploy result is unchanged.`, {
-      title: 'PR comment not updated',
-    });
+    logger.warning(
+      `${what}: ${inert(failure.message, 300)}. ${advice} The deploy result is unchanged.`,
+      {
+        title: 'PR comment not updated',
+      },
+    );
   }
 }

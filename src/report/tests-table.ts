@@ -3,9 +3,9 @@ import { formatDuration } from '../format.js';
 import { escapeMarkdown } from './markdown.js';
 import type { RunReport } from './types.js';
 
-/** Untrusted text in a cell: escaped, and `@name` broken so that it notifies nobody. */
+/** Untrusted text in a cell: escaped (`escapeMarkdown` also breaks `@name`, so it notifies nobody). */
 function cell(text: string): string {
-  return escapeMarkdown(text).replace(/@/g, '@\u200b');
+  return escapeMarkdown(text);
 }
 
 /** Reasons longer than this are cut in the table (the log has them whole). */

@@ -1,2 +1,0 @@
-import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{b as a,c as b,d as c,e as d,f as e,g as f,h as g}from"./chunk-BJG4UPQX.mjs";import"./chunk-HEDYUAHL.mjs";import"./chunk-JG6WC27C.mjs";import"./chunk-UVBT7752.mjs";import"./chunk-ZQX4BHM4.mjs";import"./chunk-B53WUCTO.mjs";import"./chunk-WOISCHGY.mjs";import"./chunk-ZC56W3P3.mjs";export{e as agentUrlOf,b as failRun,a as runDeploy,c as setStatus,d as setUrl,f as showLogTail,g as startGithubDeployment};
