@@ -59,6 +59,8 @@ function makeConfig(overrides: Partial<Config> = {}): Config {
     configPath: 'langgraph.json',
     deploymentType: 'dev',
     buildOnPush: false,
+    skipUnchanged: true,
+    interruptPrevious: true,
     healthCheck: true,
     deleteTracingProject: false,
     prComment: true,

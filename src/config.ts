@@ -68,6 +68,10 @@ export interface Config {
   /** `undefined` when the `secrets` input is empty (an update then keeps the environment). */
   secrets?: SecretEntry[];
   resourceSpec?: Record<string, unknown>;
+  /** `skip-unchanged`: no new revision when the live one already runs this commit. */
+  skipUnchanged: boolean;
+  /** `interrupt-previous`: interrupt an in-progress revision before the PATCH. */
+  interruptPrevious: boolean;
   healthCheck: boolean;
   /** Parsed JSON run input for the smoke test, when set. */
   smokeTest?: unknown;

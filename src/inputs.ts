@@ -38,6 +38,8 @@ export const INPUT_NAMES = [
   'build-on-push',
   'secrets',
   'resource-spec',
+  'skip-unchanged',
+  'interrupt-previous',
   'wait',
   'timeout',
   'poll-interval',
@@ -160,6 +162,8 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: ReadConfigDeps = {}): R
     configPath: 'langgraph.json',
     deploymentType: 'dev',
     buildOnPush: false,
+    skipUnchanged: true,
+    interruptPrevious: true,
     healthCheck: true,
     deleteTracingProject: false,
     ...(githubToken && { githubToken }),
@@ -264,6 +268,12 @@ function readDeployInputs(env: NodeJS.ProcessEnv, config: Config, check: Checks)
     if (resourceSpec) config.resourceSpec = resourceSpec;
   }
 
+  config.skipUnchanged = check.boolean('skip-unchanged', getInput('skip-unchanged', env), true);
+  config.interruptPrevious = check.boolean(
+    'interrupt-previous',
+    getInput('interrupt-previous', env),
+    true,
+  );
   config.healthCheck = check.boolean('health-check', getInput('health-check', env), true);
   const smokeTest = getInput('smoke-test', env);
   if (smokeTest !== '') {

@@ -6,7 +6,12 @@
 import type { ControlPlane } from './control-plane/api.js';
 import { FAILED_STATUSES, REVISION_STATUSES, type Revision } from './control-plane/schemas.js';
 import { ActionError, ApiError, CancelledError, DeadlineError } from './errors.js';
-import { historyFromRevisions, nextPollDelay, type DeployHistory } from './poll-policy.js';
+import {
+  historyFromRevisions,
+  nextPollDelay,
+  statusStartEstimate,
+  type DeployHistory,
+} from './poll-policy.js';
 import type { Logger } from './runner.js';
 import type { Clock, Deadline } from './time.js';
 import { formatDuration } from './format.js';
@@ -89,6 +94,7 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
   const timeline: StatusChange[] = [];
   let lastStatus: string | undefined;
   let statusSince = start;
+  let previousCheckAt = start;
   let pollCount = 0;
   let failuresInRow = 0;
 
@@ -174,9 +180,19 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
           logger.debug(`The status callback failed: ${describe(error)}`);
         }
         lastStatus = status;
-        statusSince = now;
+        statusSince =
+          timeline.length === 1
+            ? now
+            : statusStartEstimate({
+                createdAt: revision.created_at,
+                updatedAt: revision.updated_at,
+                waitStartedAt: start,
+                previousCheckAt,
+                now,
+              });
         justChanged = true;
       }
+      previousCheckAt = now;
       const outcome = outcomeOf(status);
       if (outcome) return { outcome, status, revision, timeline, pollCount };
     }
