@@ -5,7 +5,7 @@
  * AWAITING_BUILD, BUILDING: minutes), then DEPLOYING, whose end is the moment the workflow
  * is waiting for. So the policy polls at the longest gap (`poll-interval`) through the long
  * phases and the start of DEPLOYING (it never ends that early), then at gaps short enough that
- * no end is noticed more than about 3 s late (3.3 s while an end is possible, 1.3 s once it is
+ * no end is noticed more than about 3 s late (3.3 s while an end is possible, 1.2 s once it is
  * likely, at the default). Past the likely window it backs off again gradually, never beyond
  * `poll-interval` (no back-off that grows to minutes). DEPLOYING is timed from when it began
  * (`statusStartEstimate`: the revision's `updated_at`, bounded by the checks around the
@@ -51,9 +51,9 @@ const REFERENCE_TOTAL_MS = 290_000;
 const DEPLOYING_SPARSE_UNTIL_MS = 57_000;
 const DEPLOYING_DENSE_FROM_MS = 90_000;
 const DEPLOYING_LIKELY_END_MS = 126_000;
-/** Gaps, as fractions of the poll interval (15 s → 3.3 s, 1.3 s, 1 s). */
+/** Gaps, as fractions of the poll interval (15 s → 3.3 s, 1.2 s, 1 s). */
 const MEDIUM_GAP = 0.22;
-const DENSE_GAP = 1.3 / 15;
+const DENSE_GAP = 1.2 / 15;
 const FLOOR_GAP = 1 / 15;
 /** Past the likely window, each second of overrun adds 0.1 s to the gap. */
 const OVERRUN_BACKOFF = 0.1;
