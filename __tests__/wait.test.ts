@@ -171,6 +171,31 @@ describe('waitForRevision outcomes', () => {
   });
 });
 
+describe('waitForRevision timing a status from updated_at', () => {
+  const deploying = (updated: number) => async () =>
+    revision(REVISION, 'DEPLOYING', START, updated);
+
+  it('times DEPLOYING from when it began, not from the check that first saw it', async () => {
+    // Checks at +0 s (BUILDING), +15 s (DEPLOYING, began at +1 s) and +30 s (DEPLOYED).
+    const { opts, logger } = setup(['BUILDING', deploying(START + 1_000), 'DEPLOYED']);
+    const result = await waitForRevision(opts);
+    expect(result.timeline.at(-1)).toEqual({
+      status: 'DEPLOYED',
+      at: START + 30_000,
+      msInPrevious: 29_000,
+    });
+    expect(logger.infos().at(-1)).toContain('after 29.0 s in DEPLOYING');
+  });
+
+  it('never before the previous check, and from this check when the dates say nothing', async () => {
+    // DEPLOYING "began" at +2 s, but BUILDING was still seen at +15 s: it began after that.
+    const early = setup(['QUEUED', 'BUILDING', deploying(START + 2_000), 'DEPLOYED']);
+    expect((await waitForRevision(early.opts)).timeline.at(-1)?.msInPrevious).toBe(30_000);
+    const undated = setup(['BUILDING', deploying(START), 'DEPLOYED']);
+    expect((await waitForRevision(undated.opts)).timeline.at(-1)?.msInPrevious).toBe(15_000);
+  });
+});
+
 describe('waitForRevision logging', () => {
   it('logs each status change once, with the time spent in the previous status', async () => {
     const { opts, logger, changes } = setup([
