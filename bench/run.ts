@@ -514,7 +514,8 @@ function interruptSection(push: SecondPushResults, goals: Goal[]): string {
       `revision (realistic deploy at ${scaleLabel(push.scale)} of real time); ` +
       `${push.pushAfterS} s later (it is building) the second push runs the action. Times in ` +
       'real seconds: from the second PATCH to its revision becoming DEPLOYED (the simulator’s ' +
-      'record), and the wall time of the second step, scaled back.',
+      'record), and the wall time of the second step, scaled back (which also multiplies its ' +
+      'start-up, lookup and detection by 29: that column overstates them).',
     '',
     table(
       [
