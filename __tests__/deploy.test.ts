@@ -60,6 +60,8 @@ function makeConfig(overrides: Partial<Config> = {}): Config {
     deploymentType: 'dev',
     buildLog: 'tail',
     buildOnPush: false,
+    skipUnchanged: true,
+    interruptPrevious: true,
     healthCheck: true,
     deleteTracingProject: false,
     prComment: true,

@@ -103,6 +103,8 @@ describe('defaults', () => {
       configPath: 'langgraph.json',
       deploymentType: 'dev',
       buildOnPush: false,
+      skipUnchanged: true,
+      interruptPrevious: true,
       healthCheck: true,
       deleteTracingProject: false,
       prComment: true,

@@ -172,6 +172,31 @@ describe('waitForRevision outcomes', () => {
   });
 });
 
+describe('waitForRevision timing a status from updated_at', () => {
+  const deploying = (updated: number) => async () =>
+    revision(REVISION, 'DEPLOYING', START, updated);
+
+  it('times DEPLOYING from when it began, not from the check that first saw it', async () => {
+    // Checks at +0 s (BUILDING), +15 s (DEPLOYING, began at +1 s) and +30 s (DEPLOYED).
+    const { opts, logger } = setup(['BUILDING', deploying(START + 1_000), 'DEPLOYED']);
+    const result = await waitForRevision(opts);
+    expect(result.timeline.at(-1)).toEqual({
+      status: 'DEPLOYED',
+      at: START + 30_000,
+      msInPrevious: 29_000,
+    });
+    expect(logger.infos().at(-1)).toContain('after 29.0 s in DEPLOYING');
+  });
+
+  it('never before the previous check, and from this check when the dates say nothing', async () => {
+    // DEPLOYING "began" at +2 s, but BUILDING was still seen at +15 s: it began after that.
+    const early = setup(['QUEUED', 'BUILDING', deploying(START + 2_000), 'DEPLOYED']);
+    expect((await waitForRevision(early.opts)).timeline.at(-1)?.msInPrevious).toBe(30_000);
+    const undated = setup(['BUILDING', deploying(START), 'DEPLOYED']);
+    expect((await waitForRevision(undated.opts)).timeline.at(-1)?.msInPrevious).toBe(15_000);
+  });
+});
+
 describe('waitForRevision logging', () => {
   it('logs each status change once, with the time spent in the previous status', async () => {
     const { opts, logger, changes } = setup([
@@ -191,14 +216,14 @@ describe('waitForRevision logging', () => {
       'Revision 1a2b3c4d… status: AWAITING_BUILD (after 30.0 s in QUEUED)',
       'Revision 1a2b3c4d… status: BUILDING (after 15.0 s in AWAITING_BUILD)',
       'Revision 1a2b3c4d… status: AWAITING_DEPLOY (after 45.0 s in BUILDING)',
-      'Revision 1a2b3c4d… status: DEPLOYED (after 3.0 s in AWAITING_DEPLOY)',
+      'Revision 1a2b3c4d… status: DEPLOYED (after 15.0 s in AWAITING_DEPLOY)',
     ]);
     expect(result.timeline).toEqual([
       { status: 'QUEUED', at: START },
       { status: 'AWAITING_BUILD', at: START + 30_000, msInPrevious: 30_000 },
       { status: 'BUILDING', at: START + 45_000, msInPrevious: 15_000 },
       { status: 'AWAITING_DEPLOY', at: START + 90_000, msInPrevious: 45_000 },
-      { status: 'DEPLOYED', at: START + 93_000, msInPrevious: 3_000 },
+      { status: 'DEPLOYED', at: START + 105_000, msInPrevious: 15_000 },
     ]);
     expect(changes).toHaveLength(5);
   });
@@ -432,7 +457,7 @@ describe('waitForRevision and the deadline', () => {
       const lag = client.revisionCalls.at(-1)!.at - (START + 290_000);
       expect(lag).toBeLessThan(2_000);
       // A fixed 5 s poller makes 59 checks here.
-      if (pollIntervalMs === 15_000) expect(result.pollCount).toBeLessThanOrEqual(29);
+      if (pollIntervalMs === 15_000) expect(result.pollCount).toBeLessThanOrEqual(32);
     }
   });
 });

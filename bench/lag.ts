@@ -18,6 +18,13 @@ import {
   type Simulator,
   type TimelineStep,
 } from '../simulator/index.js';
+import type { Revision } from '../src/control-plane/schemas.js';
+import {
+  historyFromRevisions,
+  nextPollDelay,
+  statusStartEstimate,
+  type PollState,
+} from '../src/poll-policy.js';
 import { mapConcurrent, seededRandom } from './stats.js';
 
 /** The realistic deploy: 290 s in all; the two long phases vary by ±40 % from one to the next. */
@@ -363,4 +370,99 @@ function observe(
     allRequests: checks.length + 1,
     seenAt: seen.at,
   };
+}
+
+/** What one poller would see on one replay in the model (real ms). */
+export interface ModelObservation {
+  lagMs: number;
+  statusRequests: number;
+}
+
+export interface LagModel {
+  /** Per history setting (false, true): our policy and the fixed pollers, per replay. */
+  configs: { history: boolean; ours: ModelObservation[]; fixed: ModelObservation[][] }[];
+}
+
+/**
+ * The same replays (same seed, same timelines, same earlier revisions) through a model of the
+ * wait loop instead of processes and HTTP: no request takes time and no timer fires late, so
+ * this is what the policy itself allows, independent of the machine's load. A new status is
+ * timed from its start as the simulator's `updated_at` tells it (as the action does).
+ */
+export function modelLag(options: { replays: number; seed: number }): LagModel {
+  const random = seededRandom(options.seed);
+  const timelines = Array.from({ length: options.replays }, () => realisticTimeline(random));
+  const historyRandom = seededRandom(options.seed + 1);
+  const histories = timelines.map(() =>
+    Array.from({ length: EARLIER_REVISIONS }, () =>
+      msUntilDeployed(realisticTimeline(historyRandom)),
+    ),
+  );
+  const interval = POLL_INTERVAL_S * 1000;
+  return {
+    configs: [false, true].map((history) => ({
+      history,
+      ours: timelines.map((timeline, i) => {
+        const spans = histories[i]!;
+        const earlier: Revision[] = spans.map((span, k) => ({
+          id: `old-${k}`,
+          status: 'DEPLOYED',
+          created_at: new Date(k * 3_600_000).toISOString(),
+          updated_at: new Date(k * 3_600_000 + span).toISOString(),
+          source: 'github',
+          source_revision_config: {},
+        }));
+        const deployHistory = history ? historyFromRevisions(earlier, 'current') : undefined;
+        return modelOne(timeline, (state) =>
+          nextPollDelay({ ...state, pollIntervalMs: interval, history: deployHistory }),
+        );
+      }),
+      fixed: FIXED_INTERVALS_S.map((s) =>
+        timelines.map((timeline) => modelOne(timeline, () => s * 1000, false)),
+      ),
+    })),
+  };
+}
+
+function modelOne(
+  timeline: readonly TimelineStep[],
+  delay: (state: Omit<PollState, 'pollIntervalMs'>) => number,
+  dated = true,
+): ModelObservation {
+  const starts: { status: string; at: number }[] = [];
+  let at = 0;
+  for (const step of timeline) {
+    starts.push({ status: step.status, at });
+    at += step.durationMs;
+  }
+  const statusAt = (t: number) => [...starts].reverse().find((s) => t >= s.at)!;
+  const deployedAt = msUntilDeployed(timeline);
+  const iso = (ms: number) => new Date(ms).toISOString();
+  let t = 0;
+  let requests = 0;
+  let last: string | undefined;
+  let since = 0;
+  let previous = 0;
+  for (;;) {
+    requests++;
+    const { status, at: began } = statusAt(t);
+    if (status === 'DEPLOYED') return { lagMs: t - deployedAt, statusRequests: requests };
+    const changed = status !== last;
+    if (changed) {
+      since =
+        last === undefined || !dated
+          ? t
+          : statusStartEstimate({
+              createdAt: iso(0),
+              updatedAt: iso(began),
+              waitStartedAt: 0,
+              previousCheckAt: previous,
+              now: t,
+            });
+      last = status;
+    }
+    previous = t;
+    t += delay({ status, msInStatus: t - since, msSinceStart: t, statusJustChanged: changed });
+    if (requests > 10_000) throw new Error('The model never reached DEPLOYED.');
+  }
 }

@@ -6,7 +6,7 @@ import type { SimulatorOptions } from './types.js';
 export const USAGE =
   'Usage: npm run sim -- [--port N] [--host H] [--api-key KEY] [--speed X] ' +
   '[--timeline STATUS:ms,...] [--require-tenant] [--rate-limit N/ms] [--delete-delay ms] ' +
-  '[--no-logs] [--commit-sha SHA]';
+  '[--no-logs] [--commit-sha SHA] [--queue-behind]';
 
 function number(flag: string, text: string, min: number): number {
   const value = Number(text);
@@ -31,6 +31,7 @@ export function parseCliArgs(argv: string[]): SimulatorOptions | 'help' {
       'delete-delay': { type: 'string' },
       'no-logs': { type: 'boolean', default: false },
       'commit-sha': { type: 'string' },
+      'queue-behind': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -48,6 +49,7 @@ export function parseCliArgs(argv: string[]): SimulatorOptions | 'help' {
   };
   if (values['api-key']) options.apiKeys = values['api-key'];
   if (values['commit-sha']) options.commitSha = values['commit-sha'];
+  if (values['queue-behind']) options.queueBehind = true;
   if (values['delete-delay']) {
     options.deleteDelayMs = number('delete-delay', values['delete-delay'], 0);
   }

@@ -67,6 +67,9 @@ export class ControlPlane {
     if (revId !== undefined && tail === 'redeploy') {
       return m === 'POST' ? this.redeploy(id, revId, req.now) : methodNotAllowed();
     }
+    if (tail === 'interruption' && revId !== undefined) {
+      return m === 'POST' ? this.interrupt(id, revId, req.now) : methodNotAllowed();
+    }
     if (m !== 'GET') return methodNotAllowed();
     if (revId === undefined) return this.listRevisions(id, req);
     if (tail === undefined) return this.getRevision(id, revId, req.now);
@@ -303,6 +306,18 @@ export class ControlPlane {
     rev.replayOf = old.id;
     if (old.agent) rev.agent = { ...old.agent };
     return { status: 200, body: this.store.toWire(dep, now) };
+  }
+
+  /** Not in the spec snapshot: the call LangChain's CI/CD example makes for a blocking revision. */
+  private interrupt(id: string, revId: string, now: number): SimResponse {
+    const dep = this.store.get(id, now);
+    if (!dep) return deploymentNotFound(id);
+    const rev = dep.revisions.find((r) => r.id === revId);
+    if (!rev) return notFound(`Revision ID ${revId} not found.`);
+    if (!this.store.interrupt(rev, now)) {
+      return { status: 409, body: { detail: `Revision ID ${revId} is not in progress.` } };
+    }
+    return { status: 200, body: this.store.revisionToWire(rev, now) };
   }
 
   private logs(id: string, revId: string, type: 'build' | 'deploy', req: CpRequest): SimResponse {

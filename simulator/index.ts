@@ -130,7 +130,10 @@ class SimulatorServer implements Simulator {
     this.timeline = this.initialTimeline;
     this.limiter = new RateLimiter(options.rateLimit ?? { requests: 1000, windowMs: 10_000 });
     this.agents = new AgentServers(options.agent);
-    this.store = new Store(() => options.supersede ?? true);
+    this.store = new Store(
+      () => options.supersede ?? true,
+      () => options.queueBehind ?? false,
+    );
     this.controlPlane = new ControlPlane(this.store, {
       tenantId: this.tenantId,
       deleteDelayMs: options.deleteDelayMs ?? 0,

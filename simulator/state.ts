@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import {
   currentStatus,
   DEFAULT_STATUS_MESSAGES,
+  effectiveStart,
   isTerminal,
   statusHistory,
   type RevisionRecord,
@@ -75,7 +76,11 @@ export class Store {
    */
   readonly tracingProjects = new Set<string>();
 
-  constructor(private readonly supersede: () => boolean) {}
+  constructor(
+    private readonly supersede: () => boolean,
+    /** See `SimulatorOptions.queueBehind`. */
+    private readonly queueBehind: () => boolean = () => false,
+  ) {}
 
   clear(): void {
     this.records = [];
@@ -111,14 +116,25 @@ export class Store {
     this.records = this.records.filter((d) => d.id !== id);
   }
 
-  /** Adds a revision that starts its timeline now; older unfinished ones become `SKIPPED`. */
+  /**
+   * Adds a revision that starts its timeline now; older unfinished ones become `SKIPPED`. With
+   * `queueBehind`, it waits behind the one in progress instead, and only older ones still
+   * waiting become `SKIPPED`.
+   */
   addRevision(
     dep: DeploymentRecord,
     config: SourceRevisionConfig,
     steps: TimelineStep[],
     now: number,
   ): RevisionRecord {
-    if (this.supersede()) {
+    let blockedBy: RevisionRecord | undefined;
+    if (this.queueBehind()) {
+      for (const older of dep.revisions) {
+        if (isTerminal(currentStatus(older, now).status)) continue;
+        if (effectiveStart(older) > now) older.skippedAt = now;
+        else blockedBy = older;
+      }
+    } else if (this.supersede()) {
       for (const older of dep.revisions) {
         if (!isTerminal(currentStatus(older, now).status)) older.skippedAt = now;
       }
@@ -130,10 +146,21 @@ export class Store {
       startAt: now,
       steps,
       config: { ...config },
+      ...(blockedBy ? { blockedBy } : {}),
     };
     dep.revisions.push(rev);
     dep.updatedAt = now;
     return rev;
+  }
+
+  /**
+   * `POST …/interruption`: a revision in progress (waiting or running) becomes `INTERRUPTED`
+   * now, so one queued behind it starts. False when it had already ended.
+   */
+  interrupt(rev: RevisionRecord, now: number): boolean {
+    if (isTerminal(currentStatus(rev, now).status)) return false;
+    rev.interruptedAt = now;
+    return true;
   }
 
   /** The revision that most recently reached `DEPLOYED`. */

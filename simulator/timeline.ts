@@ -45,6 +45,31 @@ export interface RevisionRecord {
   replayOf?: string;
   /** Agent-server behaviour while this revision is live (see `RevisionAgent`). */
   agent?: RevisionAgent;
+  /** Set by `POST …/interruption` while the revision was in progress. */
+  interruptedAt?: number;
+  /**
+   * With `queueBehind`: the revision that was in progress when this one was created. This one
+   * stays `QUEUED` until that one ends (its timeline reaches a final status, or it is
+   * interrupted), then follows its own timeline from there.
+   */
+  blockedBy?: RevisionRecord;
+}
+
+/** When the revision's own timeline starts: once the revision it queues behind has ended. */
+export function effectiveStart(rev: RevisionRecord): number {
+  return rev.blockedBy ? Math.max(rev.startAt, endTime(rev.blockedBy)) : rev.startAt;
+}
+
+/** When the revision reaches a status it never leaves; Infinity when it never does. */
+export function endTime(rev: RevisionRecord): number {
+  const end = Math.min(rev.skippedAt ?? Infinity, rev.interruptedAt ?? Infinity);
+  let at = effectiveStart(rev);
+  for (const step of rev.steps) {
+    if (at >= end) break;
+    if (TERMINAL_STATUSES.has(step.status)) return Math.min(end, at);
+    at += Math.max(0, step.durationMs);
+  }
+  return end;
 }
 
 export interface StatusChange {
@@ -57,21 +82,33 @@ export interface StatusChange {
 /** Every status the revision has had up to `now`, oldest first (never empty). */
 export function statusHistory(rev: RevisionRecord, now: number): StatusChange[] {
   const history: StatusChange[] = [];
-  let at = rev.startAt;
-  for (let i = 0; i < rev.steps.length; i++) {
+  const start = effectiveStart(rev);
+  if (start > rev.startAt) {
+    // Waiting behind another revision: QUEUED until that one ends.
+    history.push({ status: 'QUEUED', at: rev.startAt });
+  }
+  let at = start;
+  for (let i = 0; i < rev.steps.length && at <= now; i++) {
     const step = rev.steps[i]!;
-    if (i > 0 && at > now) break;
-    history.push({
-      status: step.status,
-      at,
-      ...(step.statusMessage !== undefined ? { message: step.statusMessage } : {}),
-    });
+    const last = history.at(-1);
+    if (last?.status !== step.status || last.message !== step.statusMessage) {
+      history.push({
+        status: step.status,
+        at,
+        ...(step.statusMessage !== undefined ? { message: step.statusMessage } : {}),
+      });
+    }
     at += Math.max(0, step.durationMs);
   }
-  if (rev.skippedAt !== undefined && rev.skippedAt <= now) {
-    const skippedAt = rev.skippedAt;
-    const before = history.filter((h, i) => i === 0 || h.at < skippedAt);
-    return [...before, { status: 'SKIPPED', at: skippedAt }];
+  if (history.length === 0) history.push({ status: rev.steps[0]!.status, at: rev.startAt });
+  const stops = [
+    { status: 'SKIPPED', at: rev.skippedAt },
+    { status: 'INTERRUPTED', at: rev.interruptedAt },
+  ].filter((s): s is StatusChange => s.at !== undefined && s.at <= now);
+  const stop = stops.sort((a, b) => a.at - b.at)[0];
+  if (stop) {
+    const before = history.filter((h, i) => i === 0 || h.at < stop.at);
+    return [...before, stop];
   }
   return history;
 }

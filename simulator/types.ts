@@ -28,6 +28,13 @@ export interface SimulatorOptions {
   logsEndpoint?: boolean;
   /** Default true: a new revision marks the older in-progress ones `SKIPPED`. */
   supersede?: boolean;
+  /**
+   * Default false. True: a new revision waits (`QUEUED`) until the deployment's revision in
+   * progress has ended, as the platform queues them; an older one that is itself still waiting
+   * becomes `SKIPPED`. `POST …/revisions/{id}/interruption` ends the one in progress at once
+   * (`INTERRUPTED`), and the queued one starts.
+   */
+  queueBehind?: boolean;
   /** `repo_commit_sha` reported by `github` revisions (default null: not reported). */
   commitSha?: string;
   /** Agent-server behaviour of every deployment until `agent(id)` changes it. */

@@ -69,6 +69,10 @@ export interface Config {
   /** `undefined` when the `secrets` input is empty (an update then keeps the environment). */
   secrets?: SecretEntry[];
   resourceSpec?: Record<string, unknown>;
+  /** `skip-unchanged`: no new revision when the live one already runs this commit. */
+  skipUnchanged: boolean;
+  /** `interrupt-previous`: interrupt an in-progress revision before the PATCH. */
+  interruptPrevious: boolean;
   healthCheck: boolean;
   /** `build-log`: the log tail on failure (`tail`), also live while building (`stream`), or none. */
   buildLog: BuildLogMode;

@@ -40,6 +40,8 @@ export const INPUT_NAMES = [
   'secrets',
   'resource-spec',
   'dry-run',
+  'skip-unchanged',
+  'interrupt-previous',
   'wait',
   'timeout',
   'poll-interval',
@@ -189,6 +191,8 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: ReadConfigDeps = {}): R
     configPath: 'langgraph.json',
     deploymentType: 'dev',
     buildOnPush: false,
+    skipUnchanged: true,
+    interruptPrevious: true,
     healthCheck: true,
     buildLog: 'tail',
     deleteTracingProject: false,
@@ -411,6 +415,12 @@ function readDeployInputs(env: NodeJS.ProcessEnv, config: Config, check: Checks)
     if (resourceSpec) config.resourceSpec = resourceSpec;
   }
 
+  config.skipUnchanged = check.boolean('skip-unchanged', getInput('skip-unchanged', env), true);
+  config.interruptPrevious = check.boolean(
+    'interrupt-previous',
+    getInput('interrupt-previous', env),
+    true,
+  );
   config.healthCheck = check.boolean('health-check', getInput('health-check', env), true);
   config.buildLog =
     check.oneOf('build-log', getInput('build-log', env), BUILD_LOG_MODES, 'tail') ?? 'tail';

@@ -6,7 +6,12 @@
 import type { ControlPlane } from './control-plane/api.js';
 import { FAILED_STATUSES, REVISION_STATUSES, type Revision } from './control-plane/schemas.js';
 import { ActionError, ApiError, CancelledError, DeadlineError } from './errors.js';
-import { historyFromRevisions, nextPollDelay, type DeployHistory } from './poll-policy.js';
+import {
+  historyFromRevisions,
+  nextPollDelay,
+  statusStartEstimate,
+  type DeployHistory,
+} from './poll-policy.js';
 import { inert, type Logger } from './runner.js';
 import type { Clock, Deadline } from './time.js';
 import { formatDuration } from './format.js';
@@ -95,6 +100,7 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
   let lastStatus: string | undefined;
   let lastMessage: string | undefined;
   let statusSince = start;
+  let previousCheckAt = start;
   let pollCount = 0;
   let failuresInRow = 0;
 
@@ -184,7 +190,16 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
           logger.debug(`The status callback failed: ${describe(error)}`);
         }
         lastStatus = status;
-        statusSince = now;
+        statusSince =
+          timeline.length === 1
+            ? now
+            : statusStartEstimate({
+                createdAt: revision.created_at,
+                updatedAt: revision.updated_at,
+                waitStartedAt: start,
+                previousCheckAt,
+                now,
+              });
         justChanged = true;
       } else if ((revision.status_message ?? undefined) !== lastMessage) {
         // The same status with a new message from the platform: worth a line of its own.
@@ -197,6 +212,7 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
       } catch (error) {
         logger.debug(`The poll callback failed: ${describe(error)}`);
       }
+      previousCheckAt = now;
       const outcome = outcomeOf(status);
       if (outcome) return { outcome, status, revision, timeline, pollCount };
     }

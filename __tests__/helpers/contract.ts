@@ -26,6 +26,8 @@ export const CONTRACT_INPUTS: Record<string, string | undefined> = {
   secrets: '',
   'resource-spec': '',
   'dry-run': 'false',
+  'skip-unchanged': 'true',
+  'interrupt-previous': 'true',
   wait: 'true',
   timeout: '1800',
   'poll-interval': '15',
@@ -56,4 +58,5 @@ export const CONTRACT_OUTPUTS = [
   'deleted',
   'tests-passed',
   'tests-failed',
+  'skipped-build',
 ];

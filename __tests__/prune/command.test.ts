@@ -60,6 +60,8 @@ function context(inputs: Partial<Config> = {}) {
     buildOnPush: false,
     healthCheck: true,
     buildLog: 'tail',
+    skipUnchanged: true,
+    interruptPrevious: true,
     deleteTracingProject: false,
     dryRun: false,
     githubToken: 'ghs_prune_test',

@@ -2,8 +2,8 @@
  * `command: deploy`: pre-flight checks, find, create or update, follow this run's revision,
  * verify the agent server, report.
  */
-import type { Deployment } from '../control-plane/schemas.js';
-import { findTarget, uiUrl, upsert } from '../deploy.js';
+import type { Deployment, Revision } from '../control-plane/schemas.js';
+import { checkSameKind, findTarget, uiUrl, upsert } from '../deploy.js';
 import { ActionError } from '../errors.js';
 import { bestEffortWithin, fail, writeReports, type RunContext } from '../flow.js';
 import { fetchLogTail, logTypeFor, printLogBlock } from '../log-tail.js';
@@ -40,21 +40,18 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   // `rollback-on-failure`: the revision to serve again, remembered before the PATCH.
   const previousRevisionId = found?.active_revision_id ?? undefined;
 
-  // 3. Create or update; outputs as soon as the IDs are known.
+  // 3. Already live (skip-unchanged)? Else create or update; outputs as soon as the IDs are known.
+  // Nothing touches a deployment of another kind (upsert checks again for a late create).
+  if (found) checkSameKind(config, found);
+  const unchanged = found ? await checkUnchanged(ctx, found) : undefined;
+  if (found && unchanged?.skip) return runSkipped(ctx, found, unchanged.skip);
+  if (found && config.interruptPrevious) {
+    const { interruptPrevious } = await import('../interrupt-previous.js');
+    await interruptPrevious(client, found, logger, unchanged?.latest);
+  }
   const { deployment, revisionId, created } = await upsert(ctx, found);
-  Object.assign(report, {
-    name: deployment.name,
-    deploymentId: deployment.id,
-    revisionId,
-    created,
-    uiUrl: uiUrl(config, deployment),
-  });
-  ctx.output('deployment-id', deployment.id);
-  ctx.output('revision-id', revisionId);
-  ctx.output('name', deployment.name);
-  ctx.output('created', created);
-  ctx.output('ui-url', report.uiUrl);
-  setUrl(ctx, deployment);
+  setIdOutputs(ctx, deployment, revisionId, created);
+  ctx.output('skipped-build', false);
   logger.info(
     `${created ? 'Created' : 'Updated'} deployment '${inert(deployment.name)}' (${inert(deployment.id)}); ` +
       `following revision ${revisionId}. ${report.uiUrl ?? ''}`.trim(),
@@ -153,14 +150,29 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   }
 
   // 5. DEPLOYED: does the agent server answer?
+  return finishDeployed(ctx, deployment, ghDeployment, { revisionId, previousRevisionId });
+}
+
+/**
+ * The live revision is DEPLOYED: health check, smoke run and tests, then the reports. With
+ * `rollback-on-failure` and a revision this run requested, a failed check serves the revision
+ * that was live before again.
+ */
+async function finishDeployed(
+  ctx: RunContext,
+  deployment: Deployment,
+  ghDeployment: GithubDeployment | undefined,
+  requested?: { revisionId: string; previousRevisionId: string | undefined },
+): Promise<number> {
+  const report = ctx.state.report;
   const verdict = await verify(ctx);
   if (!verdict.passed) {
-    if (config.rollbackOnFailure) {
+    if (ctx.config.rollbackOnFailure && requested) {
       const { rollBackAfterFailedChecks } = await import('./rollback.js');
       return rollBackAfterFailedChecks(ctx, {
         deployment,
-        failedRevisionId: revisionId,
-        previousRevisionId,
+        failedRevisionId: requested.revisionId,
+        previousRevisionId: requested.previousRevisionId,
         failure: verdict.error,
         ghDeployment,
       });
@@ -175,11 +187,70 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
     environmentUrl: report.uiUrl,
     description: 'Deployed',
   });
-  logger.info(
+  ctx.logger.info(
     `Deployment '${inert(deployment.name)}' is live${report.url ? ` at ${report.url}` : ''}.`,
   );
   await writeReports(ctx);
   return 0;
+}
+
+function setIdOutputs(
+  ctx: RunContext,
+  deployment: Deployment,
+  revisionId: string,
+  created: boolean,
+): void {
+  Object.assign(ctx.state.report, {
+    name: deployment.name,
+    deploymentId: deployment.id,
+    revisionId,
+    created,
+    uiUrl: uiUrl(ctx.config, deployment),
+  });
+  ctx.output('deployment-id', deployment.id);
+  ctx.output('revision-id', revisionId);
+  ctx.output('name', deployment.name);
+  ctx.output('created', created);
+  ctx.output('ui-url', ctx.state.report.uiUrl);
+  setUrl(ctx, deployment);
+}
+
+type Skip = { revisionId: string; commitSha: string };
+
+/**
+ * `skip-unchanged`: `skip` names the live revision when it already runs this commit; `latest`
+ * is the latest revision when it was read on the way.
+ */
+async function checkUnchanged(
+  ctx: RunContext,
+  found: Deployment,
+): Promise<{ skip?: Skip; latest?: Revision } | undefined> {
+  const { config } = ctx;
+  if (!config.skipUnchanged || config.source !== 'github') return undefined;
+  const { findLiveRevision } = await import('../skip-unchanged.js');
+  const { decision, latest } = await findLiveRevision(ctx.client, config, found, ctx.logger);
+  if (decision.skip) return { skip: decision };
+  ctx.logger.debug(`skip-unchanged: a new revision is requested: ${decision.reason}.`);
+  return latest ? { latest } : {};
+}
+
+/** No new revision: the outputs name the live one, and the checks run against it. */
+async function runSkipped(ctx: RunContext, found: Deployment, skip: Skip): Promise<number> {
+  const { skippedMessage } = await import('../skip-unchanged.js');
+  setIdOutputs(ctx, found, skip.revisionId, false);
+  ctx.output('skipped-build', true);
+  ctx.logger.info(skippedMessage(found.name, { skip: true, ...skip }, ctx.config));
+  ctx.state.report.timeline.push({ status: 'DEPLOYED', at: ctx.clock.now() });
+  setStatus(ctx, 'DEPLOYED');
+  checkCommit(ctx, skip.commitSha);
+  if (!ctx.config.wait) {
+    ctx.state.report.outcome = 'started';
+    await writeReports(ctx);
+    return 0;
+  }
+  const ghDeployment = await startGithubDeployment(ctx);
+  ctx.state.onCancel = async () => ghDeployment?.setStatus('error', { description: 'Cancelled' });
+  return finishDeployed(ctx, found, ghDeployment);
 }
 
 export async function failRun(ctx: RunContext): Promise<number> {

@@ -36,6 +36,12 @@ export interface ControlPlane {
   listRevisions(id: string, query: { limit?: number; offset?: number }): Promise<RevisionsList>;
   getRevision(id: string, revisionId: string): Promise<Revision>;
   /**
+   * `POST …/revisions/{rev}/interruption` (not in the spec snapshot). `'interrupted'` on 2xx;
+   * the HTTP status on 404, 405 or 409 (nothing to interrupt, or not offered); throws on the
+   * rest. Optional so that in-memory fakes need not implement it.
+   */
+  interruptRevision?(id: string, revisionId: string): Promise<'interrupted' | 404 | 405 | 409>;
+  /**
    * One page of a revision's build or deploy log (`POST /v1/projects/{id}/revisions/{rev}/
    * build_logs` or `deploy_logs`, the endpoints of the platform's own `langgraph deploy`
    * CLI). `undefined` when the install does not offer logs (404 or 405).

@@ -421,6 +421,25 @@ export class ControlPlaneClient implements ControlPlane {
     return this.json(call, DeploymentSchema, { ok: [200, 201], deployments: true });
   }
 
+  async interruptRevision(
+    id: string,
+    revisionId: string,
+  ): Promise<'interrupted' | 404 | 405 | 409> {
+    const call: Call = {
+      method: 'POST',
+      path:
+        `/v2/deployments/${encodeURIComponent(id)}/revisions/` +
+        `${encodeURIComponent(revisionId)}/interruption`,
+      // Asking twice to stop the same revision changes nothing more than asking once.
+      retry: 'idempotent',
+      describe: `POST interruption of revision ${revisionId} of deployment ${id}`,
+    };
+    const res = await this.send(call);
+    if (res.status >= 200 && res.status < 300) return 'interrupted';
+    if (res.status === 404 || res.status === 405 || res.status === 409) return res.status;
+    throw this.fail(call, res);
+  }
+
   async getRevisionLogs(
     id: string,
     revisionId: string,

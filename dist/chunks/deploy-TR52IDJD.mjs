@@ -1,2 +1,0 @@
-import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{b as a,c as b,d as c,e as d,f as e,g as f,h as g}from"./chunk-MDY5GIOS.mjs";import"./chunk-HEDYUAHL.mjs";import"./chunk-Y5W67KP3.mjs";import"./chunk-4XDW3Q5X.mjs";import"./chunk-W5AZMYQE.mjs";import"./chunk-HIUGLEMZ.mjs";import"./chunk-65JF52HA.mjs";import"./chunk-ZC56W3P3.mjs";export{e as agentUrlOf,b as failRun,a as runDeploy,c as setStatus,d as setUrl,f as showLogTail,g as startGithubDeployment};
