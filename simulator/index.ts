@@ -14,6 +14,7 @@ import { ControlPlane, INVALID_JSON } from './control-plane.js';
 import { FaultQueue, RateLimiter } from './faults.js';
 import { BodyTooLarge, readBody, send } from './http.js';
 import { emptyRevisionConfig, emptySourceConfig, Store, type DeploymentRecord } from './state.js';
+import { Storage } from './storage.js';
 import { DEFAULT_TIMELINE, validateTimeline, type RevisionRecord } from './timeline.js';
 import type {
   AgentBehaviour,
@@ -69,6 +70,11 @@ export interface Simulator {
    */
   setAgentDefaults(defaults: Partial<AgentBehaviour>): void;
   agentUrl(deploymentId: string): string;
+  /**
+   * The object storage of `source: upload` (its own loopback server): uploaded objects, its
+   * request log, `expireAll()`. Its faults come from `inject` with path `/storage/<object>`.
+   */
+  readonly storage: Storage;
   /** Drops state, request log, faults and queued timelines. */
   reset(): void;
   close(): Promise<void>;
@@ -77,6 +83,7 @@ export interface Simulator {
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const sim = new SimulatorServer(options);
   await sim.listen(options.host ?? '127.0.0.1', options.port ?? 0);
+  await sim.storage.listen(options.host ?? '127.0.0.1');
   return sim;
 }
 
@@ -93,6 +100,7 @@ class SimulatorServer implements Simulator {
   private readonly agents: AgentServers;
   private readonly server: Server;
   private baseUrl = '';
+  readonly storage: Storage;
 
   constructor(private readonly options: SimulatorOptions) {
     this.apiKeys = options.apiKeys ?? [DEFAULT_API_KEY];
@@ -104,6 +112,10 @@ class SimulatorServer implements Simulator {
     this.limiter = new RateLimiter(options.rateLimit ?? { requests: 1000, windowMs: 10_000 });
     this.agents = new AgentServers(options.agent);
     this.store = new Store(() => options.supersede ?? true);
+    this.storage = new Storage(
+      () => options.uploadUrlTtlMs ?? 15 * 60_000,
+      (method, path) => this.faults.take(method, path),
+    );
     this.controlPlane = new ControlPlane(this.store, {
       tenantId: this.tenantId,
       deleteDelayMs: options.deleteDelayMs ?? 0,
@@ -111,6 +123,7 @@ class SimulatorServer implements Simulator {
       commitSha: options.commitSha ?? null,
       nextTimeline: () => this.queued.shift() ?? this.timeline,
       agentUrl: (id) => this.agentUrl(id),
+      storage: this.storage,
     });
     this.server = createServer((req, res) => void this.onRequest(req, res));
   }
@@ -251,6 +264,7 @@ class SimulatorServer implements Simulator {
     this.faults.clear();
     this.limiter.clear();
     this.agents.clear();
+    this.storage.clear();
     this.queued = [];
     this.timeline = this.initialTimeline;
   }
@@ -258,7 +272,7 @@ class SimulatorServer implements Simulator {
   async close(): Promise<void> {
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeAllConnections();
-    await closed;
+    await Promise.all([closed, this.storage.close()]);
   }
 
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {

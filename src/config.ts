@@ -4,7 +4,7 @@
  */
 
 export type Command = 'deploy' | 'delete';
-export type Source = 'github' | 'external_docker';
+export type Source = 'github' | 'external_docker' | 'upload';
 export type Region = 'us' | 'eu';
 export type DeploymentType = 'dev_free' | 'dev' | 'prod';
 
@@ -68,6 +68,9 @@ export interface Config {
   /** `undefined` when the `secrets` input is empty (an update then keeps the environment). */
   secrets?: SecretEntry[];
   resourceSpec?: Record<string, unknown>;
+  /** `source_config.install_command` / `build_command` (`github` and `upload`). */
+  installCommand?: string;
+  buildCommand?: string;
   healthCheck: boolean;
   /** Parsed JSON run input for the smoke test, when set. */
   smokeTest?: unknown;

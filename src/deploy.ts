@@ -12,6 +12,7 @@ import type { Config } from './config.js';
 import { ActionError, ApiError, DeadlineError } from './errors.js';
 import { OutcomeUnknownError } from './http.js';
 import type { Logger } from './runner.js';
+import type { SourceArchive } from './source/archive.js';
 import type { Clock, Deadline } from './time.js';
 
 export interface UpsertContext {
@@ -21,6 +22,8 @@ export interface UpsertContext {
   clock: Clock;
   deadline: Deadline;
   signal?: AbortSignal;
+  /** `source: upload`: the archive built before the lookup. */
+  sourceArchive?: SourceArchive;
 }
 
 export interface UpsertResult {
@@ -107,10 +110,11 @@ export async function waitUntilGone(ctx: UpsertContext, id: string): Promise<voi
 
 /** Stops before an update that would deploy something other than the inputs describe. */
 export function checkSameKind(config: Config, found: Deployment): void {
-  if (found.source !== config.source) {
+  if (found.source !== wireSource(config)) {
     throw new ActionError(
       `Deployment '${found.name}' (${found.id}) has source '${found.source}', but the inputs say ` +
-        `'${config.source}' (input \`source\`). Updating it would deploy something else; ` +
+        `'${config.source}' (input \`source\`, sent as '${wireSource(config)}'). Updating it ` +
+        'would deploy something else; ' +
         'use another `name`, or fix `source`.',
       'Deployment of another kind',
     );
@@ -126,6 +130,11 @@ export function checkSameKind(config: Config, found: Deployment): void {
       );
     }
   }
+}
+
+/** The platform's name of the source: `upload` is its `internal_source`. */
+export function wireSource(config: Config): string {
+  return config.source === 'upload' ? 'internal_source' : config.source;
 }
 
 export function normalizeRepoUrl(url: string): string {
@@ -217,19 +226,34 @@ export async function upsert(
   ctx: UpsertContext,
   found: Deployment | undefined,
 ): Promise<UpsertResult> {
+  if (ctx.config.source === 'upload') {
+    const { upsertFromUpload } = await import('./source/upload-revision.js');
+    return upsertFromUpload(ctx, found);
+  }
   if (found) return update(ctx, found);
   return create(ctx);
 }
 
 async function create(ctx: UpsertContext): Promise<UpsertResult> {
+  checkCreatable(ctx.config);
+  const made = await createDeployment(ctx, createRequest(ctx.config));
+  return made.created ? withRevision(ctx, made.deployment, true) : update(ctx, made.deployment);
+}
+
+/**
+ * POST /v2/deployments, never leaving two deployments of one name: a create whose answer was
+ * lost looks the name up and adopts what it finds (`created: true`); a 400/409 whose name now
+ * exists (a concurrent run) gives that deployment back with `created: false`, to update.
+ */
+export async function createDeployment(
+  ctx: UpsertContext,
+  body: DeploymentCreateRequest,
+): Promise<{ deployment: Deployment; created: boolean }> {
   const { client, config, logger } = ctx;
-  checkCreatable(config);
-  const body = createRequest(config);
   for (let attempt = 1; ; attempt++) {
     try {
       logger.info(`Creating deployment '${config.name}' (source ${config.source}).`);
-      const deployment = await client.createDeployment(body);
-      return withRevision(ctx, deployment, true);
+      return { deployment: await client.createDeployment(body), created: true };
     } catch (error) {
       if (error instanceof OutcomeUnknownError) {
         // The platform may have created it even though the answer was lost: look before
@@ -243,7 +267,7 @@ async function create(ctx: UpsertContext): Promise<UpsertResult> {
           // Someone else's deployment of another source or repository is not ours to adopt.
           checkSameKind(config, existing);
           logger.info(`Deployment '${existing.name}' (${existing.id}) exists: adopting it.`);
-          return withRevision(ctx, existing, true);
+          return { deployment: existing, created: true };
         }
         if (attempt >= MAX_UNKNOWN_OUTCOMES) throw error;
         continue;
@@ -256,7 +280,7 @@ async function create(ctx: UpsertContext): Promise<UpsertResult> {
             `Deployment '${existing.name}' was created by someone else in the meantime; updating it instead.`,
           );
           checkSameKind(config, existing);
-          return update(ctx, existing);
+          return { deployment: existing, created: false };
         }
       }
       throw error;
@@ -265,15 +289,27 @@ async function create(ctx: UpsertContext): Promise<UpsertResult> {
 }
 
 async function update(ctx: UpsertContext, found: Deployment): Promise<UpsertResult> {
-  const { client, config, logger } = ctx;
-  checkSameKind(config, found);
-  const body = patchRequest(config);
+  checkSameKind(ctx.config, found);
+  return applyPatch(ctx, found, patchRequest(ctx.config), false);
+}
+
+/**
+ * PATCH /v2/deployments/{id} and the revision it made. A PATCH whose answer was lost reads
+ * the deployment: a new `latest_revision_id` is this run's revision, else it PATCHes again.
+ */
+export async function applyPatch(
+  ctx: UpsertContext,
+  found: Deployment,
+  body: DeploymentPatchRequest,
+  created: boolean,
+): Promise<UpsertResult> {
+  const { client, logger } = ctx;
   let before = found.latest_revision_id;
   for (let attempt = 1; ; attempt++) {
     try {
       logger.info(`Updating deployment '${found.name}' (${found.id}).`);
       const deployment = await client.patchDeployment(found.id, body);
-      return withRevision(ctx, deployment, false, before);
+      return withRevision(ctx, deployment, created, before);
     } catch (error) {
       if (!(error instanceof OutcomeUnknownError)) throw error;
       logger.warning(
@@ -283,7 +319,7 @@ async function update(ctx: UpsertContext, found: Deployment): Promise<UpsertResu
       const now = await client.getDeployment(found.id);
       if (now.latest_revision_id && now.latest_revision_id !== before) {
         logger.info(`The update was applied: revision ${now.latest_revision_id}.`);
-        return { deployment: now, revisionId: now.latest_revision_id, created: false };
+        return { deployment: now, revisionId: now.latest_revision_id, created };
       }
       if (attempt >= MAX_UNKNOWN_OUTCOMES) throw error;
       before = now.latest_revision_id;

@@ -25,6 +25,8 @@ export const CONTRACT_INPUTS: Record<string, string | undefined> = {
   'build-on-push': 'false',
   secrets: '',
   'resource-spec': '',
+  'install-command': '',
+  'build-command': '',
   wait: 'true',
   timeout: '1800',
   'poll-interval': '15',
@@ -46,4 +48,5 @@ export const CONTRACT_OUTPUTS = [
   'created',
   'ui-url',
   'commit-sha',
+  'source-digest',
 ];

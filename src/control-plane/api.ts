@@ -10,6 +10,7 @@ import type {
   Revision,
   RevisionLogs,
   RevisionsList,
+  UploadTarget,
 } from './schemas.js';
 
 export interface ControlPlane {
@@ -34,6 +35,8 @@ export interface ControlPlane {
   ): Promise<'deleted' | 'not_found'>;
   listRevisions(id: string, query: { limit?: number; offset?: number }): Promise<RevisionsList>;
   getRevision(id: string, revisionId: string): Promise<Revision>;
+  /** `POST /v2/deployments/{id}/upload-url`: where to PUT the `upload` archive (optional for fakes). */
+  requestUploadUrl?(id: string): Promise<UploadTarget>;
   /** `undefined` when the install does not offer logs (404 or 405). */
   getRevisionLogs(
     id: string,

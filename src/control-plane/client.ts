@@ -19,6 +19,7 @@ import {
   DeploymentSchema,
   DeploymentsListSchema,
   RevisionLogsSchema,
+  UploadTargetSchema,
   RevisionSchema,
   RevisionsListSchema,
   type Deployment,
@@ -28,6 +29,7 @@ import {
   type Revision,
   type RevisionLogs,
   type RevisionsList,
+  type UploadTarget,
 } from './schemas.js';
 
 export const USER_AGENT = 'langgraph-deploy-action/1 (+GitHub Action)';
@@ -352,6 +354,23 @@ export class ControlPlaneClient implements ControlPlane {
         'may have been deleted or replaced meanwhile. Check the deployment in the LangSmith UI.',
     };
     return this.json(call, RevisionSchema, { ok: [200] });
+  }
+
+  /**
+   * A signed URL for the `upload` archive. Asking again only issues another URL, so it is
+   * retried like a read. The URL is masked at once: its signature is a credential.
+   */
+  async requestUploadUrl(id: string): Promise<UploadTarget> {
+    const call: Call = {
+      method: 'POST',
+      path: `/v2/deployments/${encodeURIComponent(id)}/upload-url`,
+      retry: 'idempotent',
+      describe: `POST upload-url of deployment ${id}`,
+      notFound: this.deploymentNotFound(id),
+    };
+    const target = await this.json(call, UploadTargetSchema, { ok: [200, 201] });
+    this.mask(target.upload_url);
+    return target;
   }
 
   async getRevisionLogs(
