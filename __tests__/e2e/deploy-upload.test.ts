@@ -217,4 +217,49 @@ describe('source: upload', () => {
     expect(text).toMatch(/repo-ref` applies only to `source: github`/);
     expect(log.since()).toHaveLength(0);
   });
+
+  it('names the upload-url step and the patch step when those fail', async () => {
+    sim.inject({ method: 'POST', path: /\/upload-url$/, kind: 'status', status: 403 });
+    const urlFailed = await runAction({
+      workspace,
+      inputs: uploadInputs(uniqueName('upload-url')),
+    });
+    expectExit(urlFailed, 1);
+    expect(
+      errors(urlFailed)
+        .map((e) => e.message)
+        .join('\n'),
+    ).toMatch(/step 2 of 4 \(upload-url\) failed/);
+
+    sim.inject({ method: 'PATCH', path: DEPLOYMENT_PATH, kind: 'status', status: 400 });
+    const patchFailed = await runAction({
+      workspace,
+      inputs: uploadInputs(uniqueName('upload-patch')),
+    });
+    expectExit(patchFailed, 1);
+    expect(
+      errors(patchFailed)
+        .map((e) => e.message)
+        .join('\n'),
+    ).toMatch(/step 4 of 4 \(patch\) failed/);
+  });
+
+  it('stops before any request when a graph file of the config would be left out of the archive', async () => {
+    const ws = makeCheckout();
+    writeFileSync(join(ws, 'apps/agent/.dockerignore'), 'agent.py\n');
+    const log = mark(sim);
+    const result = await runAction({
+      workspace: ws,
+      inputs: uploadInputs(uniqueName('upload-pre')),
+    });
+    rmSync(ws, { recursive: true, force: true });
+    expectExit(result, 1);
+    expect(
+      errors(result)
+        .map((e) => e.message)
+        .join('\n'),
+    ).toMatch(/apps\/agent\/agent\.py.*would not be in the `source: upload` archive/s);
+    expect(log.since()).toHaveLength(0);
+    expect(result.outputs['source-digest']).toBeUndefined();
+  });
 });
