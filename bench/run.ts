@@ -6,7 +6,7 @@
  *   --quick             fewer replays and rounds
  *   --write             also write bench/RESULTS.md (table, date, Node version, cores) and,
  *                       after a full run, the benchmark block of README.md
- *   --only lag|cold|scale   one part only (repeatable, or comma-separated)
+ *   --only lag|cold|scale|upload   one part only (repeatable, or comma-separated)
  *   --seed N            seed of the ±40 % variations (default 20240611)
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,8 +18,9 @@ import { benchColdStart, type ColdStartResults } from './cold-start.js';
 import { benchLag, NOMINAL_DEPLOY_MS, PHASES, type LagResults, type PollerResults } from './lag.js';
 import { benchScale, type ScaleResults } from './scale.js';
 import { bytes, count, median, millis, p95, seconds } from './stats.js';
+import { benchUpload, uploadSection } from './upload.js';
 
-const PARTS = ['lag', 'cold', 'scale'] as const;
+const PARTS = ['lag', 'cold', 'scale', 'upload'] as const;
 type Part = (typeof PARTS)[number];
 
 /** Wall time of one nominal (290 s) replay. */
@@ -57,7 +58,7 @@ function parseSettings(argv: string[]): Settings {
   });
   if (values.help) {
     console.log(
-      'Usage: npm run bench -- [--quick] [--write] [--only lag|cold|scale] [--seed N]\n' +
+      'Usage: npm run bench -- [--quick] [--write] [--only lag|cold|scale|upload] [--seed N]\n' +
         'Run `npm run package` first: the bench measures dist/index.js.',
     );
     process.exit(0);
@@ -394,6 +395,10 @@ async function main(): Promise<void> {
     });
     sections.push(scaleSection(scale, goals));
   }
+  if (settings.parts.includes('upload')) {
+    const upload = await benchUpload({ sizesMb: [50, 150], progress });
+    sections.push(uploadSection(upload, goals));
+  }
   progress('done');
 
   // Formatted as `npm run format` would (aligned tables; RESULTS.md passes format:check).
@@ -415,7 +420,7 @@ async function main(): Promise<void> {
     const file = join(ROOT, 'bench', 'RESULTS.md');
     writeFileSync(file, await markdown(`${header}\n\n${output}`));
     progress(`wrote ${file}`);
-    if (settings.parts.length === 3 && !q) {
+    if (settings.parts.length === PARTS.length && !q) {
       // The README shows the goals and the lag table of the latest full run.
       const lagPart = settings.parts.includes('lag') ? (sections[0] ?? '') : '';
       const block = await markdown(

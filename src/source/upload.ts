@@ -133,7 +133,8 @@ function putOnce(
     const req = send(target, {
       method: 'PUT',
       headers: uploadHeaders(bytes),
-      ...(agent ? { agent } : {}),
+      // No pooled keep-alive socket: it would hold the process open after the run.
+      agent: agent ?? false,
     });
     const source = createReadStream(file);
     const onAbort = () => {
