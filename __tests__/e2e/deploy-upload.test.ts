@@ -262,4 +262,16 @@ describe('source: upload', () => {
     expect(log.since()).toHaveLength(0);
     expect(result.outputs['source-digest']).toBeUndefined();
   });
+
+  it('deletes an upload deployment with `command: delete`, as any other', async () => {
+    const name = uniqueName('upload-gone');
+    expectExit(await runAction({ workspace, inputs: uploadInputs(name) }), 0);
+    const deleted = await runAction({
+      workspace,
+      inputs: baseInputs(sim, { name, command: 'delete', source: 'upload' }),
+    });
+    expectExit(deleted, 0);
+    expect(deleted.outputs['status']).toBe('DELETED');
+    expect(sim.deployments().some((d) => d.name === name)).toBe(false);
+  });
 });

@@ -22,6 +22,8 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { ARCHIVE_MTIME, buildArchive, planArchive } from '../../src/source/archive.js';
 import { describeRefusedCommand } from '../../src/source/build-commands.js';
 import { selectSourceFiles } from '../../src/source/source-files.js';
+import { prepareSourceArchive } from '../../src/source/prepare.js';
+import type { Config } from '../../src/config.js';
 
 const made: string[] = [];
 afterEach(() => {
@@ -229,4 +231,40 @@ describe('describeRefusedCommand (the platform rule for install-command / build-
     ['a\tb', /tab/],
     ['a\0b', /NUL/],
   ])('refuses %j', (command, why) => expect(describeRefusedCommand(command)).toMatch(why));
+});
+
+describe('prepareSourceArchive', () => {
+  it('warns over the warning size naming the largest files, and lists links left out', async () => {
+    const root = tree({ 'langgraph.json': '{"graphs":{"a":"./a.py:g"}}', 'a.py': 'g = 1' });
+    writeFileSync(join(root, 'weights.bin'), randomBytes(200_000));
+    symlinkSync('/etc/hosts', join(root, 'hosts'));
+    const warnings: string[] = [];
+    const logger = {
+      info() {},
+      debug() {},
+      notice() {},
+      error() {},
+      warning(message: string) {
+        warnings.push(message);
+      },
+    };
+    const config = {
+      configPath: 'langgraph.json',
+      github: { workspace: root },
+    } as unknown as Config;
+    const archive = await prepareSourceArchive(
+      { config, logger },
+      {
+        file: 'langgraph.json',
+        text: '',
+        json: { graphs: { a: './a.py:g' } },
+        envReferences: [],
+        configEnvNames: [],
+      },
+      { warnBytes: 100_000, tempDir: root },
+    );
+    expect(warnings.join('\n')).toMatch(/hosts \(symbolic link\)/);
+    expect(warnings.join('\n')).toMatch(/Largest files: weights\.bin \(0\.2 MB\)/);
+    archive.cleanup();
+  });
 });
