@@ -149,6 +149,7 @@ describe('source: upload', () => {
     expect(createHash('sha256').update(object!.body!).digest('hex')).toBe(object!.sha256);
     expect(result.outputs['status']).toBe('DEPLOYED');
     expect(result.outputs['created']).toBe('true');
+    expect(result.summary).toContain(`archive sha256 \`${object!.sha256.slice(0, 12)}\``);
 
     // Rooted at the common parent of the config folder and ../../libs/shared.
     expect(tarNames(object!.body!)).toEqual([
