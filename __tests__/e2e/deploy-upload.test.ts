@@ -275,4 +275,19 @@ describe('source: upload', () => {
     expect(deleted.outputs['status']).toBe('DELETED');
     expect(sim.deployments().some((d) => d.name === name)).toBe(false);
   });
+
+  it('refuses to update a deployment of another source, before any upload', async () => {
+    const name = uniqueName('upload-other');
+    sim.seedDeployment({ name, source: 'github' });
+    const log = mark(sim);
+    const result = await runAction({ workspace, inputs: uploadInputs(name) });
+    expectExit(result, 1);
+    expect(
+      errors(result)
+        .map((e) => e.message)
+        .join('\n'),
+    ).toMatch(/has source 'github', but the inputs say 'upload'/);
+    expect(byRoute(log.since(), 'POST', /\/upload-url$/)).toHaveLength(0);
+    expect(byRoute(log.since(), 'PATCH', DEPLOYMENT_PATH)).toHaveLength(0);
+  });
 });
