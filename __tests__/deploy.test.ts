@@ -462,6 +462,17 @@ describe('patchRequest', () => {
     expect('secrets' in patchRequest(config)).toBe(false);
   });
 
+  it('github: install-command and build-command go to source_config, on create and update', () => {
+    const config = makeConfig({ installCommand: 'npm ci', buildCommand: 'npm run build' });
+    const commands = { install_command: 'npm ci', build_command: 'npm run build' };
+    expect(wire(patchRequest(config))).toMatchObject({ source_config: commands });
+    expect(wire(createRequest(config))).toMatchObject({ source_config: commands });
+    const onlyBuild = wire(patchRequest(makeConfig({ buildCommand: 'make' }))) as {
+      source_config?: object;
+    };
+    expect(onlyBuild.source_config).toStrictEqual({ build_command: 'make' });
+  });
+
   it('sends secrets when the input is set, as given (also an empty list)', () => {
     const secrets = [{ name: 'OPENAI_API_KEY', value: SECRET_VALUE }];
     expect(patchRequest(makeConfig({ secrets })).secrets).toStrictEqual(secrets);

@@ -635,3 +635,58 @@ describe('command: delete', () => {
     expect(found.find((p) => p.input === 'name')?.message).toMatch(/which deployment to delete/);
   });
 });
+
+describe('source: upload, install-command and build-command', () => {
+  const upload = { 'api-key': 'k', name: 'my-agent', source: 'upload' };
+
+  it('reads config-path and deployment-type, and keeps both commands', () => {
+    const { config } = ok({
+      ...upload,
+      'config-path': 'apps/agent/langgraph.json',
+      'deployment-type': 'prod',
+      'install-command': 'npm ci',
+      'build-command': 'npm run build && npm test',
+    });
+    expect(config.source).toBe('upload');
+    expect(config.configPath).toBe('apps/agent/langgraph.json');
+    expect(config.deploymentType).toBe('prod');
+    expect(config.installCommand).toBe('npm ci');
+    expect(config.buildCommand).toBe('npm run build && npm test');
+  });
+
+  it('refuses github-only and external_docker-only inputs with upload, naming each', () => {
+    const found = problems({
+      ...upload,
+      'integration-id': 'x',
+      'repo-ref': 'main',
+      'image-uri': 'i',
+    });
+    expect(found.map((p) => p.input).sort()).toEqual(['image-uri', 'integration-id', 'repo-ref']);
+    expect(found.find((p) => p.input === 'repo-ref')!.message).toMatch(
+      /applies only to `source: github`, and this run deploys with `source: upload`/,
+    );
+  });
+
+  it('refuses the commands with external_docker', () => {
+    expect(
+      problemFor('install-command', {
+        'api-key': 'k',
+        name: 'a',
+        source: 'external_docker',
+        'image-uri': 'r/i:1',
+        'install-command': 'npm ci',
+      }).message,
+    ).toMatch(/`source: github` or `source: upload`/);
+  });
+
+  it('refuses a command that breaks the platform rule, for github too, without echoing it', () => {
+    const problem = problemFor('build-command', {
+      'api-key': 'k',
+      name: 'a',
+      'integration-id': 'x',
+      'build-command': 'npm run build > out.log',
+    });
+    expect(problem.message).toMatch(/redirection/);
+    expect(problem.message).not.toContain('out.log');
+  });
+});

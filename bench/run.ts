@@ -6,7 +6,7 @@
  *   --quick             fewer replays and rounds
  *   --write             also write bench/RESULTS.md (table, date, Node version, cores) and,
  *                       after a full run, the benchmark block of README.md
- *   --only lag|cold|scale|rerun|interrupt   some parts only (repeatable, or comma-separated)
+ *   --only lag|cold|scale|rerun|interrupt|upload   some parts only (repeatable, or comma-separated)
  *   --replays N         replays of the lag part per history setting (default 48; --quick 4)
  *   --concurrency N     lag replays at once (default 8; --quick 4): fewer on a loaded machine
  *   --seed N            seed of the ±40 % variations (default 20240611)
@@ -35,8 +35,9 @@ import {
   type SecondPushRound,
 } from './pushes.js';
 import { bytes, count, median, millis, p95, seconds } from './stats.js';
+import { benchUpload, uploadSection } from './upload.js';
 
-const PARTS = ['lag', 'cold', 'scale', 'rerun', 'interrupt'] as const;
+const PARTS = ['lag', 'cold', 'scale', 'rerun', 'interrupt', 'upload'] as const;
 type Part = (typeof PARTS)[number];
 
 /** Wall time of one nominal (290 s) replay. */
@@ -85,7 +86,7 @@ function parseSettings(argv: string[]): Settings {
   });
   if (values.help) {
     console.log(
-      'Usage: npm run bench -- [--quick] [--write] [--only lag|cold|scale|rerun|interrupt] ' +
+      'Usage: npm run bench -- [--quick] [--write] [--only lag|cold|scale|rerun|interrupt|upload] ' +
         '[--replays N] [--concurrency N] [--seed N]\n' +
         'Run `npm run package` first: the bench measures dist/index.js.',
     );
@@ -619,6 +620,10 @@ async function main(): Promise<void> {
       progress,
     });
     sections.push(interruptSection(push, goals));
+  }
+  if (settings.parts.includes('upload')) {
+    const upload = await benchUpload({ sizesMb: [50, 150], progress });
+    sections.push(uploadSection(upload, goals));
   }
   progress('done');
 

@@ -17,6 +17,11 @@ export interface ControlPlaneConfig {
   agentUrl(deploymentId: string): string;
   /** Why the deletion of this deployment is refused, or undefined (see `refuseDeletion`). */
   deletionRefused(deploymentId: string): string | undefined;
+  /** The storage of `internal_source` archives (`storage.ts`). */
+  storage: {
+    issue(deploymentId: string, now: number): { upload_url: string; object_path: string };
+    uploadedFor(objectPath: string, deploymentId: string): boolean;
+  };
 }
 
 export interface CpRequest {
@@ -62,6 +67,9 @@ export class ControlPlane {
       if (m === 'PATCH') return this.patch(id, req);
       if (m === 'DELETE') return this.delete(id, req);
       return methodNotAllowed();
+    }
+    if (sub === 'upload-url' && revId === undefined) {
+      return m === 'POST' ? this.uploadUrl(id, req.now) : methodNotAllowed();
     }
     if (sub !== 'revisions') return notFound();
     if (revId !== undefined && tail === 'redeploy') {
@@ -133,7 +141,7 @@ export class ControlPlane {
     }
     const id = randomUUID();
     const sourceConfig = { ...input.sourceConfig };
-    if (input.source === 'github') {
+    if (input.source === 'github' || input.source === 'internal_source') {
       sourceConfig.deployment_type ??= 'dev';
       sourceConfig.build_on_push ??= false;
     }
@@ -149,11 +157,26 @@ export class ControlPlane {
       status: 'READY',
       revisions: [],
       // LangSmith Cloud fills the top-level `url` of what it builds; `custom_url` stays null.
-      ...(input.source === 'github' ? { url: this.config.agentUrl(id) } : {}),
+      ...(input.source === 'github' || input.source === 'internal_source'
+        ? { url: this.config.agentUrl(id) }
+        : {}),
     };
     this.store.add(dep);
-    this.addRevision(dep, input.revisionConfig, req.now);
+    // A remote build starts with the PATCH that names the uploaded archive.
+    if (input.source !== 'internal_source') this.addRevision(dep, input.revisionConfig, req.now);
     return { status: 201, body: this.store.toWire(dep, req.now) };
+  }
+
+  private uploadUrl(id: string, now: number): SimResponse {
+    const dep = this.store.get(id, now);
+    if (!dep) return deploymentNotFound(id);
+    if (dep.source !== 'internal_source') {
+      return {
+        status: 400,
+        body: { detail: `Deployment ID ${id} has source '${dep.source}', not 'internal_source'.` },
+      };
+    }
+    return { status: 200, body: this.config.storage.issue(id, now) };
   }
 
   private get(id: string, now: number): SimResponse {
@@ -173,6 +196,13 @@ export class ControlPlane {
     const checked = validatePatch(req.json, dep, latest);
     if ('error' in checked) return checked.error;
     const { config, revision, secrets, newRevision } = checked.input;
+    const tarball = revision.source_tarball_path;
+    if (tarball != null && !this.config.storage.uploadedFor(tarball, id)) {
+      return {
+        status: 400,
+        body: { detail: `source_tarball_path '${tarball}' was not uploaded for deployment ${id}.` },
+      };
+    }
     Object.assign(dep.sourceConfig, config);
     if (secrets) dep.secrets = secrets;
     dep.updatedAt = req.now;

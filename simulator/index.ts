@@ -15,6 +15,7 @@ import { FaultQueue, RateLimiter } from './faults.js';
 import { GithubPulls } from './github.js';
 import { BodyTooLarge, readBody, send } from './http.js';
 import { emptyRevisionConfig, emptySourceConfig, Store, type DeploymentRecord } from './state.js';
+import { Storage } from './storage.js';
 import { DEFAULT_TIMELINE, validateTimeline, type RevisionRecord } from './timeline.js';
 import type {
   AgentBehaviour,
@@ -92,6 +93,11 @@ export interface Simulator {
   feedback(): FeedbackRecord[];
   /** Streamed runs: how many started, are in flight now, and the most at once. */
   agentRuns(): { started: number; inFlight: number; maxInFlight: number };
+  /**
+   * The object storage of `source: upload` (its own loopback server): uploaded objects, its
+   * request log, `expireAll()`. Its faults come from `inject` with path `/storage/<object>`.
+   */
+  readonly storage: Storage;
   /** Drops state, request log, faults and queued timelines. */
   reset(): void;
   close(): Promise<void>;
@@ -100,6 +106,7 @@ export interface Simulator {
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const sim = new SimulatorServer(options);
   await sim.listen(options.host ?? '127.0.0.1', options.port ?? 0);
+  await sim.storage.listen(options.host ?? '127.0.0.1');
   return sim;
 }
 
@@ -120,6 +127,7 @@ class SimulatorServer implements Simulator {
   private readonly server: Server;
   private baseUrl = '';
   private runs = { started: 0, inFlight: 0, maxInFlight: 0 };
+  readonly storage: Storage;
 
   constructor(private readonly options: SimulatorOptions) {
     this.apiKeys = options.apiKeys ?? [DEFAULT_API_KEY];
@@ -134,6 +142,10 @@ class SimulatorServer implements Simulator {
       () => options.supersede ?? true,
       () => options.queueBehind ?? false,
     );
+    this.storage = new Storage(
+      () => options.uploadUrlTtlMs ?? 15 * 60_000,
+      (method, path) => this.faults.take(method, path),
+    );
     this.controlPlane = new ControlPlane(this.store, {
       tenantId: this.tenantId,
       deleteDelayMs: options.deleteDelayMs ?? 0,
@@ -143,6 +155,7 @@ class SimulatorServer implements Simulator {
       nextRevisionAgent: () => this.queuedAgents.shift(),
       agentUrl: (id) => this.agentUrl(id),
       deletionRefused: (id) => this.refusedDeletions.get(id),
+      storage: this.storage,
     });
     this.server = createServer((req, res) => void this.onRequest(req, res));
   }
@@ -315,6 +328,7 @@ class SimulatorServer implements Simulator {
     this.github.clear();
     this.refusedDeletions.clear();
     this.runs = { started: 0, inFlight: 0, maxInFlight: 0 };
+    this.storage.clear();
     this.queued = [];
     this.queuedAgents = [];
     this.timeline = this.initialTimeline;
@@ -323,7 +337,7 @@ class SimulatorServer implements Simulator {
   async close(): Promise<void> {
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeAllConnections();
-    await closed;
+    await Promise.all([closed, this.storage.close()]);
   }
 
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {

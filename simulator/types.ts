@@ -39,6 +39,8 @@ export interface SimulatorOptions {
   commitSha?: string;
   /** Agent-server behaviour of every deployment until `agent(id)` changes it. */
   agent?: Partial<AgentBehaviour>;
+  /** Lifetime of the signed upload URLs of `source: upload` (default 15 minutes). */
+  uploadUrlTtlMs?: number;
   /** Default `127.0.0.1`. */
   host?: string;
   /** Default 0 (any free port). */

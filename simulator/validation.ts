@@ -15,7 +15,7 @@ export interface Issue {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const NAME_RULE = /^[a-z0-9-]+$/;
-const SOURCES = ['github', 'external_docker'];
+const SOURCES = ['github', 'external_docker', 'internal_source'];
 const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'];
 
 /** Fields that belong to one source only (anything else set for them is refused). */
@@ -35,6 +35,14 @@ const DOCKER_ONLY_CONFIG = [
 ] as const;
 const GITHUB_ONLY_REVISION = ['repo_ref', 'langgraph_config_path'] as const;
 const DOCKER_ONLY_REVISION = ['image_uri'] as const;
+/** `internal_source` (the CLI's remote build): only these of the GitHub fields apply. */
+const NOT_FOR_UPLOAD_CONFIG = [
+  'integration_id',
+  'repo_url',
+  'build_on_push',
+  ...DOCKER_ONLY_CONFIG,
+] as const;
+const NOT_FOR_UPLOAD_REVISION = ['repo_ref', 'image_uri'] as const;
 /** Cannot be changed by PATCH (per the spec's field descriptions). */
 const IMMUTABLE_CONFIG = ['integration_id', 'repo_url', 'deployment_type', 'listener_id'] as const;
 
@@ -239,6 +247,9 @@ export function validateCreate(body: unknown): { input: CreateInput } | { error:
     }
     r.notApplicable(sc, GITHUB_ONLY_CONFIG, scLoc, source);
     r.notApplicable(src, [...GITHUB_ONLY_REVISION, 'source_tarball_path'], srcLoc, source);
+  } else if (source === 'internal_source' && sc && src) {
+    r.notApplicable(sc, NOT_FOR_UPLOAD_CONFIG, scLoc, source);
+    r.notApplicable(src, [...NOT_FOR_UPLOAD_REVISION, 'source_tarball_path'], srcLoc, source);
   }
   if (r.issues.length > 0) return { error: validationError(r.issues) };
 
@@ -300,8 +311,33 @@ export function validatePatch(
     };
   }
   const github = dep.source === 'github';
-  const foreignConfig = github ? DOCKER_ONLY_CONFIG : GITHUB_ONLY_CONFIG;
-  const foreignRevision = github ? DOCKER_ONLY_REVISION : GITHUB_ONLY_REVISION;
+  const upload = dep.source === 'internal_source';
+  const foreignConfig: readonly (keyof SourceConfig)[] = upload
+    ? NOT_FOR_UPLOAD_CONFIG
+    : github
+      ? DOCKER_ONLY_CONFIG
+      : GITHUB_ONLY_CONFIG;
+  const foreignRevision: readonly (keyof SourceRevisionConfig)[] = upload
+    ? NOT_FOR_UPLOAD_REVISION
+    : [...(github ? DOCKER_ONLY_REVISION : GITHUB_ONLY_REVISION), 'source_tarball_path'];
+  if (upload) {
+    if (root.revision_source !== 'internal_source') {
+      return {
+        error: badRequest("revision_source must be 'internal_source' for this deployment."),
+      };
+    }
+    if (revision.source_tarball_path == null) {
+      return {
+        error: validationError([
+          {
+            loc: ['body', 'source_revision_config', 'source_tarball_path'],
+            msg: 'Field required',
+            type: 'missing',
+          },
+        ]),
+      };
+    }
+  }
   for (const key of foreignConfig) {
     if (key !== 'listener_config' && config[key] != null) {
       return {
@@ -309,7 +345,7 @@ export function validatePatch(
       };
     }
   }
-  for (const key of [...foreignRevision, 'source_tarball_path' as const]) {
+  for (const key of foreignRevision) {
     if (revision[key] != null) {
       return {
         error: badRequest(
@@ -332,6 +368,7 @@ export function validatePatch(
     revision.repo_ref != null ||
     revision.langgraph_config_path != null ||
     revision.image_uri != null ||
+    revision.source_tarball_path != null ||
     config.resource_spec != null ||
     (secrets !== undefined && secrets !== null);
   return {

@@ -4,7 +4,7 @@
  */
 
 export type Command = 'deploy' | 'delete' | 'rollback' | 'prune';
-export type Source = 'github' | 'external_docker';
+export type Source = 'github' | 'external_docker' | 'upload';
 export type Region = 'us' | 'eu' | 'apac' | 'aws-us';
 export type BuildLogMode = 'tail' | 'stream' | 'off';
 export type DeploymentType = 'dev_free' | 'dev' | 'prod';
@@ -73,6 +73,9 @@ export interface Config {
   skipUnchanged: boolean;
   /** `interrupt-previous`: interrupt an in-progress revision before the PATCH. */
   interruptPrevious: boolean;
+  /** `source_config.install_command` / `build_command` (`github` and `upload`). */
+  installCommand?: string;
+  buildCommand?: string;
   healthCheck: boolean;
   /** `build-log`: the log tail on failure (`tail`), also live while building (`stream`), or none. */
   buildLog: BuildLogMode;

@@ -7,11 +7,13 @@ import type {
   Deployment,
   DeploymentCreateRequest,
   DeploymentPatchRequest,
+  SourceConfigRequest,
 } from './control-plane/schemas.js';
 import type { Config } from './config.js';
 import { ActionError, ApiError, DeadlineError } from './errors.js';
 import { OutcomeUnknownError } from './http.js';
 import { inert, type Logger } from './runner.js';
+import type { SourceArchive } from './source/archive.js';
 import type { Clock, Deadline } from './time.js';
 import { isTracingProjectConflict, tracingProjectConflict } from './tracing-project-conflict.js';
 
@@ -22,6 +24,8 @@ export interface UpsertContext {
   clock: Clock;
   deadline: Deadline;
   signal?: AbortSignal;
+  /** `source: upload`: the archive built before the lookup. */
+  sourceArchive?: SourceArchive;
 }
 
 export interface UpsertResult {
@@ -108,10 +112,11 @@ export async function waitUntilGone(ctx: UpsertContext, id: string): Promise<voi
 
 /** Stops before an update that would deploy something other than the inputs describe. */
 export function checkSameKind(config: Config, found: Deployment): void {
-  if (found.source !== config.source) {
+  if (found.source !== wireSource(config)) {
     throw new ActionError(
       `Deployment '${inert(found.name)}' (${inert(found.id)}) has source '${inert(found.source)}', but the inputs say ` +
-        `'${config.source}' (input \`source\`). Updating it would deploy something else; ` +
+        `'${config.source}' (input \`source\`, sent as '${wireSource(config)}'). Updating it ` +
+        'would deploy something else; ' +
         'use another `name`, or fix `source`.',
       'Deployment of another kind',
     );
@@ -127,6 +132,11 @@ export function checkSameKind(config: Config, found: Deployment): void {
       );
     }
   }
+}
+
+/** The platform's name of the source: `upload` is its `internal_source`. */
+export function wireSource(config: Config): string {
+  return config.source === 'upload' ? 'internal_source' : config.source;
 }
 
 export function normalizeRepoUrl(url: string): string {
@@ -155,6 +165,16 @@ export function checkCreatable(config: Config): void {
   }
 }
 
+/** `install-command` / `build-command` as `source_config` fields (`github` and `upload`). */
+export function buildCommandFields(
+  config: Config,
+): Pick<SourceConfigRequest, 'install_command' | 'build_command'> {
+  return {
+    ...(config.installCommand ? { install_command: config.installCommand } : {}),
+    ...(config.buildCommand ? { build_command: config.buildCommand } : {}),
+  };
+}
+
 export function createRequest(config: Config): DeploymentCreateRequest {
   const secrets = config.secrets ?? [];
   if (config.source === 'github') {
@@ -166,6 +186,7 @@ export function createRequest(config: Config): DeploymentCreateRequest {
         repo_url: config.repoUrl,
         deployment_type: config.deploymentType,
         build_on_push: config.buildOnPush,
+        ...buildCommandFields(config),
       },
       source_revision_config: {
         repo_ref: config.repoRef,
@@ -197,6 +218,9 @@ export function patchRequest(config: Config): DeploymentPatchRequest {
             repo_ref: config.repoRef,
             langgraph_config_path: config.configPath,
           },
+          ...(config.installCommand || config.buildCommand
+            ? { source_config: buildCommandFields(config) }
+            : {}),
         }
       : {
           source_revision_config: { image_uri: config.imageUri },
@@ -218,19 +242,34 @@ export async function upsert(
   ctx: UpsertContext,
   found: Deployment | undefined,
 ): Promise<UpsertResult> {
+  if (ctx.config.source === 'upload') {
+    const { upsertFromUpload } = await import('./source/upload-revision.js');
+    return upsertFromUpload(ctx, found);
+  }
   if (found) return update(ctx, found);
   return create(ctx);
 }
 
 async function create(ctx: UpsertContext): Promise<UpsertResult> {
+  checkCreatable(ctx.config);
+  const made = await createDeployment(ctx, createRequest(ctx.config));
+  return made.created ? withRevision(ctx, made.deployment, true) : update(ctx, made.deployment);
+}
+
+/**
+ * POST /v2/deployments, never leaving two deployments of one name: a create whose answer was
+ * lost looks the name up and adopts what it finds (`created: true`); a 400/409 whose name now
+ * exists (a concurrent run) gives that deployment back with `created: false`, to update.
+ */
+export async function createDeployment(
+  ctx: UpsertContext,
+  body: DeploymentCreateRequest,
+): Promise<{ deployment: Deployment; created: boolean }> {
   const { client, config, logger } = ctx;
-  checkCreatable(config);
-  const body = createRequest(config);
   for (let attempt = 1; ; attempt++) {
     try {
       logger.info(`Creating deployment '${config.name}' (source ${config.source}).`);
-      const deployment = await client.createDeployment(body);
-      return withRevision(ctx, deployment, true);
+      return { deployment: await client.createDeployment(body), created: true };
     } catch (error) {
       if (error instanceof OutcomeUnknownError) {
         // The platform may have created it even though the answer was lost: look before
@@ -246,7 +285,7 @@ async function create(ctx: UpsertContext): Promise<UpsertResult> {
           logger.info(
             `Deployment '${inert(existing.name)}' (${inert(existing.id)}) exists: adopting it.`,
           );
-          return withRevision(ctx, existing, true);
+          return { deployment: existing, created: true };
         }
         if (attempt >= MAX_UNKNOWN_OUTCOMES) throw error;
         continue;
@@ -259,7 +298,7 @@ async function create(ctx: UpsertContext): Promise<UpsertResult> {
             `Deployment '${inert(existing.name)}' was created by someone else in the meantime; updating it instead.`,
           );
           checkSameKind(config, existing);
-          return update(ctx, existing);
+          return { deployment: existing, created: false };
         }
         if (isTracingProjectConflict(error)) throw tracingProjectConflict(config.name!);
       }
@@ -269,15 +308,27 @@ async function create(ctx: UpsertContext): Promise<UpsertResult> {
 }
 
 async function update(ctx: UpsertContext, found: Deployment): Promise<UpsertResult> {
-  const { client, config, logger } = ctx;
-  checkSameKind(config, found);
-  const body = patchRequest(config);
+  checkSameKind(ctx.config, found);
+  return applyPatch(ctx, found, patchRequest(ctx.config), false);
+}
+
+/**
+ * PATCH /v2/deployments/{id} and the revision it made. A PATCH whose answer was lost reads
+ * the deployment: a new `latest_revision_id` is this run's revision, else it PATCHes again.
+ */
+export async function applyPatch(
+  ctx: UpsertContext,
+  found: Deployment,
+  body: DeploymentPatchRequest,
+  created: boolean,
+): Promise<UpsertResult> {
+  const { client, logger } = ctx;
   let before = found.latest_revision_id;
   for (let attempt = 1; ; attempt++) {
     try {
       logger.info(`Updating deployment '${inert(found.name)}' (${inert(found.id)}).`);
       const deployment = await client.patchDeployment(found.id, body);
-      return withRevision(ctx, deployment, false, before);
+      return withRevision(ctx, deployment, created, before);
     } catch (error) {
       if (!(error instanceof OutcomeUnknownError)) throw error;
       logger.warning(
@@ -287,7 +338,7 @@ async function update(ctx: UpsertContext, found: Deployment): Promise<UpsertResu
       const now = await client.getDeployment(found.id);
       if (now.latest_revision_id && now.latest_revision_id !== before) {
         logger.info(`The update was applied: revision ${inert(now.latest_revision_id)}.`);
-        return { deployment: now, revisionId: now.latest_revision_id, created: false };
+        return { deployment: now, revisionId: now.latest_revision_id, created };
       }
       if (attempt >= MAX_UNKNOWN_OUTCOMES) throw error;
       before = now.latest_revision_id;

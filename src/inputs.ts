@@ -16,6 +16,7 @@ import { eventPayloadProblem, isPullRequestEvent, readGithubContext } from './co
 import { parseNameTemplate } from './prune/template.js';
 import { getInput, parseBoolean, setSecret } from './runner.js';
 import { describeJsonError, parseSecrets } from './secrets.js';
+import { describeRefusedCommand } from './source/build-commands.js';
 
 /** Every input of `action.yml`, in its order. */
 export const INPUT_NAMES = [
@@ -42,6 +43,8 @@ export const INPUT_NAMES = [
   'dry-run',
   'skip-unchanged',
   'interrupt-previous',
+  'install-command',
+  'build-command',
   'wait',
   'timeout',
   'poll-interval',
@@ -93,7 +96,7 @@ export function uiBaseUrlFor(controlPlaneUrl: string): string {
 const REGIONS = ['us', 'eu', 'apac', 'aws-us'] as const;
 const BUILD_LOG_MODES = ['tail', 'stream', 'off'] as const;
 const COMMANDS = ['deploy', 'delete', 'rollback', 'prune'] as const;
-const SOURCES = ['github', 'external_docker'] as const;
+const SOURCES = ['github', 'external_docker', 'upload'] as const;
 const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'] as const;
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -105,13 +108,24 @@ const NO_SECRETS_ON_FORKS =
   'GitHub does not pass secrets to workflows triggered from forks or by Dependabot ' +
   '(Dependabot has its own secrets store).';
 
-/** Inputs that only the other source uses and that have no default: giving one is an error. */
+/**
+ * Inputs without a default that only some sources use: giving one with another source is an
+ * error.
+ */
 const ONLY_FOR = {
-  github: ['integration-id', 'repo-url', 'repo-ref'],
-  external_docker: ['image-uri', 'custom-url', 'listener-id', 'k8s-namespace', 'resource-spec'],
-} as const satisfies Record<Source, readonly InputName[]>;
+  'integration-id': ['github'],
+  'repo-url': ['github'],
+  'repo-ref': ['github'],
+  'image-uri': ['external_docker'],
+  'custom-url': ['external_docker'],
+  'listener-id': ['external_docker'],
+  'k8s-namespace': ['external_docker'],
+  'resource-spec': ['external_docker'],
+  'install-command': ['github', 'upload'],
+  'build-command': ['github', 'upload'],
+} as const satisfies Partial<Record<InputName, readonly Source[]>>;
 
-type SourceInput = (typeof ONLY_FOR)[Source][number];
+type SourceInput = keyof typeof ONLY_FOR;
 
 export type ReadConfigResult =
   { ok: true; config: Config; notes: string[] } | { ok: false; problems: InputProblem[] };
@@ -347,23 +361,41 @@ function readDeployInputs(env: NodeJS.ProcessEnv, config: Config, check: Checks)
     'listener-id': getInput('listener-id', env),
     'k8s-namespace': getInput('k8s-namespace', env),
     'resource-spec': getInput('resource-spec', env),
+    'install-command': getInput('install-command', env),
+    'build-command': getInput('build-command', env),
   };
 
   if (source) {
     config.source = source;
-    const other: Source = source === 'github' ? 'external_docker' : 'github';
-    for (const input of ONLY_FOR[other]) {
-      if (given[input] !== '') {
-        check.problem(
-          input,
-          `Input \`${input}\` applies only to \`source: ${other}\`, and this run deploys with ` +
-            `\`source: ${source}\`. Remove \`${input}\`, or set \`source: ${other}\`.`,
-        );
-      }
+    for (const [input, sources] of Object.entries(ONLY_FOR) as [SourceInput, readonly Source[]][]) {
+      if (given[input] === '' || sources.includes(source)) continue;
+      const which = sources.map((s) => `\`source: ${s}\``).join(' or ');
+      check.problem(
+        input,
+        `Input \`${input}\` applies only to ${which}, and this run deploys with ` +
+          `\`source: ${source}\`. Remove \`${input}\`, or set ${which}.`,
+      );
     }
   }
 
-  if (source === 'github') {
+  if (source === 'github' || source === 'upload') {
+    for (const input of ['install-command', 'build-command'] as const) {
+      const value = given[input];
+      if (value === '') continue;
+      const refused = describeRefusedCommand(value);
+      if (refused)
+        check.problem(input, `Input \`${input}\` is refused before any request: ${refused}.`);
+      else if (input === 'install-command') config.installCommand = value;
+      else config.buildCommand = value;
+    }
+  }
+
+  if (source === 'upload') {
+    config.configPath = getInput('config-path', env) || 'langgraph.json';
+    config.deploymentType =
+      check.oneOf('deployment-type', getInput('deployment-type', env), DEPLOYMENT_TYPES, 'dev') ??
+      'dev';
+  } else if (source === 'github') {
     if (given['integration-id']) config.integrationId = given['integration-id'];
     const repoUrl = check.repoUrl(given['repo-url'], config.github);
     if (repoUrl) config.repoUrl = repoUrl;

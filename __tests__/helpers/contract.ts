@@ -28,6 +28,8 @@ export const CONTRACT_INPUTS: Record<string, string | undefined> = {
   'dry-run': 'false',
   'skip-unchanged': 'true',
   'interrupt-previous': 'true',
+  'install-command': '',
+  'build-command': '',
   wait: 'true',
   timeout: '1800',
   'poll-interval': '15',
@@ -59,4 +61,5 @@ export const CONTRACT_OUTPUTS = [
   'tests-passed',
   'tests-failed',
   'skipped-build',
+  'source-digest',
 ];

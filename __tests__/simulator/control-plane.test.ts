@@ -174,7 +174,7 @@ describe('POST /v2/deployments', () => {
 
   it('refuses an unknown source, a missing image_uri and fields of the other source', async () => {
     const source = await call(sim, 'POST', '/v2/deployments', {
-      body: { ...githubCreate('x'), source: 'internal_source' },
+      body: { ...githubCreate('x'), source: 'bitbucket' },
     });
     expect(source.body).toMatchObject({ detail: [{ loc: ['body', 'source'], type: 'enum' }] });
     const image = await call(sim, 'POST', '/v2/deployments', {

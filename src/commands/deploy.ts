@@ -18,6 +18,7 @@ import {
 import type { GithubDeployment } from '../report/github-deployment.js';
 import { withoutCredentials } from '../output-checks.js';
 import { inert, setSecret } from '../runner.js';
+import type { SourceArchive } from '../source/archive.js';
 import { waitForRevision, type WaitResult } from '../wait.js';
 
 export async function runDeploy(ctx: RunContext): Promise<number> {
@@ -27,11 +28,21 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   report.source =
     config.source === 'github'
       ? { kind: 'github', repoUrl: config.repoUrl, repoRef: config.repoRef }
-      : { kind: 'external_docker', imageUri: config.imageUri };
+      : config.source === 'upload'
+        ? { kind: 'upload' }
+        : { kind: 'external_docker', imageUri: config.imageUri };
 
   // 1. Pre-flight: what can be known without the platform.
   const parsed = preflight(ctx);
   if (parsed === false) return failRun(ctx);
+  // `source: upload`: the archive of the same files, built (and size-checked) before any request.
+  let sourceArchive: SourceArchive | undefined;
+  if (config.source === 'upload') {
+    const { prepareSourceArchive } = await import('../source/prepare.js');
+    sourceArchive = await prepareSourceArchive(ctx, parsed);
+    report.source = { kind: 'upload', digest: sourceArchive.sha256 };
+    ctx.output('source-digest', sourceArchive.sha256);
+  }
 
   // 2. Find the deployment, then the checks that depend on what was found.
   const found = await findTarget(ctx);
@@ -49,7 +60,7 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
     const { interruptPrevious } = await import('../interrupt-previous.js');
     await interruptPrevious(client, found, logger, unchanged?.latest);
   }
-  const { deployment, revisionId, created } = await upsert(ctx, found);
+  const { deployment, revisionId, created } = await upsert({ ...ctx, sourceArchive }, found);
   setIdOutputs(ctx, deployment, revisionId, created);
   ctx.output('skipped-build', false);
   logger.info(
@@ -302,6 +313,16 @@ function preflight(ctx: RunContext): ParsedLangGraphConfig | undefined | false {
     configPath: config.configPath,
     secretNames: config.secrets?.map((s) => s.name),
   });
+  if (config.source === 'upload' && result.skipped !== undefined) {
+    // Nothing to upload without the config: an error, not a skipped check.
+    result.findings = result.findings.map((f) => ({
+      ...f,
+      level: 'error',
+      message:
+        `\`source: upload\` sends the files of this checkout, and ${config.configPath} (input ` +
+        '`config-path`) is not among them. Add actions/checkout before this step, or fix `config-path`.',
+    }));
+  }
   return annotateFindings(ctx, result.findings) ? result.parsed : false;
 }
 

@@ -11,6 +11,7 @@ import type {
   RevisionLogs,
   RevisionLogsRequest,
   RevisionsList,
+  UploadTarget,
 } from './schemas.js';
 
 export interface ControlPlane {
@@ -41,6 +42,8 @@ export interface ControlPlane {
    * rest. Optional so that in-memory fakes need not implement it.
    */
   interruptRevision?(id: string, revisionId: string): Promise<'interrupted' | 404 | 405 | 409>;
+  /** `POST /v2/deployments/{id}/upload-url`: where to PUT the `upload` archive (optional for fakes). */
+  requestUploadUrl?(id: string): Promise<UploadTarget>;
   /**
    * One page of a revision's build or deploy log (`POST /v1/projects/{id}/revisions/{rev}/
    * build_logs` or `deploy_logs`, the endpoints of the platform's own `langgraph deploy`

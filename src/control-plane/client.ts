@@ -21,6 +21,7 @@ import {
   DeploymentSchema,
   DeploymentsListSchema,
   RevisionLogsSchema,
+  UploadTargetSchema,
   RevisionSchema,
   RevisionsListSchema,
   type Deployment,
@@ -31,6 +32,7 @@ import {
   type RevisionLogs,
   type RevisionLogsRequest,
   type RevisionsList,
+  type UploadTarget,
 } from './schemas.js';
 
 export const USER_AGENT = 'langgraph-deploy-action/1 (+GitHub Action)';
@@ -438,6 +440,23 @@ export class ControlPlaneClient implements ControlPlane {
     if (res.status >= 200 && res.status < 300) return 'interrupted';
     if (res.status === 404 || res.status === 405 || res.status === 409) return res.status;
     throw this.fail(call, res);
+  }
+
+  /**
+   * A signed URL for the `upload` archive. Asking again only issues another URL, so it is
+   * retried like a read. The URL is masked at once: its signature is a credential.
+   */
+  async requestUploadUrl(id: string): Promise<UploadTarget> {
+    const call: Call = {
+      method: 'POST',
+      path: `/v2/deployments/${encodeURIComponent(id)}/upload-url`,
+      retry: 'idempotent',
+      describe: `POST upload-url of deployment ${id}`,
+      notFound: this.deploymentNotFound(id),
+    };
+    const target = await this.json(call, UploadTargetSchema, { ok: [200, 201] });
+    this.mask(target.upload_url);
+    return target;
   }
 
   async getRevisionLogs(

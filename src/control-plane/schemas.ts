@@ -127,6 +127,13 @@ export const ValidationErrorSchema = z.looseObject({
 export const HTTPValidationErrorSchema = z.looseObject({
   detail: z.array(ValidationErrorSchema),
 });
+/** `POST /v2/deployments/{id}/upload-url`: a signed URL and the object path to build from. */
+export const UploadTargetSchema = z.looseObject({
+  upload_url: z.string().check(z.minLength(1)),
+  object_path: z.string().check(z.minLength(1)),
+});
+export type UploadTarget = z.infer<typeof UploadTargetSchema>;
+
 /** 400/404/409 bodies: `{detail: "..."}`. */
 export const DetailSchema = z.looseObject({ detail: z.string() });
 
@@ -141,9 +148,12 @@ export interface SourceConfigRequest {
   resource_spec?: Record<string, unknown>;
   listener_id?: string;
   listener_config?: { k8s_namespace?: string };
+  install_command?: string;
+  build_command?: string;
 }
 
 export interface SourceRevisionConfigRequest {
+  source_tarball_path?: string;
   repo_ref?: string;
   langgraph_config_path?: string;
   image_uri?: string;
@@ -151,13 +161,14 @@ export interface SourceRevisionConfigRequest {
 
 export interface DeploymentCreateRequest {
   name: string;
-  source: 'github' | 'external_docker';
+  source: 'github' | 'external_docker' | 'internal_source';
   source_config: SourceConfigRequest;
   source_revision_config: SourceRevisionConfigRequest;
   secrets: { name: string; value: string }[];
 }
 
 export interface DeploymentPatchRequest {
+  revision_source?: 'internal_source';
   source_config?: SourceConfigRequest;
   source_revision_config?: SourceRevisionConfigRequest;
   secrets?: { name: string; value: string }[];

@@ -65,6 +65,11 @@ function sourceCell(report: RunReport): string | undefined {
       : 'GitHub';
     return source.repoRef ? `${repo} at ${codeSpan(source.repoRef, { inTable: true })}` : repo;
   }
+  if (source.kind === 'upload') {
+    return source.digest
+      ? `files of this checkout, archive sha256 ${codeSpan(source.digest.slice(0, 12), { inTable: true })}`
+      : 'files of this checkout';
+  }
   return source.imageUri
     ? `image ${codeSpan(source.imageUri, { inTable: true })}`
     : 'external Docker image';

@@ -18,7 +18,8 @@ export type RunOutcome =
 
 export type RunSource =
   | { kind: 'github'; repoUrl?: string; repoRef?: string }
-  | { kind: 'external_docker'; imageUri?: string };
+  | { kind: 'external_docker'; imageUri?: string }
+  | { kind: 'upload'; digest?: string };
 
 export interface TimelineEntry {
   /** Revision status as the control plane reported it (`QUEUED`, `BUILDING`, …). */

@@ -1,0 +1,121 @@
+/**
+ * `source: upload`, before any request: the archive of the checkout, its digest, the size
+ * checks, and the pre-flight check that what the config names is really in it.
+ */
+import { resolve } from 'node:path';
+import type { Config } from '../config.js';
+import { ActionError } from '../errors.js';
+import type { ParsedLangGraphConfig } from '../preflight.js';
+import { inert, type Logger } from '../runner.js';
+import {
+  buildArchive,
+  describeLargest,
+  megabytes,
+  planArchive,
+  WARN_BYTES,
+  type SourceArchive,
+} from './archive.js';
+
+export interface PrepareContext {
+  config: Config;
+  logger: Logger;
+}
+
+export interface PrepareOptions {
+  /** Tests lower the limits. */
+  maxBytes?: number;
+  warnBytes?: number;
+  tempDir?: string;
+}
+
+export async function prepareSourceArchive(
+  ctx: PrepareContext,
+  parsed: ParsedLangGraphConfig | undefined,
+  options: PrepareOptions = {},
+): Promise<SourceArchive> {
+  const { config, logger } = ctx;
+  const workspace = resolve(config.github.workspace);
+  const plan = planArchive(workspace, config.configPath, parsed?.json);
+  const archive = await buildArchive(plan, {
+    workspace,
+    ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+    ...(options.tempDir !== undefined ? { tempDir: options.tempDir } : {}),
+  });
+  try {
+    checkGraphFilesIncluded(config, parsed, archive, plan.root, workspace);
+  } catch (error) {
+    archive.cleanup();
+    throw error;
+  }
+  logger.info(
+    `Source archive: ${archive.fileCount} files (${megabytes(archive.contentBytes)}) from ` +
+      `${inert(archive.rootInWorkspace, 300)}, ${megabytes(archive.bytes)} compressed, sha256 ` +
+      `${archive.sha256}; config at ${inert(archive.configPathInArchive, 300)} in the archive.`,
+  );
+  if (archive.leftOut.length > 0) {
+    const shown = archive.leftOut
+      .slice(0, 10)
+      .map((f) => `${inert(f.archivePath, 200)} (${f.reason})`)
+      .join(', ');
+    const more = archive.leftOut.length > 10 ? ` and ${archive.leftOut.length - 10} more` : '';
+    logger.warning(
+      `Left out of the source archive: ${shown}${more}. Links are never uploaded; copy the ` +
+        'files they point to into the repository if the build needs them.',
+      { title: 'Files left out of the upload' },
+    );
+  }
+  if (archive.bytes > (options.warnBytes ?? WARN_BYTES)) {
+    logger.warning(
+      `The source archive is ${megabytes(archive.bytes)} compressed (the limit is 200 MB). ` +
+        `Largest files: ${inert(describeLargest(archive.largest), 1000)}. Leave out what the ` +
+        'build does not need with a .gitignore or .dockerignore in the config folder.',
+      { title: 'Large source archive' },
+    );
+  }
+  return archive;
+}
+
+/**
+ * The graph files the config names must be in the archive: a `.gitignore` rule that also
+ * catches one would make a build that cannot start.
+ */
+function checkGraphFilesIncluded(
+  config: Config,
+  parsed: ParsedLangGraphConfig | undefined,
+  archive: SourceArchive,
+  root: string,
+  workspace: string,
+): void {
+  const json = parsed?.json;
+  if (!isObject(json) || !isObject(json['graphs'])) return;
+  const configDir = resolve(workspace, config.configPath, '..');
+  const archived = new Set(archive.files);
+  const missing: string[] = [];
+  for (const spec of Object.values(json['graphs'])) {
+    const path = typeof spec === 'string' ? spec : isObject(spec) ? spec['path'] : undefined;
+    if (typeof path !== 'string') continue;
+    const file = path.replace(/:[^/:]*$/, '');
+    if (!file.startsWith('.')) continue; // a module name, not a file
+    const inArchive = relativePosix(root, resolve(configDir, file));
+    if (inArchive !== undefined && !archived.has(inArchive)) missing.push(inArchive);
+  }
+  if (missing.length > 0) {
+    throw new ActionError(
+      `The graph file${missing.length > 1 ? 's' : ''} ${inert(missing.join(', '), 500)} ` +
+        `named in ${config.configPath} would not be in the \`source: upload\` archive (left ` +
+        'out by a .gitignore or .dockerignore rule, by the built-in exclusions, or missing ' +
+        'from the checkout). Re-include with a `!` line, or fix the path in the config.',
+      'Pre-flight check: graphs',
+    );
+  }
+}
+
+function relativePosix(root: string, target: string): string | undefined {
+  const prefix = root.endsWith('/') ? root : `${root}/`;
+  if (!target.startsWith(prefix)) return undefined;
+  return target.slice(prefix.length);
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
