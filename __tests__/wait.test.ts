@@ -172,7 +172,7 @@ describe('waitForRevision outcomes', () => {
 });
 
 describe('waitForRevision logging', () => {
-  it('logs each status change once, with the time spent in the previous status', async () => {
+  it('logs each status change once, with only what the checks observed', async () => {
     const { opts, logger, changes } = setup([
       'QUEUED',
       'QUEUED',
@@ -185,21 +185,26 @@ describe('waitForRevision logging', () => {
     ]);
     const result = await waitForRevision(opts);
     const statusLines = logger.infos().filter((m) => m.includes(' status: '));
+    // Checks at 0, 15, 30, 45, 60, 75, 90 and 93 s: each line names the previous check's
+    // status and how long ago that check was, never a time "spent" in a status.
     expect(statusLines).toEqual([
       'Revision 1a2b3c4d… status: QUEUED',
-      'Revision 1a2b3c4d… status: AWAITING_BUILD (after 30.0 s in QUEUED)',
-      'Revision 1a2b3c4d… status: BUILDING (after 15.0 s in AWAITING_BUILD)',
-      'Revision 1a2b3c4d… status: AWAITING_DEPLOY (after 45.0 s in BUILDING)',
-      'Revision 1a2b3c4d… status: DEPLOYED (after 3.0 s in AWAITING_DEPLOY)',
+      'Revision 1a2b3c4d… status: AWAITING_BUILD (the previous check, 15.0 s earlier, saw QUEUED)',
+      'Revision 1a2b3c4d… status: BUILDING (the previous check, 15.0 s earlier, saw AWAITING_BUILD)',
+      'Revision 1a2b3c4d… status: AWAITING_DEPLOY (the previous check, 15.0 s earlier, saw BUILDING)',
+      'Revision 1a2b3c4d… status: DEPLOYED (the previous check, 3.0 s earlier, saw AWAITING_DEPLOY)',
     ]);
+    expect(statusLines.join('\n')).not.toMatch(/after [\d.]+ s in /);
     expect(result.timeline).toEqual([
-      { status: 'QUEUED', at: START },
-      { status: 'AWAITING_BUILD', at: START + 30_000, msInPrevious: 30_000 },
-      { status: 'BUILDING', at: START + 45_000, msInPrevious: 15_000 },
-      { status: 'AWAITING_DEPLOY', at: START + 90_000, msInPrevious: 45_000 },
-      { status: 'DEPLOYED', at: START + 93_000, msInPrevious: 3_000 },
+      { status: 'QUEUED', at: START, lastSeenAt: START + 15_000 },
+      { status: 'AWAITING_BUILD', at: START + 30_000, lastSeenAt: START + 30_000 },
+      { status: 'BUILDING', at: START + 45_000, lastSeenAt: START + 75_000 },
+      { status: 'AWAITING_DEPLOY', at: START + 90_000, lastSeenAt: START + 90_000 },
+      { status: 'DEPLOYED', at: START + 93_000, lastSeenAt: START + 93_000 },
     ]);
-    expect(changes).toHaveLength(5);
+    // The callback's objects are the timeline's: later checks update lastSeenAt in place.
+    expect(changes).toEqual(result.timeline);
+    expect(changes[0]).toBe(result.timeline[0]);
   });
 
   it('keeps waiting through a status it does not know, and says so once', async () => {

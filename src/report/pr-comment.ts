@@ -17,6 +17,7 @@ import {
   detailsTable,
   headline,
   logBlock,
+  preflightList,
   sections,
   timelineTable,
   warningsList,
@@ -75,6 +76,7 @@ export function renderComment(
         )
       : '',
     error,
+    preflightList(report),
     logBlock(report, COMMENT_LOG_CHARS),
     warnings,
     `<sub>${footer}</sub>`,

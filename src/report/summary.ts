@@ -10,6 +10,7 @@ import {
   errorBlock,
   headline,
   logBlock,
+  preflightList,
   sections,
   timelineTable,
   warningsList,
@@ -23,11 +24,13 @@ export function renderSummary(report: RunReport): string {
   const timeline = timelineTable(report);
   const error = errorBlock(report);
   const warnings = warningsList(report);
+  const preflight = preflightList(report);
   return sections(
     `### ${headline(report)}`,
     detailsTable(report),
     timeline ? `#### Status timeline\n\n${timeline}` : '',
     error ? `#### Error\n\n${error}` : '',
+    preflight ? `#### Pre-flight errors\n\n${preflight}` : '',
     logBlock(report, SUMMARY_LOG_CHARS),
     warnings ? `#### Warnings\n\n${warnings}` : '',
   );
