@@ -10,4 +10,6 @@ export default {
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/fixtures/agent-app/'],
   modulePathIgnorePatterns: ['<rootDir>/fixtures/agent-app/'],
   testTimeout: 30000,
+  // Says at the end which tests were skipped and how to enable them (scripts/jest-skip-reporter.js).
+  reporters: ['default', '<rootDir>/scripts/jest-skip-reporter.js'],
 };
