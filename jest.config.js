@@ -13,4 +13,6 @@ export default {
   // End-to-end tests run a bundle of the current source, built once per run.
   globalSetup: './scripts/jest-global-setup.mjs',
   globalTeardown: './scripts/jest-global-teardown.mjs',
+  // Says at the end which tests were skipped and how to enable them (scripts/jest-skip-reporter.js).
+  reporters: ['default', '<rootDir>/scripts/jest-skip-reporter.js'],
 };

@@ -193,8 +193,8 @@ describe('reports of a rollback', () => {
       status: 'DEPLOYED',
       health: 'passed',
       timeline: [
-        { status: 'QUEUED', at: 1_700_000_050_000 },
-        { status: 'DEPLOYED', at: 1_700_000_080_000 },
+        { status: 'QUEUED', at: 1_700_000_050_000, lastSeenAt: 1_700_000_065_000 },
+        { status: 'DEPLOYED', at: 1_700_000_080_000, lastSeenAt: 1_700_000_080_000 },
       ],
     },
   };
@@ -209,7 +209,9 @@ describe('reports of a rollback', () => {
     // The reason is untrusted text: escaped.
     expect(section).toContain('&#60;url&#62;/ok answered 503');
     expect(section).not.toContain('<url>');
-    expect(section).toMatch(/\| `QUEUED` \| .* \| 30.0 s \|/);
+    // The rollback's timeline: what its checks observed, first and last sighting.
+    expect(section).toContain('| `QUEUED` | 2023-11-14 22:14:10 UTC | 2023-11-14 22:14:25 UTC |');
+    expect(section).toContain('| `DEPLOYED` | 2023-11-14 22:14:40 UTC | 2023-11-14 22:14:40 UTC |');
     expect(headline(rolledBack)).toBe(
       '❌ Deployment of `my-agent` failed; rolled back to revision `good-rev`',
     );

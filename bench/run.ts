@@ -4,14 +4,15 @@
  * numbers (PASS/MISS: measured, never asserted; the exit code does not depend on them).
  *
  *   --quick             fewer replays and rounds
- *   --write             also write bench/RESULTS.md (table, date, Node version, cores) and,
- *                       after a full run, the benchmark block of README.md
+ *   --write             also write this benchmark's section of bench/RESULTS.md (table,
+ *                       date, Node version, cores); the rest of the file is kept
  *   --only lag|cold|scale|rerun|interrupt|upload   some parts only (repeatable, or comma-separated)
  *   --replays N         replays of the lag part per history setting (default 48; --quick 4)
  *   --concurrency N     lag replays at once (default 8; --quick 4): fewer on a loaded machine
  *   --seed N            seed of the ±40 % variations (default 20240611)
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { readIfExists, replaceSection } from './results-file.js';
 import { availableParallelism, cpus, platform, release } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -634,8 +635,6 @@ async function main(): Promise<void> {
   if (settings.write) {
     const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
     const header = [
-      '# Benchmark results',
-      '',
       `Written by \`npm run bench -- ${process.argv.slice(2).join(' ')}\` on ` +
         `${new Date().toISOString()}: Node ${process.version}, ` +
         (process.env.E2E_NODE ? `(the action: E2E_NODE=${process.env.E2E_NODE}), ` : '') +
@@ -644,28 +643,10 @@ async function main(): Promise<void> {
         'Goals are measured, not asserted.',
     ].join('\n');
     const file = join(ROOT, 'bench', 'RESULTS.md');
-    writeFileSync(file, await markdown(`${header}\n\n${output}`));
-    progress(`wrote ${file}`);
-    if (settings.parts.length === PARTS.length && !q && settings.replays === undefined) {
-      // The README shows the goals and the lag table of the latest full run.
-      const lagPart = settings.parts.includes('lag') ? (sections[0] ?? '') : '';
-      const block = await markdown(
-        [
-          `Latest full run (${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ` +
-            `${availableParallelism()} cores; details in bench/RESULTS.md):`,
-          goalsSection(goals).replace(/^## /gm, '#### '),
-          lagPart.replace(/^## /gm, '#### '),
-        ].join('\n\n'),
-      );
-      const readme = join(ROOT, 'README.md');
-      const text = readFileSync(readme, 'utf8');
-      const updated = text.replace(
-        /(<!-- bench:start -->\n)[\s\S]*?(<!-- bench:end -->)/,
-        (_m, start: string, end: string) => `${start}\n${block}\n${end}`,
-      );
-      writeFileSync(readme, updated);
-      progress(`updated the benchmark block of ${readme}`);
-    }
+    // Only this benchmark's section: other benchmarks write their own sections of the file.
+    const section = await markdown(`${header}\n\n${output.replace(/^## /gm, '### ')}`);
+    writeFileSync(file, await markdown(replaceSection(readIfExists(file), section)));
+    progress(`wrote the polling section of ${file}`);
   }
 }
 

@@ -1,8 +1,10 @@
 /**
  * `npm run demo`: the whole job against the bundled simulator, nothing to sign up for.
  * Starts the local control plane on a free loopback port and runs `node dist/index.js` as
- * the GitHub runner would, four times: create and wait, update, delete, prune.
+ * the GitHub runner would, five times: create and wait, update, a pull request whose build
+ * fails (the log tail and the PR comment it posts), delete, prune.
  */
+import { FakeGithub } from '../__tests__/helpers/fake-github.js';
 import { startSimulator } from '../simulator/index.js';
 import { runAction, type RunResult } from './run-action.js';
 
@@ -12,17 +14,19 @@ function banner(text: string): void {
   console.log(`\n${bold(`━━ ${text} ${'━'.repeat(Math.max(0, 70 - text.length))}`)}`);
 }
 
+function quote(text: string): string {
+  return text
+    .trim()
+    .split('\n')
+    .map((l) => `  │ ${l}`)
+    .join('\n');
+}
+
 function show(result: RunResult): void {
   console.log(bold('\nOutputs (GITHUB_OUTPUT):'));
   for (const [k, v] of Object.entries(result.outputs)) console.log(`  ${k} = ${v}`);
   console.log(bold('\nStep summary (GITHUB_STEP_SUMMARY):'));
-  console.log(
-    result.summary
-      .trim()
-      .split('\n')
-      .map((l) => `  │ ${l}`)
-      .join('\n'),
-  );
+  console.log(quote(result.summary));
   console.log(`\nExit code ${result.code} after ${(result.elapsedMs / 1000).toFixed(1)} s.`);
 }
 
@@ -37,7 +41,15 @@ const sim = await startSimulator({
     { status: 'DEPLOYED', durationMs: 0 },
   ],
 });
-console.log(`Control-plane simulator at ${sim.url} (API key: ${sim.apiKey})`);
+console.log(
+  [
+    bold('What is what:'),
+    '  Control plane: LangSmith’s deployment API. Each deploy asks it for a new revision: one build of your code at one commit.',
+    '  Agent server: the HTTP API of your graphs (threads, runs, /ok) that a DEPLOYED revision serves.',
+    '',
+    `Control-plane simulator at ${sim.url} (API key: ${sim.apiKey})`,
+  ].join('\n'),
+);
 
 const common = {
   'api-key': sim.apiKey,
@@ -51,11 +63,11 @@ const common = {
 
 let exitCode = 0;
 try {
-  banner('1/4 deploy: creates demo-agent from acme/agent@main and waits for DEPLOYED');
+  banner('1/5 deploy: creates demo-agent from acme/agent@main and waits for DEPLOYED');
   const created = await runAction({ inputs: { ...common, 'repo-ref': 'main' }, echo: true });
   show(created);
 
-  banner('2/4 deploy again: updates demo-agent (a new revision) from a release tag');
+  banner('2/5 deploy again: updates demo-agent (a new revision) from a release tag');
   sim.queueTimeline([
     { status: 'QUEUED', durationMs: 500 },
     { status: 'BUILDING', durationMs: 2000 },
@@ -69,7 +81,46 @@ try {
   });
   show(updated);
 
-  banner('3/4 delete: removes demo-agent (what a pull_request: closed job does)');
+  banner('3/5 a pull request whose build fails: the log tail, and the PR comment it posts');
+  const github = await FakeGithub.start();
+  let failed: RunResult;
+  try {
+    sim.queueTimeline([
+      { status: 'QUEUED', durationMs: 500 },
+      { status: 'BUILDING', durationMs: 2000 },
+      { status: 'BUILD_FAILED', durationMs: 0 },
+    ]);
+    failed = await runAction({
+      inputs: { ...common, name: 'demo-agent-pr-7', 'github-token': 'ghs_demo' },
+      event: {
+        name: 'pull_request',
+        payload: {
+          action: 'synchronize',
+          number: 7,
+          pull_request: {
+            number: 7,
+            head: {
+              sha: 'f'.repeat(40),
+              ref: 'feature/new-tool',
+              repo: { full_name: 'acme/agent' },
+            },
+            base: { sha: '0'.repeat(40), ref: 'main', repo: { full_name: 'acme/agent' } },
+          },
+        },
+      },
+      ref: 'refs/pull/7/merge',
+      env: { GITHUB_API_URL: github.url },
+      echo: true,
+    });
+    show(failed);
+    const comment = github.comments.at(-1)?.body;
+    console.log(bold('\nPR comment it posted on pull request #7 (a fake GitHub API here):'));
+    console.log(comment ? quote(comment) : '  (none)');
+  } finally {
+    await github.close();
+  }
+
+  banner('4/5 delete: removes demo-agent (what a pull_request: closed job does)');
   const deleted = await runAction({
     inputs: {
       'api-key': sim.apiKey,
@@ -83,7 +134,7 @@ try {
   });
   show(deleted);
 
-  banner('4/4 prune: removes the previews of closed PRs (what a nightly schedule does)');
+  banner('5/5 prune: removes the previews of closed PRs (what a nightly schedule does)');
   for (const pr of [11, 12, 13]) sim.seedDeployment({ name: `demo-agent-pr-${pr}` });
   sim.github.setPullRequest('acme/agent', 11, { state: 'open', title: 'Add search tool' });
   sim.github.setPullRequest('acme/agent', 12, { state: 'closed', merged: true, title: 'Memory' });
@@ -101,11 +152,12 @@ try {
   });
   show(pruned);
 
+  // The failed build is meant to fail (exit code 1); the others must succeed.
   const codes = [created.code, updated.code, deleted.code, pruned.code];
-  exitCode = codes.every((c) => c === 0) ? 0 : 1;
+  exitCode = codes.every((c) => c === 0) && failed.code === 1 ? 0 : 1;
   banner(
     exitCode === 0
-      ? 'Demo finished: create, update, delete and prune all succeeded'
+      ? 'Demo finished: create, update, delete and prune succeeded; the broken build failed as it should'
       : 'Demo failed',
   );
   console.log(`Requests the simulator received: ${sim.requests.length}`);

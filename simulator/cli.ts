@@ -1,17 +1,15 @@
 /**
- * `npm run sim -- [--port 0] [--host 127.0.0.1] [--api-key KEY] [--speed 1]
- *   [--timeline QUEUED:1000,BUILDING:3000,DEPLOYED:0] [--require-tenant] [--rate-limit N/ms]
- *   [--delete-delay ms] [--no-logs] [--commit-sha SHA]`
+ * `npm run sim -- [options]`: every option is described in `USAGE` (`npm run sim -- --help`).
  *
  * Prints `Simulator listening at <url> (API key: <key>)`; with SIM_READY_FILE set, also writes
  * `{url, apiKey}` there once listening. Stops on SIGINT/SIGTERM.
  */
 import { renameSync, writeFileSync } from 'node:fs';
-import { parseCliArgs, USAGE } from './cli-args.js';
-import { startSimulator, type SimulatorOptions } from './index.js';
+import { parseCliArgs, USAGE, type CliOptions } from './cli-args.js';
+import { startSimulator } from './index.js';
 
 async function main(): Promise<void> {
-  let options: SimulatorOptions | 'help';
+  let options: CliOptions | 'help';
   try {
     options = parseCliArgs(process.argv.slice(2));
   } catch (error) {
@@ -22,7 +20,9 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const sim = await startSimulator(options);
+  const { faults = [], ...simOptions } = options;
+  const sim = await startSimulator(simOptions);
+  for (const fault of faults) sim.inject(fault);
   console.log(`Simulator listening at ${sim.url} (API key: ${sim.apiKey})`);
   const readyFile = process.env.SIM_READY_FILE;
   if (readyFile) {

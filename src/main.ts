@@ -4,6 +4,11 @@
  * Only the input reader is loaded before validation succeeds, so a run that fails on an
  * input error starts and ends in about the time Node itself needs (see `npm run bench`).
  */
+import {
+  appendSummary,
+  renderUnexpectedErrorSummary,
+  writeInputErrorSummary,
+} from './input-summary.js';
 import { readInputs } from './inputs.js';
 import { redact, runnerLogger } from './runner.js';
 
@@ -18,6 +23,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
         `${read.problems.length} input error(s); nothing was sent to the control plane. ` +
           'Fix the inputs of this step and run the workflow again.',
       );
+      writeInputErrorSummary(read.problems, env);
       process.exitCode = 1;
       return;
     }
@@ -26,9 +32,10 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     process.exitCode = await execute(read.config);
   } catch (error) {
     // Anything that reaches here is a bug of ours: say so, without a stack full of internals.
-    const message = error instanceof Error ? error.message : String(error);
+    const message = redact(error instanceof Error ? error.message : String(error));
+    appendSummary(renderUnexpectedErrorSummary(`Unexpected error: ${message}`), env);
     runnerLogger.error(
-      `Unexpected error: ${redact(message)}. This is a bug in the action; please report it ` +
+      `Unexpected error: ${message}. This is a bug in the action; please report it ` +
         'with the log of this step (secrets are masked).',
       { title: 'Unexpected error' },
     );

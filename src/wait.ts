@@ -16,12 +16,19 @@ import { inert, type Logger } from './runner.js';
 import type { Clock, Deadline } from './time.js';
 import { formatDuration } from './format.js';
 
+/**
+ * One status as this run observed it. Only the times of this run's own checks are known: when
+ * a status really began or ended, and what happened between two checks, is not.
+ */
 export interface StatusChange {
   status: string;
   /** Clock time (ms; epoch ms with the system clock) of the check that first saw it. */
   at: number;
-  /** How long the previous status had been seen; absent for the first status. */
-  msInPrevious?: number;
+  /**
+   * Time of the latest check that saw it. Updated in place by later checks, so a caller that
+   * keeps the object (`onStatus`) always has the current value.
+   */
+  lastSeenAt: number;
 }
 
 export interface WaitResult {
@@ -104,10 +111,13 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
   let pollCount = 0;
   let failuresInRow = 0;
 
+  let current: StatusChange | undefined;
   const lastSeen = () =>
-    lastStatus === undefined
+    current === undefined
       ? 'no status could be read yet'
-      : `its last status was ${lastStatus} (for ${formatDuration(clock.now() - statusSince)})`;
+      : `its last status was ${current.status} (first seen ${formatDuration(
+          clock.now() - current.at,
+        )} earlier, last seen ${formatDuration(clock.now() - current.lastSeenAt)} earlier)`;
   const cancelled = () =>
     new CancelledError(
       `The run was cancelled while waiting for ${ids}; ${lastSeen()}. The revision goes on ` +
@@ -176,14 +186,11 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
     if (revision) {
       const status = revision.status;
       if (status !== lastStatus) {
-        const change: StatusChange = { status, at: now };
-        if (lastStatus !== undefined) change.msInPrevious = now - statusSince;
+        const change: StatusChange = { status, at: now, lastSeenAt: now };
         timeline.push(change);
-        logger.info(
-          statusLine(label, status, lastStatus, change.msInPrevious) +
-            statusMessageOf(revision, undefined),
-        );
+        logger.info(statusLine(label, status, current, now) + statusMessageOf(revision, undefined));
         lastMessage = revision.status_message ?? undefined;
+        current = change;
         try {
           opts.onStatus?.(change);
         } catch (error) {
@@ -201,11 +208,14 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
                 now,
               });
         justChanged = true;
-      } else if ((revision.status_message ?? undefined) !== lastMessage) {
-        // The same status with a new message from the platform: worth a line of its own.
-        const message = statusMessageOf(revision, lastMessage);
-        lastMessage = revision.status_message ?? undefined;
-        if (message) logger.info(`${label} status: ${inert(status, 80)}${message}`);
+      } else {
+        if (current) current.lastSeenAt = now;
+        if ((revision.status_message ?? undefined) !== lastMessage) {
+          // The same status with a new message from the platform: worth a line of its own.
+          const message = statusMessageOf(revision, lastMessage);
+          lastMessage = revision.status_message ?? undefined;
+          if (message) logger.info(`${label} status: ${inert(status, 80)}${message}`);
+        }
       }
       try {
         opts.onPoll?.(status);
@@ -245,15 +255,19 @@ function outcomeOf(status: string): WaitResult['outcome'] | undefined {
   return undefined;
 }
 
+/**
+ * The log line of a new status. It says only what was observed: the previous check's status
+ * and how long ago that check was, never how long a status lasted (a check sees a moment).
+ */
 function statusLine(
   label: string,
   status: string,
-  previous: string | undefined,
-  msInPrevious: number | undefined,
+  previous: StatusChange | undefined,
+  now: number,
 ): string {
   let line = `${label} status: ${inert(status, 80)}`;
-  if (previous !== undefined && msInPrevious !== undefined) {
-    line += ` (after ${formatDuration(msInPrevious)} in ${inert(previous, 80)})`;
+  if (previous !== undefined) {
+    line += ` (the previous check, ${formatDuration(now - previous.lastSeenAt)} earlier, saw ${inert(previous.status, 80)})`;
   }
   if (!KNOWN.has(status)) {
     line +=

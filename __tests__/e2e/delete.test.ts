@@ -84,6 +84,8 @@ describe('delete', () => {
     expect(errors(result)).toHaveLength(0);
     expect(byRoute(log.since(), 'DELETE', DEPLOYMENT_PATH)).toHaveLength(0);
     expect(idOf(sim, `${name}-other`)).toBeDefined();
+    expect(result.stdout).toContain(`There is no deployment named '${name}': nothing to delete.`);
+    expect(result.stdout).not.toMatch(/No deployment named .* does not exist/);
   });
 
   it('by deployment-id: no lookup by name, DELETE of that ID', async () => {

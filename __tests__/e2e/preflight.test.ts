@@ -143,7 +143,13 @@ describe('a broken langgraph.json fails the run before any request', () => {
     expect(error!.props).toMatch(/title=LangGraph config: /);
     for (const s of says) expect(error!.message).toContain(s);
     expect(sim.requests).toEqual([]);
-    expect(r.summary).toContain('Pre-flight checks of the LangGraph config failed');
+    // The summary says what failed, not just "see the annotations": the finding itself,
+    // with its file and line.
+    expect(r.summary).toContain('Pre-flight checks failed with 1 error');
+    expect(r.summary).toContain('#### Pre-flight errors');
+    const listed = r.summary.split('\n').find((l) => l.startsWith('- ❌ '));
+    expect(listed).toContain(`\`langgraph.json:${line}:`);
+    expect(listed).not.toContain('see the annotations');
   });
 
   it('fails fast: median time from process start to the failure is under 1 s', async () => {

@@ -275,6 +275,8 @@ describe('input errors: reported before any request', () => {
     const message = titled(r, 'api-key');
     expect(message).toMatch(/fork/);
     expect(message).toMatch(/Dependabot/);
+    expect(r.summary).toContain('### ❌ 1 input error: nothing was deployed');
+    expect(r.summary).toMatch(/\| `api-key` \| .*Dependabot/);
   });
 
   test.each([
@@ -338,5 +340,9 @@ describe('input errors: reported before any request', () => {
       ].sort(),
     );
     expect(r.stdout).toMatch(/7 input error\(s\); nothing was sent/);
+    // The step summary says what failed too: every input, with its problem.
+    expect(r.summary).toContain('### ❌ 7 input errors: nothing was deployed');
+    for (const input of inputs) expect(r.summary).toContain(`| \`${input}\` | `);
+    expect(r.summary).toMatch(/\| `timeout` \| .*-5/);
   });
 });

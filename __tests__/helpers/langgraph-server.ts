@@ -62,7 +62,7 @@ export function skipWithoutFixture(): boolean {
 
 export const SKIP_MESSAGE =
   'Skipping the LangGraph agent server tests: fixtures/agent-app/node_modules is missing. ' +
-  'Run `npm ci --prefix fixtures/agent-app` to run them (in CI they always run).';
+  'Run `npm run test:setup` (npm ci --prefix fixtures/agent-app) to run them (in CI they always run).';
 
 const READY_LINE = /Server running at (127\.0\.0\.1):(\d+)/;
 // eslint-disable-next-line no-control-regex

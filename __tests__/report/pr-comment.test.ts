@@ -106,7 +106,7 @@ describe('renderComment', () => {
     expect(body).toContain('| Status | **`DEPLOYED`** |');
     expect(body).toContain('[https://pr-7-agent.example.com](https://pr-7-agent.example.com/)');
     expect(body).toContain('[workflow run](https://github.com/octo/app/actions/runs/42)');
-    expect(body).toContain('| `QUEUED` | 2024-05-01 12:00:00 UTC | 1 min 00 s |');
+    expect(body).toContain('| `QUEUED` | 2024-05-01 12:00:00 UTC | 2024-05-01 12:00:00 UTC |');
   });
 
   it('keeps hostile error text and log lines inert', () => {

@@ -80,26 +80,53 @@ describe('renderSummary', () => {
     expect(md).toContain('| Source | image `ghcr.io/octo/app:1` |');
   });
 
-  it('has a status timeline with the time spent in each status', () => {
-    const md = renderSummary(successReport());
-    expect(md).toContain('| `QUEUED` | 2024-05-01 12:00:00 UTC | 30.0 s |');
-    expect(md).toContain('| `BUILDING` | 2024-05-01 12:00:30 UTC | 2 min 00 s |');
-    expect(md).toContain('| `DEPLOYING` | 2024-05-01 12:02:30 UTC | 1 min 05 s |');
-    expect(md).toContain('| `DEPLOYED` | 2024-05-01 12:03:35 UTC | — |');
-    expect(md).toContain('Total: 3 min 40 s');
+  it('has a status timeline of what the checks saw: first and last sighting, no durations', () => {
+    const md = renderSummary({
+      ...successReport(),
+      timeline: [
+        { status: 'QUEUED', at: T0, lastSeenAt: T0 + 15_000 },
+        { status: 'BUILDING', at: T0 + 30_000, lastSeenAt: T0 + 135_000 },
+        { status: 'DEPLOYED', at: T0 + 150_000, lastSeenAt: T0 + 150_000 },
+      ],
+    });
+    expect(md).toContain('| Status | First seen | Last seen |');
+    expect(md).toContain('| `QUEUED` | 2024-05-01 12:00:00 UTC | 2024-05-01 12:00:15 UTC |');
+    expect(md).toContain('| `BUILDING` | 2024-05-01 12:00:30 UTC | 2024-05-01 12:02:15 UTC |');
+    expect(md).toContain('| `DEPLOYED` | 2024-05-01 12:02:30 UTC | 2024-05-01 12:02:30 UTC |');
+    expect(md).toContain(
+      'between 2024-05-01 12:00:00 UTC and 2024-05-01 12:02:30 UTC (2 min 30 s)',
+    );
+    // Statuses no check saw (AWAITING_BUILD, DEPLOYING) are not invented.
+    expect(md).not.toContain('DEPLOYING');
+    expect(md).not.toContain('AWAITING_BUILD');
   });
 
-  it('closes a status that was still current when the run ended', () => {
+  it('never states a time spent in a status (the 15 s poll of issue #19)', () => {
+    // One check saw QUEUED, the next, 15 s later, saw DEPLOYED: how long QUEUED lasted, and
+    // what came between, is unknown.
+    const md = renderSummary({
+      ...successReport(),
+      timeline: [
+        { status: 'QUEUED', at: T0 },
+        { status: 'DEPLOYED', at: T0 + 15_000 },
+      ],
+      finishedAt: T0 + 16_000,
+    });
+    expect(md).toContain('| `QUEUED` | 2024-05-01 12:00:00 UTC | 2024-05-01 12:00:00 UTC |');
+    expect(md).not.toMatch(/15\.0 s in|after 15\.0 s|Time in status|Since/);
+    expect(md).not.toContain('BUILDING');
+  });
+
+  it('ends a status that was still current at the last check that saw it', () => {
     const md = renderSummary({
       ...successReport(),
       outcome: 'failure',
       status: 'BUILDING',
-      timeline: [{ status: 'BUILDING', at: T0 }],
+      timeline: [{ status: 'BUILDING', at: T0, lastSeenAt: T0 + 85_000 }],
       finishedAt: T0 + 90_000,
     });
-    expect(md).toContain(
-      '| `BUILDING` | 2024-05-01 12:00:00 UTC | 1 min 30 s (when the run ended) |',
-    );
+    expect(md).toContain('| `BUILDING` | 2024-05-01 12:00:00 UTC | 2024-05-01 12:01:25 UTC |');
+    expect(md).not.toContain('1 min 30 s');
   });
 
   it('puts the error and the log tail of a failure in a collapsed block', () => {

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseCliArgs } from '../../simulator/cli-args.js';
+import { FLAGS, parseCliArgs, parseFault, USAGE } from '../../simulator/cli-args.js';
 import { DEFAULT_TIMELINE } from '../../simulator/index.js';
 
 describe('CLI flags', () => {
@@ -17,7 +17,7 @@ describe('CLI flags', () => {
     });
   });
 
-  it('reads every flag; --speed multiplies the timeline durations', () => {
+  it('reads every flag; --speed 10 runs the timeline ten times faster', () => {
     const options = parseCliArgs([
       '--port=4100',
       '--api-key',
@@ -32,6 +32,15 @@ describe('CLI flags', () => {
       '--no-logs',
       '--commit-sha',
       'abc',
+      '--no-supersede',
+      '--graphs',
+      'agent,other',
+      '--agent-run',
+      'error',
+      '--unhealthy',
+      '2',
+      '--fault',
+      'status=503,method=get,times=3',
     ]);
     expect(options).toMatchObject({
       port: 4100,
@@ -41,10 +50,17 @@ describe('CLI flags', () => {
       deleteDelayMs: 300,
       logsEndpoint: false,
       commitSha: 'abc',
+      supersede: false,
+      agent: { graphs: ['agent', 'other'], run: 'error', unhealthyCount: 2 },
+      faults: [{ kind: 'status', status: 503, method: 'GET', times: 3 }],
     });
     const timeline = (options as { timeline: { durationMs: number }[] }).timeline;
     expect(timeline.map((s) => s.durationMs)).toEqual(
-      DEFAULT_TIMELINE.map((s) => s.durationMs * 10),
+      DEFAULT_TIMELINE.map((s) => Math.round(s.durationMs / 10)),
+    );
+    const slower = parseCliArgs(['--speed', '0.5']) as { timeline: { durationMs: number }[] };
+    expect(slower.timeline.map((s) => s.durationMs)).toEqual(
+      DEFAULT_TIMELINE.map((s) => s.durationMs * 2),
     );
     expect(parseCliArgs(['--timeline', 'QUEUED:1000,BUILDING:3000,DEPLOYED:0'])).toMatchObject({
       timeline: [
@@ -59,11 +75,55 @@ describe('CLI flags', () => {
     expect(() => parseCliArgs(['--rate-limit', '5'])).toThrow(/--rate-limit/);
     expect(() => parseCliArgs(['--speed', 'fast'])).toThrow(/--speed/);
     expect(() => parseCliArgs(['--port', '-1'])).toThrow(/--port/);
+    expect(() => parseCliArgs(['--speed', '0'])).toThrow(/--speed/);
+    expect(() => parseCliArgs(['--agent-run', 'crash'])).toThrow(/--agent-run/);
+    expect(() => parseCliArgs(['--fault', 'explode'])).toThrow(/--fault "explode"/);
+    expect(() => parseCliArgs(['--fault', 'status=abc'])).toThrow(/status code/);
+    expect(() => parseCliArgs(['--fault', 'reset,where=x'])).toThrow(/unknown part/);
     expect(() => parseCliArgs(['--bogus'])).toThrow();
+  });
+
+  it('parses every fault kind, with method, exact or regular-expression path and times', () => {
+    expect(parseFault('reset')).toEqual({ kind: 'reset' });
+    expect(parseFault('commit-then-reset,method=POST,path=/v2/deployments')).toEqual({
+      kind: 'commit-then-reset',
+      method: 'POST',
+      path: '/v2/deployments',
+    });
+    expect(parseFault('commit-then-status=500')).toEqual({
+      kind: 'commit-then-status',
+      status: 500,
+    });
+    expect(parseFault('delay=2000,times=2')).toEqual({ kind: 'delay', ms: 2000, times: 2 });
+    expect(parseFault('malformed-json,path=~^/v2/deployments/[^/]+$')).toEqual({
+      kind: 'malformed-json',
+      path: /^\/v2\/deployments\/[^/]+$/,
+    });
+  });
+
+  it('--help documents every flag and every fault kind', () => {
+    for (const flag of Object.keys(FLAGS)) expect(USAGE).toContain(`--${flag}`);
+    for (const kind of ['status=', 'reset', 'commit-then-reset', 'commit-then-status=', 'delay=']) {
+      expect(USAGE).toContain(kind);
+    }
+    expect(USAGE).toContain('malformed-json');
+    expect(USAGE).toMatch(/--speed X .*faster/);
+    expect(USAGE).toContain('SIM_READY_FILE');
+    expect(parseCliArgs(['--help'])).toBe('help');
   });
 });
 
 describe('npm run sim (spawned)', () => {
+  it('--help prints the whole usage and exits 0', () => {
+    const r = spawnSync('npx', ['tsx', 'simulator/cli.ts', '--help'], {
+      cwd: process.cwd(),
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toBe(USAGE);
+  }, 30_000);
+
   let child: ChildProcess | undefined;
   let dir: string | undefined;
   afterEach(() => {
@@ -76,7 +136,8 @@ describe('npm run sim (spawned)', () => {
   it('announces its URL, writes SIM_READY_FILE, checks the key and stops on SIGTERM', async () => {
     dir = mkdtempSync(join(tmpdir(), 'sim-cli-'));
     const readyFile = join(dir, 'ready.json');
-    child = spawn('npx', ['tsx', 'simulator/cli.ts', '--port', '0', '--api-key', 'cli-key'], {
+    const args = ['--port', '0', '--api-key', 'cli-key', '--fault', 'status=503,method=GET'];
+    child = spawn('npx', ['tsx', 'simulator/cli.ts', ...args], {
       cwd: process.cwd(),
       env: { ...process.env, SIM_READY_FILE: readyFile },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -96,6 +157,11 @@ describe('npm run sim (spawned)', () => {
     expect(ready.apiKey).toBe('cli-key');
     expect(ready.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 
+    // The --fault from the command line answers the first GET.
+    const faulted = await fetch(`${ready.url}/v2/deployments`, {
+      headers: { 'x-api-key': ready.apiKey },
+    });
+    expect(faulted.status).toBe(503);
     const without = await fetch(`${ready.url}/v2/deployments`);
     expect(without.status).toBe(401);
     const withKey = await fetch(`${ready.url}/v2/deployments`, {

@@ -15,10 +15,11 @@ export async function runDelete(ctx: RunContext): Promise<number> {
 
   const found = await lookup(ctx);
   if (!found) {
-    const what = config.deploymentId
-      ? `Deployment ${config.deploymentId}`
-      : `No deployment named '${config.name}'`;
-    logger.info(`${what} does not exist: nothing to delete.`);
+    logger.info(
+      config.deploymentId
+        ? `Deployment ${config.deploymentId} does not exist: nothing to delete.`
+        : `There is no deployment named '${config.name}': nothing to delete.`,
+    );
     report.outcome = 'not_found';
     report.status = 'NOT_FOUND';
     ctx.output('status', 'NOT_FOUND');

@@ -347,8 +347,21 @@ function checkEnvironmentAfterLookup(
 function annotateFindings(ctx: RunContext, findings: Finding[]): boolean {
   const failed = reportFindings(ctx.logger, findings);
   if (failed) {
-    ctx.state.report.error =
-      'Pre-flight checks of the LangGraph config failed (see the annotations).';
+    const report = ctx.state.report;
+    const errors = findings.filter((f) => f.level === 'error');
+    (report.preflightErrors ??= []).push(
+      ...errors.map(({ message, file, line, column, key }) => ({
+        message,
+        file,
+        line,
+        column,
+        key,
+      })),
+    );
+    const count = report.preflightErrors.length;
+    report.error =
+      `Pre-flight checks failed with ${count} error${count === 1 ? '' : 's'} (listed below and ` +
+      'as annotations): no deployment was created or changed. Fix them and push again.';
   }
   return !failed;
 }

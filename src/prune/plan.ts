@@ -129,8 +129,9 @@ export function renderPruneSummary(input: PruneSummaryInput): string {
     const table = ['| Deployment | PR | State | Action |', '|---|---|---|---|'];
     for (const row of rows) {
       const url = `${input.repositoryUrl.replace(/\/+$/, '')}/pull/${row.pr}`;
-      const title = 'title' in row.state && row.state.title ? row.state.title : '';
-      const shortTitle = title.length > MAX_TITLE ? `${title.slice(0, MAX_TITLE - 1)}…` : title;
+      const prTitle = 'title' in row.state && row.state.title ? row.state.title : '';
+      const shortTitle =
+        prTitle.length > MAX_TITLE ? `${prTitle.slice(0, MAX_TITLE - 1)}…` : prTitle;
       const pr =
         markdownLink(`#${row.pr}`, url, { inTable: true }) +
         (shortTitle ? ` ${escapeMarkdown(shortTitle)}` : '');

@@ -7,18 +7,9 @@ import {
   markdownLink,
   tailWithin,
 } from './markdown.js';
+import { messageMarkdown } from './message-markdown.js';
 import type { RunReport } from './types.js';
 import { formatDuration } from '../format.js';
-
-/** Revision statuses after which nothing changes any more. */
-const FINAL_STATUSES = new Set([
-  'DEPLOYED',
-  'CREATE_FAILED',
-  'BUILD_FAILED',
-  'DEPLOY_FAILED',
-  'SKIPPED',
-  'INTERRUPTED',
-]);
 
 export function displayName(report: RunReport): string {
   return report.name ?? report.deploymentId ?? 'deployment';
@@ -108,29 +99,29 @@ export function detailsTable(report: RunReport): string {
   return ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join('\n');
 }
 
-/** Each status with when it was first seen and how long the revision stayed in it. */
+/**
+ * Each status with the first and the last of this run's checks that saw it. Only what was
+ * observed: no time spent in a status (it began before its first sighting and ended after its
+ * last, by an unknown amount) and no status a check did not see.
+ */
 export function timelineTable(report: RunReport): string {
   const entries = report.timeline;
   if (entries.length === 0) return '';
-  const rows = entries.map((entry, i) => {
-    const next = entries[i + 1];
-    let spent: string;
-    if (next) spent = formatDuration(next.at - entry.at);
-    else if (FINAL_STATUSES.has(entry.status)) spent = '—';
-    else if (report.finishedAt !== undefined) {
-      spent = `${formatDuration(report.finishedAt - entry.at)} (when the run ended)`;
-    } else spent = '—';
-    return `| ${codeSpan(entry.status, { inTable: true })} | ${formatTime(entry.at)} | ${spent} |`;
+  const rows = entries.map((entry) => {
+    const last = entry.lastSeenAt ?? entry.at;
+    return `| ${codeSpan(entry.status, { inTable: true })} | ${formatTime(entry.at)} | ${formatTime(last)} |`;
   });
   const first = entries[0]!;
-  const last = entries[entries.length - 1]!;
-  const end = report.finishedAt ?? last.at;
+  const final = entries[entries.length - 1]!;
+  const lastCheck = Math.max(first.at, final.lastSeenAt ?? final.at);
   return [
-    '| Status | Since | Time in status |',
+    '| Status | First seen | Last seen |',
     '|---|---|---|',
     ...rows,
     '',
-    `Total: ${formatDuration(end - first.at)}`,
+    `Seen by this run's status checks between ${formatTime(first.at)} and ${formatTime(lastCheck)} ` +
+      `(${formatDuration(lastCheck - first.at)}). A status may have begun before its first ` +
+      'sighting and ended after its last; one that came and went between two checks is not listed.',
   ].join('\n');
 }
 
@@ -198,6 +189,26 @@ export function logBlock(report: RunReport, maxChars: number): string {
   return ['<details>', `<summary>${label}</summary>`, '', codeFence(lines), '', '</details>'].join(
     '\n',
   );
+}
+
+/** The pre-flight errors, one bullet each, with where they are (file:line:column, key). */
+export function preflightList(report: RunReport): string {
+  const errors = report.preflightErrors ?? [];
+  if (errors.length === 0) return '';
+  return errors
+    .map((e) => {
+      const place = e.file
+        ? [e.file, e.line, e.line !== undefined ? e.column : undefined]
+            .filter((p) => p !== undefined)
+            .join(':')
+        : undefined;
+      const where = [place, e.key]
+        .filter((p): p is string => p !== undefined && p !== '')
+        .map((p) => codeSpan(p))
+        .join(' ');
+      return `- ❌ ${where ? `${where}: ` : ''}${messageMarkdown(e.message)}`;
+    })
+    .join('\n');
 }
 
 export function warningsList(report: RunReport): string {

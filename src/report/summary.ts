@@ -11,6 +11,7 @@ import {
   headline,
   logBlock,
   rollbackSection,
+  preflightList,
   sections,
   timelineTable,
   warningsList,
@@ -25,6 +26,7 @@ export function renderSummary(report: RunReport): string {
   const timeline = timelineTable(report);
   const error = errorBlock(report);
   const warnings = warningsList(report);
+  const preflight = preflightList(report);
   return sections(
     `### ${headline(report)}`,
     detailsTable(report),
@@ -32,6 +34,7 @@ export function renderSummary(report: RunReport): string {
     rollbackSection(report),
     testsSection(report),
     error ? `#### Error\n\n${error}` : '',
+    preflight ? `#### Pre-flight errors\n\n${preflight}` : '',
     logBlock(report, SUMMARY_LOG_CHARS),
     warnings ? `#### Warnings\n\n${warnings}` : '',
   );

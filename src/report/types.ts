@@ -24,11 +24,14 @@ export type RunSource =
 export interface TimelineEntry {
   /** Revision status as the control plane reported it (`QUEUED`, `BUILDING`, …). */
   status: string;
-  /** When this run first saw the status (epoch milliseconds). */
+  /** When a status check of this run first saw the status (epoch milliseconds). */
   at: number;
+  /** When the latest check that saw it ran (epoch ms); `at` when only one check saw it. */
+  lastSeenAt?: number;
   /**
-   * Not needed: the time spent in each status is computed from consecutive `at` values
-   * (and `RunReport.finishedAt` for the last one). Accepted for compatibility.
+   * Ignored: the reports never show how long a status lasted, only when this run's checks saw
+   * it (a check sees a moment; with a 15 s poll interval a 1 s status may be missed or seen
+   * once). Accepted for compatibility.
    */
   msInPrevious?: number;
 }
@@ -49,7 +52,7 @@ export interface RunReport {
   uiUrl?: string;
   created?: boolean;
   source?: RunSource;
-  /** Status changes in the order they were seen. */
+  /** The statuses this run's checks saw, in the order they were first seen. */
   timeline: TimelineEntry[];
   /** When the run ended (epoch ms): closes the last timeline entry when it is not final. */
   finishedAt?: number;
@@ -79,6 +82,11 @@ export interface RunReport {
   commitSha?: string;
   /** With `delete`: whether the tracing project was deleted too. */
   deletedTracingProject?: boolean;
+  /**
+   * The pre-flight errors that stopped the run (each also an annotation), listed in the
+   * summary and the PR comment so a reviewer sees what failed. Escaped on output.
+   */
+  preflightErrors?: PreflightErrorEntry[];
   /** Warnings of the run worth repeating in the summary. Untrusted: escaped on output. */
   warnings?: string[];
   /** `command: rollback`, or `rollback-on-failure` after failed checks. */
@@ -102,4 +110,14 @@ export interface RollbackReport {
   health?: 'passed' | 'failed' | 'skipped';
   /** Status changes of the revision the redeploy created. */
   timeline: TimelineEntry[];
+}
+
+export interface PreflightErrorEntry {
+  message: string;
+  /** Workspace-relative file, with `line` and `column` (1-based) when known. */
+  file?: string;
+  line?: number;
+  column?: number;
+  /** The config key or input concerned, e.g. `graphs.agent` or `image-uri`. */
+  key?: string;
 }
