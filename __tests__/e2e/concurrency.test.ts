@@ -15,7 +15,9 @@ let sim: Simulator;
 beforeAll(async () => {
   sim = await startSimulator({
     // Tight enough that the first second's burst (a lookup, a create and the first checks of
-    // twenty runs) is refused in part with 429 + Retry-After.
+    // twenty runs) is refused in part with 429 + Retry-After on an idle machine. A loaded
+    // machine starts the twenty processes too slowly to burst, so the test also answers the
+    // first lookups 429 itself (below): the limit is met on every machine.
     rateLimit: { requests: 40, windowMs: 1000 },
     timeline: [
       { status: 'QUEUED', durationMs: 50 },
@@ -40,6 +42,16 @@ test('twenty runs at once under a tight rate limit: all succeed, no duplicate', 
   // A slow create (as a busy platform has): the runs of the shared name that looked it up
   // before the first create was done all try to create it too.
   sim.inject({ kind: 'delay', ms: 400, method: 'POST', path: '/v2/deployments', times: 20 });
+  // As the rate limiter answers, whatever the machine's load: 429 with Retry-After.
+  sim.inject({
+    kind: 'status',
+    status: 429,
+    headers: { 'retry-after': '1' },
+    body: { detail: 'Rate limit exceeded' },
+    method: 'GET',
+    path: '/v2/deployments',
+    times: 8,
+  });
   const results: RunResult[] = await Promise.all(
     names.map((name) =>
       runAction({

@@ -171,10 +171,11 @@ describe('pull-request comment', () => {
 
 describe('GitHub deployment of `environment`', () => {
   it('marks the preview in progress, then success with the agent and run URLs', async () => {
-    // Statuses long enough (vs. poll-interval 0.2 s) to be seen, for the summary's timeline.
+    // Statuses long enough (vs. poll-interval 0.2 s) to be seen, for the summary's timeline,
+    // also on a loaded machine (the GitHub deployment is created before the first check).
     sim.queueTimeline([
-      { status: 'QUEUED', durationMs: 400 },
-      { status: 'BUILDING', durationMs: 400 },
+      { status: 'QUEUED', durationMs: 2000 },
+      { status: 'BUILDING', durationMs: 800 },
       { status: 'DEPLOYED', durationMs: 0 },
     ]);
     const r = await run('gh-env-ok', { environment: 'preview-pr-7' });
