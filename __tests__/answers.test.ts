@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eventPayloadProblem } from '../src/context.js';
+import { eventPayloadProblem } from '../src/inputs/github-event.js';
 import { errorFromResponse } from '../src/control-plane/errors.js';
 import {
   createResilientFetch,
