@@ -11,7 +11,7 @@ import {
   describeGithubError,
   splitRepository,
   type Octokit,
-} from '../report/octokit.js';
+} from './octokit.js';
 import type { Logger } from '../runner.js';
 
 export type PullState =

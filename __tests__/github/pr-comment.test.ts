@@ -4,11 +4,11 @@ import {
   isOwnComment,
   renderComment,
   upsertPrComment,
-} from '../../src/report/pr-comment.js';
+} from '../../src/github/pr-comment.js';
 import type { RunReport } from '../../src/report/types.js';
 import { captureOutputForTests, resetSecretsForTests, setSecret } from '../../src/runner.js';
 import { FakeGithub } from '../helpers/fake-github.js';
-import { githubContext, recordingLogger, splitFences } from './support.js';
+import { githubContext, recordingLogger, splitFences } from '../report/support.js';
 
 const COMMENTS = '/repos/octo/app/issues/7/comments';
 const T0 = Date.UTC(2024, 4, 1, 12, 0, 0);

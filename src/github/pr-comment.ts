@@ -4,7 +4,7 @@
  */
 import type { GithubContext } from '../config.js';
 import { inert, redact, type Logger } from '../runner.js';
-import { codeFence, codeSpan, formatTime, markdownLink } from './markdown.js';
+import { codeFence, codeSpan, formatTime, markdownLink } from '../report/markdown.js';
 import {
   createOctokit,
   DEFAULT_GITHUB_TIMEOUT_MS,
@@ -22,10 +22,10 @@ import {
   sections,
   timelineTable,
   warningsList,
-} from './render.js';
-import { testsSection } from './tests-table.js';
-import type { RunReport } from './types.js';
-import { accessSection } from './access.js';
+} from '../report/render.js';
+import { testsSection } from '../report/tests-table.js';
+import type { RunReport } from '../report/types.js';
+import { accessSection } from '../report/access.js';
 
 /** The login comments made with the workflow's `GITHUB_TOKEN` carry. */
 export const GITHUB_ACTIONS_BOT = 'github-actions[bot]';

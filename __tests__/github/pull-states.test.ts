@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { readPullStates } from '../../src/prune/pull-states.js';
+import { readPullStates } from '../../src/github/pull-states.js';
 import { FakeGithub } from '../helpers/fake-github.js';
 import { githubContext, recordingLogger } from '../report/support.js';
 
