@@ -1,2 +1,2 @@
 import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{e as a,f as b,g as c,h as d}from"./chunks/chunk-OMRDIIJ2.mjs";import"./chunks/chunk-OMUBXKGJ.mjs";import"./chunks/chunk-LDUKA3IU.mjs";import"./chunks/chunk-K7O66HDJ.mjs";import"./chunks/chunk-65JF52HA.mjs";import"./chunks/chunk-ZC56W3P3.mjs";export{d as bestEffortWithin,a as execute,b as fail,c as writeReports};
+import{e as a,f as b,g as c,h as d}from"./chunks/chunk-5ELHCQWR.mjs";import"./chunks/chunk-OMUBXKGJ.mjs";import"./chunks/chunk-642JI5QZ.mjs";import"./chunks/chunk-FOGOY2KO.mjs";import"./chunks/chunk-K7O66HDJ.mjs";import"./chunks/chunk-65JF52HA.mjs";import"./chunks/chunk-ZC56W3P3.mjs";export{d as bestEffortWithin,a as execute,b as fail,c as writeReports};

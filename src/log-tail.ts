@@ -6,6 +6,7 @@
  * Best effort throughout: a tail that cannot be read never hides the failure it would have
  * explained. Log lines are untrusted: `printLogBlock` is the one way they reach the log.
  */
+import { stripVTControlCharacters } from 'node:util';
 import type { ControlPlane } from './control-plane/api.js';
 import {
   endGroup,
@@ -102,8 +103,7 @@ export function renderLogEntry(entry: unknown): string {
   } else {
     text = toJson(entry);
   }
-  return text
-    .replace(ANSI, '')
+  return stripVTControlCharacters(text)
     .replace(/\r\n?/g, '\n')
     .trimEnd()
     .split('\n')
@@ -114,8 +114,6 @@ export function renderLogEntry(entry: unknown): string {
 const MESSAGE_KEYS = ['message', 'msg', 'log', 'text'];
 const TIMESTAMP_KEYS = ['timestamp', 'time', 'ts'];
 const LEVEL_KEYS = ['level', 'severity'];
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

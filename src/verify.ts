@@ -10,6 +10,7 @@
  * skipped with a warning.
  */
 import { ActionError, ApiError, CancelledError, DeadlineError } from './errors.js';
+import { formatSeconds } from './lib/text.js';
 import {
   createResilientFetch,
   keyAllowedFor,
@@ -208,11 +209,6 @@ function baseUrl(url: string): string {
   return url.trim().replace(/\/+$/, '');
 }
 
-function seconds(ms: number): string {
-  const s = ms / 1000;
-  return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
-}
-
 /** A short name for what went wrong: `ECONNREFUSED`, `timeout`, `HTTP 503`, … */
 export function shortError(error: unknown): string {
   if (error instanceof OutcomeUnknownError) return error.reason;
@@ -311,7 +307,7 @@ export async function healthCheck(ctx: VerifyContext, url: string): Promise<Heal
       retryAfterMs ?? Math.min(base * HEALTH_MAX_DELAY_FACTOR, base * 2 ** (attempts - 1));
     if (delay >= http.deadline.remainingMs()) break;
     ctx.logger.debug(
-      `Health check: ${okUrl} answered ${last}; next try in ${seconds(delay)} ` +
+      `Health check: ${okUrl} answered ${last}; next try in ${formatSeconds(delay)} ` +
         `(attempt ${attempts + 1}).`,
     );
     try {
@@ -327,7 +323,7 @@ export async function healthCheck(ctx: VerifyContext, url: string): Promise<Heal
     redact(
       `Health check failed: ${okUrl} did not answer {"ok": true} before the \`timeout\` ran out ` +
         `(${attempts} request${attempts === 1 ? '' : 's'} in ` +
-        `${seconds(Math.round(http.clock.now() - started))}; last answer: ${last}). The ` +
+        `${formatSeconds(Math.round(http.clock.now() - started))}; last answer: ${last}). The ` +
         "revision is DEPLOYED but its agent server is not serving: check the deployment's " +
         'logs in the LangSmith UI, or raise `timeout` if it needs longer to start.',
     ),

@@ -14,7 +14,7 @@ import {
 } from './poll-policy.js';
 import { inert, type Logger } from './runner.js';
 import type { Clock, Deadline } from './time.js';
-import { formatDuration } from './format.js';
+import { formatDuration } from './lib/text.js';
 
 /**
  * One status as this run observed it. Only the times of this run's own checks are known: when

@@ -15,6 +15,7 @@
  */
 import { CancelledError, DeadlineError } from '../errors.js';
 import { keyAllowedFor, request } from '../http.js';
+import { truncate } from '../lib/text.js';
 import { inert, printUntrusted, redact } from '../runner.js';
 import {
   createSdkClient,
@@ -572,8 +573,4 @@ function safeJson(value: unknown): string {
   } catch {
     return String(value);
   }
-}
-
-function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
