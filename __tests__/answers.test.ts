@@ -20,7 +20,8 @@ import {
 import { outputProblem, withoutCredentials } from '../src/output-checks.js';
 import { escapeHtml, escapeMarkdown } from '../src/report/markdown.js';
 import { resetSecretsForTests, setSecret, captureOutputForTests } from '../src/runner.js';
-import { Deadline, FakeClock } from '../src/time.js';
+import { Deadline } from '../src/time.js';
+import { FakeClock } from './helpers/fakes.js';
 import { captureLogger } from './helpers/http-test-server.js';
 
 afterEach(() => resetSecretsForTests());

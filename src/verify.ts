@@ -68,7 +68,6 @@ export interface VerifyResult {
   health?: 'passed' | 'failed' | 'skipped';
   smoke?: 'passed' | 'interrupted' | 'failed' | 'skipped';
   error?: unknown;
-  smokeResult?: SmokeResult;
   /** Conversation tests: `failed` when a case failed (the failure is in `error`). */
   tests?: 'passed' | 'failed' | 'skipped';
   testsResult?: import('./verify/conversation-tests.js').ConversationTestsResult;
@@ -134,7 +133,6 @@ export async function verifyDeployment(
     try {
       const smoke = await smokeTest(ctx, url, options.smokeTest, options.smokeTestAssistant);
       result.smoke = smoke.outcome;
-      result.smokeResult = smoke;
     } catch (error) {
       if (error instanceof CancelledError) throw error;
       return { ...result, smoke: 'failed', error };

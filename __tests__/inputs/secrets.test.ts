@@ -1,13 +1,9 @@
-import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import {
   describeJsonError,
-  maskSecrets,
   parseSecrets,
   RESERVED_SECRET_NAMES,
 } from '../../src/inputs/secrets.js';
-import { captureOutputForTests, redact, resetSecretsForTests } from '../../src/runner.js';
-
-afterEach(() => resetSecretsForTests());
 
 function expectNoLeak(messages: string[], values: string[]): void {
   for (const message of messages) {
@@ -150,31 +146,6 @@ describe('JSON object', () => {
     expectNoLeak(result.problems, ['supersecretvalue', 'oops']);
     expect(result.sensitive).toContain('supersecretvalue');
     expect(result.secrets).toEqual([]);
-  });
-});
-
-describe('maskSecrets', () => {
-  it('masks every value with the given function', () => {
-    const mask = jest.fn<(v: string) => void>();
-    maskSecrets(
-      [
-        { name: 'A', value: 'one' },
-        { name: 'B', value: 'two\nlines' },
-      ],
-      mask,
-    );
-    expect(mask.mock.calls).toEqual([['one'], ['two\nlines']]);
-  });
-
-  it('registers values with setSecret by default (each line of a multi-line value)', () => {
-    const restore = captureOutputForTests(() => undefined);
-    try {
-      maskSecrets([{ name: 'PEM', value: 'first-line-secret\nsecond-line-secret' }]);
-    } finally {
-      restore();
-    }
-    expect(redact('a second-line-secret b')).toBe('a *** b');
-    expect(redact('first-line-secret')).toBe('***');
   });
 });
 

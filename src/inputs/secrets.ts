@@ -4,7 +4,6 @@
  * secret): they name the variable or give the line number.
  */
 import type { SecretEntry } from '../config.js';
-import { setSecret } from '../runner.js';
 
 /**
  * Names the platform sets itself and refuses in a deployment's environment. The list is the
@@ -78,14 +77,6 @@ export function parseSecrets(text: string): ParsedSecrets {
   if (text.trim() === '') return { secrets: [], problems: [], sensitive: [] };
   const raw = text.trimStart().startsWith('{') ? parseJsonForm(text) : parseLineForm(text);
   return check(raw);
-}
-
-/** Masks every value (`setSecret` masks each line of a multi-line value as well). */
-export function maskSecrets(
-  secrets: readonly SecretEntry[],
-  mask: (value: string) => void = setSecret,
-): void {
-  for (const { value } of secrets) if (value !== '') mask(value);
 }
 
 interface RawEntry extends SecretEntry {
