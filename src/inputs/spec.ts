@@ -6,7 +6,7 @@
  *
  * This table drives `readConfig` (defaults and choices, `./read.ts`), the `action.yml` check
  * (`__tests__/action-yml.test.ts`: names, order, defaults, required) and the README tables
- * (`scripts/readme-tables.ts`: order, defaults, "used by"). To add an input: a row here, its
+ * (`scripts/readme-tables.ts`). To add an input: a row here, its
  * description in `action.yml`, its reading in `./read.ts`, its field in `../config.ts`; then
  * `npm run readme`.
  *
@@ -19,15 +19,11 @@ export interface InputSpec {
   readonly default?: string;
   /** A required input (no default). */
   readonly required?: true;
-  /** The commands that read it; absent: every command. */
-  readonly usedBy?: readonly Command[];
   /** For a choice: the accepted values (lowercase; the input is matched case-insensitively). */
   readonly values?: readonly string[];
   /** For an input only some sources use: those sources (with another one, it is an error). */
   readonly sources?: readonly Source[];
 }
-
-const DEPLOY = ['deploy'] as const satisfies readonly Command[];
 
 export const INPUTS = {
   'api-key': { required: true },
@@ -36,46 +32,93 @@ export const INPUTS = {
   'control-plane-url': {},
   command: { default: 'deploy', values: ['deploy', 'delete', 'rollback', 'prune'] },
   name: {},
-  'deployment-id': { usedBy: ['deploy', 'delete', 'rollback'] },
-  source: { default: 'github', usedBy: DEPLOY, values: ['github', 'external_docker', 'upload'] },
-  'integration-id': { usedBy: DEPLOY, sources: ['github'] },
-  'repo-url': { usedBy: DEPLOY, sources: ['github'] },
-  'repo-ref': { usedBy: DEPLOY, sources: ['github'] },
-  'config-path': { default: 'langgraph.json', usedBy: DEPLOY },
-  'image-uri': { usedBy: DEPLOY, sources: ['external_docker'] },
-  'custom-url': { usedBy: DEPLOY, sources: ['external_docker'] },
-  'listener-id': { usedBy: DEPLOY, sources: ['external_docker'] },
-  'k8s-namespace': { usedBy: DEPLOY, sources: ['external_docker'] },
-  'deployment-type': { default: 'dev', usedBy: DEPLOY, values: ['dev_free', 'dev', 'prod'] },
-  'build-on-push': { default: 'false', usedBy: DEPLOY },
-  secrets: { usedBy: DEPLOY },
-  'resource-spec': { usedBy: DEPLOY, sources: ['external_docker'] },
-  'dry-run': { default: 'false', usedBy: ['prune'] },
-  'skip-unchanged': { default: 'true', usedBy: DEPLOY },
-  'interrupt-previous': { default: 'true', usedBy: DEPLOY },
-  'install-command': { usedBy: DEPLOY, sources: ['github', 'upload'] },
-  'build-command': { usedBy: DEPLOY, sources: ['github', 'upload'] },
-  wait: { default: 'true', usedBy: ['deploy', 'delete', 'rollback'] },
+  'deployment-id': {},
+  source: { default: 'github', values: ['github', 'external_docker', 'upload'] },
+  'integration-id': { sources: ['github'] },
+  'repo-url': { sources: ['github'] },
+  'repo-ref': { sources: ['github'] },
+  'config-path': { default: 'langgraph.json' },
+  'image-uri': { sources: ['external_docker'] },
+  'custom-url': { sources: ['external_docker'] },
+  'listener-id': { sources: ['external_docker'] },
+  'k8s-namespace': { sources: ['external_docker'] },
+  'deployment-type': { default: 'dev', values: ['dev_free', 'dev', 'prod'] },
+  'build-on-push': { default: 'false' },
+  secrets: {},
+  'resource-spec': { sources: ['external_docker'] },
+  'dry-run': { default: 'false' },
+  'skip-unchanged': { default: 'true' },
+  'interrupt-previous': { default: 'true' },
+  'install-command': { sources: ['github', 'upload'] },
+  'build-command': { sources: ['github', 'upload'] },
+  wait: { default: 'true' },
   timeout: { default: '1800' },
-  'poll-interval': { default: '15', usedBy: ['deploy', 'delete', 'rollback'] },
-  'health-check': { default: 'true', usedBy: ['deploy', 'rollback'] },
-  'build-log': { default: 'tail', usedBy: DEPLOY, values: ['tail', 'stream', 'off'] },
-  'smoke-test': { usedBy: DEPLOY },
-  'smoke-test-assistant': { usedBy: DEPLOY },
-  'rollback-on-failure': { default: 'false', usedBy: DEPLOY },
-  'rollback-to': { usedBy: ['rollback'] },
-  tests: { usedBy: DEPLOY },
-  'tests-feedback-key': { default: 'ci', usedBy: DEPLOY },
-  'delete-tracing-project': { default: 'false', usedBy: ['delete', 'prune'] },
+  'poll-interval': { default: '15' },
+  'health-check': { default: 'true' },
+  'build-log': { default: 'tail', values: ['tail', 'stream', 'off'] },
+  'smoke-test': {},
+  'smoke-test-assistant': {},
+  'rollback-on-failure': { default: 'false' },
+  'rollback-to': {},
+  tests: {},
+  'tests-feedback-key': { default: 'ci' },
+  'delete-tracing-project': { default: 'false' },
   'github-token': { default: '${{ github.token }}' },
-  'pr-comment': { default: 'true', usedBy: ['deploy', 'delete', 'rollback'] },
+  'pr-comment': { default: 'true' },
   environment: {},
 } as const satisfies Record<string, InputSpec>;
 
 export type InputName = keyof typeof INPUTS;
 
+/**
+ * The commands that read each input (`'all'`: every command). A table of its own so that the
+ * bundle leaves it out: only the README and the tests read it.
+ */
+export const USED_BY: Readonly<Record<InputName, readonly Command[] | 'all'>> = {
+  'api-key': 'all',
+  'workspace-id': 'all',
+  region: 'all',
+  'control-plane-url': 'all',
+  command: 'all',
+  name: 'all',
+  'deployment-id': ['deploy', 'delete', 'rollback'],
+  source: ['deploy'],
+  'integration-id': ['deploy'],
+  'repo-url': ['deploy'],
+  'repo-ref': ['deploy'],
+  'config-path': ['deploy'],
+  'image-uri': ['deploy'],
+  'custom-url': ['deploy'],
+  'listener-id': ['deploy'],
+  'k8s-namespace': ['deploy'],
+  'deployment-type': ['deploy'],
+  'build-on-push': ['deploy'],
+  secrets: ['deploy'],
+  'resource-spec': ['deploy'],
+  'dry-run': ['prune'],
+  'skip-unchanged': ['deploy'],
+  'interrupt-previous': ['deploy'],
+  'install-command': ['deploy'],
+  'build-command': ['deploy'],
+  wait: ['deploy', 'delete', 'rollback'],
+  timeout: 'all',
+  'poll-interval': 'all',
+  'health-check': ['deploy', 'rollback'],
+  'build-log': ['deploy'],
+  'smoke-test': ['deploy'],
+  'smoke-test-assistant': ['deploy'],
+  'rollback-on-failure': ['deploy'],
+  'rollback-to': ['rollback'],
+  tests: ['deploy'],
+  'tests-feedback-key': ['deploy'],
+  'delete-tracing-project': ['delete', 'prune'],
+  'github-token': 'all',
+  'pr-comment': 'all',
+  environment: 'all',
+};
+
 /** Every input, in `action.yml` order. */
-export const INPUT_NAMES = Object.keys(INPUTS) as InputName[];
+export const INPUT_NAMES = /* @__PURE__ */ Object.keys(INPUTS) as InputName[];
 
 /** The default of an input as the code sees it: `''` when none is declared. */
 export function defaultOf(name: InputName): string {
