@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { deactivateEnvironment, GithubDeployment } from '../../src/github/github-deployment.js';
 import { FakeGithub } from '../helpers/fake-github.js';
-import { githubContext, HEAD_SHA, PUSH_SHA, recordingLogger } from '../report/support.js';
+import { githubContext, HEAD_SHA, PUSH_SHA, recordingLogger } from '../helpers/fakes.js';
 
 const RUN_URL = 'https://github.com/octo/app/actions/runs/42';
 const DEPLOYMENTS = '/repos/octo/app/deployments';

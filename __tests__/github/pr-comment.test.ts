@@ -8,7 +8,8 @@ import {
 import type { RunReport } from '../../src/report/types.js';
 import { captureOutputForTests, resetSecretsForTests, setSecret } from '../../src/runner.js';
 import { FakeGithub } from '../helpers/fake-github.js';
-import { githubContext, recordingLogger, splitFences } from '../report/support.js';
+import { githubContext, recordingLogger } from '../helpers/fakes.js';
+import { splitFences } from '../report/support.js';
 
 const COMMENTS = '/repos/octo/app/issues/7/comments';
 const T0 = Date.UTC(2024, 4, 1, 12, 0, 0);

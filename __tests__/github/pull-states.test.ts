@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { readPullStates } from '../../src/github/pull-states.js';
 import { FakeGithub } from '../helpers/fake-github.js';
-import { githubContext, recordingLogger } from '../report/support.js';
+import { githubContext, recordingLogger } from '../helpers/fakes.js';
 
 let fake: FakeGithub;
 beforeEach(async () => {
