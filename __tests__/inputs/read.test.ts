@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config, InputProblem } from '../../src/config.js';
 import { readConfig } from '../../src/inputs/read.js';
-import { INPUT_NAMES } from '../../src/inputs/spec.js';
+import { defaultOf, INPUT_NAMES, INPUTS, type InputSpec } from '../../src/inputs/spec.js';
 import { CONTRACT_INPUTS } from '../helpers/contract.js';
 
 const KEY = 'lsv2_pt_0123456789abcdef_topsecret';
@@ -74,8 +74,18 @@ function prEvent(headRepo: string, headRef = 'feature/login'): Vars {
   };
 }
 
-/** What the runner passes besides api-key and name when the workflow gives only those two. */
+/**
+ * What the runner passes besides api-key and name when the workflow gives only those two: the
+ * contract's defaults (an oracle independent of the code), and the spec's for any input added
+ * after the contract.
+ */
 const RUNNER_DEFAULTS: Inputs = {
+  ...Object.fromEntries(
+    INPUT_NAMES.filter((n) => n !== 'name' && !(INPUTS[n] as InputSpec).required).map((n) => [
+      n,
+      defaultOf(n),
+    ]),
+  ),
   ...Object.fromEntries(
     Object.entries(CONTRACT_INPUTS).filter(
       (e): e is [string, string] => e[1] !== undefined && e[0] !== 'name',
