@@ -8,6 +8,7 @@
  */
 import { stripVTControlCharacters } from 'node:util';
 import type { ControlPlane } from './control-plane/api.js';
+import { safeJson as toJson } from './lib/text.js';
 import {
   endGroup,
   inert,
@@ -141,14 +142,6 @@ function renderLevel(value: unknown): string | undefined {
   if (typeof value === 'string') return value.toUpperCase();
   if (typeof value === 'number') return String(value);
   return undefined;
-}
-
-function toJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
 }
 
 function truncate(line: string): string {

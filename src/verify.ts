@@ -10,7 +10,7 @@
  * skipped with a warning.
  */
 import { ActionError, ApiError, CancelledError, DeadlineError } from './errors.js';
-import { formatSeconds } from './lib/text.js';
+import { formatSeconds, safeJson } from './lib/text.js';
 import {
   createResilientFetch,
   keyAllowedFor,
@@ -645,14 +645,6 @@ function hasInterrupt(data: unknown): boolean {
   if (typeof data !== 'object' || data === null) return false;
   const interrupts = (data as { __interrupt__?: unknown }).__interrupt__;
   return Array.isArray(interrupts) ? interrupts.length > 0 : interrupts !== undefined;
-}
-
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
 }
 
 /** Agent-server text for one of the action's lines: masked, then made inert, then cut. */

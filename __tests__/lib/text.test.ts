@@ -1,5 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatDuration, formatSeconds, truncate } from '../../src/lib/text.js';
+import {
+  errorMessage,
+  formatDuration,
+  formatSeconds,
+  safeJson,
+  truncate,
+} from '../../src/lib/text.js';
 
 describe('formatDuration', () => {
   it('reads well at every scale, the same in the log and the reports', () => {
@@ -25,5 +31,24 @@ describe('truncate', () => {
     expect(truncate('abc', 3)).toBe('abc');
     expect(truncate('abcdef', 4)).toBe('abc…');
     expect(truncate('abcdef', 4)).toHaveLength(4);
+  });
+});
+
+describe('errorMessage', () => {
+  it("gives an Error's message and any other thrown value as a string", () => {
+    expect(errorMessage(new TypeError('bad'))).toBe('bad');
+    expect(errorMessage('plain')).toBe('plain');
+    expect(errorMessage(42)).toBe('42');
+  });
+});
+
+describe('safeJson', () => {
+  it('gives JSON, or a string for values without a JSON form', () => {
+    expect(safeJson({ a: [1, 'x'] })).toBe('{"a":[1,"x"]}');
+    expect(safeJson(undefined)).toBe('undefined');
+    const cycle: Record<string, unknown> = {};
+    cycle['self'] = cycle;
+    expect(safeJson(cycle)).toBe('[object Object]');
+    expect(safeJson(10n)).toBe('10');
   });
 });

@@ -28,3 +28,17 @@ export function formatSeconds(ms: number): string {
 export function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
+
+/** The message of a thrown value (an `Error`'s message, anything else as a string). */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A value as JSON, or as a string when it has no JSON form (a cycle, a BigInt, undefined). */
+export function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

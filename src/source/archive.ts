@@ -15,6 +15,7 @@ import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ActionError } from '../errors.js';
+import { errorMessage as describe } from '../lib/text.js';
 import {
   selectSourceFiles,
   type LeftOutFile,
@@ -261,8 +262,4 @@ function toPosix(path: string): string {
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -15,7 +15,8 @@
  */
 import { CancelledError, DeadlineError } from '../errors.js';
 import { keyAllowedFor, request } from '../http.js';
-import { truncate } from '../lib/text.js';
+
+import { safeJson, truncate } from '../lib/text.js';
 import { inert, printUntrusted, redact } from '../runner.js';
 import {
   createSdkClient,
@@ -564,13 +565,5 @@ async function sendFeedback(
       deps.feedback.failed++;
       deps.feedback.problems.add(`${shortError(error)} from ${url.host}`);
     }
-  }
-}
-
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
   }
 }
