@@ -18,6 +18,7 @@ import {
   startGroup,
   type Logger,
 } from './runner.js';
+import { isRecord } from './lib/guards.js';
 
 /** Longest rendered line; build logs can hold minified bundles or base64 blobs. */
 export const MAX_LINE_CHARS = 500;
@@ -115,10 +116,6 @@ export function renderLogEntry(entry: unknown): string {
 const MESSAGE_KEYS = ['message', 'msg', 'log', 'text'];
 const TIMESTAMP_KEYS = ['timestamp', 'time', 'ts'];
 const LEVEL_KEYS = ['level', 'severity'];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function firstOf(entry: Record<string, unknown>, keys: string[]): unknown {
   for (const key of keys) {

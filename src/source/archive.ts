@@ -22,6 +22,7 @@ import {
   type SourceFile,
   type SourceFolder,
 } from './source-files.js';
+import { isRecord as isObject } from '../lib/guards.js';
 
 export const WARN_BYTES = 50 * 1024 * 1024;
 export const MAX_BYTES = 200 * 1024 * 1024;
@@ -258,8 +259,4 @@ function isFolder(path: string): boolean {
 
 function toPosix(path: string): string {
   return path.split(sep).join('/');
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

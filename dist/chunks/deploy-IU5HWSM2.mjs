@@ -1,0 +1,2 @@
+import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
+import{b as a,c as b,d as c,e as d,f as e,g as f,h as g}from"./chunk-Z3DQXBIH.mjs";import"./chunk-CJUDZKAY.mjs";import"./chunk-HS7XMPSE.mjs";import"./chunk-H4NF7ZCC.mjs";import"./chunk-4CNE2IYN.mjs";import"./chunk-DWQPC3EQ.mjs";import"./chunk-JKEFPNL7.mjs";import"./chunk-K7O66HDJ.mjs";import"./chunk-QPBA2KJ2.mjs";import"./chunk-IRM5VVDU.mjs";import"./chunk-ZC56W3P3.mjs";export{e as agentUrlOf,b as failRun,a as runDeploy,c as setStatus,d as setUrl,f as showLogTail,g as startGithubDeployment};
