@@ -12,6 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { isRecord } from '../src/lib/guards.js';
 
 export type Entry = Record<string, string>;
 
@@ -33,13 +34,9 @@ function isScalar(value: unknown): value is Scalar {
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 }
 
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 export function parseActionYml(text: string): ActionYml {
   const doc: unknown = parse(text);
-  if (!isMapping(doc)) throw new Error('action.yml: the document is not a mapping');
+  if (!isRecord(doc)) throw new Error('action.yml: the document is not a mapping');
   const top: Record<string, string> = {};
   const sections: Record<string, Record<string, Entry>> = {};
   for (const [key, value] of Object.entries(doc)) {
@@ -47,14 +44,14 @@ export function parseActionYml(text: string): ActionYml {
       top[key] = String(value);
       continue;
     }
-    if (!isMapping(value)) throw new Error(`action.yml: unexpected value of ${key}`);
+    if (!isRecord(value)) throw new Error(`action.yml: unexpected value of ${key}`);
     const section: Record<string, Entry> = (sections[key] = {});
     for (const [name, entry] of Object.entries(value)) {
       if (isScalar(entry)) {
         section[name] = { '': String(entry) };
         continue;
       }
-      if (!isMapping(entry)) throw new Error(`action.yml: unexpected value of ${key}.${name}`);
+      if (!isRecord(entry)) throw new Error(`action.yml: unexpected value of ${key}.${name}`);
       section[name] = Object.fromEntries(
         Object.entries(entry).map(([property, raw]) => {
           if (!isScalar(raw)) {
