@@ -18,7 +18,7 @@ import { describeRefusedCommand } from '../source/build-commands.js';
 import { Checks } from './checks.js';
 import { eventPayloadProblem, readGithubContext } from './github-event.js';
 import { parseSecrets } from './secrets.js';
-import { INPUTS, type InputName } from './spec.js';
+import { booleanDefault, choiceDefault, defaultOf, INPUTS, type InputName } from './spec.js';
 
 const NO_SECRETS_ON_FORKS =
   'GitHub does not pass secrets to workflows triggered from forks or by Dependabot ' +
@@ -95,10 +95,10 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: ReadConfigDeps = {}): R
   const environment = getInput('environment', env);
 
   const config: Config = {
-    command: command ?? 'deploy',
+    command: command ?? choiceDefault('command'),
     apiKey,
     ...(workspaceId && { workspaceId }),
-    region: region ?? 'us',
+    region: region ?? choiceDefault('region'),
     controlPlaneUrl: controlPlane.url,
     uiBaseUrl: controlPlane.uiBaseUrl,
     ...(name && { name }),
@@ -106,15 +106,15 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: ReadConfigDeps = {}): R
     wait,
     timeoutSeconds,
     pollIntervalSeconds,
-    source: 'github',
-    configPath: 'langgraph.json',
-    deploymentType: 'dev',
-    buildOnPush: false,
-    skipUnchanged: true,
-    interruptPrevious: true,
-    healthCheck: true,
-    buildLog: 'tail',
-    deleteTracingProject: false,
+    source: choiceDefault('source'),
+    configPath: defaultOf('config-path'),
+    deploymentType: choiceDefault('deployment-type'),
+    buildOnPush: booleanDefault('build-on-push'),
+    skipUnchanged: booleanDefault('skip-unchanged'),
+    interruptPrevious: booleanDefault('interrupt-previous'),
+    healthCheck: booleanDefault('health-check'),
+    buildLog: choiceDefault('build-log'),
+    deleteTracingProject: booleanDefault('delete-tracing-project'),
     ...(githubToken && { githubToken }),
     prComment,
     ...(environment && { environment }),
@@ -216,8 +216,10 @@ export async function readInputs(
   const tests = getInput('tests', env);
   // Unlike other inputs, empty is a choice here (no feedback); unset is the default `ci`.
   const feedbackKey =
-    env['INPUT_TESTS-FEEDBACK-KEY'] === undefined ? 'ci' : getInput('tests-feedback-key', env);
-  const command = (getInput('command', env) || 'deploy').toLowerCase();
+    env['INPUT_TESTS-FEEDBACK-KEY'] === undefined
+      ? defaultOf('tests-feedback-key')
+      : getInput('tests-feedback-key', env);
+  const command = (getInput('command', env) || defaultOf('command')).toLowerCase();
   if (command !== 'deploy') return read;
   const problems: InputProblem[] = read.ok ? [] : [...read.problems];
   if (feedbackKey !== '' && !FEEDBACK_KEY_PATTERN.test(feedbackKey)) {
@@ -294,18 +296,20 @@ function readDeployInputs(env: NodeJS.ProcessEnv, config: Config, check: Checks)
   }
 
   if (source === 'upload') {
-    config.configPath = getInput('config-path', env) || 'langgraph.json';
+    config.configPath = getInput('config-path', env) || defaultOf('config-path');
     config.deploymentType =
-      check.oneOf('deployment-type', getInput('deployment-type', env)) ?? 'dev';
+      check.oneOf('deployment-type', getInput('deployment-type', env)) ??
+      choiceDefault('deployment-type');
   } else if (source === 'github') {
     if (given['integration-id']) config.integrationId = given['integration-id'];
     const repoUrl = check.repoUrl(given['repo-url'], config.github);
     if (repoUrl) config.repoUrl = repoUrl;
     const repoRef = given['repo-ref'] || check.derivedRepoRef(config.github, env, repoUrl);
     if (repoRef) config.repoRef = repoRef;
-    config.configPath = getInput('config-path', env) || 'langgraph.json';
+    config.configPath = getInput('config-path', env) || defaultOf('config-path');
     config.deploymentType =
-      check.oneOf('deployment-type', getInput('deployment-type', env)) ?? 'dev';
+      check.oneOf('deployment-type', getInput('deployment-type', env)) ??
+      choiceDefault('deployment-type');
     config.buildOnPush = check.boolean('build-on-push', getInput('build-on-push', env));
     if (config.buildOnPush && repoRef?.startsWith('refs/tags/')) {
       check.problem(
@@ -354,7 +358,8 @@ function readDeployInputs(env: NodeJS.ProcessEnv, config: Config, check: Checks)
     getInput('interrupt-previous', env),
   );
   config.healthCheck = check.boolean('health-check', getInput('health-check', env));
-  config.buildLog = check.oneOf('build-log', getInput('build-log', env)) ?? 'tail';
+  config.buildLog =
+    check.oneOf('build-log', getInput('build-log', env)) ?? choiceDefault('build-log');
   const smokeTest = getInput('smoke-test', env);
   if (smokeTest !== '') {
     const parsed = check.json('smoke-test', smokeTest);

@@ -126,6 +126,16 @@ export function defaultOf(name: InputName): string {
   return spec.default ?? '';
 }
 
+/** The default of a choice input (one of its values: `__tests__/action-yml.test.ts` checks). */
+export function choiceDefault<N extends ChoiceInput>(name: N): ChoiceOf<N> {
+  return defaultOf(name) as ChoiceOf<N>;
+}
+
+/** The default of a boolean input. */
+export function booleanDefault(name: InputName): boolean {
+  return defaultOf(name) === 'true';
+}
+
 /** The inputs that are a choice among `values`. */
 export type ChoiceInput = {
   [N in InputName]: (typeof INPUTS)[N] extends { values: readonly string[] } ? N : never;
