@@ -1,12 +1,14 @@
 /**
- * action.yml against the contract (the input/output tables of the interface, copied here
- * because the contract file is not part of the repository) and against the code (every
- * `getInput('<name>')` in src/ is declared, and every declared input is read).
+ * action.yml against the input spec (`src/inputs/spec.ts`: names, order, defaults, required),
+ * the spec against the contract (the input/output tables of the interface, copied here
+ * because the contract file is not part of the repository: every contract input kept, with its
+ * default), and both against the code (every `getInput('<name>')` in src/ is declared, and
+ * every declared input is read).
  */
 import { describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { INPUT_NAMES } from '../src/inputs.js';
+import { defaultOf, INPUT_NAMES, INPUTS, type InputSpec } from '../src/inputs/spec.js';
 import { parseActionYml, type Entry } from '../scripts/action-yml.js';
 import { CONTRACT_INPUTS, CONTRACT_OUTPUTS } from './helpers/contract.js';
 
@@ -50,12 +52,30 @@ describe('action.yml', () => {
     expect(action.sections['branding']?.['color']?.['']).toBe('purple');
   });
 
-  it('declares exactly the inputs of the contract, with its defaults', () => {
-    expect(Object.keys(inputs).sort()).toEqual(Object.keys(CONTRACT_INPUTS).sort());
-    for (const [name, expected] of Object.entries(CONTRACT_INPUTS)) {
+  it('declares exactly the inputs of the spec, in its order, with its defaults', () => {
+    expect(Object.keys(inputs)).toEqual(INPUT_NAMES);
+    for (const name of INPUT_NAMES) {
+      const spec: InputSpec = INPUTS[name];
       const input = inputs[name] as Entry;
+      const expected = spec.required ? undefined : defaultOf(name);
       expect([name, input['default']]).toEqual([name, expected]);
-      expect([name, input['required']]).toEqual([name, expected === undefined ? 'true' : 'false']);
+      expect([name, input['required']]).toEqual([name, spec.required ? 'true' : 'false']);
+    }
+  });
+
+  it('keeps every input of the contract, with its default', () => {
+    for (const [name, expected] of Object.entries(CONTRACT_INPUTS)) {
+      const spec: InputSpec | undefined = (INPUTS as Record<string, InputSpec>)[name];
+      expect([name, spec === undefined]).toEqual([name, false]);
+      const actual = spec?.required ? undefined : defaultOf(name as keyof typeof INPUTS);
+      expect([name, actual]).toEqual([name, expected]);
+    }
+  });
+
+  it('gives every choice input a default among its values', () => {
+    for (const name of INPUT_NAMES) {
+      const spec: InputSpec = INPUTS[name];
+      if (spec.values) expect([name, spec.values.includes(defaultOf(name))]).toEqual([name, true]);
     }
   });
 
@@ -82,16 +102,26 @@ describe('action.yml', () => {
 });
 
 describe('the action.yml reader (scripts/action-yml.ts)', () => {
-  it('reads quoted and plain scalars', () => {
+  it('reads quoted, plain and block scalars', () => {
     const parsed = parseActionYml(
-      "name: plain value # comment\ninputs:\n  a:\n    description: \"it's\"\n    default: 'x''y'\n",
+      "name: plain value # comment\ninputs:\n  a:\n    description: \"it's\"\n    default: 'x''y'\n" +
+        '    required: false\n  b:\n    description: >-\n      folded\n      text\nruns:\n  using: node24\n',
     );
     expect(parsed.top['name']).toBe('plain value');
-    expect(parsed.sections['inputs']?.['a']).toEqual({ description: "it's", default: "x'y" });
+    expect(parsed.sections['inputs']?.['a']).toEqual({
+      description: "it's",
+      default: "x'y",
+      required: 'false',
+    });
+    expect(parsed.sections['inputs']?.['b']).toEqual({ description: 'folded text' });
+    expect(parsed.sections['runs']?.['using']).toEqual({ '': 'node24' });
   });
 
   it('refuses what it does not understand', () => {
-    expect(() => parseActionYml('inputs:\n  a:\n    - list')).toThrow(/unexpected line/);
-    expect(() => parseActionYml("name: 'unterminated")).toThrow(/unterminated/);
+    expect(() => parseActionYml('inputs:\n  a:\n    - list')).toThrow(
+      /unexpected value of inputs.a/,
+    );
+    expect(() => parseActionYml('inputs:\n  a:\n    x:\n      y: z')).toThrow(/inputs.a.x/);
+    expect(() => parseActionYml("name: 'unterminated")).toThrow();
   });
 });

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eventPayloadProblem } from '../src/context.js';
+import { eventPayloadProblem } from '../src/inputs/github-event.js';
 import { errorFromResponse } from '../src/control-plane/errors.js';
 import {
   createResilientFetch,
@@ -20,7 +20,8 @@ import {
 import { outputProblem, withoutCredentials } from '../src/output-checks.js';
 import { escapeHtml, escapeMarkdown } from '../src/report/markdown.js';
 import { resetSecretsForTests, setSecret, captureOutputForTests } from '../src/runner.js';
-import { Deadline, FakeClock } from '../src/time.js';
+import { Deadline } from '../src/time.js';
+import { FakeClock } from './helpers/fakes.js';
 import { captureLogger } from './helpers/http-test-server.js';
 
 afterEach(() => resetSecretsForTests());

@@ -30,7 +30,8 @@ import {
 import { ActionError, ApiError, DeadlineError } from '../src/errors.js';
 import { OutcomeUnknownError } from '../src/http.js';
 import type { Logger } from '../src/runner.js';
-import { Deadline, FakeClock } from '../src/time.js';
+import { Deadline } from '../src/time.js';
+import { FakeClock } from './helpers/fakes.js';
 
 const SECRET_VALUE = 'sk-very-secret-value-42';
 /** Attempts of a create or update whose outcome stays unknown (MAX_UNKNOWN_OUTCOMES). */

@@ -13,7 +13,8 @@ import {
 } from '../src/http.js';
 import { ApiError, CancelledError, DeadlineError } from '../src/errors.js';
 import { errorFromResponse } from '../src/control-plane/errors.js';
-import { Deadline, FakeClock } from '../src/time.js';
+import { Deadline } from '../src/time.js';
+import { FakeClock } from './helpers/fakes.js';
 import {
   captureLogger,
   sendJson,

@@ -174,6 +174,9 @@ describe('renderLogEntry', () => {
 
   it('removes colour codes and truncates long lines', () => {
     expect(renderLogEntry('\u001b[31mred\u001b[0m text')).toBe('red text');
+    expect(renderLogEntry('\u001b]8;;https://x.test\u0007link\u001b]8;;\u0007 text')).toBe(
+      'link text',
+    );
     const long = renderLogEntry({ message: 'x'.repeat(5000) });
     expect(long.length).toBeLessThan(MAX_LINE_CHARS + 40);
     expect(long.startsWith('x'.repeat(MAX_LINE_CHARS))).toBe(true);

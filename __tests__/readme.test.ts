@@ -78,6 +78,20 @@ describe('scripts/readme-tables.ts', () => {
     ]);
   });
 
+  it('adds a column of the commands that use each input, from the spec', () => {
+    expect(inputsTable(small, { 'api-key': 'all', mode: ['deploy', 'prune'] }).split('\n')).toEqual(
+      [
+        '| Input | Default | Used by | Description |',
+        '|---|---|---|---|',
+        '| `api-key` | **required** | all | The key. |',
+        '| `mode` | `a` | `deploy`, `prune` | a \\| b, see `x\\|y` and &lt;host&gt; |',
+        "| `empty` | `''` |  | Nothing by default. |",
+      ],
+    );
+    const dryRun = readme.split('\n').find((l) => l.startsWith('| `dry-run` '));
+    expect(dryRun?.split('|')[3]?.trim()).toBe('`prune`');
+  });
+
   it('escapes pipes everywhere and HTML outside code spans', () => {
     expect(cell('a|b `<c>|d` <e>\nf')).toBe('a\\|b `<c>\\|d` &lt;e&gt; f');
   });

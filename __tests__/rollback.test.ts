@@ -6,9 +6,9 @@ import { describe, expect, it, jest } from '@jest/globals';
 import { listAllRevisions, pickRollbackTarget } from '../src/commands/rollback.js';
 import type { ControlPlane } from '../src/control-plane/api.js';
 import type { Revision, RevisionsList } from '../src/control-plane/schemas.js';
-import { readConfig } from '../src/inputs.js';
+import { readConfig } from '../src/inputs/read.js';
 import { headline, rollbackSection } from '../src/report/render.js';
-import { renderComment } from '../src/report/pr-comment.js';
+import { renderComment } from '../src/github/pr-comment.js';
 import { renderSummary } from '../src/report/summary.js';
 import type { RunReport } from '../src/report/types.js';
 

@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { CancelledError } from '../src/errors.js';
 import type { HttpContext } from '../src/http.js';
 import type { AnnotationProperties, Logger } from '../src/runner.js';
-import { Deadline, FakeClock } from '../src/time.js';
+import { Deadline } from '../src/time.js';
+import { FakeClock } from './helpers/fakes.js';
 import {
   CheckError,
   healthCheck,

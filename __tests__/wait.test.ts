@@ -3,7 +3,8 @@ import type { ControlPlane } from '../src/control-plane/api.js';
 import type { Revision, RevisionsList } from '../src/control-plane/schemas.js';
 import { ActionError, ApiError, CancelledError, DeadlineError } from '../src/errors.js';
 import type { Logger } from '../src/runner.js';
-import { Deadline, FakeClock } from '../src/time.js';
+import { Deadline } from '../src/time.js';
+import { FakeClock } from './helpers/fakes.js';
 import { isTransientPollError, waitForRevision, type StatusChange } from '../src/wait.js';
 
 const DEPLOYMENT = 'dep-5f0c7a2e-1111';

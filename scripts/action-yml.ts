@@ -1,13 +1,18 @@
 /**
- * Enough YAML for action.yml, without a YAML dependency: top-level `key: value`, and sections
- * (inputs, outputs, branding, runs) of `name:` entries with `key: value` properties, or of
- * `key: value`. Scalars are plain, 'single' or "double" quoted, on one line. Anything else is
- * refused with the line, so a richer action.yml fails loudly instead of being misread.
+ * action.yml, read with the `yaml` package and flattened to what the checks and the README
+ * generator need: top-level scalars (name, description, author), and sections (inputs,
+ * outputs, branding, runs) of entries. An entry that is a mapping (an input) becomes its
+ * properties as strings; an entry that is a scalar (`using: node24` in `runs`) becomes
+ * `{ '': value }`. Anything else (a list, a nested mapping) is refused with its place, so a
+ * richer action.yml fails loudly instead of being misread.
  *
- * Used by __tests__/action-yml.test.ts and scripts/readme-tables.ts.
+ * Used by __tests__/action-yml.test.ts, __tests__/readme.test.ts, scripts/readme-tables.ts and
+ * scripts/run-action.ts.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { parse } from 'yaml';
+import { isRecord } from '../src/lib/guards.js';
 
 export type Entry = Record<string, string>;
 
@@ -23,44 +28,38 @@ export interface ActionYml {
 
 export const ROOT = resolve(import.meta.dirname, '..');
 
-/** A YAML scalar as action.yml writes them: plain, 'single' or "double" quoted. */
-export function scalar(raw: string): string {
-  const value = raw.trim();
-  if (value.startsWith("'")) {
-    if (value.length < 2 || !value.endsWith("'")) {
-      throw new Error(`action.yml: unterminated quoted value ${value}`);
-    }
-    return value.slice(1, -1).replace(/''/g, "'");
-  }
-  if (value.startsWith('"')) return JSON.parse(value) as string;
-  return value.replace(/\s+#.*$/, '');
+type Scalar = string | number | boolean;
+
+function isScalar(value: unknown): value is Scalar {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 }
 
 export function parseActionYml(text: string): ActionYml {
+  const doc: unknown = parse(text);
+  if (!isRecord(doc)) throw new Error('action.yml: the document is not a mapping');
   const top: Record<string, string> = {};
   const sections: Record<string, Record<string, Entry>> = {};
-  let section = '';
-  let entry = '';
-  for (const line of text.split('\n')) {
-    if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
-    const match = /^( *)([A-Za-z0-9_-]+):(?: (.*))?$/.exec(line);
-    if (!match) throw new Error(`action.yml: unexpected line ${JSON.stringify(line)}`);
-    const [, indent = '', key = '', rest] = match;
-    const value = rest === undefined ? undefined : scalar(rest);
-    if (indent.length === 0) {
-      section = key;
-      if (value === undefined) sections[key] = {};
-      else top[key] = value;
-    } else if (indent.length === 2) {
-      entry = key;
-      const bucket = (sections[section] ??= {});
-      bucket[key] = value === undefined ? {} : { '': value };
-    } else if (indent.length === 4) {
-      const bucket = sections[section]?.[entry];
-      if (!bucket || value === undefined) throw new Error(`action.yml: unexpected ${line}`);
-      bucket[key] = value;
-    } else {
-      throw new Error(`action.yml: unexpected indentation in ${JSON.stringify(line)}`);
+  for (const [key, value] of Object.entries(doc)) {
+    if (isScalar(value)) {
+      top[key] = String(value);
+      continue;
+    }
+    if (!isRecord(value)) throw new Error(`action.yml: unexpected value of ${key}`);
+    const section: Record<string, Entry> = (sections[key] = {});
+    for (const [name, entry] of Object.entries(value)) {
+      if (isScalar(entry)) {
+        section[name] = { '': String(entry) };
+        continue;
+      }
+      if (!isRecord(entry)) throw new Error(`action.yml: unexpected value of ${key}.${name}`);
+      section[name] = Object.fromEntries(
+        Object.entries(entry).map(([property, raw]) => {
+          if (!isScalar(raw)) {
+            throw new Error(`action.yml: unexpected value of ${key}.${name}.${property}`);
+          }
+          return [property, String(raw)];
+        }),
+      );
     }
   }
   return { top, sections };

@@ -10,7 +10,7 @@
 //   splitting, so the GitHub client and the agent-server SDK load only in runs that use them.
 import { build } from 'esbuild';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 // `--outdir DIR` builds elsewhere (for parallel test runs); the committed bundle is dist/.
 const flag = process.argv.indexOf('--outdir');
@@ -32,16 +32,20 @@ const common = {
 };
 
 // The flow: the entry loads it with import('./flow.js'), which becomes ./flow.mjs here. The
-// tests-file validator (and its YAML parser) likewise: import('./verify/tests-file.js') from
-// the input stage becomes ./tests-file.mjs, loaded only when the `tests` input is set.
-const LAZY_ENTRIES = { './flow.js': './flow.mjs', './verify/tests-file.js': './tests-file.mjs' };
+// tests-file validator (and its YAML parser) likewise: import('../verify/tests-file.js') from
+// the input stage becomes ./tests-file.mjs, loaded only when the `tests` input is set. Matched
+// by the resolved source file, so the importer may live in any folder.
+const LAZY_ENTRIES = {
+  [resolve('src/flow.js')]: './flow.mjs',
+  [resolve('src/verify/tests-file.js')]: './tests-file.mjs',
+};
 const flowIsExternal = {
   name: 'flow-is-external',
   setup(b) {
-    b.onResolve({ filter: /^\.\/(flow|verify\/tests-file)\.js$/ }, (args) => ({
-      path: LAZY_ENTRIES[args.path],
-      external: true,
-    }));
+    b.onResolve({ filter: /(flow|tests-file)\.js$/ }, (args) => {
+      const lazy = LAZY_ENTRIES[resolve(args.resolveDir, args.path)];
+      return lazy ? { path: lazy, external: true } : undefined;
+    });
   },
 };
 

@@ -1,6 +1,7 @@
 /**
  * Writes the Inputs and Outputs tables of README.md from action.yml (name, default,
- * description), between the markers `<!-- inputs:start -->` / `<!-- inputs:end -->` and
+ * description) and the input spec (`src/inputs/spec.ts`: the commands that use each input;
+ * action.yml's names and defaults are checked against the spec by action-yml.test.ts), between the markers `<!-- inputs:start -->` / `<!-- inputs:end -->` and
  * `<!-- outputs:start -->` / `<!-- outputs:end -->`. Everything outside the markers is kept.
  *
  *   npx tsx scripts/readme-tables.ts           # rewrite README.md when the tables changed
@@ -11,6 +12,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { USED_BY } from '../src/inputs/spec.js';
 import { readActionYml, ROOT, type ActionYml } from './action-yml.js';
 
 export const MARKERS = {
@@ -19,7 +21,8 @@ export const MARKERS = {
 } as const;
 
 /** A note on top of each table, so that nobody edits it by hand. */
-const GENERATED = '<!-- Generated from action.yml by `npx tsx scripts/readme-tables.ts`. -->';
+const GENERATED =
+  '<!-- Generated from action.yml and src/inputs/spec.ts by `npx tsx scripts/readme-tables.ts`. -->';
 
 /**
  * Text for a table cell: `|` escaped (also inside code spans, as GFM tables require), and
@@ -52,12 +55,26 @@ function defaultOf(entry: Record<string, string>): string {
   return value === '' ? "`''`" : cell(code(value));
 }
 
-export function inputsTable(action: ActionYml): string {
-  const rows = Object.entries(action.sections['inputs'] ?? {}).map(
-    ([name, entry]) =>
-      `| ${cell(code(name))} | ${defaultOf(entry)} | ${cell(entry['description'] ?? '')} |`,
+/** Which commands use an input, for its row: `all`, or the commands as code spans. */
+export type UsedBy = Readonly<Record<string, readonly string[] | 'all'>>;
+
+function commandsOf(usedBy: UsedBy, name: string): string {
+  const commands = usedBy[name];
+  if (commands === undefined) return '';
+  return commands === 'all' ? 'all' : commands.map(code).join(', ');
+}
+
+/** The inputs table; with `usedBy`, a column of the commands that use each input. */
+export function inputsTable(action: ActionYml, usedBy?: UsedBy): string {
+  const rows = Object.entries(action.sections['inputs'] ?? {}).map(([name, entry]) =>
+    usedBy
+      ? `| ${cell(code(name))} | ${defaultOf(entry)} | ${commandsOf(usedBy, name)} | ${cell(entry['description'] ?? '')} |`
+      : `| ${cell(code(name))} | ${defaultOf(entry)} | ${cell(entry['description'] ?? '')} |`,
   );
-  return ['| Input | Default | Description |', '|---|---|---|', ...rows].join('\n');
+  const head = usedBy
+    ? ['| Input | Default | Used by | Description |', '|---|---|---|---|']
+    : ['| Input | Default | Description |', '|---|---|---|'];
+  return [...head, ...rows].join('\n');
 }
 
 export function outputsTable(action: ActionYml): string {
@@ -82,10 +99,11 @@ export async function renderReadme(
   readme: string,
   action: ActionYml,
   root: string = ROOT,
+  usedBy: UsedBy = USED_BY,
 ): Promise<string> {
   let text = readme;
   for (const [kind, table] of [
-    ['inputs', await prettierTable(inputsTable(action), root)],
+    ['inputs', await prettierTable(inputsTable(action, usedBy), root)],
     ['outputs', await prettierTable(outputsTable(action), root)],
   ] as const) {
     const { start, end } = MARKERS[kind];

@@ -1,5 +1,5 @@
 /**
- * The one typed, validated configuration a run works from. `inputs.ts` builds it from the
+ * The one typed, validated configuration a run works from. `inputs/read.ts` builds it from the
  * action inputs and the GitHub context; nothing else reads `INPUT_*` variables.
  */
 

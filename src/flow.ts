@@ -177,7 +177,7 @@ export async function writeReports(ctx: RunContext): Promise<void> {
   }
   const { config } = ctx;
   if (config.prComment && config.github.pullRequest && config.githubToken) {
-    const { upsertPrComment } = await import('./report/pr-comment.js');
+    const { upsertPrComment } = await import('./github/pr-comment.js');
     await bestEffortWithin(
       upsertPrComment({
         token: config.githubToken,

@@ -20,6 +20,7 @@
  *   which is only loaded when such a variable is set.
  */
 import { ActionError, ApiError, CancelledError, DeadlineError } from './errors.js';
+import { formatSeconds } from './lib/text.js';
 import { redact, type Logger } from './runner.js';
 import type { Clock, Deadline } from './time.js';
 
@@ -306,11 +307,6 @@ type Attempt =
   | { ok: true; status: number; headers: Headers; text: string }
   | { ok: false; failure: Failure; timedOut: boolean };
 
-function seconds(ms: number): string {
-  const s = ms / 1000;
-  return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
-}
-
 function settings(ctx: HttpContext) {
   return {
     requestTimeoutMs: ctx.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
@@ -364,7 +360,7 @@ async function attemptOnce(
         failure: {
           kind: 'unknown',
           code: 'timeout',
-          text: `no answer within ${seconds(timeoutMs)}`,
+          text: `no answer within ${formatSeconds(timeoutMs)}`,
           cause: err,
         },
       };
@@ -605,15 +601,15 @@ async function send(ctx: HttpContext, req: SendOptions): Promise<HttpResponse> {
       throw new DeadlineError(
         redact(
           `The \`timeout\` would run out before the next attempt of ${req.describe} ` +
-            `(last: ${last}; next attempt in ${seconds(delay)}, ` +
-            `${seconds(ctx.deadline.remainingMs())} left). ` +
+            `(last: ${last}; next attempt in ${formatSeconds(delay)}, ` +
+            `${formatSeconds(ctx.deadline.remainingMs())} left). ` +
             'Re-run the job later, or raise `timeout`.',
         ),
       );
     }
     ctx.logger.debug(
       redact(
-        `Retrying ${req.method} ${path} after ${last} in ${seconds(delay)} ` +
+        `Retrying ${req.method} ${path} after ${last} in ${formatSeconds(delay)} ` +
           `(attempt ${attempt + 1} of ${maxAttempts})`,
       ),
     );

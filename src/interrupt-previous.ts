@@ -10,6 +10,7 @@
 import type { ControlPlane } from './control-plane/api.js';
 import type { Deployment, Revision } from './control-plane/schemas.js';
 import { CancelledError, DeadlineError } from './errors.js';
+import { errorMessage as describe } from './lib/text.js';
 import { inert, type Logger } from './runner.js';
 import { isInProgress } from './skip-unchanged.js';
 
@@ -82,8 +83,4 @@ export async function interruptPrevious(
 
 function rethrowIfFinal(error: unknown): void {
   if (error instanceof CancelledError || error instanceof DeadlineError) throw error;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

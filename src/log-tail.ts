@@ -6,7 +6,9 @@
  * Best effort throughout: a tail that cannot be read never hides the failure it would have
  * explained. Log lines are untrusted: `printLogBlock` is the one way they reach the log.
  */
+import { stripVTControlCharacters } from 'node:util';
 import type { ControlPlane } from './control-plane/api.js';
+import { safeJson as toJson } from './lib/text.js';
 import {
   endGroup,
   inert,
@@ -16,6 +18,7 @@ import {
   startGroup,
   type Logger,
 } from './runner.js';
+import { isRecord } from './lib/guards.js';
 
 /** Longest rendered line; build logs can hold minified bundles or base64 blobs. */
 export const MAX_LINE_CHARS = 500;
@@ -102,8 +105,7 @@ export function renderLogEntry(entry: unknown): string {
   } else {
     text = toJson(entry);
   }
-  return text
-    .replace(ANSI, '')
+  return stripVTControlCharacters(text)
     .replace(/\r\n?/g, '\n')
     .trimEnd()
     .split('\n')
@@ -114,12 +116,6 @@ export function renderLogEntry(entry: unknown): string {
 const MESSAGE_KEYS = ['message', 'msg', 'log', 'text'];
 const TIMESTAMP_KEYS = ['timestamp', 'time', 'ts'];
 const LEVEL_KEYS = ['level', 'severity'];
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function firstOf(entry: Record<string, unknown>, keys: string[]): unknown {
   for (const key of keys) {
@@ -143,14 +139,6 @@ function renderLevel(value: unknown): string | undefined {
   if (typeof value === 'string') return value.toUpperCase();
   if (typeof value === 'number') return String(value);
   return undefined;
-}
-
-function toJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
 }
 
 function truncate(line: string): string {

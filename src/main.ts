@@ -8,8 +8,8 @@ import {
   appendSummary,
   renderUnexpectedErrorSummary,
   writeInputErrorSummary,
-} from './input-summary.js';
-import { readInputs } from './inputs.js';
+} from './inputs/summary.js';
+import { readInputs } from './inputs/read.js';
 import { redact, runnerLogger } from './runner.js';
 
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {

@@ -175,10 +175,6 @@ export function setOutput(name: string, value: string, env: NodeJS.ProcessEnv = 
   issueCommand('set-output', { name }, value);
 }
 
-export function isDebug(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env['RUNNER_DEBUG'] === '1';
-}
-
 /**
  * An info line is plain text: the action never means a workflow command by one. So whatever
  * a message holds (an untrusted value a call site forgot to pass through `inert()`), each of

@@ -30,23 +30,6 @@ export const systemClock: Clock = {
     }),
 };
 
-/** A clock for tests: `sleep` advances time instantly and records each wait. */
-export class FakeClock implements Clock {
-  current: number;
-  readonly sleeps: number[] = [];
-  constructor(start = 1_700_000_000_000) {
-    this.current = start;
-  }
-  now(): number {
-    return this.current;
-  }
-  async sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    if (signal?.aborted) throw signal.reason;
-    this.sleeps.push(ms);
-    this.current += Math.max(0, ms);
-  }
-}
-
 /** The run's single deadline (`timeout`, counted from process start). */
 export class Deadline {
   constructor(

@@ -10,6 +10,7 @@
  * skipped with a warning.
  */
 import { ActionError, ApiError, CancelledError, DeadlineError } from './errors.js';
+import { formatSeconds, safeJson } from './lib/text.js';
 import {
   createResilientFetch,
   keyAllowedFor,
@@ -67,7 +68,6 @@ export interface VerifyResult {
   health?: 'passed' | 'failed' | 'skipped';
   smoke?: 'passed' | 'interrupted' | 'failed' | 'skipped';
   error?: unknown;
-  smokeResult?: SmokeResult;
   /** Conversation tests: `failed` when a case failed (the failure is in `error`). */
   tests?: 'passed' | 'failed' | 'skipped';
   testsResult?: import('./verify/conversation-tests.js').ConversationTestsResult;
@@ -133,7 +133,6 @@ export async function verifyDeployment(
     try {
       const smoke = await smokeTest(ctx, url, options.smokeTest, options.smokeTestAssistant);
       result.smoke = smoke.outcome;
-      result.smokeResult = smoke;
     } catch (error) {
       if (error instanceof CancelledError) throw error;
       return { ...result, smoke: 'failed', error };
@@ -206,11 +205,6 @@ function requireCheckableUrl(url: string, check: string): void {
 
 function baseUrl(url: string): string {
   return url.trim().replace(/\/+$/, '');
-}
-
-function seconds(ms: number): string {
-  const s = ms / 1000;
-  return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
 }
 
 /** A short name for what went wrong: `ECONNREFUSED`, `timeout`, `HTTP 503`, … */
@@ -311,7 +305,7 @@ export async function healthCheck(ctx: VerifyContext, url: string): Promise<Heal
       retryAfterMs ?? Math.min(base * HEALTH_MAX_DELAY_FACTOR, base * 2 ** (attempts - 1));
     if (delay >= http.deadline.remainingMs()) break;
     ctx.logger.debug(
-      `Health check: ${okUrl} answered ${last}; next try in ${seconds(delay)} ` +
+      `Health check: ${okUrl} answered ${last}; next try in ${formatSeconds(delay)} ` +
         `(attempt ${attempts + 1}).`,
     );
     try {
@@ -327,7 +321,7 @@ export async function healthCheck(ctx: VerifyContext, url: string): Promise<Heal
     redact(
       `Health check failed: ${okUrl} did not answer {"ok": true} before the \`timeout\` ran out ` +
         `(${attempts} request${attempts === 1 ? '' : 's'} in ` +
-        `${seconds(Math.round(http.clock.now() - started))}; last answer: ${last}). The ` +
+        `${formatSeconds(Math.round(http.clock.now() - started))}; last answer: ${last}). The ` +
         "revision is DEPLOYED but its agent server is not serving: check the deployment's " +
         'logs in the LangSmith UI, or raise `timeout` if it needs longer to start.',
     ),
@@ -651,14 +645,6 @@ function hasInterrupt(data: unknown): boolean {
   if (typeof data !== 'object' || data === null) return false;
   const interrupts = (data as { __interrupt__?: unknown }).__interrupt__;
   return Array.isArray(interrupts) ? interrupts.length > 0 : interrupts !== undefined;
-}
-
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
 }
 
 /** Agent-server text for one of the action's lines: masked, then made inert, then cut. */

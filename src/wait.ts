@@ -14,7 +14,7 @@ import {
 } from './poll-policy.js';
 import { inert, type Logger } from './runner.js';
 import type { Clock, Deadline } from './time.js';
-import { formatDuration } from './format.js';
+import { errorMessage as describe, formatDuration } from './lib/text.js';
 
 /**
  * One status as this run observed it. Only the times of this run's own checks are known: when
@@ -333,10 +333,6 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
 
 function shortId(id: string): string {
   return id.length > 9 ? `${id.slice(0, 8)}…` : id;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function capitalize(text: string): string {

@@ -3,7 +3,8 @@ import { ControlPlaneClient, USER_AGENT } from '../../src/control-plane/client.j
 import { OutcomeUnknownError, type HttpContext } from '../../src/http.js';
 import { ActionError, ApiError } from '../../src/errors.js';
 import { captureOutputForTests, resetSecretsForTests } from '../../src/runner.js';
-import { Deadline, FakeClock } from '../../src/time.js';
+import { Deadline } from '../../src/time.js';
+import { FakeClock } from '../helpers/fakes.js';
 import {
   captureLogger,
   sendJson,

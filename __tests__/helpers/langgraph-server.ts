@@ -20,6 +20,7 @@ import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 
 export const FIXTURE_DIR = resolve(
   dirname(fileURLToPath(import.meta.url)),
@@ -65,8 +66,6 @@ export const SKIP_MESSAGE =
   'Run `npm run test:setup` (npm ci --prefix fixtures/agent-app) to run them (in CI they always run).';
 
 const READY_LINE = /Server running at (127\.0\.0\.1):(\d+)/;
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;]*m/g;
 
 function cliPath(): string {
   const pkgDir = join(FIXTURE_DIR, 'node_modules', '@langchain', 'langgraph-cli');
@@ -190,7 +189,7 @@ export async function startLangGraphServer(options: StartOptions = {}): Promise<
         );
       }, readyTimeoutMs);
       const onData = (chunk: Buffer) => {
-        output += chunk.toString('utf8').replace(ANSI, '');
+        output += stripVTControlCharacters(chunk.toString('utf8'));
         const match = READY_LINE.exec(output);
         if (match) finish(undefined, Number(match[2]));
       };

@@ -329,6 +329,19 @@ describe('env', () => {
     expect(absent.parsed?.configEnvNames).toEqual([]);
   });
 
+  it('reads a quoted value over several lines as one value, not as variables', () => {
+    const r = check(
+      { ...VALID, env: '.env' },
+      {
+        files: {
+          '.env': 'A=1\nPEM="-----BEGIN KEY-----\nNOT_A_VAR=inside\n-----END KEY-----"\nB=2\n',
+        },
+      },
+    );
+    expect(r.findings).toEqual([]);
+    expect([...(r.parsed?.configEnvNames ?? [])].sort()).toEqual(['A', 'B', 'PEM']);
+  });
+
   it('says nothing about an absent .env that git ignores (the LangGraph templates)', () => {
     const ignored = check(
       { ...VALID, env: '.env' },
@@ -411,7 +424,7 @@ describe('reportFindings', () => {
 });
 
 describe('cost', () => {
-  it('loads nothing but node:fs, node:path and jsonc-parser (type imports aside)', () => {
+  it('loads nothing but node:fs, node:path, node:util and jsonc-parser (type imports aside)', () => {
     const root = join(import.meta.dirname, '../../src');
     const sources = [
       'preflight.ts',
@@ -428,7 +441,7 @@ describe('cost', () => {
         if (!m[2] && !local) external.add(spec);
       }
     }
-    expect([...external].sort()).toEqual(['jsonc-parser', 'node:fs', 'node:path']);
+    expect([...external].sort()).toEqual(['jsonc-parser', 'node:fs', 'node:path', 'node:util']);
   });
 
   it('checks a large broken config in a few milliseconds', () => {

@@ -4,7 +4,8 @@ import { ControlPlaneClient } from '../../src/control-plane/client.js';
 import { ApiError } from '../../src/errors.js';
 import type { HttpContext } from '../../src/http.js';
 import { captureOutputForTests, resetSecretsForTests } from '../../src/runner.js';
-import { Deadline, FakeClock } from '../../src/time.js';
+import { Deadline } from '../../src/time.js';
+import { FakeClock } from '../helpers/fakes.js';
 import {
   captureLogger,
   sendJson,

@@ -16,7 +16,7 @@ import { captureOutputForTests } from '../../src/runner.js';
 import { Deadline, systemClock } from '../../src/time.js';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
 import { FakeGithub } from '../helpers/fake-github.js';
-import { recordingLogger } from '../report/support.js';
+import { recordingLogger } from '../helpers/fakes.js';
 
 const REPO = 'octo/app';
 let sim: Simulator;

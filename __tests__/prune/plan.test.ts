@@ -6,7 +6,7 @@ import {
   shouldDelete,
   type PruneRow,
 } from '../../src/prune/plan.js';
-import type { PullState } from '../../src/prune/pull-states.js';
+import type { PullState } from '../../src/github/pull-states.js';
 
 describe('shouldDelete', () => {
   it.each<[PullState, boolean]>([

@@ -21,6 +21,12 @@ describe('escapeMarkdown', () => {
   it('keeps the text on one line and drops ANSI codes', () => {
     expect(escapeMarkdown('a\nb\r\nc\u001b[31m red\u001b[0m')).toBe('a b c red');
   });
+
+  it('drops OSC hyperlinks and other escape sequences with their parameters', () => {
+    expect(
+      cleanText('\u001b]8;;https://x.test/a\u0007link\u001b]8;;\u0007 \u001b[1;32mok\u001bc'),
+    ).toBe('link ok');
+  });
 });
 
 describe('escapeHtml', () => {

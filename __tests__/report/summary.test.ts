@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { renderSummary, writeSummary } from '../../src/report/summary.js';
 import type { RunReport } from '../../src/report/types.js';
 import { captureOutputForTests, resetSecretsForTests, setSecret } from '../../src/runner.js';
-import { recordingLogger, splitFences } from './support.js';
+import { recordingLogger } from '../helpers/fakes.js';
+import { splitFences } from './support.js';
 
 const T0 = Date.UTC(2024, 4, 1, 12, 0, 0);
 

@@ -1,6 +1,6 @@
 /** The conversation tests table in the step summary and the PR comment. */
 import { describe, expect, it } from '@jest/globals';
-import { renderComment } from '../../src/report/pr-comment.js';
+import { renderComment } from '../../src/github/pr-comment.js';
 import { renderSummary } from '../../src/report/summary.js';
 import { testsSection } from '../../src/report/tests-table.js';
 import type { RunReport } from '../../src/report/types.js';

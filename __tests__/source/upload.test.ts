@@ -12,7 +12,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { DeadlineError } from '../../src/errors.js';
 import type { Logger } from '../../src/runner.js';
 import { putArchive, uploadHeaders, UploadError } from '../../src/source/upload.js';
-import { Deadline, FakeClock } from '../../src/time.js';
+import { Deadline } from '../../src/time.js';
+import { FakeClock } from '../helpers/fakes.js';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
 import { call } from '../simulator/helpers.js';
 

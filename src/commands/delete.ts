@@ -82,7 +82,7 @@ async function lookup(ctx: RunContext): Promise<Deployment | undefined> {
 async function afterDelete(ctx: RunContext): Promise<void> {
   const { config } = ctx;
   if (config.environment && config.githubToken) {
-    const { deactivateEnvironment } = await import('../report/github-deployment.js');
+    const { deactivateEnvironment } = await import('../github/github-deployment.js');
     await bestEffortWithin(
       deactivateEnvironment({
         token: config.githubToken,

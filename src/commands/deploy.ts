@@ -15,7 +15,7 @@ import {
   type Finding,
   type ParsedLangGraphConfig,
 } from '../preflight.js';
-import type { GithubDeployment } from '../report/github-deployment.js';
+import type { GithubDeployment } from '../github/github-deployment.js';
 import { withoutCredentials } from '../output-checks.js';
 import { inert, setSecret } from '../runner.js';
 import type { SourceArchive } from '../source/archive.js';
@@ -446,7 +446,7 @@ export async function startGithubDeployment(
 ): Promise<GithubDeployment | undefined> {
   const { config } = ctx;
   if (!config.environment || !config.githubToken) return undefined;
-  const { GithubDeployment } = await import('../report/github-deployment.js');
+  const { GithubDeployment } = await import('../github/github-deployment.js');
   let started: GithubDeployment | undefined;
   await bestEffortWithin(
     GithubDeployment.start({

@@ -27,7 +27,7 @@ import {
   type PruneAction,
   type PruneRow,
 } from '../prune/plan.js';
-import { readPullStates, type PullState } from '../prune/pull-states.js';
+import { readPullStates, type PullState } from '../github/pull-states.js';
 import {
   fillTemplate,
   listFilter,
@@ -227,7 +227,7 @@ async function deactivateEnvironments(
   const { config, logger } = ctx;
   const prs = [...new Set(rows.filter((r) => isRemoved(r.action)).map((r) => r.pr))];
   if (prs.length === 0) return;
-  const { deactivateEnvironment } = await import('../report/github-deployment.js');
+  const { deactivateEnvironment } = await import('../github/github-deployment.js');
   for (const pr of prs) {
     if (ctx.signal.aborted) return;
     await bestEffortWithin(

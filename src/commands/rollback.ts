@@ -12,7 +12,7 @@ import { uiUrl } from '../deploy.js';
 import { ActionError, ApiError, CancelledError } from '../errors.js';
 import { fail, writeReports, type RunContext } from '../flow.js';
 import { OutcomeUnknownError, type HttpContext } from '../http.js';
-import type { GithubDeployment } from '../report/github-deployment.js';
+import type { GithubDeployment } from '../github/github-deployment.js';
 import type { RollbackReport } from '../report/types.js';
 import { inert } from '../runner.js';
 import { Deadline } from '../time.js';

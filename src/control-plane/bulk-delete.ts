@@ -15,6 +15,7 @@
  * - per-ID results (`results`, `deployments`, any list of objects with an ID) carrying
  *   `status` (an HTTP code or a word like `deleted` / `failed`), `success` or `deleted`.
  */
+import { isRecord } from '../lib/guards.js';
 
 /** Bulk calls take at most this many IDs (the API's `maxItems`). */
 export const BULK_DELETE_LIMIT = 100;
@@ -27,10 +28,6 @@ export interface BulkDeleteOutcome {
 }
 
 type Verdict = { kind: 'deleted' } | { kind: 'failed'; reason: string };
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 const ID_KEYS = ['deployment_id', 'deploymentId', 'id'];
 const REASON_KEYS = ['detail', 'error', 'message', 'reason', 'msg'];

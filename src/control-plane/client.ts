@@ -34,6 +34,7 @@ import {
   type RevisionsList,
   type UploadTarget,
 } from './schemas.js';
+import { isRecord as isObject } from '../lib/guards.js';
 
 export const USER_AGENT = 'langgraph-deploy-action/1 (+GitHub Action)';
 
@@ -61,10 +62,6 @@ interface Call {
   retry: RetryMode;
   describe: string;
   notFound?: string;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 function typeName(v: unknown): string {

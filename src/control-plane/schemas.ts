@@ -28,14 +28,6 @@ export type KnownRevisionStatus = (typeof REVISION_STATUSES)[number];
 
 export const FAILED_STATUSES = ['CREATE_FAILED', 'BUILD_FAILED', 'DEPLOY_FAILED'] as const;
 
-export const DEPLOYMENT_STATUSES = [
-  'AWAITING_DATABASE',
-  'READY',
-  'UNUSED',
-  'AWAITING_DELETE',
-  'UNKNOWN',
-] as const;
-
 const nullableString = z.optional(z.nullable(z.string()));
 
 export const SecretSchema = z.looseObject({ name: z.string(), value: z.string() });

@@ -1,5 +1,6 @@
 /** The config's own `env`, and whether the variables the webhook headers read will be set. */
 import { readFileSync } from 'node:fs';
+import { parseEnv } from 'node:util';
 import type { Checker, Node } from './document.js';
 import { properties, typeName } from './document.js';
 import type { ConfigLocation } from './files.js';
@@ -10,14 +11,13 @@ import { looksLikeSecret } from './values.js';
 
 const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Names defined by a `.env` file (`NAME=value`, optional `export `; values never kept). */
+/**
+ * Names defined by a `.env` file, read as Node reads one (`util.parseEnv`: `export `, comments,
+ * quoted values over several lines); values never kept. A line inside a quoted value is part
+ * of that value, not a variable.
+ */
 function dotenvNames(text: string): string[] {
-  const names: string[] = [];
-  for (const line of text.split(/\r?\n/)) {
-    const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=/.exec(line);
-    if (match?.[1]) names.push(match[1]);
-  }
-  return names;
+  return Object.keys(parseEnv(text)).filter((name) => VARIABLE.test(name));
 }
 
 /** Checks `env`; returns the variable names it gives the deployment. */

@@ -3,7 +3,7 @@
  * the step summary's one table (deployment, PR, state, action taken).
  */
 import { codeFence, codeSpan, escapeMarkdown, markdownLink } from '../report/markdown.js';
-import type { PullState } from './pull-states.js';
+import type { PullState } from '../github/pull-states.js';
 
 export type PruneAction =
   /** The pull request is open. */

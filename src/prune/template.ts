@@ -3,7 +3,7 @@
  * rest under the platform's name rule. A deployment matches when its whole name is the
  * template with a pull-request number (digits, no leading zero) in place of `{pr}`.
  *
- * Imported by `inputs.ts` (the cold path): Node built-ins only, nothing else.
+ * Imported by `inputs/read.ts` (the cold path): Node built-ins only, nothing else.
  */
 
 export const PR_PLACEHOLDER = '{pr}';

@@ -3,17 +3,15 @@
  * GitHub-flavoured Markdown so that it shows as written: it can neither change the
  * document's structure (close a `<details>`, a code block or a table row) nor inject HTML.
  */
+import { stripVTControlCharacters } from 'node:util';
 
-// ANSI escape sequences (colours, cursor moves) that build logs are full of.
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-_]/g;
 // Control characters other than tab and line breaks.
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
 /** Removes ANSI escape sequences and control characters (tab and line breaks are kept). */
 export function cleanText(text: string): string {
-  return text.replace(ANSI, '').replace(CONTROL, '');
+  return stripVTControlCharacters(text).replace(CONTROL, '');
 }
 
 /** One line: line breaks become spaces. */

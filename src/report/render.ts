@@ -9,7 +9,7 @@ import {
 } from './markdown.js';
 import { messageMarkdown } from './message-markdown.js';
 import type { RunReport } from './types.js';
-import { formatDuration } from '../format.js';
+import { formatDuration } from '../lib/text.js';
 
 export function displayName(report: RunReport): string {
   return report.name ?? report.deploymentId ?? 'deployment';

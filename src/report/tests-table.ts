@@ -1,5 +1,5 @@
 /** The conversation tests table of the step summary and the pull-request comment. */
-import { formatDuration } from '../format.js';
+import { formatDuration } from '../lib/text.js';
 import { escapeMarkdown } from './markdown.js';
 import type { RunReport } from './types.js';
 

@@ -15,12 +15,14 @@ import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ActionError } from '../errors.js';
+import { errorMessage as describe } from '../lib/text.js';
 import {
   selectSourceFiles,
   type LeftOutFile,
   type SourceFile,
   type SourceFolder,
 } from './source-files.js';
+import { isRecord as isObject } from '../lib/guards.js';
 
 export const WARN_BYTES = 50 * 1024 * 1024;
 export const MAX_BYTES = 200 * 1024 * 1024;
@@ -257,12 +259,4 @@ function isFolder(path: string): boolean {
 
 function toPosix(path: string): string {
   return path.split(sep).join('/');
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -15,6 +15,7 @@ import {
   WARN_BYTES,
   type SourceArchive,
 } from './archive.js';
+import { isRecord as isObject } from '../lib/guards.js';
 
 export interface PrepareContext {
   config: Config;
@@ -114,8 +115,4 @@ function relativePosix(root: string, target: string): string | undefined {
   const prefix = root.endsWith('/') ? root : `${root}/`;
   if (!target.startsWith(prefix)) return undefined;
   return target.slice(prefix.length);
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -15,6 +15,8 @@
  */
 import { CancelledError, DeadlineError } from '../errors.js';
 import { keyAllowedFor, request } from '../http.js';
+
+import { safeJson, truncate } from '../lib/text.js';
 import { inert, printUntrusted, redact } from '../runner.js';
 import {
   createSdkClient,
@@ -564,16 +566,4 @@ async function sendFeedback(
       deps.feedback.problems.add(`${shortError(error)} from ${url.host}`);
     }
   }
-}
-
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
-
-function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

@@ -1,0 +1,75 @@
+/**
+ * Shared fakes for unit tests (test-only code lives here, not in src/): a clock whose sleep
+ * takes no time, a logger that records, a GitHub context.
+ */
+import type { GithubContext } from '../../src/config.js';
+import type { AnnotationProperties, Logger } from '../../src/runner.js';
+import type { Clock } from '../../src/time.js';
+
+/** A clock for tests: `sleep` advances time instantly and records each wait. */
+export class FakeClock implements Clock {
+  current: number;
+  readonly sleeps: number[] = [];
+  constructor(start = 1_700_000_000_000) {
+    this.current = start;
+  }
+  now(): number {
+    return this.current;
+  }
+  async sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) throw signal.reason;
+    this.sleeps.push(ms);
+    this.current += Math.max(0, ms);
+  }
+}
+
+/** A logger that records every line, for assertions on what was said. */
+export interface LogEntry {
+  level: 'info' | 'debug' | 'notice' | 'warning' | 'error';
+  message: string;
+  properties?: AnnotationProperties;
+}
+
+export function recordingLogger(): Logger & { entries: LogEntry[]; warnings(): LogEntry[] } {
+  const entries: LogEntry[] = [];
+  const add = (level: LogEntry['level']) => (message: string, properties?: AnnotationProperties) =>
+    entries.push({ level, message, properties });
+  return {
+    entries,
+    warnings: () => entries.filter((e) => e.level === 'warning'),
+    info: add('info'),
+    debug: add('debug'),
+    notice: add('notice'),
+    warning: add('warning'),
+    error: add('error'),
+  };
+}
+
+export const HEAD_SHA = 'b'.repeat(40);
+export const PUSH_SHA = 'a'.repeat(40);
+
+export function githubContext(apiUrl: string, options: { pr?: boolean } = {}): GithubContext {
+  const pr = options.pr ?? true;
+  return {
+    eventName: pr ? 'pull_request' : 'push',
+    ref: pr ? 'refs/pull/7/merge' : 'refs/heads/main',
+    sha: PUSH_SHA,
+    repository: 'octo/app',
+    serverUrl: 'https://github.com',
+    apiUrl,
+    runId: '42',
+    runAttempt: '1',
+    workspace: '/tmp',
+    ...(pr
+      ? {
+          pullRequest: {
+            number: 7,
+            headRef: 'feature',
+            headSha: HEAD_SHA,
+            headRepoFullName: 'octo/app',
+            baseRepoFullName: 'octo/app',
+          },
+        }
+      : {}),
+  };
+}

@@ -1,0 +1,87 @@
+/** `tests` and `tests-feedback-key`: the tests file is an input, checked before any request. */
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readInputs } from '../../src/inputs/read.js';
+
+const workspace = mkdtempSync(join(tmpdir(), 'inputs-tests-file-'));
+afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+writeFileSync(join(workspace, 'good.yaml'), 'cases: [{name: a, turns: [{input: {x: 1}}]}]\n');
+writeFileSync(
+  join(workspace, 'bad.yaml'),
+  'cases: [{name: a, turns: []}, {name: a, turns: [{input: {}, expect: {matches: "("}}]}]\n',
+);
+
+function env(inputs: Record<string, string>): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {
+    GITHUB_EVENT_NAME: 'push',
+    GITHUB_REF: 'refs/heads/main',
+    GITHUB_REPOSITORY: 'acme/agent',
+    GITHUB_WORKSPACE: workspace,
+  };
+  for (const [name, value] of Object.entries({
+    'api-key': 'lsv2_key_1234',
+    name: 'my-agent',
+    ...inputs,
+  })) {
+    out[`INPUT_${name.toUpperCase()}`] = value;
+  }
+  return out;
+}
+
+const mask = () => undefined;
+
+describe('readInputs with a tests file', () => {
+  it('reads and validates the file from the checkout; feedback key defaults to ci', async () => {
+    const read = await readInputs(env({ tests: 'good.yaml' }), { mask });
+    expect(read.ok).toBe(true);
+    expect(read.ok && read.config.tests).toEqual({
+      file: 'good.yaml',
+      feedbackKey: 'ci',
+      cases: [{ name: 'a', turns: [{ input: { x: 1 } }] }],
+    });
+  });
+
+  it('an empty tests-feedback-key means no feedback', async () => {
+    const read = await readInputs(env({ tests: 'good.yaml', 'tests-feedback-key': '' }), { mask });
+    expect(read.ok && read.config.tests?.feedbackKey).toBeUndefined();
+  });
+
+  it('reports every problem of the file as a `tests` input error, with the others', async () => {
+    const read = await readInputs(env({ tests: 'bad.yaml', region: 'mars' }), { mask });
+    expect(read.ok).toBe(false);
+    const problems = read.ok ? [] : read.problems;
+    expect(problems.map((p) => p.input)).toEqual(['region', 'tests', 'tests', 'tests']);
+    expect(problems[1]?.message).toBe(
+      'Tests file bad.yaml, case "a", key `turns`: is required: a non-empty list of turns (each with an `input`), not a list.',
+    );
+    expect(problems[2]?.message).toContain('case "a" (#2), key `name`: is not unique');
+    expect(problems[3]?.message).toContain(
+      'case "a", turn 1, key `expect.matches`: is not a valid regular expression',
+    );
+  });
+
+  it('names a missing file and refuses a bad feedback key', async () => {
+    const read = await readInputs(
+      env({ tests: 'missing.yaml', 'tests-feedback-key': 'has space' }),
+      { mask },
+    );
+    const problems = read.ok ? [] : read.problems;
+    expect(problems.map((p) => p.input)).toEqual(['tests-feedback-key', 'tests']);
+    expect(problems[1]?.message).toContain(
+      'Tests file missing.yaml (input `tests`) does not exist',
+    );
+  });
+
+  it('is ignored by command delete', async () => {
+    const read = await readInputs(env({ command: 'delete', tests: 'missing.yaml' }), { mask });
+    expect(read.ok).toBe(true);
+    expect(read.ok && read.config.tests).toBeUndefined();
+  });
+
+  it('leaves the config without tests when the input is empty', async () => {
+    const read = await readInputs(env({}), { mask });
+    expect(read.ok && read.config.tests).toBeUndefined();
+  });
+});

@@ -1,2 +1,0 @@
-import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-function i(r){if(!Number.isFinite(r)||r<0)return"\u2014";let n=r/1e3;if(n<60)return`${(Math.round(n*10)/10).toFixed(1)} s`;let t=Math.round(n);if(t<3600)return`${Math.floor(t/60)} min ${String(t%60).padStart(2,"0")} s`;let o=Math.round(t/60);return`${Math.floor(o/60)} h ${String(o%60).padStart(2,"0")} min`}export{i as a};

@@ -1,0 +1,120 @@
+/**
+ * The workflow's GitHub context, read from the runner's `GITHUB_*` variables and the event
+ * payload file. Built-ins only: this runs on the cold-start path, before any input check.
+ */
+import { readFileSync } from 'node:fs';
+import type { GithubContext } from '../config.js';
+
+type PullRequest = NonNullable<GithubContext['pullRequest']>;
+
+/**
+ * Events whose payload carries `pull_request` (with `head` and `base`). The contract names
+ * `pull_request` and `pull_request_target`; the review events carry the same object, and
+ * their `GITHUB_REF` (`refs/pull/N/merge`) is no branch, so the PR is the only way to know it.
+ */
+const PULL_REQUEST_EVENTS = new Set([
+  'pull_request',
+  'pull_request_target',
+  'pull_request_review',
+  'pull_request_review_comment',
+]);
+
+export function isPullRequestEvent(eventName: string): boolean {
+  return PULL_REQUEST_EVENTS.has(eventName);
+}
+
+export function readGithubContext(env: NodeJS.ProcessEnv = process.env): GithubContext {
+  const eventName = env['GITHUB_EVENT_NAME'] ?? '';
+  const context: GithubContext = {
+    eventName,
+    ref: env['GITHUB_REF'] ?? '',
+    sha: env['GITHUB_SHA'] ?? '',
+    repository: env['GITHUB_REPOSITORY'] ?? '',
+    serverUrl: withoutTrailingSlash(env['GITHUB_SERVER_URL'] || 'https://github.com'),
+    apiUrl: withoutTrailingSlash(env['GITHUB_API_URL'] || 'https://api.github.com'),
+    runId: env['GITHUB_RUN_ID'] ?? '',
+    runAttempt: env['GITHUB_RUN_ATTEMPT'] ?? '',
+    workspace: env['GITHUB_WORKSPACE'] || process.cwd(),
+  };
+  if (isPullRequestEvent(eventName)) {
+    const pullRequest = pullRequestFrom(readEventPayload(env['GITHUB_EVENT_PATH']));
+    if (pullRequest) context.pullRequest = pullRequest;
+  }
+  return context;
+}
+
+/**
+ * On a pull-request event, why its payload gives no pull request (file not set, missing,
+ * unreadable, empty, not JSON, or without a PR number); undefined otherwise. The fork check
+ * and the PR comment cannot run without it, so this is worth a warning.
+ */
+export function eventPayloadProblem(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const eventName = env['GITHUB_EVENT_NAME'] ?? '';
+  if (!isPullRequestEvent(eventName)) return undefined;
+  const path = env['GITHUB_EVENT_PATH'] ?? '';
+  let why: string | undefined;
+  if (path === '') {
+    why = 'GITHUB_EVENT_PATH is not set';
+  } else {
+    let raw: string | undefined;
+    try {
+      raw = readFileSync(path, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+      why = `the file in GITHUB_EVENT_PATH cannot be read (${code})`;
+    }
+    if (raw !== undefined) {
+      if (raw.trim() === '') why = 'the file in GITHUB_EVENT_PATH is empty';
+      else if (readEventPayload(path) === undefined)
+        why = 'the file in GITHUB_EVENT_PATH is not JSON';
+      else if (!pullRequestFrom(readEventPayload(path)))
+        why = 'the payload in GITHUB_EVENT_PATH names no pull request';
+    }
+  }
+  if (why === undefined) return undefined;
+  return (
+    `This is a ${eventName} event, but ${why}: the fork check and the pull-request comment ` +
+    'cannot run. On GitHub the runner writes this file; when running the action elsewhere ' +
+    '(act, a local runner), point GITHUB_EVENT_PATH at the event payload.'
+  );
+}
+
+/** The parsed event payload, or `undefined` when the file is not set, missing or not JSON. */
+export function readEventPayload(path: string | undefined): unknown {
+  if (!path) return undefined;
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function pullRequestFrom(payload: unknown): PullRequest | undefined {
+  const pr = field(payload, 'pull_request');
+  const number = field(pr, 'number') ?? field(payload, 'number');
+  if (typeof number !== 'number') return undefined;
+  const head = field(pr, 'head');
+  const base = field(pr, 'base');
+  return {
+    number,
+    headRef: text(field(head, 'ref')),
+    headSha: text(field(head, 'sha')),
+    // `head.repo` is null when the fork has been deleted.
+    headRepoFullName: text(field(field(head, 'repo'), 'full_name')),
+    baseRepoFullName: text(field(field(base, 'repo'), 'full_name')),
+  };
+}
+
+function field(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+function withoutTrailingSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}

@@ -1,0 +1,375 @@
+/**
+ * Action inputs → one typed, validated `Config`, with every problem reported at once (each
+ * naming its input) before any network call.
+ *
+ * This module is on the cold-start path of a run that fails on an input error, so it uses
+ * only Node built-ins and our own small modules (not zod: loading `zod/mini` alone costs
+ * about 50 ms, more than everything else here). Every input is read with a literal
+ * `getInput('<name>', env)` call: `__tests__/action-yml.test.ts` finds them that way and
+ * checks them against `action.yml` and `./spec.ts`.
+ *
+ * An empty input means its default from `./spec.ts` (the runner passes the `action.yml`
+ * default; local runs and tests may pass nothing).
+ */
+import type { Config, GithubContext, InputProblem, Source } from '../config.js';
+import { parseNameTemplate } from '../prune/template.js';
+import { getInput, setSecret } from '../runner.js';
+import { describeRefusedCommand } from '../source/build-commands.js';
+import { Checks } from './checks.js';
+import { eventPayloadProblem, readGithubContext } from './github-event.js';
+import { parseSecrets } from './secrets.js';
+import { booleanDefault, choiceDefault, defaultOf, INPUTS, type InputName } from './spec.js';
+
+const NO_SECRETS_ON_FORKS =
+  'GitHub does not pass secrets to workflows triggered from forks or by Dependabot ' +
+  '(Dependabot has its own secrets store).';
+
+/** Inputs that only some sources use (`sources` in the spec): with another source, an error. */
+type SourceInput = {
+  [N in InputName]: (typeof INPUTS)[N] extends { sources: readonly Source[] } ? N : never;
+}[InputName];
+const SOURCE_INPUTS = Object.keys(INPUTS).filter(
+  (name) => 'sources' in INPUTS[name as InputName],
+) as SourceInput[];
+
+export type ReadConfigResult =
+  { ok: true; config: Config; notes: string[] } | { ok: false; problems: InputProblem[] };
+
+export interface ReadConfigDeps {
+  /** Masks a secret value in the log; default `setSecret`. */
+  mask?: (value: string) => void;
+  /** The GitHub context; default `readGithubContext(env)`. */
+  github?: GithubContext;
+}
+
+/**
+ * Reads and checks every input. `notes` are warnings to print on success (for example
+ * about `build-on-push: true`).
+ */
+export function readConfig(env: NodeJS.ProcessEnv, deps: ReadConfigDeps = {}): ReadConfigResult {
+  const mask = deps.mask ?? setSecret;
+
+  // Secrets first, before anything can print them.
+  const apiKey = getInput('api-key', env);
+  if (apiKey) mask(apiKey);
+  const githubToken = getInput('github-token', env);
+  if (githubToken) mask(githubToken);
+  const secretsText = getInput('secrets', env);
+  const parsedSecrets = parseSecrets(secretsText);
+  for (const value of parsedSecrets.sensitive) mask(value);
+
+  const github = deps.github ?? readGithubContext(env);
+  const check = new Checks();
+  const payloadProblem = deps.github ? undefined : eventPayloadProblem(env);
+  if (payloadProblem) check.note(payloadProblem);
+
+  if (!apiKey) {
+    check.problem(
+      'api-key',
+      'Input `api-key` is empty. Pass your LangSmith API key from a repository or ' +
+        'organization secret, e.g. `api-key: ${{ secrets.LANGSMITH_API_KEY }}`. If that secret ' +
+        `is set, this run did not receive it: ${NO_SECRETS_ON_FORKS}`,
+    );
+  }
+  const workspaceId = getInput('workspace-id', env);
+  const region = check.oneOf('region', getInput('region', env));
+  const controlPlane = check.controlPlaneUrl(getInput('control-plane-url', env), region);
+  const command = check.oneOf('command', getInput('command', env));
+  const nameInput = getInput('name', env);
+  const deploymentIdInput = getInput('deployment-id', env);
+  const name = command === 'prune' ? nameInput : check.name(nameInput);
+  const deploymentId = check.deploymentId(deploymentIdInput);
+  if (nameInput === '' && deploymentIdInput === '' && command !== 'prune') {
+    check.problem(
+      'name',
+      command === 'delete' || command === 'rollback'
+        ? `Set \`name\` or \`deployment-id\` to say which deployment to ${command === 'delete' ? 'delete' : 'roll back'}.`
+        : 'Set `name` (the deployment to create or update) or `deployment-id` (an existing ' +
+            'deployment to update).',
+    );
+  }
+  const wait = check.boolean('wait', getInput('wait', env));
+  const timeoutSeconds = check.seconds('timeout', getInput('timeout', env));
+  const pollIntervalSeconds = check.seconds('poll-interval', getInput('poll-interval', env));
+  const prComment = check.boolean('pr-comment', getInput('pr-comment', env));
+  const environment = getInput('environment', env);
+
+  const config: Config = {
+    command: command ?? choiceDefault('command'),
+    apiKey,
+    ...(workspaceId && { workspaceId }),
+    region: region ?? choiceDefault('region'),
+    controlPlaneUrl: controlPlane.url,
+    uiBaseUrl: controlPlane.uiBaseUrl,
+    ...(name && { name }),
+    ...(deploymentId && { deploymentId }),
+    wait,
+    timeoutSeconds,
+    pollIntervalSeconds,
+    source: choiceDefault('source'),
+    configPath: defaultOf('config-path'),
+    deploymentType: choiceDefault('deployment-type'),
+    buildOnPush: booleanDefault('build-on-push'),
+    skipUnchanged: booleanDefault('skip-unchanged'),
+    interruptPrevious: booleanDefault('interrupt-previous'),
+    healthCheck: booleanDefault('health-check'),
+    buildLog: choiceDefault('build-log'),
+    deleteTracingProject: booleanDefault('delete-tracing-project'),
+    ...(githubToken && { githubToken }),
+    prComment,
+    ...(environment && { environment }),
+    github,
+  };
+
+  if (command === 'delete') {
+    config.deleteTracingProject = check.boolean(
+      'delete-tracing-project',
+      getInput('delete-tracing-project', env),
+    );
+  } else if (command === 'rollback') {
+    const rollbackTo = check.revisionId('rollback-to', getInput('rollback-to', env));
+    if (rollbackTo) config.rollbackTo = rollbackTo;
+    config.healthCheck = check.boolean('health-check', getInput('health-check', env));
+  } else if (command === 'prune') {
+    readPruneInputs(env, config, check, deploymentIdInput);
+  } else if (command === 'deploy') {
+    readDeployInputs(env, config, check);
+    config.rollbackOnFailure = check.boolean(
+      'rollback-on-failure',
+      getInput('rollback-on-failure', env),
+    );
+    if (config.rollbackOnFailure && !wait) {
+      check.note(
+        '`rollback-on-failure` is true but `wait` is false: nothing is checked after the update, ' +
+          'so nothing can trigger a rollback.',
+      );
+    }
+    if (getInput('rollback-to', env) !== '') {
+      check.note(
+        '`rollback-to` applies only to `command: rollback`; this deploy ignores it. To serve the ' +
+          'previous revision again when the checks fail, set `rollback-on-failure: true`.',
+      );
+    }
+    for (const message of parsedSecrets.problems) check.problem('secrets', message);
+    if (secretsText !== '') config.secrets = parsedSecrets.secrets;
+  }
+
+  if (check.problems.length > 0) return { ok: false, problems: check.problems };
+  return { ok: true, config, notes: check.notes };
+}
+
+/** `command: prune`: `name` is a template with `{pr}`; it needs a token to read PR states. */
+function readPruneInputs(
+  env: NodeJS.ProcessEnv,
+  config: Config,
+  check: Checks,
+  deploymentIdInput: string,
+): void {
+  const template = parseNameTemplate(config.name ?? '');
+  if (config.name === undefined) {
+    check.problem(
+      'name',
+      'Input `name` is empty: `command: prune` needs the name template of the previews, e.g. ' +
+        '`name: my-agent-pr-{pr}` (the number of each pull request in place of `{pr}`).',
+    );
+  } else if (!template.ok) check.problem('name', template.message);
+  if (deploymentIdInput !== '') {
+    check.problem(
+      'deployment-id',
+      '`command: prune` finds its deployments by the `name` template, not by ID: remove ' +
+        '`deployment-id` (use `command: delete` to remove one deployment by ID).',
+    );
+  }
+  if (!config.githubToken) {
+    check.problem(
+      'github-token',
+      'Input `github-token` is empty: `command: prune` reads the state of each pull request from ' +
+        'the GitHub API. Leave the default (`${{ github.token }}`) with `permissions: ' +
+        'pull-requests: read`, or pass a token that can read pull requests.',
+    );
+  }
+  if (config.environment !== undefined && !config.environment.includes('{pr}')) {
+    check.problem(
+      'environment',
+      `Input \`environment\` is "${config.environment}": with \`command: prune\` it names the ` +
+        'GitHub environment of each pruned preview and must hold `{pr}`, e.g. ' +
+        '`environment: preview-pr-{pr}`. Leave it empty to leave GitHub deployments alone.',
+    );
+  }
+  config.dryRun = check.boolean('dry-run', getInput('dry-run', env));
+  config.deleteTracingProject = check.boolean(
+    'delete-tracing-project',
+    getInput('delete-tracing-project', env),
+  );
+}
+
+/**
+ * `readConfig`, then the inputs that name files of the checkout: the `tests` file is read and
+ * validated here (its validator is loaded only when `tests` is set), so its problems are input
+ * errors reported with the others, before any request.
+ */
+export async function readInputs(
+  env: NodeJS.ProcessEnv,
+  deps: ReadConfigDeps = {},
+): Promise<ReadConfigResult> {
+  const read = readConfig(env, deps);
+  const tests = getInput('tests', env);
+  // Unlike other inputs, empty is a choice here (no feedback); unset is the default `ci`.
+  const feedbackKey =
+    env['INPUT_TESTS-FEEDBACK-KEY'] === undefined
+      ? defaultOf('tests-feedback-key')
+      : getInput('tests-feedback-key', env);
+  const command = (getInput('command', env) || defaultOf('command')).toLowerCase();
+  if (command !== 'deploy') return read;
+  const problems: InputProblem[] = read.ok ? [] : [...read.problems];
+  if (feedbackKey !== '' && !FEEDBACK_KEY_PATTERN.test(feedbackKey)) {
+    problems.push({
+      input: 'tests-feedback-key',
+      message:
+        `Input \`tests-feedback-key\` is "${feedbackKey}"; a feedback key is 1 to 100 letters, ` +
+        'digits, `_`, `-`, `.`, `:` or `/` (for example `ci`), or empty for no feedback.',
+    });
+  }
+  if (tests === '') {
+    if (problems.length > 0) return { ok: false, problems };
+    return read;
+  }
+  const workspace = read.ok
+    ? read.config.github.workspace
+    : (deps.github?.workspace ?? (env['GITHUB_WORKSPACE'] || process.cwd()));
+  const { loadTestsFile } = await import('../verify/tests-file.js');
+  const loaded = loadTestsFile(workspace, tests);
+  if (!loaded.ok) {
+    for (const message of loaded.problems) problems.push({ input: 'tests', message });
+  }
+  if (problems.length > 0 || !read.ok || !loaded.ok) return { ok: false, problems };
+  read.config.tests = {
+    file: tests,
+    cases: loaded.suite.cases,
+    ...(feedbackKey !== '' ? { feedbackKey } : {}),
+  };
+  return read;
+}
+
+const FEEDBACK_KEY_PATTERN = /^[A-Za-z0-9_.:/-]{1,100}$/;
+
+/** The inputs only `command: deploy` uses; `delete` ignores them. */
+function readDeployInputs(env: NodeJS.ProcessEnv, config: Config, check: Checks): void {
+  const source = check.oneOf('source', getInput('source', env));
+  const given: Record<SourceInput, string> = {
+    'integration-id': getInput('integration-id', env),
+    'repo-url': getInput('repo-url', env),
+    'repo-ref': getInput('repo-ref', env),
+    'image-uri': getInput('image-uri', env),
+    'custom-url': getInput('custom-url', env),
+    'listener-id': getInput('listener-id', env),
+    'k8s-namespace': getInput('k8s-namespace', env),
+    'resource-spec': getInput('resource-spec', env),
+    'install-command': getInput('install-command', env),
+    'build-command': getInput('build-command', env),
+  };
+
+  if (source) {
+    config.source = source;
+    for (const input of SOURCE_INPUTS) {
+      const sources: readonly Source[] = INPUTS[input].sources;
+      if (given[input] === '' || sources.includes(source)) continue;
+      const which = sources.map((s) => `\`source: ${s}\``).join(' or ');
+      check.problem(
+        input,
+        `Input \`${input}\` applies only to ${which}, and this run deploys with ` +
+          `\`source: ${source}\`. Remove \`${input}\`, or set ${which}.`,
+      );
+    }
+  }
+
+  if (source === 'github' || source === 'upload') {
+    for (const input of ['install-command', 'build-command'] as const) {
+      const value = given[input];
+      if (value === '') continue;
+      const refused = describeRefusedCommand(value);
+      if (refused)
+        check.problem(input, `Input \`${input}\` is refused before any request: ${refused}.`);
+      else if (input === 'install-command') config.installCommand = value;
+      else config.buildCommand = value;
+    }
+  }
+
+  if (source === 'upload') {
+    config.configPath = getInput('config-path', env) || defaultOf('config-path');
+    config.deploymentType =
+      check.oneOf('deployment-type', getInput('deployment-type', env)) ??
+      choiceDefault('deployment-type');
+  } else if (source === 'github') {
+    if (given['integration-id']) config.integrationId = given['integration-id'];
+    const repoUrl = check.repoUrl(given['repo-url'], config.github);
+    if (repoUrl) config.repoUrl = repoUrl;
+    const repoRef = given['repo-ref'] || check.derivedRepoRef(config.github, env, repoUrl);
+    if (repoRef) config.repoRef = repoRef;
+    config.configPath = getInput('config-path', env) || defaultOf('config-path');
+    config.deploymentType =
+      check.oneOf('deployment-type', getInput('deployment-type', env)) ??
+      choiceDefault('deployment-type');
+    config.buildOnPush = check.boolean('build-on-push', getInput('build-on-push', env));
+    if (config.buildOnPush && repoRef?.startsWith('refs/tags/')) {
+      check.problem(
+        'build-on-push',
+        `Input \`build-on-push\` is true, but the ref to deploy is the tag ${repoRef}: a tag ` +
+          'never moves, so the platform refuses to build it on push. Set `build-on-push: false` ' +
+          '(this action deploys the tag itself), or deploy a branch.',
+      );
+    } else if (config.buildOnPush) {
+      check.note(
+        `\`build-on-push\` is true: every push to ${repoRef ?? 'the branch'} then builds twice, ` +
+          'once from the platform’s GitHub hook and once from this action. Set ' +
+          '`build-on-push: false` to let this workflow alone decide what is deployed.',
+      );
+    }
+  } else if (source === 'external_docker') {
+    if (given['image-uri']) config.imageUri = given['image-uri'];
+    else {
+      check.problem(
+        'image-uri',
+        'Input `image-uri` is required with `source: external_docker`: give the image to ' +
+          'deploy, e.g. `registry.example.com/my-agent:${{ github.sha }}`.',
+      );
+    }
+    const customUrl = check.httpUrl('custom-url', given['custom-url']);
+    if (customUrl) config.customUrl = customUrl;
+    if (given['listener-id']) config.listenerId = given['listener-id'];
+    if (given['k8s-namespace']) {
+      if (given['listener-id']) config.k8sNamespace = given['k8s-namespace'];
+      else {
+        check.problem(
+          'k8s-namespace',
+          'Input `k8s-namespace` needs `listener-id`: the namespace is one of the listener’s. ' +
+            'Set `listener-id` as well (the IDs are listed by GET /v2/listeners), or remove ' +
+            '`k8s-namespace`.',
+        );
+      }
+    }
+    const resourceSpec = check.jsonObject('resource-spec', given['resource-spec']);
+    if (resourceSpec) config.resourceSpec = resourceSpec;
+  }
+
+  config.skipUnchanged = check.boolean('skip-unchanged', getInput('skip-unchanged', env));
+  config.interruptPrevious = check.boolean(
+    'interrupt-previous',
+    getInput('interrupt-previous', env),
+  );
+  config.healthCheck = check.boolean('health-check', getInput('health-check', env));
+  config.buildLog =
+    check.oneOf('build-log', getInput('build-log', env)) ?? choiceDefault('build-log');
+  const smokeTest = getInput('smoke-test', env);
+  if (smokeTest !== '') {
+    const parsed = check.json('smoke-test', smokeTest);
+    if (parsed.ok) config.smokeTest = parsed.value;
+  }
+  const smokeTestAssistant = getInput('smoke-test-assistant', env);
+  if (smokeTestAssistant) {
+    config.smokeTestAssistant = smokeTestAssistant;
+    if (smokeTest === '') {
+      check.note('`smoke-test-assistant` is set but `smoke-test` is empty: no smoke run.');
+    }
+  }
+}

@@ -1,0 +1,271 @@
+/**
+ * The `secrets` input: the deployment's environment, as `NAME=value` lines or one JSON
+ * object. Problems never quote a value, nor a line that could not be parsed (it may be a
+ * secret): they name the variable or give the line number.
+ */
+import type { SecretEntry } from '../config.js';
+
+/**
+ * Names the platform sets itself and refuses in a deployment's environment. The list is the
+ * `langgraph` CLI's, `RESERVED_ENV_VARS` in `libs/cli/langgraph_cli/deploy.py` of
+ * https://github.com/langchain-ai/langgraph (the CLI's deploy command drops these names from
+ * the secrets it sends). Its comments there: the first group is host-backend's
+ * `LANGCHAIN_RESERVED_ENV_VARS`; the second (`LANGSMITH_API_KEY` … `LSD_DEPLOYMENT_TYPE`) is
+ * allowed only on self-hosted installs, and the CLI refuses it everywhere, as we do.
+ */
+export const RESERVED_SECRET_NAMES: ReadonlySet<string> = new Set([
+  'LANGCHAIN_TRACING_V2',
+  'LANGSMITH_TRACING_V2',
+  'LANGCHAIN_ENDPOINT',
+  'LANGCHAIN_PROJECT',
+  'LANGSMITH_PROJECT',
+  'LANGSMITH_LANGGRAPH_GIT_REPO',
+  'LANGGRAPH_GIT_REPO_PATH',
+  'LANGCHAIN_API_KEY',
+  'LANGSMITH_CONTROL_PLANE_API_KEY',
+  'POSTGRES_URI',
+  'POSTGRES_PASSWORD',
+  'DATABASE_URI',
+  'LANGSMITH_LANGGRAPH_GIT_REF',
+  'LANGSMITH_LANGGRAPH_GIT_REF_SHA',
+  'LANGGRAPH_AUTH_TYPE',
+  'LANGSMITH_AUTH_ENDPOINT',
+  'LANGSMITH_TENANT_ID',
+  'LANGSMITH_AUTH_VERIFY_TENANT_ID',
+  'LANGSMITH_HOST_PROJECT_ID',
+  'LANGSMITH_HOST_PROJECT_NAME',
+  'LANGSMITH_HOST_REVISION_ID',
+  'LOG_JSON',
+  'LOG_DICT_TRACEBACKS',
+  'REDIS_URI',
+  'LANGCHAIN_CALLBACKS_BACKGROUND',
+  'DD_TRACE_PSYCOPG_ENABLED',
+  'DD_TRACE_REDIS_ENABLED',
+  'LANGSMITH_DEPLOYMENT_NAME',
+  'LANGGRAPH_CLOUD_LICENSE_KEY',
+  // allowed by the platform on self-hosted installs only
+  'LANGSMITH_API_KEY',
+  'LANGSMITH_ENDPOINT',
+  'POSTGRES_URI_CUSTOM',
+  'REDIS_URI_CUSTOM',
+  'PATH',
+  'PORT',
+  'MOUNT_PREFIX',
+  'LSD_ENV',
+  'LSD_DD_API_KEY',
+  'LSD_DD_ENDPOINT',
+  'LSD_DEPLOYMENT_TYPE',
+]);
+
+const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const NAME_RULE = 'letters, digits and underscores, not starting with a digit';
+const NOT_SHOWN = 'It is not shown here because it may hold a secret.';
+
+export interface ParsedSecrets {
+  /** The valid entries, in input order. */
+  secrets: SecretEntry[];
+  /** One message per problem, each naming the input; never a value. */
+  problems: string[];
+  /**
+   * Everything that may be a secret value, valid or not (values of rejected entries, lines
+   * that could not be parsed): mask all of it, whatever the problems.
+   */
+  sensitive: string[];
+}
+
+export function parseSecrets(text: string): ParsedSecrets {
+  if (text.trim() === '') return { secrets: [], problems: [], sensitive: [] };
+  const raw = text.trimStart().startsWith('{') ? parseJsonForm(text) : parseLineForm(text);
+  return check(raw);
+}
+
+interface RawEntry extends SecretEntry {
+  /** Where it was given, for messages: `line 3` or `key 2`. */
+  where: string;
+}
+
+interface RawParse {
+  entries: RawEntry[];
+  problems: string[];
+  sensitive: string[];
+}
+
+function parseLineForm(text: string): RawParse {
+  const out: RawParse = { entries: [], problems: [], sensitive: [] };
+  text.split('\n').forEach((rawLine, index) => {
+    const line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
+    const trimmed = line.trimStart();
+    if (trimmed === '' || trimmed.startsWith('#')) return;
+    const where = `line ${index + 1}`;
+    const eq = line.indexOf('=');
+    if (eq < 0) {
+      out.sensitive.push(line);
+      out.problems.push(
+        `\`secrets\` ${where} is not of the form NAME=value. ${NOT_SHOWN} ` +
+          'Write one NAME=value per line (blank lines and lines starting with # are ignored), ' +
+          'or give one JSON object.',
+      );
+      return;
+    }
+    const name = line.slice(0, eq).trim();
+    const value = line.slice(eq + 1);
+    if (!NAME_PATTERN.test(name)) {
+      out.sensitive.push(line, value);
+      out.problems.push(
+        `\`secrets\` ${where}: the name before the first \`=\` is not a valid variable name ` +
+          `(${NAME_RULE}). ${NOT_SHOWN}`,
+      );
+      return;
+    }
+    out.entries.push({ name, value, where });
+  });
+  return out;
+}
+
+function parseJsonForm(text: string): RawParse {
+  const out: RawParse = { entries: [], problems: [], sensitive: [] };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    // Mask every string literal of the text: the values are among them.
+    for (const match of text.matchAll(/"((?:[^"\\\n]|\\.)*)"/g)) {
+      if (match[1]) out.sensitive.push(match[1]);
+    }
+    out.problems.push(
+      `\`secrets\` starts with \`{\` but is not valid JSON: ${describeJsonError(text, error)}. ` +
+        `The text is not shown here because it holds secrets. Give one JSON object of ` +
+        `"NAME": "value" pairs, or NAME=value lines.`,
+    );
+    return out;
+  }
+  // Starts with `{` and parsed, so it is an object.
+  Object.entries(parsed as Record<string, unknown>).forEach(([name, value], index) => {
+    const where = `key ${index + 1}`;
+    const validName = NAME_PATTERN.test(name);
+    const label = validName ? name : `the name of ${where}`;
+    if (!validName) {
+      out.sensitive.push(name);
+      out.problems.push(
+        `\`secrets\` ${where} of the JSON object is not a valid variable name (${NAME_RULE}). ` +
+          NOT_SHOWN,
+      );
+    }
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+      if (validName) out.entries.push({ name, value: String(value), where });
+      else out.sensitive.push(String(value));
+      return;
+    }
+    collectLeaves(value, out.sensitive);
+    const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : 'an object';
+    out.problems.push(
+      `\`secrets\`: the value of ${label} is ${kind}. Give a string, number or boolean ` +
+        '(numbers and booleans are sent as strings).',
+    );
+  });
+  return out;
+}
+
+function check(raw: RawParse): ParsedSecrets {
+  const problems = [...raw.problems];
+  const sensitive = [...raw.sensitive];
+  const byName = new Map<string, RawEntry[]>();
+  for (const entry of raw.entries) {
+    sensitive.push(entry.value);
+    byName.set(entry.name, [...(byName.get(entry.name) ?? []), entry]);
+  }
+  const secrets: SecretEntry[] = [];
+  // A Map iterates in order of first insertion: the valid entries keep the input's order.
+  for (const [name, entries] of byName) {
+    if (entries.length > 1) {
+      problems.push(
+        `\`secrets\`: ${name} is given more than once (${entries.map((e) => e.where).join(', ')}). ` +
+          'Keep one.',
+      );
+      continue;
+    }
+    if (RESERVED_SECRET_NAMES.has(name)) {
+      problems.push(
+        `\`secrets\`: ${name} is reserved by LangSmith Deployment, which sets it itself. ` +
+          'Remove it from `secrets` (or use another name in your code).',
+      );
+      continue;
+    }
+    const entry = entries[0] as RawEntry;
+    if (entry.value.trim() === '') {
+      problems.push(
+        `\`secrets\`: ${name} is empty: is the GitHub secret behind it set? Secrets are not ` +
+          'passed to workflows triggered from forks or by Dependabot (Dependabot has its own ' +
+          'secrets store).',
+      );
+      continue;
+    }
+    secrets.push({ name, value: entry.value });
+  }
+  return { secrets, problems, sensitive: sensitive.filter((s) => s.trim() !== '') };
+}
+
+function collectLeaves(value: unknown, into: string[]): void {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+    into.push(String(value));
+  } else if (Array.isArray(value)) {
+    for (const item of value) collectLeaves(item, into);
+  } else if (typeof value === 'object' && value !== null) {
+    for (const item of Object.values(value)) collectLeaves(item, into);
+  }
+}
+
+/**
+ * Where and why `JSON.parse(text)` failed, without quoting the text (V8's messages
+ * sometimes include a snippet of it, and the text may be a secret): for example
+ * `expected ',' or '}' after property value at line 2, column 7`.
+ */
+export function describeJsonError(text: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : '';
+  const reasonMatch = /^(.*?) in JSON at position \d+/.exec(message);
+  const position = errorPosition(text);
+  const before = text.slice(0, position);
+  const line = before.split('\n').length;
+  const column = position - before.lastIndexOf('\n');
+  if (position >= text.length) {
+    return `the text ends before the JSON value is complete (line ${line}, column ${column})`;
+  }
+  let reason = 'unexpected character';
+  if (reasonMatch?.[1]) reason = lowerFirst(reasonMatch[1]);
+  else if (message.startsWith('Unexpected non-whitespace character after JSON')) {
+    reason = 'unexpected text after the JSON value';
+  }
+  return `${reason} at line ${line}, column ${column}`;
+}
+
+/**
+ * The offset of the first character that cannot continue a valid JSON text: the longest
+ * prefix that is still a valid start of a JSON text, found by bisection (V8 does not report
+ * a position for every error).
+ */
+function errorPosition(text: string): number {
+  let low = 0;
+  let high = text.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (isValidPrefix(text.slice(0, mid))) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+function isValidPrefix(prefix: string): boolean {
+  try {
+    JSON.parse(prefix);
+    return true;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : '';
+    const at = /at position (\d+)/.exec(message);
+    if (at) return Number(at[1]) >= prefix.length;
+    return message.includes('Unexpected end of JSON input');
+  }
+}
+
+function lowerFirst(s: string): string {
+  return s.charAt(0).toLowerCase() + s.slice(1);
+}

@@ -1,0 +1,44 @@
+/**
+ * Text helpers shared by the log and the reports, one copy each, so both say the same thing
+ * the same way. Pure, Node built-ins only. (ANSI sequences: `util.stripVTControlCharacters`;
+ * untrusted text for a line of the log: `inert` in `../runner.ts`; for Markdown:
+ * `../report/markdown.ts`.)
+ */
+
+/** A duration for people: `12.3 s`, `4 min 05 s`, `1 h 02 min`; `—` when unknown. */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '—';
+  const seconds = ms / 1000;
+  if (seconds < 60) return `${(Math.round(seconds * 10) / 10).toFixed(1)} s`;
+  const whole = Math.round(seconds);
+  if (whole < 3600) {
+    return `${Math.floor(whole / 60)} min ${String(whole % 60).padStart(2, '0')} s`;
+  }
+  const minutes = Math.round(whole / 60);
+  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
+}
+
+/** A delay or limit as configured, exact: `30 s`, `0.5 s`, `1.3 s` (one decimal at most). */
+export function formatSeconds(ms: number): string {
+  const s = ms / 1000;
+  return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+}
+
+/** `text` cut to at most `max` characters, the last one `…` when it was cut. */
+export function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** The message of a thrown value (an `Error`'s message, anything else as a string). */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A value as JSON, or as a string when it has no JSON form (a cycle, a BigInt, undefined). */
+export function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
