@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { runPrune } from '../../src/commands/prune.js';
 import type { Config } from '../../src/config.js';
 import { ControlPlaneClient } from '../../src/control-plane/client.js';
-import type { RunContext } from '../../src/flow.js';
+import type { RunContext } from '../../src/run-context.js';
 import type { HttpContext } from '../../src/http.js';
 import { captureOutputForTests } from '../../src/runner.js';
 import { Deadline, systemClock } from '../../src/time.js';

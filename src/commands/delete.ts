@@ -6,7 +6,7 @@ import { inert } from '../runner.js';
 import type { Deployment } from '../control-plane/schemas.js';
 import { uiUrl, waitUntilGone } from '../deploy.js';
 import { ActionError, ApiError } from '../errors.js';
-import { bestEffortWithin, writeReports, type RunContext } from '../flow.js';
+import { bestEffortWithin, writeReports, type RunContext } from '../run-context.js';
 
 export async function runDelete(ctx: RunContext): Promise<number> {
   const { config, client, logger, state } = ctx;

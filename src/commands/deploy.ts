@@ -5,7 +5,7 @@
 import type { Deployment, Revision } from '../control-plane/schemas.js';
 import { checkSameKind, findTarget, uiUrl, upsert } from '../deploy.js';
 import { ActionError } from '../errors.js';
-import { bestEffortWithin, fail, writeReports, type RunContext } from '../flow.js';
+import { bestEffortWithin, fail, writeReports, type RunContext } from '../run-context.js';
 import { fetchLogTail, logTypeFor, printLogBlock } from '../log-tail.js';
 import {
   checkEnvReferences,

@@ -16,7 +16,7 @@ import { BULK_DELETE_LIMIT } from '../control-plane/bulk-delete.js';
 import { MAX_PAGES } from '../control-plane/client.js';
 import type { Deployment } from '../control-plane/schemas.js';
 import { ActionError, ApiError, CancelledError } from '../errors.js';
-import { bestEffortWithin, fail, type RunContext } from '../flow.js';
+import { bestEffortWithin, fail, type RunContext } from '../run-context.js';
 import {
   actionLabel,
   isFailed,

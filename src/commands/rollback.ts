@@ -10,7 +10,7 @@ import { ControlPlaneClient, MAX_PAGES } from '../control-plane/client.js';
 import type { Deployment, Revision } from '../control-plane/schemas.js';
 import { uiUrl } from '../deploy.js';
 import { ActionError, ApiError, CancelledError } from '../errors.js';
-import { fail, writeReports, type RunContext } from '../flow.js';
+import { fail, writeReports, type RunContext } from '../run-context.js';
 import { OutcomeUnknownError, type HttpContext } from '../http.js';
 import type { GithubDeployment } from '../report/github-deployment.js';
 import type { RollbackReport } from '../report/types.js';
