@@ -5,8 +5,14 @@
 import type { Deployment, Revision } from '../control-plane/schemas.js';
 import { checkSameKind, findTarget, uiUrl, upsert } from '../deploy.js';
 import { ActionError } from '../errors.js';
-import { bestEffortWithin, fail, writeReports, type RunContext } from '../run-context.js';
-import { fetchLogTail, logTypeFor, printLogBlock } from '../log-tail.js';
+import {
+  failRun,
+  setStatus,
+  setUrl,
+  showLogTail,
+  startGithubDeployment,
+} from '../deployment/steps.js';
+import { fail, writeReports, type RunContext } from '../run-context.js';
 import {
   checkEnvReferences,
   checkImageUri,
@@ -16,8 +22,7 @@ import {
   type ParsedLangGraphConfig,
 } from '../preflight.js';
 import type { GithubDeployment } from '../report/github-deployment.js';
-import { withoutCredentials } from '../output-checks.js';
-import { inert, setSecret } from '../runner.js';
+import { inert } from '../runner.js';
 import type { SourceArchive } from '../source/archive.js';
 import { waitForRevision, type WaitResult } from '../wait.js';
 
@@ -264,44 +269,6 @@ async function runSkipped(ctx: RunContext, found: Deployment, skip: Skip): Promi
   return finishDeployed(ctx, found, ghDeployment);
 }
 
-export async function failRun(ctx: RunContext): Promise<number> {
-  ctx.state.report.outcome = 'failure';
-  await writeReports(ctx);
-  return 1;
-}
-
-export function setStatus(ctx: RunContext, status: string): void {
-  ctx.state.report.status = status;
-  ctx.output('status', status);
-}
-
-/**
- * The agent server's URL: `source_config.custom_url`, else the top-level `url` that LangSmith
- * Cloud fills in. Credentials in it are masked and left out of the log, outputs and reports.
- */
-export function setUrl(ctx: RunContext, deployment: Deployment): void {
-  const raw = agentUrlOf(deployment);
-  if (!raw) return;
-  const { url, credentials } = withoutCredentials(raw);
-  if (credentials.length > 0) {
-    for (const credential of credentials) setSecret(credential);
-    if (!ctx.state.report.url) {
-      ctx.logger.warning(
-        "The deployment's agent server URL holds credentials (user:password@): they are " +
-          'masked, and left out of the `url` output, the log and the reports.',
-        { title: 'Credentials in the URL' },
-      );
-    }
-  }
-  ctx.state.report.url = url.replace(/\/+$/, '');
-  ctx.output('url', ctx.state.report.url);
-}
-
-/** The agent server's URL without a trailing slash: `custom_url`, else the top-level `url`. */
-export function agentUrlOf(deployment: Deployment): string | undefined {
-  return (deployment.source_config.custom_url || deployment.url)?.replace(/\/+$/, '') || undefined;
-}
-
 /** Pre-flight checks. Returns the parsed LangGraph config, undefined, or false on errors. */
 function preflight(ctx: RunContext): ParsedLangGraphConfig | undefined | false {
   const { config } = ctx;
@@ -380,31 +347,6 @@ function checkCommit(ctx: RunContext, built: string | undefined): void {
   }
 }
 
-export async function showLogTail(
-  ctx: RunContext,
-  deploymentId: string,
-  revisionId: string,
-  status: string,
-  streamed: boolean,
-): Promise<void> {
-  if (logTypeFor(status) === undefined) return; // INTERRUPTED: no log explains it
-  const tail = await fetchLogTail(ctx.client, deploymentId, revisionId, status);
-  if ('lines' in tail && tail.lines.length > 0) {
-    ctx.state.report.logTail = tail.lines;
-    ctx.state.report.logKind = logTypeFor(status);
-    // A build log streamed live is already in the log: the tail goes to the reports only.
-    if (streamed && logTypeFor(status) === 'build') return;
-    printLogBlock(
-      `Last ${tail.lines.length} log lines of revision ${inert(revisionId)}`,
-      tail.lines,
-    );
-  } else {
-    ctx.state.report.logsUnavailableHint =
-      'This control plane does not offer revision logs through the API; see the build and deploy logs' +
-      (ctx.state.report.uiUrl ? ` at ${ctx.state.report.uiUrl}.` : ' in the LangSmith UI.');
-  }
-}
-
 /** The failure of a revision: its status, the platform's message, and what to do. */
 function revisionFailure(
   ctx: RunContext,
@@ -439,29 +381,6 @@ function revisionFailure(
       ' Fix the cause and push again.',
     `Deployment ${inert(status, 80)}`,
   );
-}
-
-export async function startGithubDeployment(
-  ctx: RunContext,
-): Promise<GithubDeployment | undefined> {
-  const { config } = ctx;
-  if (!config.environment || !config.githubToken) return undefined;
-  const { GithubDeployment } = await import('../report/github-deployment.js');
-  let started: GithubDeployment | undefined;
-  await bestEffortWithin(
-    GithubDeployment.start({
-      token: config.githubToken,
-      github: config.github,
-      environment: config.environment,
-      logger: ctx.logger,
-      description: `LangSmith deployment ${ctx.state.report.name ?? ''}`.trim(),
-    }).then(async (d) => {
-      started = d;
-      await d?.setStatus('in_progress');
-    }),
-    15000,
-  );
-  return started;
 }
 
 /**

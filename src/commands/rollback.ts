@@ -24,7 +24,7 @@ import {
   setUrl,
   showLogTail,
   startGithubDeployment,
-} from './deploy.js';
+} from '../deployment/steps.js';
 
 /** The control plane as the rollback uses it: the usual calls plus the redeploy. */
 export interface RollbackPlane extends ControlPlane {
