@@ -4,7 +4,7 @@
  */
 import { inert } from '../runner.js';
 import type { Deployment } from '../control-plane/schemas.js';
-import { uiUrl, waitUntilGone } from '../deploy.js';
+import { uiUrl, waitUntilGone } from '../deployment/upsert.js';
 import { ActionError, ApiError } from '../errors.js';
 import { bestEffortWithin, writeReports, type RunContext } from '../run-context.js';
 

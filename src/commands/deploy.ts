@@ -3,7 +3,7 @@
  * verify the agent server, report.
  */
 import type { Deployment, Revision } from '../control-plane/schemas.js';
-import { checkSameKind, findTarget, uiUrl, upsert } from '../deploy.js';
+import { checkSameKind, findTarget, uiUrl, upsert } from '../deployment/upsert.js';
 import { ActionError } from '../errors.js';
 import {
   failRun,
@@ -24,7 +24,7 @@ import {
 import type { GithubDeployment } from '../report/github-deployment.js';
 import { inert } from '../runner.js';
 import type { SourceArchive } from '../source/archive.js';
-import { waitForRevision, type WaitResult } from '../wait.js';
+import { waitForRevision, type WaitResult } from '../deployment/wait.js';
 
 export async function runDeploy(ctx: RunContext): Promise<number> {
   const { config, client, logger, state } = ctx;
@@ -62,7 +62,7 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   const unchanged = found ? await checkUnchanged(ctx, found) : undefined;
   if (found && unchanged?.skip) return runSkipped(ctx, found, unchanged.skip);
   if (found && config.interruptPrevious) {
-    const { interruptPrevious } = await import('../interrupt-previous.js');
+    const { interruptPrevious } = await import('../deployment/interrupt-previous.js');
     await interruptPrevious(client, found, logger, unchanged?.latest);
   }
   const { deployment, revisionId, created } = await upsert({ ...ctx, sourceArchive }, found);
@@ -100,7 +100,7 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   state.onCancel = async () => ghDeployment?.setStatus('error', { description: 'Cancelled' });
   const stream =
     config.buildLog === 'stream'
-      ? new (await import('../build-log-stream.js')).BuildLogStream({
+      ? new (await import('../deployment/build-log-stream.js')).BuildLogStream({
           client,
           deploymentId: deployment.id,
           revisionId,
@@ -243,7 +243,7 @@ async function checkUnchanged(
 ): Promise<{ skip?: Skip; latest?: Revision } | undefined> {
   const { config } = ctx;
   if (!config.skipUnchanged || config.source !== 'github') return undefined;
-  const { findLiveRevision } = await import('../skip-unchanged.js');
+  const { findLiveRevision } = await import('../deployment/skip-unchanged.js');
   const { decision, latest } = await findLiveRevision(ctx.client, config, found, ctx.logger);
   if (decision.skip) return { skip: decision };
   ctx.logger.debug(`skip-unchanged: a new revision is requested: ${decision.reason}.`);
@@ -252,7 +252,7 @@ async function checkUnchanged(
 
 /** No new revision: the outputs name the live one, and the checks run against it. */
 async function runSkipped(ctx: RunContext, found: Deployment, skip: Skip): Promise<number> {
-  const { skippedMessage } = await import('../skip-unchanged.js');
+  const { skippedMessage } = await import('../deployment/skip-unchanged.js');
   setIdOutputs(ctx, found, skip.revisionId, false);
   ctx.output('skipped-build', true);
   ctx.logger.info(skippedMessage(found.name, { skip: true, ...skip }, ctx.config));

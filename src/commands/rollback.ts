@@ -8,7 +8,7 @@
 import type { ControlPlane } from '../control-plane/api.js';
 import { ControlPlaneClient, MAX_PAGES } from '../control-plane/client.js';
 import type { Deployment, Revision } from '../control-plane/schemas.js';
-import { uiUrl } from '../deploy.js';
+import { uiUrl } from '../deployment/upsert.js';
 import { ActionError, ApiError, CancelledError } from '../errors.js';
 import { fail, writeReports, type RunContext } from '../run-context.js';
 import { OutcomeUnknownError, type HttpContext } from '../http.js';
@@ -16,7 +16,7 @@ import type { GithubDeployment } from '../report/github-deployment.js';
 import type { RollbackReport } from '../report/types.js';
 import { inert } from '../runner.js';
 import { Deadline } from '../time.js';
-import { waitForRevision } from '../wait.js';
+import { waitForRevision } from '../deployment/wait.js';
 import {
   agentUrlOf,
   failRun,

@@ -4,7 +4,7 @@
  * it imports neither.
  */
 import type { Deployment } from '../control-plane/schemas.js';
-import { fetchLogTail, logTypeFor, printLogBlock } from '../log-tail.js';
+import { fetchLogTail, logTypeFor, printLogBlock } from './logs.js';
 import { withoutCredentials } from '../output-checks.js';
 import type { GithubDeployment } from '../report/github-deployment.js';
 import { bestEffortWithin, writeReports, type RunContext } from '../run-context.js';

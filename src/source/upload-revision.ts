@@ -20,7 +20,7 @@ import {
   createDeployment,
   type UpsertContext,
   type UpsertResult,
-} from '../deploy.js';
+} from '../deployment/upsert.js';
 import { ActionError, CancelledError } from '../errors.js';
 import type { SourceArchive } from './archive.js';
 import { megabytes } from './archive.js';

@@ -4,7 +4,7 @@
  * up late, a deployment being deleted.
  */
 import { describe, expect, it } from '@jest/globals';
-import type { ControlPlane } from '../src/control-plane/api.js';
+import type { ControlPlane } from '../../src/control-plane/api.js';
 import type {
   Deployment,
   DeploymentCreateRequest,
@@ -13,8 +13,8 @@ import type {
   Revision,
   RevisionLogs,
   RevisionsList,
-} from '../src/control-plane/schemas.js';
-import type { Config } from '../src/config.js';
+} from '../../src/control-plane/schemas.js';
+import type { Config } from '../../src/config.js';
 import {
   checkCreatable,
   checkSameKind,
@@ -26,11 +26,11 @@ import {
   upsert,
   waitUntilGone,
   type UpsertContext,
-} from '../src/deploy.js';
-import { ActionError, ApiError, DeadlineError } from '../src/errors.js';
-import { OutcomeUnknownError } from '../src/http.js';
-import type { Logger } from '../src/runner.js';
-import { Deadline, FakeClock } from '../src/time.js';
+} from '../../src/deployment/upsert.js';
+import { ActionError, ApiError, DeadlineError } from '../../src/errors.js';
+import { OutcomeUnknownError } from '../../src/http.js';
+import type { Logger } from '../../src/runner.js';
+import { Deadline, FakeClock } from '../../src/time.js';
 
 const SECRET_VALUE = 'sk-very-secret-value-42';
 /** Attempts of a create or update whose outcome stays unknown (MAX_UNKNOWN_OUTCOMES). */

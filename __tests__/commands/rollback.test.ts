@@ -3,14 +3,14 @@
  * revisions list, and how the reports show a rollback.
  */
 import { describe, expect, it, jest } from '@jest/globals';
-import { listAllRevisions, pickRollbackTarget } from '../src/commands/rollback.js';
-import type { ControlPlane } from '../src/control-plane/api.js';
-import type { Revision, RevisionsList } from '../src/control-plane/schemas.js';
-import { readConfig } from '../src/inputs.js';
-import { headline, rollbackSection } from '../src/report/render.js';
-import { renderComment } from '../src/report/pr-comment.js';
-import { renderSummary } from '../src/report/summary.js';
-import type { RunReport } from '../src/report/types.js';
+import { listAllRevisions, pickRollbackTarget } from '../../src/commands/rollback.js';
+import type { ControlPlane } from '../../src/control-plane/api.js';
+import type { Revision, RevisionsList } from '../../src/control-plane/schemas.js';
+import { readConfig } from '../../src/inputs.js';
+import { headline, rollbackSection } from '../../src/report/render.js';
+import { renderComment } from '../../src/report/pr-comment.js';
+import { renderSummary } from '../../src/report/summary.js';
+import type { RunReport } from '../../src/report/types.js';
 
 const UUID = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
 

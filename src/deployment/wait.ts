@@ -3,18 +3,18 @@
  * DEPLOYED, failed or SKIPPED, within the run's deadline. The gaps between checks come from
  * `nextPollDelay` (poll-policy.ts); time comes from an injectable Clock.
  */
-import type { ControlPlane } from './control-plane/api.js';
-import { FAILED_STATUSES, REVISION_STATUSES, type Revision } from './control-plane/schemas.js';
-import { ActionError, ApiError, CancelledError, DeadlineError } from './errors.js';
+import type { ControlPlane } from '../control-plane/api.js';
+import { FAILED_STATUSES, REVISION_STATUSES, type Revision } from '../control-plane/schemas.js';
+import { ActionError, ApiError, CancelledError, DeadlineError } from '../errors.js';
 import {
   historyFromRevisions,
   nextPollDelay,
   statusStartEstimate,
   type DeployHistory,
 } from './poll-policy.js';
-import { inert, type Logger } from './runner.js';
-import type { Clock, Deadline } from './time.js';
-import { formatDuration } from './format.js';
+import { inert, type Logger } from '../runner.js';
+import type { Clock, Deadline } from '../time.js';
+import { formatDuration } from '../format.js';
 
 /**
  * One status as this run observed it. Only the times of this run's own checks are known: when

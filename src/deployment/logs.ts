@@ -6,7 +6,7 @@
  * Best effort throughout: a tail that cannot be read never hides the failure it would have
  * explained. Log lines are untrusted: `printLogBlock` is the one way they reach the log.
  */
-import type { ControlPlane } from './control-plane/api.js';
+import type { ControlPlane } from '../control-plane/api.js';
 import {
   endGroup,
   inert,
@@ -15,7 +15,7 @@ import {
   runnerLogger,
   startGroup,
   type Logger,
-} from './runner.js';
+} from '../runner.js';
 
 /** Longest rendered line; build logs can hold minified bundles or base64 blobs. */
 export const MAX_LINE_CHARS = 500;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { BuildLogStream, STREAMED_STATUSES } from '../src/build-log-stream.js';
-import type { ControlPlane } from '../src/control-plane/api.js';
-import type { RevisionLogs, RevisionLogsRequest } from '../src/control-plane/schemas.js';
-import { ApiError } from '../src/errors.js';
-import { captureOutputForTests } from '../src/runner.js';
+import { BuildLogStream, STREAMED_STATUSES } from '../../src/deployment/build-log-stream.js';
+import type { ControlPlane } from '../../src/control-plane/api.js';
+import type { RevisionLogs, RevisionLogsRequest } from '../../src/control-plane/schemas.js';
+import { ApiError } from '../../src/errors.js';
+import { captureOutputForTests } from '../../src/runner.js';
 
 type Call = { kind: string; body: RevisionLogsRequest };
 

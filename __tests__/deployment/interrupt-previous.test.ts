@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import type { ControlPlane } from '../src/control-plane/api.js';
-import type { Deployment, Revision } from '../src/control-plane/schemas.js';
-import { ApiError, CancelledError } from '../src/errors.js';
-import { interruptPrevious } from '../src/interrupt-previous.js';
-import type { Logger } from '../src/runner.js';
+import type { ControlPlane } from '../../src/control-plane/api.js';
+import type { Deployment, Revision } from '../../src/control-plane/schemas.js';
+import { ApiError, CancelledError } from '../../src/errors.js';
+import { interruptPrevious } from '../../src/deployment/interrupt-previous.js';
+import type { Logger } from '../../src/runner.js';
 
 const DEP: Deployment = {
   id: 'dep-1',

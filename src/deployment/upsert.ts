@@ -2,19 +2,19 @@
  * Create or update ("upsert") a deployment, and make sure the run knows which revision its
  * own call created, even when a response was lost on the way back.
  */
-import type { ControlPlane } from './control-plane/api.js';
+import type { ControlPlane } from '../control-plane/api.js';
 import type {
   Deployment,
   DeploymentCreateRequest,
   DeploymentPatchRequest,
   SourceConfigRequest,
-} from './control-plane/schemas.js';
-import type { Config } from './config.js';
-import { ActionError, ApiError, DeadlineError } from './errors.js';
-import { OutcomeUnknownError } from './http.js';
-import { inert, type Logger } from './runner.js';
-import type { SourceArchive } from './source/archive.js';
-import type { Clock, Deadline } from './time.js';
+} from '../control-plane/schemas.js';
+import type { Config } from '../config.js';
+import { ActionError, ApiError, DeadlineError } from '../errors.js';
+import { OutcomeUnknownError } from '../http.js';
+import { inert, type Logger } from '../runner.js';
+import type { SourceArchive } from '../source/archive.js';
+import type { Clock, Deadline } from '../time.js';
 import { isTracingProjectConflict, tracingProjectConflict } from './tracing-project-conflict.js';
 
 export interface UpsertContext {
@@ -243,7 +243,7 @@ export async function upsert(
   found: Deployment | undefined,
 ): Promise<UpsertResult> {
   if (ctx.config.source === 'upload') {
-    const { upsertFromUpload } = await import('./source/upload-revision.js');
+    const { upsertFromUpload } = await import('../source/upload-revision.js');
     return upsertFromUpload(ctx, found);
   }
   if (found) return update(ctx, found);

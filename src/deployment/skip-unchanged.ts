@@ -7,10 +7,10 @@
  * and nothing else the run would send with it (`UNSKIPPABLE_INPUTS`; add an input there when
  * it changes what a PATCH builds).
  */
-import type { ControlPlane } from './control-plane/api.js';
-import { FAILED_STATUSES, type Deployment, type Revision } from './control-plane/schemas.js';
-import type { Config } from './config.js';
-import { inert, type Logger } from './runner.js';
+import type { ControlPlane } from '../control-plane/api.js';
+import { FAILED_STATUSES, type Deployment, type Revision } from '../control-plane/schemas.js';
+import type { Config } from '../config.js';
+import { inert, type Logger } from '../runner.js';
 
 /** What the decision reads from the configuration (a `Config` fits; the last two are optional). */
 export type SkipConfig = Pick<

@@ -1,12 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Revision } from '../src/control-plane/schemas.js';
+import type { Revision } from '../../src/control-plane/schemas.js';
 import {
   historyFromRevisions,
   nextPollDelay,
   statusStartEstimate,
   type DeployHistory,
   type PollState,
-} from '../src/poll-policy.js';
+} from '../../src/deployment/poll-policy.js';
 
 // ---------------------------------------------------------------------------------------------
 // A pure simulation of the wait loop against the reference deploy: no clock, no I/O.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import type { ControlPlane } from '../src/control-plane/api.js';
-import type { Deployment, Revision } from '../src/control-plane/schemas.js';
-import type { GithubContext } from '../src/config.js';
+import type { ControlPlane } from '../../src/control-plane/api.js';
+import type { Deployment, Revision } from '../../src/control-plane/schemas.js';
+import type { GithubContext } from '../../src/config.js';
 import {
   findLiveRevision,
   isInProgress,
@@ -9,8 +9,8 @@ import {
   skippedMessage,
   UNSKIPPABLE_INPUTS,
   type SkipConfig,
-} from '../src/skip-unchanged.js';
-import type { Logger } from '../src/runner.js';
+} from '../../src/deployment/skip-unchanged.js';
+import type { Logger } from '../../src/runner.js';
 
 const SHA = 'a'.repeat(40);
 const HEAD = 'b'.repeat(40);

@@ -7,10 +7,10 @@
  * interrupt, or an install without the endpoint) are a notice; any other failure a warning.
  * Cancellation and the deadline still end the run.
  */
-import type { ControlPlane } from './control-plane/api.js';
-import type { Deployment, Revision } from './control-plane/schemas.js';
-import { CancelledError, DeadlineError } from './errors.js';
-import { inert, type Logger } from './runner.js';
+import type { ControlPlane } from '../control-plane/api.js';
+import type { Deployment, Revision } from '../control-plane/schemas.js';
+import { CancelledError, DeadlineError } from '../errors.js';
+import { inert, type Logger } from '../runner.js';
 import { isInProgress } from './skip-unchanged.js';
 
 export type InterruptOutcome =

@@ -11,9 +11,9 @@
  * before (same `id`) are not printed twice. Lines are untrusted: they are printed through
  * `printLogBlock` (a collapsed group, `printUntrusted` inside).
  */
-import type { ControlPlane } from './control-plane/api.js';
-import { logEntryId, printLogBlock, renderLogEntry } from './log-tail.js';
-import type { Logger } from './runner.js';
+import type { ControlPlane } from '../control-plane/api.js';
+import { logEntryId, printLogBlock, renderLogEntry } from './logs.js';
+import type { Logger } from '../runner.js';
 
 /** The statuses during which the CLI streams the build log. */
 export const STREAMED_STATUSES: ReadonlySet<string> = new Set(['AWAITING_BUILD', 'BUILDING']);

@@ -1,9 +1,14 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import type { ControlPlane } from '../src/control-plane/api.js';
-import type { RevisionLogs } from '../src/control-plane/schemas.js';
-import { ApiError } from '../src/errors.js';
-import { fetchLogTail, logTypeFor, MAX_LINE_CHARS, renderLogEntry } from '../src/log-tail.js';
-import { captureOutputForTests, resetSecretsForTests, setSecret } from '../src/runner.js';
+import type { ControlPlane } from '../../src/control-plane/api.js';
+import type { RevisionLogs } from '../../src/control-plane/schemas.js';
+import { ApiError } from '../../src/errors.js';
+import {
+  fetchLogTail,
+  logTypeFor,
+  MAX_LINE_CHARS,
+  renderLogEntry,
+} from '../../src/deployment/logs.js';
+import { captureOutputForTests, resetSecretsForTests, setSecret } from '../../src/runner.js';
 
 /** The kind of log and the request body, as one record for the assertions. */
 type LogsQuery = { type: 'build' | 'deploy' } & Parameters<ControlPlane['getRevisionLogs']>[3];

@@ -1,10 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
-import type { ControlPlane } from '../src/control-plane/api.js';
-import type { Revision, RevisionsList } from '../src/control-plane/schemas.js';
-import { ActionError, ApiError, CancelledError, DeadlineError } from '../src/errors.js';
-import type { Logger } from '../src/runner.js';
-import { Deadline, FakeClock } from '../src/time.js';
-import { isTransientPollError, waitForRevision, type StatusChange } from '../src/wait.js';
+import type { ControlPlane } from '../../src/control-plane/api.js';
+import type { Revision, RevisionsList } from '../../src/control-plane/schemas.js';
+import { ActionError, ApiError, CancelledError, DeadlineError } from '../../src/errors.js';
+import type { Logger } from '../../src/runner.js';
+import { Deadline, FakeClock } from '../../src/time.js';
+import {
+  isTransientPollError,
+  waitForRevision,
+  type StatusChange,
+} from '../../src/deployment/wait.js';
 
 const DEPLOYMENT = 'dep-5f0c7a2e-1111';
 const REVISION = '1a2b3c4d-aaaa-bbbb-cccc-000000000001';
