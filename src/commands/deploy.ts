@@ -3,7 +3,9 @@
  * verify the agent server, report.
  */
 import type { Deployment, Revision } from '../control-plane/schemas.js';
-import { checkSameKind, findTarget, uiUrl, upsert } from '../deployment/upsert.js';
+import { checkSameKind } from '../deployment/requests.js';
+import { findTarget, uiUrl } from '../deployment/target.js';
+import { upsert } from '../deployment/upsert.js';
 import { ActionError } from '../errors.js';
 import {
   failRun,

@@ -8,7 +8,7 @@
 import type { ControlPlane } from '../control-plane/api.js';
 import { ControlPlaneClient, MAX_PAGES } from '../control-plane/client.js';
 import type { Deployment, Revision } from '../control-plane/schemas.js';
-import { uiUrl } from '../deployment/upsert.js';
+import { lookupTarget, uiUrl } from '../deployment/target.js';
 import { ActionError, ApiError, CancelledError } from '../errors.js';
 import { fail, writeReports, type RunContext } from '../run-context.js';
 import { OutcomeUnknownError, type HttpContext } from '../http.js';
@@ -421,24 +421,16 @@ async function finishRollback(
 /** The deployment to roll back, by `deployment-id` or by exact `name`; absent is an error. */
 async function lookup(ctx: RunContext): Promise<Deployment> {
   const { config, client } = ctx;
-  if (!config.deploymentId) {
-    const found = await client.findDeploymentByName(config.name!);
-    if (found) return found;
-    throw new ActionError(
-      `There is no deployment named '${config.name}' (input \`name\`), so there is nothing to ` +
-        'roll back. Check the name, and `workspace-id` if the key can reach several workspaces.',
-      'Deployment not found',
-    );
-  }
-  const found = await client.getDeployment(config.deploymentId);
-  if (config.name && found.name !== config.name) {
-    throw new ActionError(
-      `Deployment ${found.id} (input \`deployment-id\`) is named '${inert(found.name, 100)}', not ` +
-        `'${config.name}' (input \`name\`). Refusing to roll back a deployment other than the one named.`,
-      'Name and ID disagree',
-    );
-  }
-  return found;
+  const found = await lookupTarget(client, config, 'roll back');
+  if (found) return found;
+  throw new ActionError(
+    config.deploymentId
+      ? `Deployment ${config.deploymentId} (input \`deployment-id\`) does not exist in this ` +
+          'workspace, so there is nothing to roll back. Check the ID.'
+      : `There is no deployment named '${config.name}' (input \`name\`), so there is nothing to ` +
+          'roll back. Check the name, and `workspace-id` if the key can reach several workspaces.',
+    'Deployment not found',
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

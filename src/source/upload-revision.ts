@@ -12,11 +12,9 @@
  */
 import type { Deployment, DeploymentPatchRequest } from '../control-plane/schemas.js';
 import type { Config } from '../config.js';
+import { buildCommandFields, checkCreatable, checkSameKind } from '../deployment/requests.js';
 import {
   applyPatch,
-  buildCommandFields,
-  checkCreatable,
-  checkSameKind,
   createDeployment,
   type UpsertContext,
   type UpsertResult,
