@@ -4,6 +4,7 @@
  */
 import type { Deployment, Revision } from '../control-plane/schemas.js';
 import { checkSameKind } from '../deployment/requests.js';
+import { revisionStatus } from '../deployment/revision-status.js';
 import { findTarget, uiUrl } from '../deployment/target.js';
 import { upsert } from '../deployment/upsert.js';
 import { ActionError } from '../errors.js';
@@ -361,7 +362,8 @@ function revisionFailure(
   const said = statusMessage
     ? ` The platform says: ${inert(statusMessage, 500).replace(/[.!\s]+$/, '')}.`
     : '';
-  if (status === 'INTERRUPTED') {
+  // A failure no log explains: a person or a newer run stopped it (INTERRUPTED).
+  if (revisionStatus(status).log === 'none') {
     return new ActionError(
       `Revision ${inert(revisionId)} of deployment '${inert(name)}' was INTERRUPTED before it was deployed: ` +
         'a person stopped it in LangSmith, or a newer run of this workflow interrupted it to ' +

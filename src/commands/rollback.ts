@@ -8,6 +8,7 @@
 import type { ControlPlane } from '../control-plane/api.js';
 import { ControlPlaneClient, MAX_PAGES } from '../control-plane/client.js';
 import type { Deployment, Revision } from '../control-plane/schemas.js';
+import { revisionStatus } from '../deployment/revision-status.js';
 import { lookupTarget, uiUrl } from '../deployment/target.js';
 import { ActionError, ApiError, CancelledError } from '../errors.js';
 import { fail, writeReports, type RunContext } from '../run-context.js';
@@ -82,7 +83,7 @@ export function pickRollbackTarget(
           'serve the newest earlier revision that reached DEPLOYED. Nothing was redeployed.',
       };
     }
-    if (revision.status !== 'DEPLOYED') {
+    if (revisionStatus(revision.status).outcome !== 'deployed') {
       return {
         ok: false,
         message:
@@ -94,7 +95,7 @@ export function pickRollbackTarget(
     return { ok: true, revision, alreadyLive: revision.id === activeRevisionId };
   }
   const candidates = revisions
-    .filter((r) => r.status === 'DEPLOYED' && r.id !== activeRevisionId)
+    .filter((r) => revisionStatus(r.status).outcome === 'deployed' && r.id !== activeRevisionId)
     .map((r, i) => ({ r, i, at: Date.parse(r.created_at) }))
     // Newest first; a date that does not parse sorts last; ties keep the listed order.
     .sort((a, b) => nanLast(b.at) - nanLast(a.at) || a.i - b.i);

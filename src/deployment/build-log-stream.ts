@@ -14,9 +14,12 @@
 import type { ControlPlane } from '../control-plane/api.js';
 import { logEntryId, printLogBlock, renderLogEntry } from './logs.js';
 import type { Logger } from '../runner.js';
+import { statusesWhere } from './revision-status.js';
 
 /** The statuses during which the CLI streams the build log. */
-export const STREAMED_STATUSES: ReadonlySet<string> = new Set(['AWAITING_BUILD', 'BUILDING']);
+export const STREAMED_STATUSES: ReadonlySet<string> = new Set(
+  statusesWhere((rule) => rule.phase === 'building'),
+);
 
 export interface BuildLogStreamOptions {
   client: ControlPlane;

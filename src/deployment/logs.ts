@@ -16,6 +16,7 @@ import {
   startGroup,
   type Logger,
 } from '../runner.js';
+import { revisionStatus } from './revision-status.js';
 
 /** Longest rendered line; build logs can hold minified bundles or base64 blobs. */
 export const MAX_LINE_CHARS = 500;
@@ -24,9 +25,8 @@ export type LogTail = { lines: string[] } | { unavailable: true };
 
 /** Which logs explain a failed status: the build's or the deploy's. */
 export function logTypeFor(status: string): 'build' | 'deploy' | undefined {
-  if (status === 'CREATE_FAILED' || status === 'BUILD_FAILED') return 'build';
-  if (status === 'DEPLOY_FAILED') return 'deploy';
-  return undefined;
+  const { outcome, log } = revisionStatus(status);
+  return outcome === 'failed' && log !== 'none' ? log : undefined;
 }
 
 /**

@@ -19,6 +19,7 @@
  * Both goals together are at the limit of that spread: see bench/RESULTS.md.
  */
 import type { Revision } from '../control-plane/schemas.js';
+import { revisionStatus } from './revision-status.js';
 
 export interface PollState {
   status: string;
@@ -71,7 +72,7 @@ export function nextPollDelay(state: PollState): number {
   const floor = maxGap * FLOOR_GAP;
   const bound = (ms: number) => Math.min(maxGap, Math.max(floor, ms));
 
-  if (state.status !== 'DEPLOYING') return maxGap;
+  if (revisionStatus(state.status).phase !== 'deploying') return maxGap;
 
   const scale = timeScale(maxGap, state.history);
   const sparseUntil = DEPLOYING_SPARSE_UNTIL_MS * scale;
@@ -134,7 +135,8 @@ export function historyFromRevisions(
 ): DeployHistory | undefined {
   const durations: number[] = [];
   for (const revision of revisions) {
-    if (revision.id === currentRevisionId || revision.status !== 'DEPLOYED') continue;
+    if (revision.id === currentRevisionId || revisionStatus(revision.status).outcome !== 'deployed')
+      continue;
     const ms = Date.parse(revision.updated_at) - Date.parse(revision.created_at);
     if (Number.isFinite(ms) && ms >= MIN_SAMPLE_MS && ms <= MAX_SAMPLE_MS) durations.push(ms);
   }

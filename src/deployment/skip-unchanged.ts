@@ -8,9 +8,10 @@
  * it changes what a PATCH builds).
  */
 import type { ControlPlane } from '../control-plane/api.js';
-import { FAILED_STATUSES, type Deployment, type Revision } from '../control-plane/schemas.js';
+import type { Deployment, Revision } from '../control-plane/schemas.js';
 import type { Config } from '../config.js';
 import { inert, type Logger } from '../runner.js';
+import { revisionStatus } from './revision-status.js';
 
 /** What the decision reads from the configuration (a `Config` fits; the last two are optional). */
 export type SkipConfig = Pick<
@@ -30,16 +31,10 @@ export type SkipDecision =
   { skip: true; revisionId: string; commitSha: string } | { skip: false; reason: string };
 
 const HEX_SHA = /^[0-9a-f]{7,64}$/i;
-const ENDED: ReadonlySet<string> = new Set([
-  'DEPLOYED',
-  ...FAILED_STATUSES,
-  'SKIPPED',
-  'INTERRUPTED',
-]);
 
 /** A revision status that may still change: not DEPLOYED, failed, SKIPPED or INTERRUPTED. */
 export function isInProgress(status: string): boolean {
-  return !ENDED.has(status);
+  return !revisionStatus(status).final;
 }
 
 /** The commit a new revision would be built from: the PR head on pull requests. */
@@ -77,7 +72,7 @@ export function skipDecision(
   if (!active || active.id !== found.active_revision_id) {
     return { skip: false, reason: 'the live revision could not be read' };
   }
-  if (active.status !== 'DEPLOYED')
+  if (revisionStatus(active.status).outcome !== 'deployed')
     return { skip: false, reason: 'the live revision is not DEPLOYED' };
   const live = active.source_revision_config;
   const expected = workflowCommit(config).toLowerCase();

@@ -55,7 +55,7 @@ export async function showLogTail(
   status: string,
   streamed: boolean,
 ): Promise<void> {
-  if (logTypeFor(status) === undefined) return; // INTERRUPTED: no log explains it
+  if (logTypeFor(status) === undefined) return; // no log explains it (INTERRUPTED)
   const tail = await fetchLogTail(ctx.client, deploymentId, revisionId, status);
   if ('lines' in tail && tail.lines.length > 0) {
     ctx.state.report.logTail = tail.lines;

@@ -4,7 +4,7 @@
  * `nextPollDelay` (poll-policy.ts); time comes from an injectable Clock.
  */
 import type { ControlPlane } from '../control-plane/api.js';
-import { FAILED_STATUSES, REVISION_STATUSES, type Revision } from '../control-plane/schemas.js';
+import type { Revision } from '../control-plane/schemas.js';
 import { ActionError, ApiError, CancelledError, DeadlineError } from '../errors.js';
 import {
   historyFromRevisions,
@@ -14,6 +14,7 @@ import {
 } from './poll-policy.js';
 import { inert, type Logger } from '../runner.js';
 import type { Clock, Deadline } from '../time.js';
+import { revisionStatus } from './revision-status.js';
 import { formatDuration } from '../format.js';
 
 /**
@@ -62,8 +63,6 @@ export interface WaitOptions {
 /** Failed checks in a row after which the platform is taken to be down. */
 export const MAX_FAILED_POLLS = 10;
 
-const FAILED: ReadonlySet<string> = new Set(FAILED_STATUSES);
-const KNOWN: ReadonlySet<string> = new Set(REVISION_STATUSES);
 const NETWORK_CODES = new Set([
   'ECONNRESET',
   'ECONNREFUSED',
@@ -248,11 +247,9 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
 }
 
 function outcomeOf(status: string): WaitResult['outcome'] | undefined {
-  if (status === 'DEPLOYED') return 'deployed';
-  // INTERRUPTED: a person or a newer run stopped it; it will not go on (see INTERFACE.md).
-  if (FAILED.has(status) || status === 'INTERRUPTED') return 'failed';
-  if (status === 'SKIPPED') return 'skipped';
-  return undefined;
+  const { outcome } = revisionStatus(status);
+  if (outcome === 'in_progress') return undefined;
+  return outcome === 'superseded' ? 'skipped' : outcome;
 }
 
 /**
@@ -269,13 +266,8 @@ function statusLine(
   if (previous !== undefined) {
     line += ` (the previous check, ${formatDuration(now - previous.lastSeenAt)} earlier, saw ${inert(previous.status, 80)})`;
   }
-  if (!KNOWN.has(status)) {
-    line +=
-      ' — not a status this action knows; it is taken as still in progress and the action ' +
-      'keeps waiting';
-  } else if (status === 'UNKNOWN') {
-    line += ' — not a final status; the action keeps waiting';
-  }
+  const { note } = revisionStatus(status);
+  if (note) line += ` — ${note}`;
   return line;
 }
 
