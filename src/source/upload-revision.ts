@@ -18,7 +18,7 @@ import {
   createDeployment,
   type UpsertContext,
   type UpsertResult,
-} from '../deployment/upsert.js';
+} from '../deployment/writes.js';
 import { ActionError, CancelledError } from '../errors.js';
 import type { SourceArchive } from './archive.js';
 import { megabytes } from './archive.js';
