@@ -9,7 +9,7 @@ import type { Logger } from '../../src/runner.js';
 import { Deadline, systemClock } from '../../src/time.js';
 import { runConversationTests } from '../../src/verify/conversation-tests.js';
 import { parseTestsFile } from '../../src/verify/tests-file.js';
-import type { VerifyContext } from '../../src/verify.js';
+import type { VerifyContext } from '../../src/verify/shared.js';
 import {
   SKIP_MESSAGE,
   skipWithoutFixture,

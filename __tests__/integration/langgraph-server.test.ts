@@ -9,13 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { HttpContext } from '../../src/http.js';
 import type { Logger } from '../../src/runner.js';
 import { Deadline, systemClock } from '../../src/time.js';
-import {
-  CheckError,
-  healthCheck,
-  smokeTest,
-  verifyDeployment,
-  type VerifyContext,
-} from '../../src/verify.js';
+import { healthCheck } from '../../src/verify/health.js';
+import { verifyDeployment } from '../../src/verify/run-checks.js';
+import { CheckError, type VerifyContext } from '../../src/verify/shared.js';
+import { smokeTest } from '../../src/verify/smoke.js';
 import {
   SKIP_MESSAGE,
   skipWithoutFixture,

@@ -20,7 +20,8 @@ import {
   runConversationTests,
 } from '../../src/verify/conversation-tests.js';
 import { parseTestsFile, type TestCase } from '../../src/verify/tests-file.js';
-import { verifyDeployment, type VerifyContext } from '../../src/verify.js';
+import { verifyDeployment } from '../../src/verify/run-checks.js';
+import type { VerifyContext } from '../../src/verify/shared.js';
 
 let sim: Simulator;
 let depId: string;

@@ -398,7 +398,7 @@ async function verify(
   const { config, logger, state } = ctx;
   if (!config.healthCheck && config.smokeTest === undefined && !config.tests)
     return { passed: true };
-  const { verifyDeployment } = await import('../verify.js');
+  const { verifyDeployment } = await import('../verify/run-checks.js');
   const result = await verifyDeployment(
     { http: ctx.http, apiKey: config.apiKey, logger },
     {

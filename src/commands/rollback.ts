@@ -197,7 +197,7 @@ async function serveAgain(ctx: RunContext, opts: ServeAgainOptions): Promise<Res
   if (!config.healthCheck) return { revisionId, status: waited.status, outcome: 'restored' };
   const current = await client.getDeployment(deployment.id).catch(() => deployment);
   const url = agentUrlOf(current);
-  const { verifyDeployment } = await import('../verify.js');
+  const { verifyDeployment } = await import('../verify/run-checks.js');
   const checked = await verifyDeployment(
     { http: opts.http, apiKey: config.apiKey, logger },
     { url, healthCheck: true },

@@ -16,13 +16,8 @@
 import { CancelledError, DeadlineError } from '../errors.js';
 import { keyAllowedFor, request } from '../http.js';
 import { inert, printUntrusted, redact } from '../runner.js';
-import {
-  createSdkClient,
-  describeRequestError,
-  describeRunError,
-  shortError,
-  type VerifyContext,
-} from '../verify.js';
+import { shortError, type VerifyContext } from './shared.js';
+import { createSdkClient, describeRequestError, describeRunError } from './smoke.js';
 import type { TestCase, TestTurn } from './tests-file.js';
 
 type SdkClient = import('@langchain/langgraph-sdk').Client;

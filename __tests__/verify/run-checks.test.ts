@@ -5,17 +5,14 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CancelledError } from '../src/errors.js';
-import type { HttpContext } from '../src/http.js';
-import type { AnnotationProperties, Logger } from '../src/runner.js';
-import { Deadline, FakeClock } from '../src/time.js';
-import {
-  CheckError,
-  healthCheck,
-  smokeTest,
-  verifyDeployment,
-  type VerifyContext,
-} from '../src/verify.js';
+import { CancelledError } from '../../src/errors.js';
+import type { HttpContext } from '../../src/http.js';
+import type { AnnotationProperties, Logger } from '../../src/runner.js';
+import { Deadline, FakeClock } from '../../src/time.js';
+import { healthCheck } from '../../src/verify/health.js';
+import { verifyDeployment } from '../../src/verify/run-checks.js';
+import { CheckError, type VerifyContext } from '../../src/verify/shared.js';
+import { smokeTest } from '../../src/verify/smoke.js';
 
 const API_KEY = 'lsv2_sk_test_key_0123456789';
 
