@@ -5,7 +5,7 @@
 import type { Config } from './config.js';
 import { ControlPlaneClient } from './control-plane/client.js';
 import { CancelledError } from './errors.js';
-import type { HttpContext } from './http.js';
+import type { HttpContext } from './http/request.js';
 import { outputProblem } from './output-checks.js';
 import { inert, runnerLogger, setOutput, type Logger } from './runner.js';
 import {

@@ -6,7 +6,7 @@
 import type { Config } from './config.js';
 import type { ControlPlaneClient } from './control-plane/client.js';
 import { ActionError } from './errors.js';
-import type { HttpContext } from './http.js';
+import type { HttpContext } from './http/request.js';
 import type { RunReport } from './report/types.js';
 import { redact, type Logger } from './runner.js';
 import type { Clock, Deadline } from './time.js';

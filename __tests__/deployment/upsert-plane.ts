@@ -16,7 +16,7 @@ import type {
 import type { Config } from '../../src/config.js';
 import type { UpsertContext } from '../../src/deployment/upsert.js';
 import { ApiError } from '../../src/errors.js';
-import { OutcomeUnknownError } from '../../src/http.js';
+import { OutcomeUnknownError } from '../../src/http/request.js';
 import type { Logger } from '../../src/runner.js';
 import { Deadline, FakeClock } from '../../src/time.js';
 

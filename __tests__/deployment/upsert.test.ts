@@ -21,7 +21,7 @@ import type { Config } from '../../src/config.js';
 import { createRequest, patchRequest } from '../../src/deployment/requests.js';
 import { upsert } from '../../src/deployment/upsert.js';
 import { ActionError } from '../../src/errors.js';
-import { OutcomeUnknownError } from '../../src/http.js';
+import { OutcomeUnknownError } from '../../src/http/request.js';
 
 describe('upsert: create', () => {
   it('no deployment: POST the create body; created=true and its revision', async () => {

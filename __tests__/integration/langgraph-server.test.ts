@@ -6,7 +6,7 @@
  * in CI (`CI=true`) a missing install fails here instead of hiding the tests.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { HttpContext } from '../../src/http.js';
+import type { HttpContext } from '../../src/http/request.js';
 import type { Logger } from '../../src/runner.js';
 import { Deadline, systemClock } from '../../src/time.js';
 import { healthCheck } from '../../src/verify/health.js';

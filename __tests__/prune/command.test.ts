@@ -11,7 +11,7 @@ import { runPrune } from '../../src/commands/prune.js';
 import type { Config } from '../../src/config.js';
 import { ControlPlaneClient } from '../../src/control-plane/client.js';
 import type { RunContext } from '../../src/run-context.js';
-import type { HttpContext } from '../../src/http.js';
+import type { HttpContext } from '../../src/http/request.js';
 import { captureOutputForTests } from '../../src/runner.js';
 import { Deadline, systemClock } from '../../src/time.js';
 import { startSimulator, type Simulator } from '../../simulator/index.js';

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
 import { CancelledError } from '../../src/errors.js';
-import type { HttpContext } from '../../src/http.js';
+import type { HttpContext } from '../../src/http/request.js';
 import {
   resetSecretsForTests,
   setSecret,

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CancelledError } from '../../src/errors.js';
-import type { HttpContext } from '../../src/http.js';
+import type { HttpContext } from '../../src/http/request.js';
 import type { AnnotationProperties, Logger } from '../../src/runner.js';
 import { Deadline, FakeClock } from '../../src/time.js';
 import { healthCheck } from '../../src/verify/health.js';

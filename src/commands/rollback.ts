@@ -12,7 +12,7 @@ import { revisionStatus } from '../deployment/revision-status.js';
 import { lookupTarget, uiUrl } from '../deployment/target.js';
 import { ActionError, ApiError, CancelledError } from '../errors.js';
 import { fail, writeReports, type RunContext } from '../run-context.js';
-import { OutcomeUnknownError, type HttpContext } from '../http.js';
+import { OutcomeUnknownError, type HttpContext } from '../http/request.js';
 import type { GithubDeployment } from '../report/github-deployment.js';
 import type { RollbackReport } from '../report/types.js';
 import { inert } from '../runner.js';

@@ -5,13 +5,8 @@
  */
 import * as z from 'zod/mini';
 import { ActionError, ApiError } from '../errors.js';
-import {
-  keyAllowedFor,
-  request,
-  type HttpContext,
-  type HttpResponse,
-  type RetryMode,
-} from '../http.js';
+import { keyAllowedFor } from '../http/key-policy.js';
+import { request, type HttpContext, type HttpResponse, type RetryMode } from '../http/request.js';
 import { withoutCredentials } from '../output-checks.js';
 import { inert, redact, setSecret } from '../runner.js';
 import type { ControlPlane } from './api.js';

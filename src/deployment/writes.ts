@@ -8,7 +8,7 @@ import type {
   DeploymentPatchRequest,
 } from '../control-plane/schemas.js';
 import { ActionError, ApiError } from '../errors.js';
-import { OutcomeUnknownError } from '../http.js';
+import { OutcomeUnknownError } from '../http/request.js';
 import { inert } from '../runner.js';
 import type { SourceArchive } from '../source/archive.js';
 import { checkSameKind } from './requests.js';

@@ -14,7 +14,8 @@
  * is untrusted: it reaches the log only through `inert()` / `printUntrusted()`, masked.
  */
 import { CancelledError, DeadlineError } from '../errors.js';
-import { keyAllowedFor, request } from '../http.js';
+import { keyAllowedFor } from '../http/key-policy.js';
+import { request } from '../http/request.js';
 import { inert, printUntrusted, redact } from '../runner.js';
 import { shortError, type VerifyContext } from './shared.js';
 import { createSdkClient, describeRequestError, describeRunError } from './smoke.js';

@@ -3,13 +3,9 @@
  * the action's HTTP layer (one deadline, the run's cancel signal, `Retry-After`).
  */
 import { ApiError, CancelledError, DeadlineError } from '../errors.js';
-import {
-  OutcomeUnknownError,
-  parseRetryAfter,
-  RefusedAnswerError,
-  request,
-  type HttpContext,
-} from '../http.js';
+import { RefusedAnswerError } from '../http/answers.js';
+import { OutcomeUnknownError, request, type HttpContext } from '../http/request.js';
+import { parseRetryAfter } from '../http/retry-policy.js';
 import { redact } from '../runner.js';
 import {
   CheckError,

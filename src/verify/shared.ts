@@ -3,7 +3,8 @@
  * may go to the URL (https, or http on loopback), and short wordings of what went wrong.
  */
 import { ActionError } from '../errors.js';
-import { keyAllowedFor, OutcomeUnknownError, type HttpContext } from '../http.js';
+import { keyAllowedFor } from '../http/key-policy.js';
+import { OutcomeUnknownError, type HttpContext } from '../http/request.js';
 import type { Logger } from '../runner.js';
 
 /** A check failed; the message is written for the workflow's author. */

@@ -10,7 +10,8 @@
  * skipped with a warning.
  */
 import { ActionError, CancelledError, DeadlineError } from '../errors.js';
-import { createResilientFetch, OutcomeUnknownError } from '../http.js';
+import { OutcomeUnknownError } from '../http/request.js';
+import { createResilientFetch } from '../http/sdk-fetch.js';
 import { inert, redact } from '../runner.js';
 import {
   CheckError,

@@ -2,24 +2,19 @@ import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { connect } from 'node:net';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  backoffDelay,
-  createResilientFetch,
-  keyAllowedFor,
-  OutcomeUnknownError,
-  parseRetryAfter,
-  request,
-  type HttpContext,
-} from '../src/http.js';
-import { ApiError, CancelledError, DeadlineError } from '../src/errors.js';
-import { errorFromResponse } from '../src/control-plane/errors.js';
-import { Deadline, FakeClock } from '../src/time.js';
+import { keyAllowedFor } from '../../src/http/key-policy.js';
+import { OutcomeUnknownError, request, type HttpContext } from '../../src/http/request.js';
+import { backoffDelay, parseRetryAfter } from '../../src/http/retry-policy.js';
+import { createResilientFetch } from '../../src/http/sdk-fetch.js';
+import { ApiError, CancelledError, DeadlineError } from '../../src/errors.js';
+import { errorFromResponse } from '../../src/control-plane/errors.js';
+import { Deadline, FakeClock } from '../../src/time.js';
 import {
   captureLogger,
   sendJson,
   startServer,
   type LocalServer,
-} from './helpers/http-test-server.js';
+} from '../helpers/http-test-server.js';
 
 const API_KEY = 'lsv2_pt_test_key_0123456789abcdef';
 
