@@ -163,29 +163,40 @@ export function signalsOf(...signals: (AbortSignal | undefined)[]): AbortSignal[
   return signals.filter((s): s is AbortSignal => s !== undefined);
 }
 
+/**
+ * One `fetch` of the request, nothing read yet: bounded by `timeout`, the run's and the
+ * caller's signals, through the proxy when one is set, and a redirect refused at once.
+ */
+export async function fetchOnce(
+  ctx: HttpContext,
+  req: SendOptions,
+  timeout: AbortSignal,
+): Promise<Response> {
+  const init: RequestInit & { dispatcher?: unknown } = {
+    method: req.method,
+    headers: req.headers,
+    signal: AbortSignal.any(signalsOf(timeout, ctx.signal, req.signal)),
+    redirect: 'manual',
+  };
+  if (req.body !== undefined) init.body = req.body;
+  const dispatcher = await dispatcherFor(req.url);
+  if (dispatcher !== undefined) init.dispatcher = dispatcher;
+  const res = await (ctx.fetchImpl ?? fetch)(req.url, init);
+  if (isRedirect(res.status)) {
+    await res.body?.cancel().catch(() => undefined);
+    throw redirectError(req.method, req.url, req.describe, res);
+  }
+  return res;
+}
+
 async function attemptOnce(
   ctx: HttpContext,
   req: SendOptions,
   timeoutMs: number,
 ): Promise<Attempt> {
   const timeout = AbortSignal.timeout(Math.max(1, Math.round(timeoutMs)));
-  const signal = AbortSignal.any(signalsOf(timeout, ctx.signal, req.signal));
-  const fetchImpl = ctx.fetchImpl ?? fetch;
   try {
-    const init: RequestInit & { dispatcher?: unknown } = {
-      method: req.method,
-      headers: req.headers,
-      signal,
-      redirect: 'manual',
-    };
-    if (req.body !== undefined) init.body = req.body;
-    const dispatcher = await dispatcherFor(req.url);
-    if (dispatcher !== undefined) init.dispatcher = dispatcher;
-    const res = await fetchImpl(req.url, init);
-    if (isRedirect(res.status)) {
-      await res.body?.cancel().catch(() => undefined);
-      throw redirectError(req.method, req.url, req.describe, res);
-    }
+    const res = await fetchOnce(ctx, req, timeout);
     const text = await readCapped(res, req.describe, req.method, req.url);
     return { ok: true, status: res.status, headers: res.headers, text };
   } catch (err) {

@@ -35,6 +35,11 @@ export function parseRetryAfter(value: string | null, nowMs: number): number | u
   return Math.max(0, at - nowMs);
 }
 
+/** The longest wait before retry number `attempt` (from 0): `min(max, base * 2^attempt)`. */
+export function backoffCeiling(attempt: number, baseMs: number, maxMs: number): number {
+  return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt));
+}
+
 /** Full jitter: `random() * min(maxDelay, base * 2^attempt)`; `attempt` counts retries from 0. */
 export function backoffDelay(
   attempt: number,
@@ -42,7 +47,7 @@ export function backoffDelay(
 ): number {
   const base = ctx.baseDelayMs ?? DEFAULTS.baseDelayMs;
   const max = ctx.maxDelayMs ?? DEFAULTS.maxDelayMs;
-  const ceiling = Math.min(max, base * 2 ** Math.max(0, attempt));
+  const ceiling = backoffCeiling(attempt, base, max);
   const r = (ctx.random ?? Math.random)();
   return Math.floor(Math.min(1, Math.max(0, r)) * ceiling);
 }

@@ -4,19 +4,19 @@
  */
 import { DeadlineError } from '../errors.js';
 import { redact } from '../runner.js';
-import { cappedStream, isRedirect, redirectError } from './answers.js';
+import { cappedStream, RefusedAnswerError } from './answers.js';
 import { classify } from './failures.js';
 import { keyAllowedFor } from './key-policy.js';
-import { dispatcherFor } from './proxy.js';
 import {
+  fetchOnce,
   networkError,
   OutcomeUnknownError,
   send,
-  signalsOf,
   throwIfAborted,
   type HttpContext,
   type HttpResponse,
   type RetryMode,
+  type SendOptions,
 } from './request.js';
 
 function isStreamPath(pathname: string): boolean {
@@ -81,20 +81,20 @@ export function createResilientFetch(
         );
       }
       const deadlineSignal = AbortSignal.timeout(Math.max(1, Math.round(remaining)));
-      const signal = AbortSignal.any(signalsOf(deadlineSignal, ctx.signal, callerSignal));
-      const fetchInit: RequestInit & { dispatcher?: unknown } = {
+      const once: SendOptions = {
         method,
+        url,
         headers,
-        signal,
-        redirect: 'manual',
+        ...(body !== undefined ? { body } : {}),
+        retry: 'never',
+        describe,
+        ...(callerSignal ? { signal: callerSignal } : {}),
       };
-      if (body !== undefined) fetchInit.body = body;
-      const dispatcher = await dispatcherFor(url);
-      if (dispatcher !== undefined) fetchInit.dispatcher = dispatcher;
       let res: Response;
       try {
-        res = await (ctx.fetchImpl ?? fetch)(url, fetchInit);
+        res = await fetchOnce(ctx, once, deadlineSignal);
       } catch (err) {
+        if (err instanceof RefusedAnswerError) throw err;
         throwIfAborted(ctx, callerSignal, describe);
         if (deadlineSignal.aborted) {
           throw new DeadlineError(redact(`The \`timeout\` ran out during ${describe}.`));
@@ -109,11 +109,7 @@ export function createResilientFetch(
             cause: err,
           });
         }
-        throw networkError({ method, url, headers, retry: 'never', describe }, failure, 1);
-      }
-      if (isRedirect(res.status)) {
-        await res.body?.cancel().catch(() => undefined);
-        throw redirectError(method, url, describe, res);
+        throw networkError(once, failure, 1);
       }
       return cappedStream(res, describe, method, url);
     }

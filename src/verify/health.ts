@@ -5,7 +5,7 @@
 import { ApiError, CancelledError, DeadlineError } from '../errors.js';
 import { RefusedAnswerError } from '../http/answers.js';
 import { OutcomeUnknownError, request, type HttpContext } from '../http/request.js';
-import { parseRetryAfter } from '../http/retry-policy.js';
+import { backoffCeiling, parseRetryAfter } from '../http/retry-policy.js';
 import { redact } from '../runner.js';
 import {
   CheckError,
@@ -104,7 +104,7 @@ export async function healthCheck(ctx: VerifyContext, url: string): Promise<Heal
       last = shortError(error);
     }
     const delay =
-      retryAfterMs ?? Math.min(base * HEALTH_MAX_DELAY_FACTOR, base * 2 ** (attempts - 1));
+      retryAfterMs ?? backoffCeiling(attempts - 1, base, base * HEALTH_MAX_DELAY_FACTOR);
     if (delay >= http.deadline.remainingMs()) break;
     ctx.logger.debug(
       `Health check: ${okUrl} answered ${last}; next try in ${seconds(delay)} ` +
