@@ -19,8 +19,6 @@ const PENDING_SPLIT: ReadonlySet<string> = new Set([
   'src/inputs.ts',
   'src/verify/conversation-tests.ts',
   'src/control-plane/client.ts',
-  'src/commands/rollback.ts',
-  'src/commands/deploy.ts',
 ]);
 
 function sourceFiles(dir: string): string[] {

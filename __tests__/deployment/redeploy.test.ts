@@ -3,7 +3,7 @@
  * revisions list, and how the reports show a rollback.
  */
 import { describe, expect, it, jest } from '@jest/globals';
-import { listAllRevisions, pickRollbackTarget } from '../../src/commands/rollback.js';
+import { listAllRevisions, pickRollbackTarget } from '../../src/deployment/redeploy.js';
 import type { ControlPlane } from '../../src/control-plane/api.js';
 import type { Revision, RevisionsList } from '../../src/control-plane/schemas.js';
 import { readConfig } from '../../src/inputs.js';
