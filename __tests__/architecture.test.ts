@@ -18,7 +18,6 @@ const MAX_LINES = 400;
 const PENDING_SPLIT: ReadonlySet<string> = new Set([
   'src/inputs.ts',
   'src/verify/conversation-tests.ts',
-  'src/control-plane/client.ts',
 ]);
 
 function sourceFiles(dir: string): string[] {

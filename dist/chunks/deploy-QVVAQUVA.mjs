@@ -1,2 +1,0 @@
-import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{b as a,c as b,d as c,e as d,f as e,g as f,h as g}from"./chunk-V57NNTN7.mjs";import"./chunk-HEDYUAHL.mjs";import"./chunk-W5AZMYQE.mjs";import"./chunk-HGQ2LIGQ.mjs";import"./chunk-XYDKH7D4.mjs";import"./chunk-NQ5F2LRA.mjs";import"./chunk-FMQ7WCOU.mjs";import"./chunk-K7O66HDJ.mjs";import"./chunk-65JF52HA.mjs";import"./chunk-ZC56W3P3.mjs";export{e as agentUrlOf,b as failRun,a as runDeploy,c as setStatus,d as setUrl,f as showLogTail,g as startGithubDeployment};

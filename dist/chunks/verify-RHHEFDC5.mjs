@@ -1,2 +1,0 @@
-import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{a,b,c,d,e,f,g,h,i}from"./chunk-OQKBFAUN.mjs";import"./chunk-FMQ7WCOU.mjs";import"./chunk-K7O66HDJ.mjs";import"./chunk-65JF52HA.mjs";import"./chunk-ZC56W3P3.mjs";export{a as CheckError,f as createSdkClient,h as describeRequestError,i as describeRunError,e as healthCheck,d as shortError,c as skipReason,g as smokeTest,b as verifyDeployment};
