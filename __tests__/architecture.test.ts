@@ -15,10 +15,7 @@ const MAX_LINES = 400;
  * Files still over the limit, each waiting for its split (issue #12). The list may only
  * shrink: a file listed here that is already short enough fails the test too.
  */
-const PENDING_SPLIT: ReadonlySet<string> = new Set([
-  'src/inputs.ts',
-  'src/verify/conversation-tests.ts',
-]);
+const PENDING_SPLIT: ReadonlySet<string> = new Set(['src/inputs.ts']);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -14,11 +14,8 @@ import {
   type Logger,
 } from '../../src/runner.js';
 import { Deadline, systemClock } from '../../src/time.js';
-import {
-  lastMessageContent,
-  partialMismatch,
-  runConversationTests,
-} from '../../src/verify/conversation-tests.js';
+import { lastMessageContent, partialMismatch } from '../../src/verify/conversation-checks.js';
+import { runConversationTests } from '../../src/verify/conversation-tests.js';
 import { parseTestsFile, type TestCase } from '../../src/verify/tests-file.js';
 import { verifyDeployment } from '../../src/verify/run-checks.js';
 import type { VerifyContext } from '../../src/verify/shared.js';

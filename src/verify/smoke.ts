@@ -97,7 +97,7 @@ export async function smokeTest(
   try {
     return await streamRun(ctx, client, apiUrl, chosen, who, threadId, input);
   } finally {
-    await deleteThread(ctx, client, threadId);
+    await deleteThread(ctx, client, 'smoke-run', threadId);
   }
 }
 
@@ -184,13 +184,19 @@ async function streamRun(
   };
 }
 
-async function deleteThread(ctx: VerifyContext, client: SdkClient, threadId: string) {
+/** Deletes a thread the checks made (best effort: a leftover thread is harmless). */
+export async function deleteThread(
+  ctx: VerifyContext,
+  client: SdkClient,
+  what: string,
+  threadId: string,
+) {
   if (ctx.http.signal?.aborted) return;
   try {
     await client.threads.delete(threadId);
   } catch (error) {
     ctx.logger.debug(
-      `Could not delete the smoke-run thread ${threadId} (${shortError(error)}); it is harmless.`,
+      `Could not delete the ${what} thread ${inert(threadId)} (${shortError(error)}); it is harmless.`,
     );
   }
 }
