@@ -1,9 +1,9 @@
+import { recordingLogger } from '../helpers/fakes.js';
 import { describe, expect, it } from '@jest/globals';
 import type { ControlPlane } from '../../src/control-plane/api.js';
 import type { Deployment, Revision } from '../../src/control-plane/schemas.js';
 import { ApiError, CancelledError } from '../../src/errors.js';
 import { interruptPrevious } from '../../src/deployment/interrupt-previous.js';
-import type { Logger } from '../../src/runner.js';
 
 const DEP: Deployment = {
   id: 'dep-1',
@@ -32,15 +32,8 @@ function revision(status: string, id = 'rev-2'): Revision {
 }
 
 function recorder() {
-  const lines: { kind: string; message: string }[] = [];
-  const logger: Logger = {
-    info: (message) => lines.push({ kind: 'info', message }),
-    debug: (message) => lines.push({ kind: 'debug', message }),
-    notice: (message) => lines.push({ kind: 'notice', message }),
-    warning: (message) => lines.push({ kind: 'warning', message }),
-    error: (message) => lines.push({ kind: 'error', message }),
-  };
-  return { logger, lines };
+  const logger = recordingLogger();
+  return { logger, lines: logger.lines };
 }
 
 function client(
@@ -80,7 +73,7 @@ describe('interruptPrevious', () => {
       expect(calls).toEqual(['GET dep-1/rev-2', 'POST dep-1/rev-2/interruption']);
       expect(lines).toEqual([
         {
-          kind: 'info',
+          level: 'info',
           message: expect.stringMatching(/Interrupted revision rev-2 .*interrupt-previous/),
         },
       ]);
@@ -110,7 +103,7 @@ describe('interruptPrevious', () => {
       const { logger, lines } = recorder();
       const outcome = await interruptPrevious(cp, DEP, logger);
       expect(outcome).toEqual({ kind: 'refused', revisionId: 'rev-2', httpStatus: code });
-      expect(lines.map((l) => l.kind)).toEqual(['notice']);
+      expect(lines.map((l) => l.level)).toEqual(['notice']);
       expect(lines[0]!.message).toContain(`HTTP ${code}`);
       expect(lines[0]!.message).toMatch(/update goes ahead/);
     });
@@ -124,7 +117,7 @@ describe('interruptPrevious', () => {
     const { logger, lines } = recorder();
     const outcome = await interruptPrevious(cp, DEP, logger);
     expect(outcome.kind).toBe('failed');
-    expect(lines.map((l) => l.kind)).toEqual(['warning']);
+    expect(lines.map((l) => l.level)).toEqual(['warning']);
     expect(lines[0]!.message).toMatch(/interrupt-previous: false/);
   });
 

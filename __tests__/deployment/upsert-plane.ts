@@ -17,8 +17,9 @@ import type { Config } from '../../src/config.js';
 import type { UpsertContext } from '../../src/deployment/upsert.js';
 import { ApiError } from '../../src/errors.js';
 import { OutcomeUnknownError } from '../../src/http/request.js';
-import type { Logger } from '../../src/runner.js';
 import { Deadline, FakeClock } from '../../src/time.js';
+
+import { recordingLogger } from '../helpers/fakes.js';
 
 export const SECRET_VALUE = 'sk-very-secret-value-42';
 /** Attempts of a create or update whose outcome stays unknown (MAX_UNKNOWN_OUTCOMES). */
@@ -77,27 +78,6 @@ export function dockerConfig(overrides: Partial<Config> = {}): Config {
     imageUri: 'ghcr.io/acme/agent:1.2.3',
     ...overrides,
   });
-}
-
-export interface LogLine {
-  level: 'info' | 'debug' | 'notice' | 'warning' | 'error';
-  message: string;
-}
-
-export function captureLogger(): Logger & { lines: LogLine[]; text(): string } {
-  const lines: LogLine[] = [];
-  const push = (level: LogLine['level']) => (message: string) => {
-    lines.push({ level, message });
-  };
-  return {
-    lines,
-    text: () => lines.map((l) => `${l.level}: ${l.message}`).join('\n'),
-    info: push('info'),
-    debug: push('debug'),
-    notice: push('notice'),
-    warning: push('warning'),
-    error: push('error'),
-  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -296,7 +276,7 @@ export class FakePlane implements ControlPlane {
 export function setup(config: Config = makeConfig()) {
   const clock = new FakeClock();
   const plane = new FakePlane(clock);
-  const logger = captureLogger();
+  const logger = recordingLogger();
   const deadline = Deadline.fromSeconds(clock, config.timeoutSeconds);
   const ctx: UpsertContext = { client: plane, config, logger, clock, deadline };
   return { clock, plane, logger, deadline, ctx, config };
