@@ -10,13 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventPayloadProblem } from '../src/inputs/github-event.js';
 import { errorFromResponse } from '../src/control-plane/errors.js';
-import {
-  createResilientFetch,
-  MAX_ANSWER_BYTES,
-  RefusedAnswerError,
-  request,
-  type HttpContext,
-} from '../src/http.js';
+import { MAX_ANSWER_BYTES, RefusedAnswerError } from '../src/http/answers.js';
+import { request, type HttpContext } from '../src/http/request.js';
+import { createResilientFetch } from '../src/http/sdk-fetch.js';
 import { outputProblem, withoutCredentials } from '../src/output-checks.js';
 import { escapeHtml, escapeMarkdown } from '../src/report/markdown.js';
 import { resetSecretsForTests, setSecret, captureOutputForTests } from '../src/runner.js';

@@ -24,7 +24,7 @@ import {
   nextPollDelay,
   statusStartEstimate,
   type PollState,
-} from '../src/poll-policy.js';
+} from '../src/deployment/poll-policy.js';
 import { mapConcurrent, seededRandom } from './stats.js';
 
 /** The realistic deploy: 290 s in all; the two long phases vary by ±40 % from one to the next. */

@@ -4,32 +4,18 @@
  */
 import type { Config } from './config.js';
 import { ControlPlaneClient } from './control-plane/client.js';
-import { ActionError, CancelledError } from './errors.js';
-import type { HttpContext } from './http.js';
-import type { RunReport } from './report/types.js';
+import { CancelledError } from './errors.js';
+import type { HttpContext } from './http/request.js';
 import { outputProblem } from './output-checks.js';
-import { inert, redact, runnerLogger, setOutput, type Logger } from './runner.js';
+import { inert, runnerLogger, setOutput, type Logger } from './runner.js';
+import {
+  bestEffortWithin,
+  fail,
+  writeReports,
+  type RunContext,
+  type RunState,
+} from './run-context.js';
 import { Deadline, systemClock, type Clock } from './time.js';
-
-/** What a command has learnt so far: read by the cancellation handler and the reports. */
-export interface RunState {
-  report: RunReport;
-  /** Called when the run is cancelled, to mark GitHub side effects (best effort). */
-  onCancel?: () => Promise<void>;
-}
-
-export interface RunContext {
-  config: Config;
-  clock: Clock;
-  deadline: Deadline;
-  signal: AbortSignal;
-  logger: Logger;
-  http: HttpContext;
-  client: ControlPlaneClient;
-  state: RunState;
-  /** Sets an output at once (so later steps have it even if the run fails) and records it. */
-  output(name: string, value: string | boolean | undefined): void;
-}
 
 /** How long after SIGINT/SIGTERM the process exits, whatever is still running. */
 const CANCEL_GRACE_MS = 1500;
@@ -154,59 +140,4 @@ function reportCancelled(ctx: RunContext): void {
         : 'No deployment change had been requested yet.'),
     { title: 'Cancelled' },
   );
-}
-
-/** Reports a failure as one `::error` with a title and records it for the summary. */
-export function fail(ctx: RunContext, error: unknown): void {
-  const message = error instanceof Error ? error.message : String(error);
-  const title = error instanceof ActionError ? error.title : 'Deployment failed';
-  ctx.state.report.outcome = 'failure';
-  ctx.state.report.error = redact(message);
-  ctx.logger.error(redact(message), { title });
-}
-
-/** The step summary and the PR comment: written for every outcome, never failing the run. */
-export async function writeReports(ctx: RunContext): Promise<void> {
-  const report = ctx.state.report;
-  report.finishedAt ??= ctx.clock.now();
-  try {
-    const { writeSummary } = await import('./report/summary.js');
-    await writeSummary(report, process.env, ctx.logger);
-  } catch (error) {
-    ctx.logger.warning(`Could not write the step summary: ${describe(error)}`);
-  }
-  const { config } = ctx;
-  if (config.prComment && config.github.pullRequest && config.githubToken) {
-    const { upsertPrComment } = await import('./github/pr-comment.js');
-    await bestEffortWithin(
-      upsertPrComment({
-        token: config.githubToken,
-        github: config.github,
-        report,
-        logger: ctx.logger,
-      }),
-      ctx.signal.aborted ? 1000 : 15000,
-    );
-  }
-}
-
-function describe(error: unknown): string {
-  return redact(error instanceof Error ? error.message : String(error));
-}
-
-/** Awaits a best-effort promise for at most `ms`; never throws. */
-export async function bestEffortWithin(
-  promise: Promise<unknown> | undefined,
-  ms: number,
-): Promise<void> {
-  if (!promise) return;
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    promise.catch(() => undefined),
-    new Promise((resolve) => {
-      timer = setTimeout(resolve, ms);
-      timer.unref();
-    }),
-  ]);
-  if (timer) clearTimeout(timer);
 }

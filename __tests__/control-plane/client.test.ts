@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { ControlPlaneClient, USER_AGENT } from '../../src/control-plane/client.js';
-import { OutcomeUnknownError, type HttpContext } from '../../src/http.js';
+import { OutcomeUnknownError, type HttpContext } from '../../src/http/request.js';
 import { ActionError, ApiError } from '../../src/errors.js';
 import { captureOutputForTests, resetSecretsForTests } from '../../src/runner.js';
 import { Deadline } from '../../src/time.js';

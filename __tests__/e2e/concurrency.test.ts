@@ -62,6 +62,9 @@ test('twenty runs at once under a tight rate limit: all succeed, no duplicate', 
           'integration-id': INTEGRATION_ID,
           'poll-interval': '0.2',
           timeout: '90',
+          // Each of the ten runs of one name follows its own revision to DEPLOYED here; with
+          // interrupt-previous a later run stops an earlier run's revision (as it should).
+          'interrupt-previous': 'false',
         },
         timeoutMs: 100_000,
       }),

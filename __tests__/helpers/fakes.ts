@@ -1,6 +1,6 @@
 /**
- * Shared fakes for unit tests (test-only code lives here, not in src/): a clock whose sleep
- * takes no time, a logger that records, a GitHub context.
+ * Shared fakes for unit and integration tests (test-only code lives here, not in src/): a
+ * clock whose sleep takes no time, a logger that records, a GitHub context.
  */
 import type { GithubContext } from '../../src/config.js';
 import type { AnnotationProperties, Logger } from '../../src/runner.js';
@@ -23,20 +23,35 @@ export class FakeClock implements Clock {
   }
 }
 
-/** A logger that records every line, for assertions on what was said. */
+/** A logger that records every line, in order, for assertions on what was said. */
+export type LogLevel = 'info' | 'debug' | 'notice' | 'warning' | 'error';
+
 export interface LogEntry {
-  level: 'info' | 'debug' | 'notice' | 'warning' | 'error';
+  level: LogLevel;
   message: string;
   properties?: AnnotationProperties;
 }
+export type LogLine = LogEntry;
 
-export function recordingLogger(): Logger & { entries: LogEntry[]; warnings(): LogEntry[] } {
+/** A `Logger` that keeps every line; `text()` is the log as `level: message` lines. */
+export function recordingLogger(): Logger & {
+  /** Every line (also as `lines`). */
+  entries: LogEntry[];
+  lines: LogEntry[];
+  warnings(): LogEntry[];
+  text(): string;
+  messages(level: LogLevel): string[];
+} {
   const entries: LogEntry[] = [];
-  const add = (level: LogEntry['level']) => (message: string, properties?: AnnotationProperties) =>
-    entries.push({ level, message, properties });
+  const add = (level: LogLevel) => (message: string, properties?: AnnotationProperties) => {
+    entries.push(properties ? { level, message, properties } : { level, message });
+  };
   return {
     entries,
+    lines: entries,
     warnings: () => entries.filter((e) => e.level === 'warning'),
+    text: () => entries.map((l) => `${l.level}: ${l.message}`).join('\n'),
+    messages: (level) => entries.filter((l) => l.level === level).map((l) => l.message),
     info: add('info'),
     debug: add('debug'),
     notice: add('notice'),

@@ -5,17 +5,14 @@
  * Skipped (with a message) only when fixtures/agent-app/node_modules is missing outside CI;
  * in CI (`CI=true`) a missing install fails here instead of hiding the tests.
  */
+import { recordingLogger } from '../helpers/fakes.js';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { HttpContext } from '../../src/http.js';
-import type { Logger } from '../../src/runner.js';
+import type { HttpContext } from '../../src/http/request.js';
 import { Deadline, systemClock } from '../../src/time.js';
-import {
-  CheckError,
-  healthCheck,
-  smokeTest,
-  verifyDeployment,
-  type VerifyContext,
-} from '../../src/verify.js';
+import { healthCheck } from '../../src/verify/health.js';
+import { verifyDeployment } from '../../src/verify/run-checks.js';
+import { CheckError, type VerifyContext } from '../../src/verify/shared.js';
+import { smokeTest } from '../../src/verify/smoke.js';
 import {
   SKIP_MESSAGE,
   skipWithoutFixture,
@@ -31,14 +28,8 @@ const API_KEY = 'lsv2_sk_integration_key_42';
 
 describeServer('verify against a real LangGraph agent server', () => {
   let server: LangGraphServer;
-  const lines: { level: string; message: string }[] = [];
-  const logger: Logger = {
-    info: (m) => lines.push({ level: 'info', message: m }),
-    debug: (m) => lines.push({ level: 'debug', message: m }),
-    notice: (m) => lines.push({ level: 'notice', message: m }),
-    warning: (m) => lines.push({ level: 'warning', message: m }),
-    error: (m) => lines.push({ level: 'error', message: m }),
-  };
+  const logger = recordingLogger();
+  const lines = logger.lines;
 
   function context(timeoutSeconds = 60): VerifyContext {
     const http: HttpContext = {

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { readBulkDeleteAnswer } from '../../src/control-plane/bulk-delete.js';
 import { ControlPlaneClient } from '../../src/control-plane/client.js';
 import { ApiError } from '../../src/errors.js';
-import type { HttpContext } from '../../src/http.js';
+import type { HttpContext } from '../../src/http/request.js';
 import { captureOutputForTests, resetSecretsForTests } from '../../src/runner.js';
 import { Deadline } from '../../src/time.js';
 import { FakeClock } from '../helpers/fakes.js';

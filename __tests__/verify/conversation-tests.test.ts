@@ -3,36 +3,24 @@
  * supersteps, state, history, feedback events and the feedback receiver), plus the pure
  * checks (`partialMismatch`, `lastMessageContent`).
  */
+import { recordingLogger } from '../helpers/fakes.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
 import { CancelledError } from '../../src/errors.js';
-import type { HttpContext } from '../../src/http.js';
-import {
-  resetSecretsForTests,
-  setSecret,
-  captureOutputForTests,
-  type Logger,
-} from '../../src/runner.js';
+import type { HttpContext } from '../../src/http/request.js';
+import { resetSecretsForTests, setSecret, captureOutputForTests } from '../../src/runner.js';
 import { Deadline, systemClock } from '../../src/time.js';
-import {
-  lastMessageContent,
-  partialMismatch,
-  runConversationTests,
-} from '../../src/verify/conversation-tests.js';
+import { lastMessageContent, partialMismatch } from '../../src/verify/conversation-checks.js';
+import { runConversationTests } from '../../src/verify/conversation-tests.js';
 import { parseTestsFile, type TestCase } from '../../src/verify/tests-file.js';
-import { verifyDeployment, type VerifyContext } from '../../src/verify.js';
+import { verifyDeployment } from '../../src/verify/run-checks.js';
+import type { VerifyContext } from '../../src/verify/shared.js';
 
 let sim: Simulator;
 let depId: string;
-const lines: { level: string; message: string }[] = [];
 const blocks: string[][] = [];
-const logger: Logger = {
-  info: (m) => lines.push({ level: 'info', message: m }),
-  debug: (m) => lines.push({ level: 'debug', message: m }),
-  notice: (m) => lines.push({ level: 'notice', message: m }),
-  warning: (m) => lines.push({ level: 'warning', message: m }),
-  error: (m) => lines.push({ level: 'error', message: m }),
-};
+const logger = recordingLogger();
+const lines = logger.lines;
 
 function context(options: { signal?: AbortSignal; seconds?: number } = {}): VerifyContext {
   const http: HttpContext = {

@@ -3,17 +3,16 @@
  * Idempotent: nothing to delete is `NOT_FOUND` and success.
  */
 import { inert } from '../runner.js';
-import type { Deployment } from '../control-plane/schemas.js';
-import { uiUrl, waitUntilGone } from '../deploy.js';
-import { ActionError, ApiError } from '../errors.js';
-import { bestEffortWithin, writeReports, type RunContext } from '../flow.js';
+import { lookupTarget, uiUrl, waitUntilGone } from '../deployment/target.js';
+
+import { bestEffortWithin, writeReports, type RunContext } from '../run-context.js';
 
 export async function runDelete(ctx: RunContext): Promise<number> {
   const { config, client, logger, state } = ctx;
   const report = state.report;
   report.name = config.name;
 
-  const found = await lookup(ctx);
+  const found = await lookupTarget(client, config, 'delete');
   if (!found) {
     logger.info(
       config.deploymentId
@@ -57,25 +56,6 @@ export async function runDelete(ctx: RunContext): Promise<number> {
   ctx.output('status', report.status);
   await afterDelete(ctx);
   return 0;
-}
-
-async function lookup(ctx: RunContext): Promise<Deployment | undefined> {
-  const { config, client } = ctx;
-  if (!config.deploymentId) return client.findDeploymentByName(config.name!);
-  try {
-    const found = await client.getDeployment(config.deploymentId);
-    if (config.name && found.name !== config.name) {
-      throw new ActionError(
-        `Deployment ${inert(found.id)} (input \`deployment-id\`) is named '${inert(found.name)}', not ` +
-          `'${config.name}' (input \`name\`). Refusing to delete a deployment other than the one named.`,
-        'Name and ID disagree',
-      );
-    }
-    return found;
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return undefined;
-    throw error;
-  }
 }
 
 /** PR comment ("preview removed"), GitHub environment inactive, summary: all best effort. */

@@ -3,23 +3,28 @@
  * verify the agent server, report.
  */
 import type { Deployment, Revision } from '../control-plane/schemas.js';
-import { checkSameKind, findTarget, uiUrl, upsert } from '../deploy.js';
+import { checkSameKind } from '../deployment/requests.js';
+import { revisionStatus } from '../deployment/revision-status.js';
+import { findTarget, uiUrl } from '../deployment/target.js';
+import { upsert } from '../deployment/upsert.js';
 import { ActionError } from '../errors.js';
-import { bestEffortWithin, fail, writeReports, type RunContext } from '../flow.js';
-import { fetchLogTail, logTypeFor, printLogBlock } from '../log-tail.js';
 import {
-  checkEnvReferences,
-  checkImageUri,
-  preflightConfig,
-  reportFindings,
-  type Finding,
-  type ParsedLangGraphConfig,
-} from '../preflight.js';
+  failRun,
+  setStatus,
+  setUrl,
+  showLogTail,
+  startGithubDeployment,
+} from '../deployment/steps.js';
+import {
+  checkCommit,
+  checkEnvironmentAfterLookup,
+  preflight,
+} from '../deployment/deploy-checks.js';
+import { fail, writeReports, type RunContext } from '../run-context.js';
 import type { GithubDeployment } from '../github/github-deployment.js';
-import { withoutCredentials } from '../output-checks.js';
-import { inert, setSecret } from '../runner.js';
+import { inert } from '../runner.js';
 import type { SourceArchive } from '../source/archive.js';
-import { waitForRevision, type WaitResult } from '../wait.js';
+import { waitForRevision, type WaitResult } from '../deployment/wait.js';
 
 export async function runDeploy(ctx: RunContext): Promise<number> {
   const { config, client, logger, state } = ctx;
@@ -57,7 +62,7 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   const unchanged = found ? await checkUnchanged(ctx, found) : undefined;
   if (found && unchanged?.skip) return runSkipped(ctx, found, unchanged.skip);
   if (found && config.interruptPrevious) {
-    const { interruptPrevious } = await import('../interrupt-previous.js');
+    const { interruptPrevious } = await import('../deployment/interrupt-previous.js');
     await interruptPrevious(client, found, logger, unchanged?.latest);
   }
   const { deployment, revisionId, created } = await upsert({ ...ctx, sourceArchive }, found);
@@ -95,7 +100,7 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   state.onCancel = async () => ghDeployment?.setStatus('error', { description: 'Cancelled' });
   const stream =
     config.buildLog === 'stream'
-      ? new (await import('../build-log-stream.js')).BuildLogStream({
+      ? new (await import('../deployment/build-log-stream.js')).BuildLogStream({
           client,
           deploymentId: deployment.id,
           revisionId,
@@ -238,7 +243,7 @@ async function checkUnchanged(
 ): Promise<{ skip?: Skip; latest?: Revision } | undefined> {
   const { config } = ctx;
   if (!config.skipUnchanged || config.source !== 'github') return undefined;
-  const { findLiveRevision } = await import('../skip-unchanged.js');
+  const { findLiveRevision } = await import('../deployment/skip-unchanged.js');
   const { decision, latest } = await findLiveRevision(ctx.client, config, found, ctx.logger);
   if (decision.skip) return { skip: decision };
   ctx.logger.debug(`skip-unchanged: a new revision is requested: ${decision.reason}.`);
@@ -247,7 +252,7 @@ async function checkUnchanged(
 
 /** No new revision: the outputs name the live one, and the checks run against it. */
 async function runSkipped(ctx: RunContext, found: Deployment, skip: Skip): Promise<number> {
-  const { skippedMessage } = await import('../skip-unchanged.js');
+  const { skippedMessage } = await import('../deployment/skip-unchanged.js');
   setIdOutputs(ctx, found, skip.revisionId, false);
   ctx.output('skipped-build', true);
   ctx.logger.info(skippedMessage(found.name, { skip: true, ...skip }, ctx.config));
@@ -264,147 +269,6 @@ async function runSkipped(ctx: RunContext, found: Deployment, skip: Skip): Promi
   return finishDeployed(ctx, found, ghDeployment);
 }
 
-export async function failRun(ctx: RunContext): Promise<number> {
-  ctx.state.report.outcome = 'failure';
-  await writeReports(ctx);
-  return 1;
-}
-
-export function setStatus(ctx: RunContext, status: string): void {
-  ctx.state.report.status = status;
-  ctx.output('status', status);
-}
-
-/**
- * The agent server's URL: `source_config.custom_url`, else the top-level `url` that LangSmith
- * Cloud fills in. Credentials in it are masked and left out of the log, outputs and reports.
- */
-export function setUrl(ctx: RunContext, deployment: Deployment): void {
-  const raw = agentUrlOf(deployment);
-  if (!raw) return;
-  const { url, credentials } = withoutCredentials(raw);
-  if (credentials.length > 0) {
-    for (const credential of credentials) setSecret(credential);
-    if (!ctx.state.report.url) {
-      ctx.logger.warning(
-        "The deployment's agent server URL holds credentials (user:password@): they are " +
-          'masked, and left out of the `url` output, the log and the reports.',
-        { title: 'Credentials in the URL' },
-      );
-    }
-  }
-  ctx.state.report.url = url.replace(/\/+$/, '');
-  ctx.output('url', ctx.state.report.url);
-}
-
-/** The agent server's URL without a trailing slash: `custom_url`, else the top-level `url`. */
-export function agentUrlOf(deployment: Deployment): string | undefined {
-  return (deployment.source_config.custom_url || deployment.url)?.replace(/\/+$/, '') || undefined;
-}
-
-/** Pre-flight checks. Returns the parsed LangGraph config, undefined, or false on errors. */
-function preflight(ctx: RunContext): ParsedLangGraphConfig | undefined | false {
-  const { config } = ctx;
-  if (config.source === 'external_docker') {
-    return annotateFindings(ctx, checkImageUri(config.imageUri ?? '')) ? undefined : false;
-  }
-  const result = preflightConfig({
-    workspace: config.github.workspace,
-    configPath: config.configPath,
-    secretNames: config.secrets?.map((s) => s.name),
-  });
-  if (config.source === 'upload' && result.skipped !== undefined) {
-    // Nothing to upload without the config: an error, not a skipped check.
-    result.findings = result.findings.map((f) => ({
-      ...f,
-      level: 'error',
-      message:
-        `\`source: upload\` sends the files of this checkout, and ${config.configPath} (input ` +
-        '`config-path`) is not among them. Add actions/checkout before this step, or fix `config-path`.',
-    }));
-  }
-  return annotateFindings(ctx, result.findings) ? result.parsed : false;
-}
-
-/**
- * The variable check that needs the lookup: with an empty `secrets` input a create sends no
- * environment, and an update keeps the deployment's.
- */
-function checkEnvironmentAfterLookup(
-  ctx: RunContext,
-  parsed: ParsedLangGraphConfig,
-  found: Deployment | undefined,
-): boolean {
-  if (ctx.config.secrets !== undefined) return true; // already checked against the input
-  const names = found?.secrets.map((s) => s.name) ?? [];
-  return annotateFindings(
-    ctx,
-    checkEnvReferences(parsed, names, { source: found ? 'deployment' : 'secrets' }),
-  );
-}
-
-/** Annotates findings; true when none is an error. */
-function annotateFindings(ctx: RunContext, findings: Finding[]): boolean {
-  const failed = reportFindings(ctx.logger, findings);
-  if (failed) {
-    const report = ctx.state.report;
-    const errors = findings.filter((f) => f.level === 'error');
-    (report.preflightErrors ??= []).push(
-      ...errors.map(({ message, file, line, column, key }) => ({
-        message,
-        file,
-        line,
-        column,
-        key,
-      })),
-    );
-    const count = report.preflightErrors.length;
-    report.error =
-      `Pre-flight checks failed with ${count} error${count === 1 ? '' : 's'} (listed below and ` +
-      'as annotations): no deployment was created or changed. Fix them and push again.';
-  }
-  return !failed;
-}
-
-function checkCommit(ctx: RunContext, built: string | undefined): void {
-  if (!built) return;
-  ctx.output('commit-sha', built);
-  ctx.state.report.commitSha = built;
-  const expected = ctx.config.github.pullRequest?.headSha ?? ctx.config.github.sha;
-  if (expected && built.toLowerCase() !== expected.toLowerCase()) {
-    ctx.logger.warning(
-      `The platform built commit ${built.slice(0, 12)}, but this workflow runs for ${expected.slice(0, 12)}: ` +
-        'the branch has moved on since. The deployed code may not be the code of this run.',
-      { title: 'Another commit was built' },
-    );
-  }
-}
-
-export async function showLogTail(
-  ctx: RunContext,
-  deploymentId: string,
-  revisionId: string,
-  status: string,
-  streamed: boolean,
-): Promise<void> {
-  if (logTypeFor(status) === undefined) return; // INTERRUPTED: no log explains it
-  const tail = await fetchLogTail(ctx.client, deploymentId, revisionId, status);
-  if ('lines' in tail && tail.lines.length > 0) {
-    ctx.state.report.logTail = tail.lines;
-    ctx.state.report.logKind = logTypeFor(status);
-    // A build log streamed live is already in the log: the tail goes to the reports only.
-    if (streamed && logTypeFor(status) === 'build') return;
-    printLogBlock(
-      `Last ${tail.lines.length} log lines of revision ${inert(revisionId)}`,
-      tail.lines,
-    );
-  } else {
-    ctx.state.report.logsUnavailableHint =
-      'This control plane does not offer revision logs through the API; see the build and deploy logs' +
-      (ctx.state.report.uiUrl ? ` at ${ctx.state.report.uiUrl}.` : ' in the LangSmith UI.');
-  }
-}
-
 /** The failure of a revision: its status, the platform's message, and what to do. */
 function revisionFailure(
   ctx: RunContext,
@@ -417,7 +281,8 @@ function revisionFailure(
   const said = statusMessage
     ? ` The platform says: ${inert(statusMessage, 500).replace(/[.!\s]+$/, '')}.`
     : '';
-  if (status === 'INTERRUPTED') {
+  // A failure no log explains: a person or a newer run stopped it (INTERRUPTED).
+  if (revisionStatus(status).log === 'none') {
     return new ActionError(
       `Revision ${inert(revisionId)} of deployment '${inert(name)}' was INTERRUPTED before it was deployed: ` +
         'a person stopped it in LangSmith, or a newer run of this workflow interrupted it to ' +
@@ -441,29 +306,6 @@ function revisionFailure(
   );
 }
 
-export async function startGithubDeployment(
-  ctx: RunContext,
-): Promise<GithubDeployment | undefined> {
-  const { config } = ctx;
-  if (!config.environment || !config.githubToken) return undefined;
-  const { GithubDeployment } = await import('../github/github-deployment.js');
-  let started: GithubDeployment | undefined;
-  await bestEffortWithin(
-    GithubDeployment.start({
-      token: config.githubToken,
-      github: config.github,
-      environment: config.environment,
-      logger: ctx.logger,
-      description: `LangSmith deployment ${ctx.state.report.name ?? ''}`.trim(),
-    }).then(async (d) => {
-      started = d;
-      await d?.setStatus('in_progress');
-    }),
-    15000,
-  );
-  return started;
-}
-
 /**
  * Every check after DEPLOYED (health check, smoke run, conversation tests): one verdict, so
  * that any failure among them can trigger `rollback-on-failure`. A failure is returned, not
@@ -475,7 +317,7 @@ async function verify(
   const { config, logger, state } = ctx;
   if (!config.healthCheck && config.smokeTest === undefined && !config.tests)
     return { passed: true };
-  const { verifyDeployment } = await import('../verify.js');
+  const { verifyDeployment } = await import('../verify/run-checks.js');
   const result = await verifyDeployment(
     { http: ctx.http, apiKey: config.apiKey, logger },
     {

@@ -10,13 +10,14 @@
  * 4. With `environment: …{pr}…`, mark the GitHub deployments of each pruned PR inactive.
  * 5. One summary table; output `deleted` (names).
  */
+import { errorMessage } from '../lib/text.js';
 import { appendFile } from 'node:fs/promises';
 import { EOL } from 'node:os';
 import { BULK_DELETE_LIMIT } from '../control-plane/bulk-delete.js';
 import { MAX_PAGES } from '../control-plane/client.js';
 import type { Deployment } from '../control-plane/schemas.js';
 import { ActionError, ApiError, CancelledError } from '../errors.js';
-import { bestEffortWithin, fail, type RunContext } from '../flow.js';
+import { bestEffortWithin, fail, type RunContext } from '../run-context.js';
 import {
   actionLabel,
   isFailed,
@@ -172,7 +173,7 @@ async function deleteRows(ctx: RunContext, rows: PruneRow[]): Promise<void> {
       row.action = { kind: result === 'deleted' ? 'deleted' : 'already_gone' };
     } catch (error) {
       if (ctx.signal.aborted) throw error;
-      row.action = { kind: 'delete_failed', reason: describe(error) };
+      row.action = { kind: 'delete_failed', reason: redact(errorMessage(error)) };
     }
   };
 
@@ -193,7 +194,7 @@ async function deleteRows(ctx: RunContext, rows: PruneRow[]): Promise<void> {
       outcome = await client.deleteDeployments(batch.map((r) => r.id));
     } catch (error) {
       if (ctx.signal.aborted) throw error;
-      const reason = describe(error);
+      const reason = redact(errorMessage(error));
       for (const row of batch) row.action = { kind: 'delete_failed', reason };
       continue;
     }
@@ -266,12 +267,11 @@ async function writePruneSummary(
   try {
     await appendFile(file, redact(markdown) + EOL, 'utf8');
   } catch (error) {
-    ctx.logger.warning(`Could not write the step summary to ${file}: ${describe(error)}.`, {
-      title: 'Step summary not written',
-    });
+    ctx.logger.warning(
+      `Could not write the step summary to ${file}: ${redact(errorMessage(error))}.`,
+      {
+        title: 'Step summary not written',
+      },
+    );
   }
-}
-
-function describe(error: unknown): string {
-  return redact(error instanceof Error ? error.message : String(error));
 }

@@ -3,19 +3,20 @@
  * against `schemas.ts`; every secret value in a Deployment is masked as soon as the body is
  * parsed, before anything else looks at it.
  */
-import * as z from 'zod/mini';
-import { ActionError, ApiError } from '../errors.js';
-import {
-  keyAllowedFor,
-  request,
-  type HttpContext,
-  type HttpResponse,
-  type RetryMode,
-} from '../http.js';
-import { withoutCredentials } from '../output-checks.js';
-import { inert, redact, setSecret } from '../runner.js';
+import type * as z from 'zod/mini';
+import { ApiError } from '../errors.js';
+import { checkControlPlaneUrl } from '../http/key-policy.js';
+import { request, type HttpContext, type HttpResponse, type RetryMode } from '../http/request.js';
+import { redact, setSecret } from '../runner.js';
 import type { ControlPlane } from './api.js';
 import { BULK_DELETE_LIMIT, readBulkDeleteAnswer, type BulkDeleteOutcome } from './bulk-delete.js';
+import {
+  deploymentNotFound,
+  maskDeploymentSecrets,
+  onlyMatch,
+  parseAnswer,
+  safeJson,
+} from './answers.js';
 import { errorFromResponse } from './errors.js';
 import {
   DeploymentSchema,
@@ -34,7 +35,6 @@ import {
   type RevisionsList,
   type UploadTarget,
 } from './schemas.js';
-import { isRecord as isObject } from '../lib/guards.js';
 
 export const USER_AGENT = 'langgraph-deploy-action/1 (+GitHub Action)';
 
@@ -64,39 +64,6 @@ interface Call {
   notFound?: string;
 }
 
-function typeName(v: unknown): string {
-  if (v === undefined) return 'nothing';
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
-}
-
-function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
-  let cur = data;
-  for (const key of path) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<PropertyKey, unknown>)[key];
-  }
-  return cur;
-}
-
-/** `resources.0.status: expected string, got a number` — field paths and types, no values. */
-function describeIssues(issues: readonly z.core.$ZodIssue[], data: unknown): string {
-  return issues
-    .slice(0, 3)
-    .map((issue) => {
-      const field = issue.path.map(String).join('.') || '(body)';
-      if (issue.code === 'invalid_type') {
-        const got = valueAt(data, issue.path);
-        return got === undefined
-          ? `${field}: missing (expected ${issue.expected})`
-          : `${field}: expected ${issue.expected}, got ${typeName(got)}`;
-      }
-      return `${field}: ${issue.message}`;
-    })
-    .join('; ');
-}
-
 export class ControlPlaneClient implements ControlPlane {
   private readonly baseUrl: string;
   private readonly apiKey: string;
@@ -107,26 +74,7 @@ export class ControlPlaneClient implements ControlPlane {
 
   constructor(options: ControlPlaneClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    let parsed: URL;
-    try {
-      parsed = new URL(this.baseUrl);
-    } catch {
-      throw new ActionError(
-        redact(
-          `The control-plane URL "${this.baseUrl}" is not a valid URL. Check \`control-plane-url\`.`,
-        ),
-        'Invalid input',
-      );
-    }
-    if (!keyAllowedFor(parsed)) {
-      throw new ActionError(
-        redact(
-          `The control-plane URL ${parsed.origin} uses plain http to a host that is not loopback: ` +
-            'the API key would cross the network in clear text. Use an https URL in `control-plane-url`.',
-        ),
-        'Invalid input',
-      );
-    }
+    checkControlPlaneUrl(this.baseUrl);
     this.apiKey = options.apiKey;
     this.workspaceId = options.workspaceId || undefined;
     this.http = options.http;
@@ -173,58 +121,6 @@ export class ControlPlaneClient implements ControlPlane {
     });
   }
 
-  /**
-   * Masks every `secrets[].value` of a Deployment body, or of each one in `resources`, and the
-   * credentials of any URL in its `source_config` (`https://user:password@…`).
-   */
-  private maskSecrets(body: unknown): void {
-    const maskOne = (d: unknown) => {
-      if (!isObject(d)) return;
-      const sourceConfig = d['source_config'];
-      if (isObject(sourceConfig)) {
-        for (const value of Object.values(sourceConfig)) {
-          if (typeof value === 'string' && value.includes('@')) {
-            for (const credential of withoutCredentials(value).credentials) this.mask(credential);
-          }
-        }
-      }
-      if (!Array.isArray(d['secrets'])) return;
-      for (const secret of d['secrets']) {
-        if (isObject(secret) && typeof secret['value'] === 'string' && secret['value'] !== '') {
-          this.mask(secret['value']);
-        }
-      }
-    };
-    maskOne(body);
-    if (isObject(body) && Array.isArray(body['resources'])) body['resources'].forEach(maskOne);
-  }
-
-  private parse<S extends z.ZodMiniType>(
-    call: Call,
-    res: HttpResponse,
-    schema: S,
-    hasDeployments: boolean,
-  ): z.infer<S> {
-    const body = res.json();
-    if (hasDeployments) this.maskSecrets(body);
-    const result = z.safeParse(schema, body);
-    if (!result.success) {
-      throw new ApiError(
-        redact(
-          `Unexpected response from ${call.describe} (HTTP ${res.status}): ` +
-            `${describeIssues(result.error.issues, body)}. The answer does not match the ` +
-            'published control-plane API; check `control-plane-url`, and report this if it persists.',
-        ),
-        {
-          status: res.status,
-          method: call.method,
-          path: new URL(this.baseUrl + call.path).pathname,
-        },
-      );
-    }
-    return result.data;
-  }
-
   private async json<S extends z.ZodMiniType>(
     call: Call,
     schema: S,
@@ -233,21 +129,28 @@ export class ControlPlaneClient implements ControlPlane {
     const res = await this.send(call);
     if (!options.ok.includes(res.status)) {
       // Error bodies of deployment calls are not expected to carry secrets, but mask anyway.
-      if (options.deployments) this.maskSecrets(safeJson(res));
+      if (options.deployments) maskDeploymentSecrets(safeJson(res), this.mask);
       throw this.fail(call, res);
     }
     return this.parse(call, res, schema, options.deployments ?? false);
   }
 
-  private deploymentNotFound(id: string): string {
-    return (
-      `Deployment ${id} does not exist (HTTP 404)${this.workspaceId ? ` in workspace ${this.workspaceId}` : ''}: ` +
-      'it was deleted in the meantime, or it belongs to another workspace. Check `deployment-id` ' +
-      'if you gave one' +
-      (this.workspaceId
-        ? ', and `workspace-id`.'
-        : ', and set `workspace-id` if the key can reach several workspaces.')
-    );
+  /** The answer, masked first when it holds deployments, checked against its schema. */
+  private parse<S extends z.ZodMiniType>(
+    call: Call,
+    res: HttpResponse,
+    schema: S,
+    deployments: boolean,
+  ): z.infer<S> {
+    const body = res.json();
+    if (deployments) maskDeploymentSecrets(body, this.mask);
+    const path = new URL(this.baseUrl + call.path).pathname;
+    return parseAnswer(schema, body, {
+      describe: call.describe,
+      status: res.status,
+      method: call.method,
+      path,
+    });
   }
 
   async listDeployments(query: {
@@ -300,7 +203,7 @@ export class ControlPlaneClient implements ControlPlane {
       path: `/v2/deployments/${encodeURIComponent(id)}`,
       retry: 'idempotent',
       describe: `GET deployment ${id}`,
-      notFound: this.deploymentNotFound(id),
+      notFound: deploymentNotFound(this.workspaceId, id),
     };
     return this.json(call, DeploymentSchema, { ok: [200], deployments: true });
   }
@@ -323,7 +226,7 @@ export class ControlPlaneClient implements ControlPlane {
       body,
       retry: 'unsafe',
       describe: `PATCH (update) deployment ${id}`,
-      notFound: this.deploymentNotFound(id),
+      notFound: deploymentNotFound(this.workspaceId, id),
     };
     return this.json(call, DeploymentSchema, { ok: [200], deployments: true });
   }
@@ -382,7 +285,7 @@ export class ControlPlaneClient implements ControlPlane {
       query: { limit: query.limit, offset: query.offset },
       retry: 'idempotent',
       describe: `GET revisions of deployment ${id}`,
-      notFound: this.deploymentNotFound(id),
+      notFound: deploymentNotFound(this.workspaceId, id),
     };
     return this.json(call, RevisionsListSchema, { ok: [200] });
   }
@@ -449,7 +352,7 @@ export class ControlPlaneClient implements ControlPlane {
       path: `/v2/deployments/${encodeURIComponent(id)}/upload-url`,
       retry: 'idempotent',
       describe: `POST upload-url of deployment ${id}`,
-      notFound: this.deploymentNotFound(id),
+      notFound: deploymentNotFound(this.workspaceId, id),
     };
     const target = await this.json(call, UploadTargetSchema, { ok: [200, 201] });
     this.mask(target.upload_url);
@@ -477,30 +380,4 @@ export class ControlPlaneClient implements ControlPlane {
     if (res.status !== 200) throw this.fail(call, res);
     return this.parse(call, res, RevisionLogsSchema, false);
   }
-}
-
-function safeJson(res: HttpResponse): unknown {
-  try {
-    return res.json();
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The one deployment of that exact name, or undefined. A deployment being deleted gives way
- * to a live one of the same name; two live ones are an error naming both IDs (nothing is
- * changed: which one the workflow means is for `deployment-id` to say).
- */
-function onlyMatch(name: string, matches: Deployment[]): Deployment | undefined {
-  const live = matches.filter((d) => d.status !== 'AWAITING_DELETE');
-  if (live.length > 1) {
-    throw new ActionError(
-      `${live.length} deployments are named '${name}' (IDs ${live.map((d) => inert(d.id, 64)).join(', ')}): ` +
-        'the action will not pick one at random, and changed nothing. Give the one to deploy in ' +
-        '`deployment-id` (with or without `name`), or delete the extra one in the LangSmith UI.',
-      'Deployment name is ambiguous',
-    );
-  }
-  return live[0] ?? matches[0];
 }

@@ -8,26 +8,6 @@
  */
 import * as z from 'zod/mini';
 
-/** Revision statuses the spec lists. Anything else is treated as "still in progress". */
-export const REVISION_STATUSES = [
-  'CREATING',
-  'QUEUED',
-  'AWAITING_BUILD',
-  'BUILDING',
-  'AWAITING_DEPLOY',
-  'DEPLOYING',
-  'CREATE_FAILED',
-  'BUILD_FAILED',
-  'DEPLOY_FAILED',
-  'DEPLOYED',
-  'SKIPPED',
-  'INTERRUPTED',
-  'UNKNOWN',
-] as const;
-export type KnownRevisionStatus = (typeof REVISION_STATUSES)[number];
-
-export const FAILED_STATUSES = ['CREATE_FAILED', 'BUILD_FAILED', 'DEPLOY_FAILED'] as const;
-
 const nullableString = z.optional(z.nullable(z.string()));
 
 export const SecretSchema = z.looseObject({ name: z.string(), value: z.string() });

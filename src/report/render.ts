@@ -1,4 +1,5 @@
 /** The pieces the step summary and the pull-request comment share. */
+import { REVISION_STATUS } from '../deployment/revision-status.js';
 import {
   codeFence,
   codeSpan,
@@ -35,7 +36,7 @@ export function headline(report: RunReport): string {
       }
       return `❌ Deployment of ${name} failed`;
     case 'skipped':
-      return `⚠️ The revision of ${name} was superseded by a newer one (SKIPPED)`;
+      return `⚠️ The revision of ${name} was ${REVISION_STATUS.SKIPPED.summary} (SKIPPED)`;
     case 'cancelled':
       return `🛑 Deployment of ${name} was cancelled (the revision goes on on the platform)`;
     case 'started':

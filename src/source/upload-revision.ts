@@ -12,15 +12,13 @@
  */
 import type { Deployment, DeploymentPatchRequest } from '../control-plane/schemas.js';
 import type { Config } from '../config.js';
+import { buildCommandFields, checkCreatable, checkSameKind } from '../deployment/requests.js';
 import {
   applyPatch,
-  buildCommandFields,
-  checkCreatable,
-  checkSameKind,
   createDeployment,
   type UpsertContext,
   type UpsertResult,
-} from '../deploy.js';
+} from '../deployment/writes.js';
 import { ActionError, CancelledError } from '../errors.js';
 import type { SourceArchive } from './archive.js';
 import { megabytes } from './archive.js';

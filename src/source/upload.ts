@@ -10,7 +10,7 @@ import { createReadStream } from 'node:fs';
 import { request as httpRequest, type Agent, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { CancelledError, DeadlineError } from '../errors.js';
-import { backoffDelay, parseRetryAfter } from '../http.js';
+import { backoffDelay, parseRetryAfter } from '../http/retry-policy.js';
 import { inert, setSecret, type Logger } from '../runner.js';
 import type { Clock, Deadline } from '../time.js';
 import { MAX_BYTES } from './archive.js';

@@ -1,0 +1,244 @@
+/**
+ * Rollback, unit level: its inputs, the choice of the revision to serve again, paging of the
+ * revisions list, and how the reports show a rollback.
+ */
+import { describe, expect, it, jest } from '@jest/globals';
+import { listAllRevisions, pickRollbackTarget } from '../../src/deployment/redeploy.js';
+import type { ControlPlane } from '../../src/control-plane/api.js';
+import type { Revision, RevisionsList } from '../../src/control-plane/schemas.js';
+import { readConfig } from '../../src/inputs/read.js';
+import { headline, rollbackSection } from '../../src/report/render.js';
+import { renderComment } from '../../src/github/pr-comment.js';
+import { renderSummary } from '../../src/report/summary.js';
+import type { RunReport } from '../../src/report/types.js';
+
+const UUID = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
+
+function read(inputs: Record<string, string>) {
+  const env: NodeJS.ProcessEnv = {
+    GITHUB_EVENT_NAME: 'push',
+    GITHUB_REF: 'refs/heads/main',
+    GITHUB_SHA: 'c0ffee',
+    GITHUB_REPOSITORY: 'acme/agent',
+    GITHUB_SERVER_URL: 'https://github.com',
+  };
+  for (const [name, value] of Object.entries({ 'api-key': 'key', ...inputs })) {
+    env[`INPUT_${name.toUpperCase()}`] = value;
+  }
+  return readConfig(env, { mask: jest.fn() });
+}
+
+function problems(inputs: Record<string, string>) {
+  const result = read(inputs);
+  if (result.ok) throw new Error('expected input problems, got a config');
+  return result.problems;
+}
+
+describe('rollback inputs', () => {
+  it('accepts command rollback by name or deployment-id, with an optional rollback-to', () => {
+    const byName = read({ command: 'rollback', name: 'my-agent' });
+    expect(byName.ok && byName.config).toMatchObject({ command: 'rollback', name: 'my-agent' });
+    expect(byName.ok && byName.config.rollbackTo).toBeUndefined();
+    const byId = read({ command: 'rollback', 'deployment-id': UUID, 'rollback-to': UUID });
+    expect(byId.ok && byId.config).toMatchObject({ deploymentId: UUID, rollbackTo: UUID });
+  });
+
+  it('needs name or deployment-id with command rollback', () => {
+    const found = problems({ command: 'rollback' });
+    expect(found).toEqual([
+      { input: 'name', message: expect.stringMatching(/`name` or `deployment-id`.*roll back/) },
+    ]);
+  });
+
+  it('refuses a rollback-to that is not a revision ID, naming the input', () => {
+    const found = problems({ command: 'rollback', name: 'my-agent', 'rollback-to': 'v1.2.0' });
+    expect(found.map((p) => p.input)).toEqual(['rollback-to']);
+    expect(found[0]!.message).toMatch(/`rollback-to` is "v1\.2\.0".*revision ID/);
+  });
+
+  it('refuses a rollback-on-failure that is not a boolean, naming the input', () => {
+    const found = problems({ name: 'my-agent', 'rollback-on-failure': 'yes please' });
+    expect(found.map((p) => p.input)).toEqual(['rollback-on-failure']);
+    expect(found[0]!.message).toMatch(/`rollback-on-failure` is "yes please".*boolean/);
+    const on = read({ name: 'my-agent', 'rollback-on-failure': 'TRUE' });
+    expect(on.ok && on.config.rollbackOnFailure).toBe(true);
+    const off = read({ name: 'my-agent' });
+    expect(off.ok && off.config.rollbackOnFailure).toBe(false);
+  });
+
+  it('notes that rollback-on-failure does nothing without wait', () => {
+    const result = read({ name: 'my-agent', 'rollback-on-failure': 'true', wait: 'false' });
+    expect(result.ok && result.notes).toEqual([
+      expect.stringMatching(/`rollback-on-failure` is true but `wait` is false/),
+    ]);
+  });
+
+  it('notes that rollback-to does nothing on a deploy', () => {
+    const result = read({ name: 'my-agent', 'rollback-to': UUID });
+    expect(result.ok && result.notes).toEqual([
+      expect.stringMatching(/`rollback-to` applies only/),
+    ]);
+  });
+});
+
+let seq = 0;
+function revision(status: string, createdAt: string, id = `rev-${++seq}`): Revision {
+  return {
+    id,
+    status,
+    created_at: createdAt,
+    updated_at: createdAt,
+    source: 'github',
+    source_revision_config: {},
+  };
+}
+
+describe('pickRollbackTarget', () => {
+  const live = revision('DEPLOYED', '2026-01-05T00:00:00Z', 'live');
+  const older = revision('DEPLOYED', '2026-01-03T00:00:00Z', 'older');
+  const newer = revision('DEPLOYED', '2026-01-04T00:00:00Z', 'newer');
+  const failed = revision('BUILD_FAILED', '2026-01-06T00:00:00Z', 'failed');
+
+  it('picks the newest DEPLOYED revision by created_at other than the live one', () => {
+    // Listed in an order that is not by date: the choice must not depend on it.
+    const picked = pickRollbackTarget([older, failed, live, newer], 'live', undefined, "'a'");
+    expect(picked).toEqual({ ok: true, revision: newer, alreadyLive: false });
+  });
+
+  it('says so when no other revision reached DEPLOYED', () => {
+    const picked = pickRollbackTarget([failed, live], 'live', undefined, "'a'");
+    expect(picked.ok).toBe(false);
+    expect(!picked.ok && picked.message).toMatch(
+      /no revision to roll back to.*other than the live one \(live\).*Nothing was redeployed/,
+    );
+  });
+
+  it('serves rollback-to when it is a DEPLOYED revision of the deployment', () => {
+    const picked = pickRollbackTarget([live, newer, older], 'live', 'OLDER', "'a'");
+    expect(picked).toEqual({ ok: true, revision: older, alreadyLive: false });
+  });
+
+  it('refuses an unknown rollback-to and one that never reached DEPLOYED', () => {
+    const unknown = pickRollbackTarget([live, older], 'live', UUID, "'a'");
+    expect(!unknown.ok && unknown.message).toMatch(
+      new RegExp(`rollback-to\` names revision ${UUID}, which is not one of the 2 revisions`),
+    );
+    const notDeployed = pickRollbackTarget([live, failed], 'live', 'failed', "'a'");
+    expect(!notDeployed.ok && notDeployed.message).toMatch(
+      /is BUILD_FAILED: only a revision that reached DEPLOYED/,
+    );
+  });
+
+  it('marks a rollback-to that is already live', () => {
+    expect(pickRollbackTarget([live, older], 'live', 'live', "'a'")).toEqual({
+      ok: true,
+      revision: live,
+      alreadyLive: true,
+    });
+  });
+});
+
+describe('listAllRevisions', () => {
+  function planeOf(pages: (offset: number) => RevisionsList) {
+    const calls: { limit?: number; offset?: number }[] = [];
+    const plane = {
+      listRevisions: async (_id: string, query: { limit?: number; offset?: number }) => {
+        calls.push(query);
+        return pages(query.offset ?? 0);
+      },
+    } as unknown as ControlPlane;
+    return { plane, calls };
+  }
+
+  it('follows every page until a short one', async () => {
+    const all = Array.from({ length: 230 }, () => revision('DEPLOYED', '2026-01-01T00:00:00Z'));
+    const { plane, calls } = planeOf((offset) => {
+      const resources = all.slice(offset, offset + 100);
+      return { resources, offset: offset + resources.length };
+    });
+    const listed = await listAllRevisions(plane, 'd');
+    expect(listed).toEqual(all);
+    expect(calls.map((c) => c.offset)).toEqual([0, 100, 200]);
+  });
+
+  it('stops when the offset does not advance, and errors past 50 full pages', async () => {
+    const page = Array.from({ length: 100 }, () => revision('DEPLOYED', '2026-01-01T00:00:00Z'));
+    const stuck = planeOf(() => ({ resources: page, offset: 0 }));
+    expect(await listAllRevisions(stuck.plane, 'd')).toHaveLength(100);
+    expect(stuck.calls).toHaveLength(1);
+
+    const endless = planeOf((offset) => ({ resources: page, offset: offset + 100 }));
+    await expect(listAllRevisions(endless.plane, 'd')).rejects.toThrow(/more than 50 pages/);
+    expect(endless.calls).toHaveLength(50);
+  });
+});
+
+describe('reports of a rollback', () => {
+  const base: RunReport = {
+    command: 'deploy',
+    outcome: 'failure',
+    name: 'my-agent',
+    timeline: [{ status: 'DEPLOYED', at: 1_700_000_000_000 }],
+    finishedAt: 1_700_000_100_000,
+    error: 'Revision bad failed its checks.',
+  };
+  const rolledBack: RunReport = {
+    ...base,
+    rollback: {
+      from: 'bad-rev',
+      to: 'good-rev',
+      revisionId: 'replay-rev',
+      reason: 'Health check failed: <url>/ok answered 503',
+      outcome: 'restored',
+      status: 'DEPLOYED',
+      health: 'passed',
+      timeline: [
+        { status: 'QUEUED', at: 1_700_000_050_000, lastSeenAt: 1_700_000_065_000 },
+        { status: 'DEPLOYED', at: 1_700_000_080_000, lastSeenAt: 1_700_000_080_000 },
+      ],
+    },
+  };
+
+  it('names the failed and the restored revision, the reason and the timeline', () => {
+    const section = rollbackSection(rolledBack);
+    expect(section).toContain('#### Rollback');
+    expect(section).toContain('| Failed revision | `bad-rev` |');
+    expect(section).toContain('| Restored revision | `good-rev` |');
+    expect(section).toContain('| Serving as revision | `replay-rev` |');
+    expect(section).toContain('| Its health check | passed |');
+    // The reason is untrusted text: escaped.
+    expect(section).toContain('&#60;url&#62;/ok answered 503');
+    expect(section).not.toContain('<url>');
+    // The rollback's timeline: what its checks observed, first and last sighting.
+    expect(section).toContain('| `QUEUED` | 2023-11-14 22:14:10 UTC | 2023-11-14 22:14:25 UTC |');
+    expect(section).toContain('| `DEPLOYED` | 2023-11-14 22:14:40 UTC | 2023-11-14 22:14:40 UTC |');
+    expect(headline(rolledBack)).toBe(
+      '❌ Deployment of `my-agent` failed; rolled back to revision `good-rev`',
+    );
+    expect(renderSummary(rolledBack)).toContain('| Restored revision | `good-rev` |');
+    expect(renderComment(rolledBack, '<!-- m -->')).toContain('| Restored revision | `good-rev` |');
+    expect(rollbackSection(base)).toBe('');
+  });
+
+  it('says when the rollback failed', () => {
+    const failed: RunReport = {
+      ...rolledBack,
+      rollback: { ...rolledBack.rollback!, outcome: 'failed', health: 'failed' },
+    };
+    expect(rollbackSection(failed)).toContain('| Rollback | **failed** |');
+    expect(headline(failed)).toBe('❌ Deployment of `my-agent` failed');
+  });
+
+  it('has its own headline for command rollback, without repeating the timeline', () => {
+    const command: RunReport = {
+      ...rolledBack,
+      command: 'rollback',
+      outcome: 'success',
+      rollback: { ...rolledBack.rollback!, from: 'live-rev' },
+    };
+    expect(headline(command)).toBe('↩️ `my-agent` was rolled back to revision `good-rev`');
+    expect(rollbackSection(command)).toContain('| Was live | `live-rev` |');
+    expect(rollbackSection(command)).not.toContain('Status timeline');
+    expect(headline({ ...command, outcome: 'failure' })).toBe('❌ Rollback of `my-agent` failed');
+  });
+});

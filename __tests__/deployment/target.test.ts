@@ -1,0 +1,161 @@
+/**
+ * Finding the deployment the inputs name, and waiting for a deletion (src/deployment/target.ts).
+ */
+import { describe, expect, it } from '@jest/globals';
+import { apiError, caught, makeConfig, setup } from './upsert-plane.js';
+import { findTarget, lookupTarget, uiUrl, waitUntilGone } from '../../src/deployment/target.js';
+import { ActionError, ApiError, DeadlineError } from '../../src/errors.js';
+
+describe('uiUrl', () => {
+  it('is <ui base>/o/<tenant_id>/host/deployments/<id>', () => {
+    const { plane } = setup();
+    const deployment = plane.add({ id: 'dep-abc', name: 'my-agent', tenant_id: 'tenant-xyz' });
+    expect(uiUrl(makeConfig(), deployment)).toBe(
+      'https://smith.langchain.com/o/tenant-xyz/host/deployments/dep-abc',
+    );
+    expect(uiUrl(makeConfig({ uiBaseUrl: 'https://eu.smith.langchain.com' }), deployment)).toBe(
+      'https://eu.smith.langchain.com/o/tenant-xyz/host/deployments/dep-abc',
+    );
+  });
+});
+
+describe('lookupTarget (the one lookup of deploy, delete and rollback)', () => {
+  it('finds by exact name, and answers undefined when no deployment has it', async () => {
+    const { plane } = setup();
+    plane.add({ name: 'my-agent-preview' });
+    const mine = plane.add({ name: 'my-agent' });
+    expect((await lookupTarget(plane, { name: 'my-agent' }, 'delete'))?.id).toBe(mine.id);
+    expect(await lookupTarget(plane, { name: 'nobody' }, 'delete')).toBeUndefined();
+  });
+
+  it('reads by deployment-id, and an ID that answers 404 is undefined', async () => {
+    const { plane } = setup();
+    const mine = plane.add({ name: 'my-agent' });
+    expect((await lookupTarget(plane, { deploymentId: mine.id }, 'roll back'))?.id).toBe(mine.id);
+    expect(await lookupTarget(plane, { deploymentId: 'dep-gone' }, 'roll back')).toBeUndefined();
+    expect(plane.calls.map((c) => c.method)).toEqual(['get', 'get']);
+  });
+
+  it('refuses an ID whose deployment carries another name, naming what it would have done', async () => {
+    const { plane } = setup();
+    const other = plane.add({ name: 'someone-else' });
+    const error = await caught(
+      lookupTarget(plane, { deploymentId: other.id, name: 'my-agent' }, 'delete'),
+    );
+    expect(error).toBeInstanceOf(ActionError);
+    expect((error as ActionError).title).toBe('Name and ID disagree');
+    expect(error.message).toContain("is named 'someone-else', not 'my-agent'");
+    expect(error.message).toContain('Refusing to delete a deployment other than the one named');
+  });
+
+  it('passes on errors other than 404', async () => {
+    const { plane } = setup();
+    plane.getDeployment = () => Promise.reject(apiError(403, 'GET', '/v2/deployments/x'));
+    const error = await caught(lookupTarget(plane, { deploymentId: 'x' }, 'delete'));
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(403);
+  });
+});
+
+describe('findTarget', () => {
+  it('finds by exact name', async () => {
+    const { plane, ctx } = setup();
+    plane.add({ name: 'my-agent-preview' });
+    const mine = plane.add({ name: 'my-agent' });
+    await expect(findTarget(ctx)).resolves.toMatchObject({ id: mine.id, name: 'my-agent' });
+    expect(plane.calls.map((c) => c.method)).toStrictEqual(['find']);
+  });
+
+  it('undefined when no deployment has the name', async () => {
+    const { plane, ctx } = setup();
+    plane.add({ name: 'my-agent-preview' });
+    await expect(findTarget(ctx)).resolves.toBeUndefined();
+  });
+
+  it('by deployment-id: GET by ID, no lookup by name', async () => {
+    const { plane, ctx } = setup(makeConfig({ name: undefined, deploymentId: 'dep-42' }));
+    plane.add({ id: 'dep-42', name: 'whatever-name' });
+    await expect(findTarget(ctx)).resolves.toMatchObject({ id: 'dep-42' });
+    expect(plane.calls.map((c) => c.method)).toStrictEqual(['get']);
+  });
+
+  it('by deployment-id that does not exist: an error naming the ID and the input', async () => {
+    const { ctx } = setup(makeConfig({ deploymentId: 'dep-missing' }));
+    const error = await caught(findTarget(ctx));
+    expect(error).toBeInstanceOf(ActionError);
+    expect(error).not.toBeInstanceOf(ApiError);
+    expect(error.message).toContain('dep-missing');
+    expect(error.message).toContain('`deployment-id`');
+  });
+
+  it('by deployment-id: other errors pass through', async () => {
+    const { plane, ctx } = setup(makeConfig({ deploymentId: 'dep-42' }));
+    const boom = apiError(403, 'GET', '/v2/deployments/dep-42', 'forbidden');
+    plane.getDeployment = async () => {
+      throw boom;
+    };
+    await expect(findTarget(ctx)).rejects.toBe(boom);
+  });
+
+  it('name and deployment-id that disagree: an error naming both', async () => {
+    const { plane, ctx } = setup(makeConfig({ name: 'my-agent', deploymentId: 'dep-42' }));
+    plane.add({ id: 'dep-42', name: 'production-agent' });
+    const error = await caught(findTarget(ctx));
+    expect(error).toBeInstanceOf(ActionError);
+    expect(error.message).toContain("'production-agent'");
+    expect(error.message).toContain("'my-agent'");
+    expect(error.message).toContain('dep-42');
+  });
+
+  it('name and deployment-id that agree: found', async () => {
+    const { plane, ctx } = setup(makeConfig({ name: 'my-agent', deploymentId: 'dep-42' }));
+    plane.add({ id: 'dep-42', name: 'my-agent' });
+    await expect(findTarget(ctx)).resolves.toMatchObject({ id: 'dep-42' });
+  });
+
+  it('by name, AWAITING_DELETE: waits until it is gone, then reports none', async () => {
+    const { plane, ctx, clock, deadline, logger } = setup();
+    const dying = plane.add({ name: 'my-agent', status: 'AWAITING_DELETE' });
+    plane.deletingReads.set(dying.id, 3);
+    await expect(findTarget(ctx)).resolves.toBeUndefined();
+    // Three reads still see it, the fourth answers 404.
+    expect(plane.count('get')).toBe(4);
+    expect(clock.sleeps).toHaveLength(3);
+    expect(clock.sleeps.every((ms) => ms > 0)).toBe(true);
+    expect(clock.now()).toBeLessThanOrEqual(deadline.at);
+    expect(logger.text()).toContain(dying.id);
+  });
+
+  it('by deployment-id, AWAITING_DELETE: an error at once, no waiting', async () => {
+    const { plane, ctx, clock } = setup(makeConfig({ deploymentId: 'dep-42' }));
+    plane.add({ id: 'dep-42', name: 'my-agent', status: 'AWAITING_DELETE' });
+    const error = await caught(findTarget(ctx));
+    expect(error).toBeInstanceOf(ActionError);
+    expect(error.message).toContain('dep-42');
+    expect(error.message).toContain('AWAITING_DELETE');
+    expect(clock.sleeps).toStrictEqual([]);
+  });
+});
+
+describe('waitUntilGone', () => {
+  it('never gone: DeadlineError, without sleeping past the deadline', async () => {
+    const { plane, ctx, clock, deadline } = setup(makeConfig({ timeoutSeconds: 20 }));
+    const dying = plane.add({ name: 'my-agent', status: 'AWAITING_DELETE' });
+    const error = await caught(waitUntilGone(ctx, dying.id));
+    expect(error).toBeInstanceOf(DeadlineError);
+    expect(error.message).toContain(dying.id);
+    expect(clock.now()).toBe(deadline.at);
+    expect(clock.sleeps.every((ms) => ms > 0)).toBe(true);
+    // 20 s at 7.5 s per wait: 7.5 + 7.5 + 5 (cut to the deadline).
+    expect(clock.sleeps).toStrictEqual([7500, 7500, 5000]);
+  });
+
+  it('a read that fails other than 404 ends the wait with that error', async () => {
+    const { plane, ctx } = setup();
+    const boom = apiError(500, 'GET', '/v2/deployments/x');
+    plane.getDeployment = async () => {
+      throw boom;
+    };
+    await expect(waitUntilGone(ctx, 'x')).rejects.toBe(boom);
+  });
+});

@@ -1,0 +1,299 @@
+/**
+ * An in-memory control plane whose create and update calls can be scripted (answers lost
+ * after or before the platform applied them, rejections, a revision that shows up late, a
+ * deployment being deleted), and the configs and context the deployment tests share.
+ */
+import type { ControlPlane } from '../../src/control-plane/api.js';
+import type {
+  Deployment,
+  DeploymentCreateRequest,
+  DeploymentPatchRequest,
+  DeploymentsList,
+  Revision,
+  RevisionLogs,
+  RevisionsList,
+} from '../../src/control-plane/schemas.js';
+import type { Config } from '../../src/config.js';
+import type { UpsertContext } from '../../src/deployment/upsert.js';
+import { ApiError } from '../../src/errors.js';
+import { OutcomeUnknownError } from '../../src/http/request.js';
+import { Deadline } from '../../src/time.js';
+
+import { FakeClock, recordingLogger } from '../helpers/fakes.js';
+
+export const SECRET_VALUE = 'sk-very-secret-value-42';
+/** Attempts of a create or update whose outcome stays unknown (MAX_UNKNOWN_OUTCOMES). */
+export const MAX_ATTEMPTS = 3;
+/** Re-reads of the deployment while `latest_revision_id` is missing or unchanged. */
+export const MAX_REREADS = 5;
+
+// ---------------------------------------------------------------------------------------------
+// Config, logger, context
+
+export function makeConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    command: 'deploy',
+    apiKey: 'lsv2_pt_test_key_0123456789abcdef',
+    region: 'us',
+    controlPlaneUrl: 'https://api.host.langchain.com',
+    uiBaseUrl: 'https://smith.langchain.com',
+    name: 'my-agent',
+    wait: true,
+    timeoutSeconds: 1800,
+    pollIntervalSeconds: 15,
+    source: 'github',
+    integrationId: '8f9e0d1c-0000-4000-8000-00000000abcd',
+    repoUrl: 'https://github.com/acme/agent',
+    repoRef: 'main',
+    configPath: 'langgraph.json',
+    deploymentType: 'dev',
+    buildLog: 'tail',
+    buildOnPush: false,
+    skipUnchanged: true,
+    interruptPrevious: true,
+    healthCheck: true,
+    deleteTracingProject: false,
+    prComment: true,
+    github: {
+      eventName: 'push',
+      ref: 'refs/heads/main',
+      sha: 'deadbeef',
+      repository: 'acme/agent',
+      serverUrl: 'https://github.com',
+      apiUrl: 'https://api.github.com',
+      runId: '1',
+      runAttempt: '1',
+      workspace: '/tmp/ws',
+    },
+    ...overrides,
+  };
+}
+
+export function dockerConfig(overrides: Partial<Config> = {}): Config {
+  return makeConfig({
+    source: 'external_docker',
+    integrationId: undefined,
+    repoUrl: undefined,
+    repoRef: undefined,
+    imageUri: 'ghcr.io/acme/agent:1.2.3',
+    ...overrides,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The fake control plane
+
+/**
+ * What one create or update call does:
+ * - `ok`: applied, answered;
+ * - `lost-after-apply`: applied, but the answer is lost (`OutcomeUnknownError`);
+ * - `lost-before-apply`: never applied, and no answer (`OutcomeUnknownError`);
+ * - a function: runs (it may change the plane, e.g. a concurrent run's create) and throws,
+ *   or returns to go on as `ok`.
+ */
+export type Step = 'ok' | 'lost-after-apply' | 'lost-before-apply' | ((plane: FakePlane) => void);
+
+export type Call =
+  | { method: 'find'; name: string; at: number }
+  | { method: 'get'; id: string; at: number }
+  | { method: 'create'; body: DeploymentCreateRequest; at: number }
+  | { method: 'patch'; id: string; body: DeploymentPatchRequest; at: number };
+
+export function unknownOutcome(method: string, path: string): OutcomeUnknownError {
+  return new OutcomeUnknownError({
+    method,
+    path,
+    describe: `${method} ${path}`,
+    reason: 'ECONNRESET',
+  });
+}
+
+export function apiError(
+  status: number,
+  method: string,
+  path: string,
+  detail = 'rejected',
+): ApiError {
+  return new ApiError(`${method} ${path} answered ${status}: ${detail}`, { status, method, path });
+}
+
+export class FakePlane implements ControlPlane {
+  readonly store = new Map<string, Deployment>();
+  readonly calls: Call[] = [];
+  createSteps: Step[] = [];
+  patchSteps: Step[] = [];
+  /**
+   * After each write, this many answers about that deployment (the write's own answer, and
+   * the reads after it) still show the `latest_revision_id` from before the write.
+   */
+  revisionLag = 0;
+  /** Ids being deleted: answers AWAITING_DELETE to this many more GETs, then is gone (404). */
+  readonly deletingReads = new Map<string, number>();
+  private readonly lag = new Map<string, { left: number; shown: string | null }>();
+  private revisions = 0;
+  private ids = 0;
+
+  constructor(private readonly clock: FakeClock) {}
+
+  /** Puts a deployment in the store (as if created earlier). */
+  add(partial: Partial<Deployment> & { name: string }): Deployment {
+    const id = partial.id ?? `dep-${++this.ids}`;
+    const deployment: Deployment = {
+      id,
+      source: 'github',
+      source_config: { repo_url: 'https://github.com/acme/agent', integration_id: 'i-1' },
+      source_revision_config: { repo_ref: 'main', langgraph_config_path: 'langgraph.json' },
+      secrets: [],
+      tenant_id: 'tenant-1',
+      created_at: new Date(this.clock.now()).toISOString(),
+      updated_at: new Date(this.clock.now()).toISOString(),
+      status: 'READY',
+      latest_revision_id: `rev-old-${id}`,
+      ...partial,
+    };
+    this.store.set(id, deployment);
+    return structuredClone(deployment);
+  }
+
+  count(method: Call['method']): number {
+    return this.calls.filter((c) => c.method === method).length;
+  }
+
+  creates(): DeploymentCreateRequest[] {
+    return this.calls.flatMap((c) => (c.method === 'create' ? [c.body] : []));
+  }
+
+  patches(): { id: string; body: DeploymentPatchRequest }[] {
+    return this.calls.flatMap((c) => (c.method === 'patch' ? [{ id: c.id, body: c.body }] : []));
+  }
+
+  byName(name: string): Deployment[] {
+    return [...this.store.values()].filter((d) => d.name === name);
+  }
+
+  /** A copy of the deployment as the platform answers it now (with the revision lag). */
+  private view(d: Deployment): Deployment {
+    const copy = structuredClone(d);
+    const lag = this.lag.get(d.id);
+    if (lag && lag.left > 0) {
+      lag.left--;
+      copy.latest_revision_id = lag.shown;
+    }
+    return copy;
+  }
+
+  private newRevision(d: Deployment): void {
+    this.lag.set(d.id, { left: this.revisionLag, shown: d.latest_revision_id });
+    d.latest_revision_id = `rev-${++this.revisions}`;
+  }
+
+  private runStep(steps: Step[]): Step {
+    const step = steps.shift() ?? 'ok';
+    if (typeof step === 'function') {
+      step(this);
+      return 'ok';
+    }
+    return step;
+  }
+
+  async findDeploymentByName(name: string): Promise<Deployment | undefined> {
+    this.calls.push({ method: 'find', name, at: this.clock.now() });
+    const found = [...this.store.values()].find((d) => d.name === name);
+    return found && this.view(found);
+  }
+
+  async getDeployment(id: string): Promise<Deployment> {
+    this.calls.push({ method: 'get', id, at: this.clock.now() });
+    const found = this.store.get(id);
+    const path = `/v2/deployments/${id}`;
+    if (!found) throw apiError(404, 'GET', path, 'Deployment not found');
+    const left = this.deletingReads.get(id);
+    if (left !== undefined) {
+      if (left <= 0) {
+        this.store.delete(id);
+        throw apiError(404, 'GET', path, 'Deployment not found');
+      }
+      this.deletingReads.set(id, left - 1);
+    }
+    return this.view(found);
+  }
+
+  async createDeployment(body: DeploymentCreateRequest): Promise<Deployment> {
+    this.calls.push({ method: 'create', body: structuredClone(body), at: this.clock.now() });
+    const step = this.runStep(this.createSteps);
+    if (step === 'lost-before-apply') throw unknownOutcome('POST', '/v2/deployments');
+    const id = `dep-${++this.ids}`;
+    const deployment: Deployment = {
+      id,
+      name: body.name,
+      source: body.source,
+      source_config: { ...body.source_config },
+      source_revision_config: { ...body.source_revision_config },
+      secrets: body.secrets,
+      tenant_id: 'tenant-1',
+      created_at: new Date(this.clock.now()).toISOString(),
+      updated_at: new Date(this.clock.now()).toISOString(),
+      status: 'AWAITING_DATABASE',
+      latest_revision_id: null,
+    };
+    this.store.set(id, deployment);
+    this.newRevision(deployment);
+    if (step === 'lost-after-apply') throw unknownOutcome('POST', '/v2/deployments');
+    return this.view(deployment);
+  }
+
+  async patchDeployment(id: string, body: DeploymentPatchRequest): Promise<Deployment> {
+    this.calls.push({ method: 'patch', id, body: structuredClone(body), at: this.clock.now() });
+    const step = this.runStep(this.patchSteps);
+    const path = `/v2/deployments/${id}`;
+    if (step === 'lost-before-apply') throw unknownOutcome('PATCH', path);
+    const found = this.store.get(id);
+    if (!found) throw apiError(404, 'PATCH', path, 'Deployment not found');
+    Object.assign(found.source_revision_config, body.source_revision_config ?? {});
+    if (body.secrets) found.secrets = body.secrets;
+    this.newRevision(found);
+    if (step === 'lost-after-apply') throw unknownOutcome('PATCH', path);
+    return this.view(found);
+  }
+
+  listDeployments(): Promise<DeploymentsList> {
+    throw new Error('listDeployments is not used by the upsert');
+  }
+  deleteDeployment(): Promise<'deleted' | 'not_found'> {
+    throw new Error('deleteDeployment is not used by the upsert');
+  }
+  listRevisions(): Promise<RevisionsList> {
+    throw new Error('listRevisions is not used by the upsert');
+  }
+  getRevision(): Promise<Revision> {
+    throw new Error('getRevision is not used by the upsert');
+  }
+  getRevisionLogs(): Promise<RevisionLogs | undefined> {
+    throw new Error('getRevisionLogs is not used by the upsert');
+  }
+}
+
+export function setup(config: Config = makeConfig()) {
+  const clock = new FakeClock();
+  const plane = new FakePlane(clock);
+  const logger = recordingLogger();
+  const deadline = Deadline.fromSeconds(clock, config.timeoutSeconds);
+  const ctx: UpsertContext = { client: plane, config, logger, clock, deadline };
+  return { clock, plane, logger, deadline, ctx, config };
+}
+
+/** JSON as it goes on the wire (fields set to `undefined` are not sent). */
+export function wire(body: unknown): unknown {
+  return JSON.parse(JSON.stringify(body));
+}
+
+export async function caught(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected the call to fail, but it succeeded');
+}
+
+// ---------------------------------------------------------------------------------------------

@@ -1,2 +1,0 @@
-import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{b as a,c as b,d as c,e as d,f as e,g as f,h as g}from"./chunk-AAR2S2RH.mjs";import"./chunk-CJUDZKAY.mjs";import"./chunk-XG5B5SR4.mjs";import"./chunk-G6CGVFZG.mjs";import"./chunk-PTD6CNLH.mjs";import"./chunk-DWQPC3EQ.mjs";import"./chunk-XUW5BVLE.mjs";import"./chunk-K7O66HDJ.mjs";import"./chunk-QPBA2KJ2.mjs";import"./chunk-IRM5VVDU.mjs";import"./chunk-ZC56W3P3.mjs";export{e as agentUrlOf,b as failRun,a as runDeploy,c as setStatus,d as setUrl,f as showLogTail,g as startGithubDeployment};

@@ -1,2 +1,0 @@
-import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{a,b,c,d,e,f,g,h,i}from"./chunk-36VMHMLZ.mjs";import"./chunk-XUW5BVLE.mjs";import"./chunk-K7O66HDJ.mjs";import"./chunk-QPBA2KJ2.mjs";import"./chunk-IRM5VVDU.mjs";import"./chunk-ZC56W3P3.mjs";export{a as CheckError,f as createSdkClient,h as describeRequestError,i as describeRunError,e as healthCheck,d as shortError,c as skipReason,g as smokeTest,b as verifyDeployment};

@@ -1,0 +1,99 @@
+/**
+ * How the action treats each revision status: the one table. To change what a status means
+ * (is it final? a failure? which log explains it? how is it polled? what does the summary
+ * call it?), change its row here; `wait.ts`, `poll-policy.ts`, `logs.ts`,
+ * `build-log-stream.ts`, `skip-unchanged.ts`, `interrupt-previous.ts`, the `deploy` command
+ * and the summary all read it. The statuses are the ones the control plane's OpenAPI
+ * description lists; a status it adds later is treated as still in progress (`UNKNOWN_STATUS`).
+ * The simulator keeps its own list on purpose: it plays the platform, not the action.
+ */
+
+/** What a status means for this run's revision. */
+export type RevisionOutcome = 'deployed' | 'failed' | 'superseded' | 'in_progress';
+
+/**
+ * Where the revision is, for the polling and the build-log stream: before the build, building
+ * (its log streams live), deploying (the phase whose end the poll policy watches closely), or
+ * done.
+ */
+export type PollPhase = 'queued' | 'building' | 'deploying' | 'done';
+
+export interface RevisionStatusRule {
+  outcome: RevisionOutcome;
+  /** Whether the status will not change any more (the wait ends on it). */
+  final: boolean;
+  /** Which log explains a failure in this status: the build's, the deploy's, or none. */
+  log: 'build' | 'deploy' | 'none';
+  phase: PollPhase;
+  /** What the status means, in words (logs, summary). */
+  summary: string;
+  /** Said after the status in the log line that shows it, when set. */
+  note?: string;
+}
+
+const inProgress = (phase: PollPhase, summary: string): RevisionStatusRule => ({
+  outcome: 'in_progress',
+  final: false,
+  log: 'none',
+  phase,
+  summary,
+});
+
+const failed = (log: 'build' | 'deploy' | 'none', summary: string): RevisionStatusRule => ({
+  outcome: 'failed',
+  final: true,
+  log,
+  phase: 'done',
+  summary,
+});
+
+export const REVISION_STATUS = {
+  CREATING: inProgress('queued', 'being created'),
+  QUEUED: inProgress('queued', 'queued for a build'),
+  AWAITING_BUILD: inProgress('building', 'waiting for a builder'),
+  BUILDING: inProgress('building', 'building'),
+  AWAITING_DEPLOY: inProgress('queued', 'built, waiting to deploy'),
+  DEPLOYING: inProgress('deploying', 'deploying'),
+  CREATE_FAILED: failed('build', 'could not be created'),
+  BUILD_FAILED: failed('build', 'failed to build'),
+  DEPLOY_FAILED: failed('deploy', 'failed to deploy'),
+  // A person or a newer run stopped it; it will not go on, and no log explains it.
+  INTERRUPTED: failed('none', 'interrupted before it was deployed'),
+  DEPLOYED: { outcome: 'deployed', final: true, log: 'none', phase: 'done', summary: 'deployed' },
+  SKIPPED: {
+    outcome: 'superseded',
+    final: true,
+    log: 'none',
+    phase: 'done',
+    summary: 'superseded by a newer one',
+  },
+  UNKNOWN: {
+    ...inProgress('queued', 'in a state the platform calls UNKNOWN'),
+    note: 'not a final status; the action keeps waiting',
+  },
+} as const satisfies Record<string, RevisionStatusRule>;
+
+export type KnownRevisionStatus = keyof typeof REVISION_STATUS;
+
+/** Every status the table knows, in the platform's order of a revision's life. */
+export const REVISION_STATUSES = Object.keys(REVISION_STATUS) as KnownRevisionStatus[];
+
+/** How a status the table does not know is treated: still in progress. */
+export const UNKNOWN_STATUS: RevisionStatusRule = {
+  ...inProgress('queued', 'in a state this action does not know'),
+  note: 'not a status this action knows; it is taken as still in progress and the action keeps waiting',
+};
+
+export function isKnownStatus(status: string): status is KnownRevisionStatus {
+  return Object.hasOwn(REVISION_STATUS, status);
+}
+
+/** The row of a status; a status the table does not know is in progress. */
+export function revisionStatus(status: string): RevisionStatusRule {
+  return isKnownStatus(status) ? REVISION_STATUS[status] : UNKNOWN_STATUS;
+}
+
+/** The statuses whose rows match `test`, in table order. */
+export function statusesWhere(test: (rule: RevisionStatusRule) => boolean): KnownRevisionStatus[] {
+  return REVISION_STATUSES.filter((status) => test(REVISION_STATUS[status]));
+}

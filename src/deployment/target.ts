@@ -1,0 +1,112 @@
+/**
+ * Which deployment the inputs name, for every command: by `deployment-id` (checked against
+ * `name`) or by exact `name`; and waiting for a deployment being deleted to be gone.
+ */
+import type { ControlPlane } from '../control-plane/api.js';
+import type { Deployment } from '../control-plane/schemas.js';
+import type { Config } from '../config.js';
+import { ActionError, ApiError, DeadlineError } from '../errors.js';
+import { inert, type Logger } from '../runner.js';
+import type { Clock, Deadline } from '../time.js';
+
+/** What finding the target and waiting for a deletion need (the upsert's context is one). */
+export interface TargetContext {
+  client: ControlPlane;
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  deadline: Deadline;
+  signal?: AbortSignal;
+}
+
+/**
+ * The deployment the inputs name: by `deployment-id` (which must carry `name` when both are
+ * given), else by exact `name` across every page. Undefined when there is none (an ID that
+ * answers 404 included); `verb` says what the command would do to another one.
+ */
+export async function lookupTarget(
+  client: ControlPlane,
+  config: Pick<Config, 'deploymentId' | 'name'>,
+  verb: string,
+): Promise<Deployment | undefined> {
+  if (!config.deploymentId) {
+    return config.name ? client.findDeploymentByName(config.name) : undefined;
+  }
+  let found: Deployment;
+  try {
+    found = await client.getDeployment(config.deploymentId);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return undefined;
+    throw error;
+  }
+  if (config.name && found.name !== config.name) {
+    throw new ActionError(
+      `Deployment ${inert(found.id)} (input \`deployment-id\`) is named '${inert(found.name, 100)}', not ` +
+        `'${config.name}' (input \`name\`). Refusing to ${verb} a deployment other than the one ` +
+        'named; fix one of the two inputs.',
+      'Name and ID disagree',
+    );
+  }
+  return found;
+}
+
+/**
+ * Finds the target deployment: by `deployment-id`, or by exact `name` across every page.
+ * Undefined when there is none (or when the one found was being deleted and is now gone).
+ */
+export async function findTarget(ctx: TargetContext): Promise<Deployment | undefined> {
+  const { client, config, logger } = ctx;
+  const found = await lookupTarget(client, config, 'update');
+  if (!found && config.deploymentId) {
+    throw new ActionError(
+      `Deployment ${config.deploymentId} (input \`deployment-id\`) does not exist in this workspace. ` +
+        'Check the ID, or give `name` instead of `deployment-id` to create it.',
+      'Deployment not found',
+    );
+  }
+  if (found && found.status === 'AWAITING_DELETE') {
+    if (config.deploymentId) {
+      throw new ActionError(
+        `Deployment ${inert(found.id)} is being deleted (status AWAITING_DELETE); it cannot be updated. ` +
+          'Deploy by `name` instead to create a new one once it is gone.',
+        'Deployment is being deleted',
+      );
+    }
+    logger.info(
+      `Deployment '${inert(found.name)}' (${inert(found.id)}) is being deleted; waiting until it is gone before creating a new one.`,
+    );
+    await waitUntilGone(ctx, found.id);
+    return undefined;
+  }
+  return found;
+}
+
+/** Polls GET /v2/deployments/{id} until it answers 404, within the run's deadline. */
+export async function waitUntilGone(ctx: TargetContext, id: string): Promise<void> {
+  const { client, clock, deadline, signal } = ctx;
+  for (;;) {
+    try {
+      await client.getDeployment(id);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return;
+      throw error;
+    }
+    if (deadline.passed()) {
+      throw new DeadlineError(
+        `Deployment ${id} was still being deleted when the timeout ran out. ` +
+          'The deletion goes on on the platform; run the workflow again later, or raise `timeout`.',
+      );
+    }
+    await clock.sleep(Math.min(shortWaitMs(ctx.config) * 5, deadline.remainingMs()), signal);
+  }
+}
+
+/** A short gap between reads that wait for the platform (scaled to `poll-interval`). */
+export function shortWaitMs(config: Config): number {
+  return Math.max(50, Math.min(2000, (config.pollIntervalSeconds * 1000) / 10));
+}
+
+/** The deployment's page in the LangSmith UI (`ui-url`). */
+export function uiUrl(config: Config, deployment: Deployment): string {
+  return `${config.uiBaseUrl}/o/${deployment.tenant_id}/host/deployments/${inert(deployment.id)}`;
+}

@@ -1,0 +1,39 @@
+/**
+ * Create or update ("upsert") a deployment: POST when the lookup found none, else PATCH after
+ * checking it is the same kind; `source: upload` goes through its own path.
+ */
+import type { Deployment } from '../control-plane/schemas.js';
+import { checkCreatable, checkSameKind, createRequest, patchRequest } from './requests.js';
+import {
+  applyPatch,
+  createDeployment,
+  withRevision,
+  type UpsertContext,
+  type UpsertResult,
+} from './writes.js';
+
+export type { UpsertContext, UpsertResult } from './writes.js';
+
+/** POST, or PATCH when the deployment exists. `found` comes from `findTarget`. */
+export async function upsert(
+  ctx: UpsertContext,
+  found: Deployment | undefined,
+): Promise<UpsertResult> {
+  if (ctx.config.source === 'upload') {
+    const { upsertFromUpload } = await import('../source/upload-revision.js');
+    return upsertFromUpload(ctx, found);
+  }
+  if (found) return update(ctx, found);
+  return create(ctx);
+}
+
+async function create(ctx: UpsertContext): Promise<UpsertResult> {
+  checkCreatable(ctx.config);
+  const made = await createDeployment(ctx, createRequest(ctx.config));
+  return made.created ? withRevision(ctx, made.deployment, true) : update(ctx, made.deployment);
+}
+
+async function update(ctx: UpsertContext, found: Deployment): Promise<UpsertResult> {
+  checkSameKind(ctx.config, found);
+  return applyPatch(ctx, found, patchRequest(ctx.config), false);
+}

@@ -1,0 +1,132 @@
+/**
+ * The health check: `GET <url>/ok` with the API key until it answers `{"ok": true}`, through
+ * the action's HTTP layer (one deadline, the run's cancel signal, `Retry-After`).
+ */
+import { ApiError, CancelledError, DeadlineError } from '../errors.js';
+import { RefusedAnswerError } from '../http/answers.js';
+import { OutcomeUnknownError, request, type HttpContext } from '../http/request.js';
+import { backoffCeiling, parseRetryAfter } from '../http/retry-policy.js';
+import { redact } from '../runner.js';
+import {
+  CheckError,
+  requireCheckableUrl,
+  baseUrl,
+  seconds,
+  shortError,
+  type VerifyContext,
+} from './shared.js';
+
+export interface HealthResult {
+  ok: true;
+  /** Requests made, the successful one included. */
+  attempts: number;
+}
+
+/** Longest single wait between two `/ok` requests, in multiples of the base delay. */
+const HEALTH_MAX_DELAY_FACTOR = 5;
+/** Timeout of one `/ok` request: a server that hangs is retried rather than waited for. */
+const HEALTH_REQUEST_TIMEOUT_MS = 10_000;
+
+function isHealthy(body: string): boolean {
+  try {
+    const parsed = JSON.parse(body) as unknown;
+    return (
+      typeof parsed === 'object' && parsed !== null && (parsed as { ok?: unknown }).ok === true
+    );
+  } catch {
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Health check
+
+/**
+ * `GET <url>/ok` with the API key until it answers 200 `{"ok": true}`: a fresh revision can
+ * take a while to serve. Waits grow from the base delay to 5× it; `Retry-After` on 429 is
+ * honoured. Throws `ActionError` naming the URL and the last answer when the deadline would
+ * pass, or at once when the key is refused (401/403); `CancelledError` on cancellation.
+ */
+export async function healthCheck(ctx: VerifyContext, url: string): Promise<HealthResult> {
+  requireCheckableUrl(url, 'health check');
+  const okUrl = `${baseUrl(url)}/ok`;
+  const http = ctx.http;
+  const base = http.baseDelayMs ?? 1000;
+  const started = http.clock.now();
+  const oneRequest: HttpContext = {
+    ...http,
+    requestTimeoutMs: Math.min(http.requestTimeoutMs ?? 30_000, HEALTH_REQUEST_TIMEOUT_MS),
+  };
+  let last = 'no answer yet';
+  let attempts = 0;
+  for (;;) {
+    attempts++;
+    let retryAfterMs: number | undefined;
+    try {
+      const res = await request(oneRequest, {
+        method: 'GET',
+        url: okUrl,
+        headers: { 'x-api-key': ctx.apiKey, accept: 'application/json' },
+        retry: 'never',
+        describe: `GET ${okUrl}`,
+      });
+      if (res.status === 200 && isHealthy(res.text)) return { ok: true, attempts };
+      if (res.status === 401 || res.status === 403) {
+        throw new CheckError(
+          redact(
+            `Health check of ${okUrl} failed: the agent server refused the API key ` +
+              `(HTTP ${res.status}). Check that \`api-key\` has access to the deployment's ` +
+              'workspace (and `workspace-id`).',
+          ),
+          'Health check failed',
+        );
+      }
+      last =
+        res.status === 200 ? 'HTTP 200 with a body other than {"ok": true}' : `HTTP ${res.status}`;
+      if (res.status === 429) {
+        retryAfterMs = parseRetryAfter(res.headers.get('retry-after'), http.clock.now());
+      }
+    } catch (error) {
+      if (error instanceof DeadlineError) {
+        attempts--; // it was never sent
+        break;
+      }
+      // A network fault or an unknown outcome: retried. Anything else (cancellation, the
+      // key refused) ends the check.
+      if (!(error instanceof ApiError || error instanceof OutcomeUnknownError)) throw error;
+      // A redirect or an oversized answer will not change on a retry: fail at once.
+      if (error instanceof RefusedAnswerError) {
+        throw new CheckError(
+          redact(`Health check of ${okUrl} failed: ${error.message}`),
+          'Health check failed',
+        );
+      }
+      last = shortError(error);
+    }
+    const delay =
+      retryAfterMs ?? backoffCeiling(attempts - 1, base, base * HEALTH_MAX_DELAY_FACTOR);
+    if (delay >= http.deadline.remainingMs()) break;
+    ctx.logger.debug(
+      `Health check: ${okUrl} answered ${last}; next try in ${seconds(delay)} ` +
+        `(attempt ${attempts + 1}).`,
+    );
+    try {
+      await http.clock.sleep(delay, http.signal);
+    } catch (error) {
+      if (http.signal?.aborted) {
+        throw new CancelledError('The run was cancelled during the health check.');
+      }
+      throw error;
+    }
+  }
+  throw new CheckError(
+    redact(
+      `Health check failed: ${okUrl} did not answer {"ok": true} before the \`timeout\` ran out ` +
+        `(${attempts} request${attempts === 1 ? '' : 's'} in ` +
+        `${seconds(Math.round(http.clock.now() - started))}; last answer: ${last}). The ` +
+        "revision is DEPLOYED but its agent server is not serving: check the deployment's " +
+        'logs in the LangSmith UI, or raise `timeout` if it needs longer to start.',
+    ),
+    'Health check failed',
+  );
+}
