@@ -4,14 +4,12 @@
  * an invalid file is an input error before any request.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { tempWorkspaces } from './deploy-support.js';
 import { runAction, type RunResult } from '../../scripts/run-action.js';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
 
 let sim: Simulator;
-const workspaces: string[] = [];
+const workspaces = tempWorkspaces('e2e-tests');
 
 beforeAll(async () => {
   sim = await startSimulator({
@@ -23,15 +21,13 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sim.close();
-  for (const dir of workspaces) rmSync(dir, { recursive: true, force: true });
+  workspaces.removeAll();
 });
 beforeEach(() => sim.reset());
 
 /** A checkout with a LangGraph app and the given tests file. */
 function checkout(tests: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'e2e-tests-'));
-  workspaces.push(root);
-  const files: Record<string, string> = {
+  return workspaces.make({
     'langgraph.json': JSON.stringify({
       dependencies: ['.'],
       graphs: { agent: './src/agent.py:graph' },
@@ -39,13 +35,7 @@ function checkout(tests: Record<string, string>): string {
     'requirements.txt': 'langgraph\n',
     'src/agent.py': 'graph = None\n',
     ...tests,
-  };
-  mkdirSync(join(root, '.git'));
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), content);
-  }
-  return root;
+  });
 }
 
 function deploy(name: string, ws: string, inputs: Record<string, string> = {}): Promise<RunResult> {

@@ -3,6 +3,9 @@
  * the control-plane simulator and look at exit code, outputs, annotations, summary and the
  * simulator's request log.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { RequestLogEntry, Simulator, TimelineStep } from '../../simulator/index.js';
 import type { RunOptions, RunResult } from '../../scripts/run-action.js';
 
@@ -98,4 +101,30 @@ export function idOf(sim: Simulator, name: string): string | undefined {
 
 export function uiUrlOf(sim: Simulator, id: string, tenant: string): string {
   return `${sim.url}/o/${tenant}/host/deployments/${id}`;
+}
+
+/**
+ * Temporary workspaces for runs: `make(files)` writes `files` (path → content) into a new
+ * folder, a checkout (with a `.git` folder) unless `git: false`; `removeAll()` in `afterAll`.
+ */
+export function tempWorkspaces(prefix: string): {
+  make(files: Record<string, string>, options?: { git?: boolean }): string;
+  removeAll(): void;
+} {
+  const roots: string[] = [];
+  return {
+    make(files, options = {}) {
+      const root = mkdtempSync(join(tmpdir(), `${prefix}-`));
+      roots.push(root);
+      if (options.git ?? true) mkdirSync(join(root, '.git'));
+      for (const [path, content] of Object.entries(files)) {
+        mkdirSync(dirname(join(root, path)), { recursive: true });
+        writeFileSync(join(root, path), content);
+      }
+      return root;
+    },
+    removeAll() {
+      for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
+    },
+  };
 }

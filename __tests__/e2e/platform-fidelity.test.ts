@@ -5,9 +5,6 @@
  * pull request), a checkout without the config, and an ignored `.env` that is no finding.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { runAction } from '../../scripts/run-action.js';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
 import { BUILD_ERROR } from '../../simulator/logs.js';
@@ -21,12 +18,13 @@ import {
   LOGS_PATH,
   mark,
   REVISION_PATH,
+  tempWorkspaces,
   uniqueName,
   warnings,
 } from './deploy-support.js';
 
 let sim: Simulator;
-const workspaces: string[] = [];
+const workspaces = tempWorkspaces('e2e-fidelity');
 
 beforeAll(async () => {
   sim = await startSimulator({
@@ -39,7 +37,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sim.close();
-  for (const dir of workspaces) rmSync(dir, { recursive: true, force: true });
+  workspaces.removeAll();
 });
 
 beforeEach(() => sim.reset());
@@ -49,13 +47,7 @@ function inputs(name: string, extra: Record<string, string> = {}) {
 }
 
 function workspace(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'e2e-fidelity-'));
-  workspaces.push(root);
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), content);
-  }
-  return root;
+  return workspaces.make(files, { git: false });
 }
 
 /** The lines printed between `::stop-commands::<token>` and `::<token>::`. */

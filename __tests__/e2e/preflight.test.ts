@@ -4,14 +4,12 @@
  * check that needs the lookup stops before any create or update.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { tempWorkspaces } from './deploy-support.js';
 import { runAction, type RunResult } from '../../scripts/run-action.js';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
 
 let sim: Simulator;
-const workspaces: string[] = [];
+const workspaces = tempWorkspaces('e2e-preflight');
 
 beforeAll(async () => {
   sim = await startSimulator({
@@ -24,7 +22,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sim.close();
-  for (const dir of workspaces) rmSync(dir, { recursive: true, force: true });
+  workspaces.removeAll();
 });
 
 beforeEach(() => sim.reset());
@@ -33,14 +31,7 @@ const REPO_URL = 'https://github.com/acme/agent';
 
 /** A checkout (`.git` folder) holding `files`; `langgraph.json` given as text, as written. */
 function workspace(files: Record<string, string>, options: { git?: boolean } = {}): string {
-  const root = mkdtempSync(join(tmpdir(), 'e2e-preflight-'));
-  workspaces.push(root);
-  if (options.git ?? true) mkdirSync(join(root, '.git'));
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), content);
-  }
-  return root;
+  return workspaces.make(files, options);
 }
 
 const AGENT = { 'src/agent.py': 'graph = None\n' };

@@ -4,9 +4,6 @@
  * API (PR comment, deployment statuses).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { runAction, type RunResult } from '../../scripts/run-action.js';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
 import { FakeGithub } from '../helpers/fake-github.js';
@@ -19,6 +16,7 @@ import {
   INTEGRATION_ID,
   mark,
   SHORT_TIMELINE,
+  tempWorkspaces,
   uniqueName,
   warnings,
 } from './deploy-support.js';
@@ -40,6 +38,7 @@ const PR_EVENT = {
 
 let sim: Simulator;
 let github: FakeGithub;
+const workspaces = tempWorkspaces('e2e-rb-tests');
 
 beforeAll(async () => {
   sim = await startSimulator({ timeline: SHORT_TIMELINE });
@@ -49,6 +48,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await sim.close();
   await github.close();
+  workspaces.removeAll();
 });
 
 beforeEach(() => sim.reset());
@@ -330,44 +330,39 @@ describe('rollback-on-failure', () => {
     const name = uniqueName('rb-tests');
     const { id, revisions } = seed(name, ['DEPLOYED']);
     const [v1] = revisions as [string];
-    const workspace = mkdtempSync(join(tmpdir(), 'e2e-rb-tests-'));
-    writeFileSync(
-      join(workspace, 'langgraph.json'),
-      JSON.stringify({ dependencies: ['.'], graphs: { agent: './agent.py:graph' } }),
-    );
-    writeFileSync(join(workspace, 'agent.py'), 'graph = None\n');
-    writeFileSync(
-      join(workspace, 'agent-tests.yaml'),
-      'cases:\n  - name: answers in French\n    turns:\n' +
+    const workspace = workspaces.make({
+      'langgraph.json': JSON.stringify({
+        dependencies: ['.'],
+        graphs: { agent: './agent.py:graph' },
+      }),
+      'agent.py': 'graph = None\n',
+      'agent-tests.yaml':
+        'cases:\n  - name: answers in French\n    turns:\n' +
         '      - input: {messages: [{role: user, content: "Salut"}]}\n' +
         '        expect: {contains: "Bonjour"}\n',
-    );
+    });
     const since = mark(sim);
-    try {
-      const r = await runAction({
-        workspace,
-        inputs: baseInputs(sim, {
-          name,
-          'integration-id': INTEGRATION_ID,
-          'rollback-on-failure': 'true',
-          tests: 'agent-tests.yaml',
-          'tests-feedback-key': '',
-        }),
-      });
+    const r = await runAction({
+      workspace,
+      inputs: baseInputs(sim, {
+        name,
+        'integration-id': INTEGRATION_ID,
+        'rollback-on-failure': 'true',
+        tests: 'agent-tests.yaml',
+        'tests-feedback-key': '',
+      }),
+    });
 
-      expectExit(r, 1);
-      expect(r.outputs).toMatchObject({ 'tests-passed': '0', 'tests-failed': '1' });
-      expect(byRoute(since.since(), 'POST', REDEPLOY_PATH).map((q) => q.path)).toEqual([
-        `/v2/deployments/${id}/revisions/${v1}/redeploy`,
-      ]);
-      expect(r.outputs['rolled-back-to']).toBe(v1);
-      expect(errors(r)).toHaveLength(1);
-      expect(errors(r)[0]!.message).toContain('answers in French');
-      expect(errors(r)[0]!.message).toContain(`Rolled back: revision ${v1}`);
-      expect(live(id)).not.toBe(r.outputs['revision-id']);
-    } finally {
-      rmSync(workspace, { recursive: true, force: true });
-    }
+    expectExit(r, 1);
+    expect(r.outputs).toMatchObject({ 'tests-passed': '0', 'tests-failed': '1' });
+    expect(byRoute(since.since(), 'POST', REDEPLOY_PATH).map((q) => q.path)).toEqual([
+      `/v2/deployments/${id}/revisions/${v1}/redeploy`,
+    ]);
+    expect(r.outputs['rolled-back-to']).toBe(v1);
+    expect(errors(r)).toHaveLength(1);
+    expect(errors(r)[0]!.message).toContain('answers in French');
+    expect(errors(r)[0]!.message).toContain(`Rolled back: revision ${v1}`);
+    expect(live(id)).not.toBe(r.outputs['revision-id']);
   });
 
   it('says so in one error when the rollback fails too', async () => {
