@@ -8,7 +8,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { startSimulator, type Simulator } from '../../simulator/index.js';
 import { CancelledError } from '../../src/errors.js';
 import type { HttpContext } from '../../src/http/request.js';
-import { resetSecretsForTests, setSecret, captureOutputForTests } from '../../src/runner.js';
+import {
+  captureOutputForTests,
+  redact,
+  resetSecretsForTests,
+  setSecret,
+} from '../../src/runner.js';
 import { Deadline, systemClock } from '../../src/time.js';
 import { lastMessageContent, partialMismatch } from '../../src/verify/conversation-checks.js';
 import { runConversationTests } from '../../src/verify/conversation-tests.js';
@@ -170,6 +175,9 @@ describe('runConversationTests against the simulator', () => {
     expect(result.feedback).toEqual({ sent: 3, failed: 0 });
     const feedbackRequests = sim.requests.filter((r) => r.path.startsWith('/feedback/'));
     expect(feedbackRequests.every((r) => !r.hasApiKey)).toBe(true);
+    // A pre-signed URL is a credential: masked as soon as the stream hands it out.
+    for (const f of feedback)
+      expect(redact(`at ${sim.url}/feedback/${f.token}`)).not.toContain(f.token);
   });
 
   it('keeps the verdicts when the feedback URL refuses, with one warning', async () => {

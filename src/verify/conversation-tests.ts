@@ -16,7 +16,7 @@
 import { CancelledError, DeadlineError } from '../errors.js';
 import { keyAllowedFor } from '../http/key-policy.js';
 import { request } from '../http/request.js';
-import { inert, printUntrusted, redact } from '../runner.js';
+import { inert, printUntrusted, redact, setSecret } from '../runner.js';
 import { shortError, type VerifyContext } from './shared.js';
 import { createSdkClient, deleteThread, describeRequestError, describeRunError } from './smoke.js';
 import {
@@ -295,7 +295,8 @@ async function streamTurn(
         run.values = data;
       } else if (event === 'feedback' && options.feedbackKey !== undefined) {
         const url = (data as Record<string, unknown> | null)?.[options.feedbackKey];
-        if (typeof url === 'string') run.feedbackUrl = url;
+        // Pre-signed: the URL is its own credential, so it is masked like one.
+        if (typeof url === 'string') setSecret((run.feedbackUrl = url));
       }
     }
   });
