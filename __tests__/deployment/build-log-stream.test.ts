@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { unusedPlane } from '../helpers/fakes.js';
 import { BuildLogStream, STREAMED_STATUSES } from '../../src/deployment/build-log-stream.js';
 import type { ControlPlane } from '../../src/control-plane/api.js';
 import type { RevisionLogs, RevisionLogsRequest } from '../../src/control-plane/schemas.js';
@@ -13,18 +14,8 @@ function plane(
   options: { answer?: (call: Call) => Promise<RevisionLogs | undefined>; nextOffset?: 'null' } = {},
 ) {
   const calls: Call[] = [];
-  const notUsed = () => {
-    throw new Error('not used');
-  };
   const client: ControlPlane = {
-    listDeployments: notUsed,
-    findDeploymentByName: notUsed,
-    getDeployment: notUsed,
-    createDeployment: notUsed,
-    patchDeployment: notUsed,
-    deleteDeployment: notUsed,
-    listRevisions: notUsed,
-    getRevision: notUsed,
+    ...unusedPlane(),
     getRevisionLogs: async (_id, _rev, kind, body) => {
       calls.push({ kind, body: { ...body } });
       if (options.answer) return options.answer({ kind, body });

@@ -1,24 +1,11 @@
-import { recordingLogger } from '../helpers/fakes.js';
+import { deploymentFixture, recordingLogger } from '../helpers/fakes.js';
 import { describe, expect, it } from '@jest/globals';
 import type { ControlPlane } from '../../src/control-plane/api.js';
 import type { Deployment, Revision } from '../../src/control-plane/schemas.js';
 import { ApiError, CancelledError } from '../../src/errors.js';
 import { interruptPrevious } from '../../src/deployment/interrupt-previous.js';
 
-const DEP: Deployment = {
-  id: 'dep-1',
-  name: 'my-agent',
-  source: 'github',
-  source_config: {},
-  source_revision_config: {},
-  secrets: [],
-  tenant_id: 't',
-  created_at: '2026-01-01T00:00:00Z',
-  updated_at: '2026-01-01T00:00:00Z',
-  status: 'READY',
-  latest_revision_id: 'rev-2',
-  active_revision_id: 'rev-1',
-};
+const DEP: Deployment = deploymentFixture();
 
 function revision(status: string, id = 'rev-2'): Revision {
   return {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { unusedPlane } from '../helpers/fakes.js';
 import type { ControlPlane } from '../../src/control-plane/api.js';
 import type { RevisionLogs } from '../../src/control-plane/schemas.js';
 import { ApiError } from '../../src/errors.js';
@@ -16,18 +17,8 @@ type LogsQuery = { type: 'build' | 'deploy' } & Parameters<ControlPlane['getRevi
 /** An in-memory control plane that only serves logs, newest first like the real one. */
 function planeWithLogs(answer: (query: LogsQuery) => Promise<RevisionLogs | undefined>) {
   const calls: { id: string; revisionId: string; query: LogsQuery }[] = [];
-  const notUsed = () => {
-    throw new Error('not used');
-  };
   const client: ControlPlane = {
-    listDeployments: notUsed,
-    findDeploymentByName: notUsed,
-    getDeployment: notUsed,
-    createDeployment: notUsed,
-    patchDeployment: notUsed,
-    deleteDeployment: notUsed,
-    listRevisions: notUsed,
-    getRevision: notUsed,
+    ...unusedPlane(),
     getRevisionLogs: (id, revisionId, kind, body) => {
       const query = { type: kind, ...body };
       calls.push({ id, revisionId, query });

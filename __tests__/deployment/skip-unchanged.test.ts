@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { deploymentFixture } from '../helpers/fakes.js';
 import type { ControlPlane } from '../../src/control-plane/api.js';
 import type { Deployment, Revision } from '../../src/control-plane/schemas.js';
 import type { GithubContext } from '../../src/config.js';
@@ -40,21 +41,7 @@ function config(overrides: Partial<SkipConfig> = {}): SkipConfig {
 }
 
 function deployment(overrides: Partial<Deployment> = {}): Deployment {
-  return {
-    id: 'dep-1',
-    name: 'my-agent',
-    source: 'github',
-    source_config: {},
-    source_revision_config: {},
-    secrets: [],
-    tenant_id: 't',
-    created_at: '2026-01-01T00:00:00Z',
-    updated_at: '2026-01-01T00:00:00Z',
-    status: 'READY',
-    latest_revision_id: LIVE,
-    active_revision_id: LIVE,
-    ...overrides,
-  };
+  return deploymentFixture({ latest_revision_id: LIVE, active_revision_id: LIVE, ...overrides });
 }
 
 function revision(

@@ -128,3 +128,19 @@ export function tempWorkspaces(prefix: string): {
     },
   };
 }
+
+/** Head commit of the pull request of `PR_EVENT`. */
+export const HEAD_SHA = '9f8e7d6c5b4a39281706f5e4d3c2b1a098765432';
+/** A `pull_request` (synchronize) event for PR #7 of acme/agent, from a branch of that repository. */
+export const PR_EVENT = {
+  name: 'pull_request',
+  payload: {
+    action: 'synchronize',
+    number: 7,
+    pull_request: {
+      number: 7,
+      head: { sha: HEAD_SHA, ref: 'feature/preview', repo: { full_name: 'acme/agent' } },
+      base: { sha: '0'.repeat(40), ref: 'main', repo: { full_name: 'acme/agent' } },
+    },
+  },
+};

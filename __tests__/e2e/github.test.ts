@@ -3,25 +3,13 @@
  * the GitHub deployment of `environment`) against a fake GitHub API, reached through
  * `GITHUB_API_URL` as on a GitHub Enterprise runner, plus the step summary.
  */
+import { HEAD_SHA, PR_EVENT } from './deploy-support.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { runAction, type RunResult } from '../../scripts/run-action.js';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
 import { ACTIONS_BOT, FakeGithub } from '../helpers/fake-github.js';
 
-const HEAD_SHA = '9f8e7d6c5b4a39281706f5e4d3c2b1a098765432';
 const RUN_URL = 'https://github.com/acme/agent/actions/runs/4242';
-const PR_EVENT = {
-  name: 'pull_request',
-  payload: {
-    action: 'synchronize',
-    number: 7,
-    pull_request: {
-      number: 7,
-      head: { sha: HEAD_SHA, ref: 'feature/preview', repo: { full_name: 'acme/agent' } },
-      base: { sha: '0'.repeat(40), ref: 'main', repo: { full_name: 'acme/agent' } },
-    },
-  },
-};
 
 let sim: Simulator;
 let github: FakeGithub;

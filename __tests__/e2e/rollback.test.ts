@@ -15,6 +15,7 @@ import {
   HEALTH_PATH,
   INTEGRATION_ID,
   mark,
+  PR_EVENT,
   SHORT_TIMELINE,
   tempWorkspaces,
   uniqueName,
@@ -22,19 +23,6 @@ import {
 } from './deploy-support.js';
 
 const REDEPLOY_PATH = /^\/v2\/deployments\/[^/]+\/revisions\/[^/]+\/redeploy$/;
-const HEAD_SHA = '9f8e7d6c5b4a39281706f5e4d3c2b1a098765432';
-const PR_EVENT = {
-  name: 'pull_request',
-  payload: {
-    action: 'synchronize',
-    number: 7,
-    pull_request: {
-      number: 7,
-      head: { sha: HEAD_SHA, ref: 'feature/preview', repo: { full_name: 'acme/agent' } },
-      base: { sha: '0'.repeat(40), ref: 'main', repo: { full_name: 'acme/agent' } },
-    },
-  },
-};
 
 let sim: Simulator;
 let github: FakeGithub;

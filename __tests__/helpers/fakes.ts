@@ -2,6 +2,8 @@
  * Shared fakes for unit and integration tests (test-only code lives here, not in src/): a
  * clock whose sleep takes no time, a logger that records, a GitHub context.
  */
+import type { ControlPlane } from '../../src/control-plane/api.js';
+import type { Deployment } from '../../src/control-plane/schemas.js';
 import type { GithubContext } from '../../src/config.js';
 import type { AnnotationProperties, Logger } from '../../src/runner.js';
 import type { Clock } from '../../src/time.js';
@@ -86,5 +88,42 @@ export function githubContext(apiUrl: string, options: { pr?: boolean } = {}): G
           },
         }
       : {}),
+  };
+}
+
+/** A control plane whose every call fails the test ("not used"): spread it, then override. */
+export function unusedPlane(): ControlPlane {
+  const notUsed = (): never => {
+    throw new Error('not used');
+  };
+  return {
+    listDeployments: notUsed,
+    findDeploymentByName: notUsed,
+    getDeployment: notUsed,
+    createDeployment: notUsed,
+    patchDeployment: notUsed,
+    deleteDeployment: notUsed,
+    listRevisions: notUsed,
+    getRevision: notUsed,
+    getRevisionLogs: notUsed,
+  };
+}
+
+/** A `github` deployment as the control plane answers it, with `overrides`. */
+export function deploymentFixture(overrides: Partial<Deployment> = {}): Deployment {
+  return {
+    id: 'dep-1',
+    name: 'my-agent',
+    source: 'github',
+    source_config: {},
+    source_revision_config: {},
+    secrets: [],
+    tenant_id: 't',
+    created_at: '2026-01-01T00:00:00Z',
+    updated_at: '2026-01-01T00:00:00Z',
+    status: 'READY',
+    latest_revision_id: 'rev-2',
+    active_revision_id: 'rev-1',
+    ...overrides,
   };
 }
