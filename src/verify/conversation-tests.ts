@@ -44,6 +44,8 @@ export interface CaseResult {
   verdict: 'passed' | 'failed';
   /** Why it failed, or what passed; masked, untrusted (agent text may be quoted). */
   reason: string;
+  /** The reply that failed the case (masked, cut): shown in the summary and the PR comment. */
+  reply?: string;
   durationMs: number;
   runIds: string[];
 }
@@ -245,9 +247,13 @@ async function runCase(
     ? truncate(redact(failure.message), REASON_MAX_CHARS)
     : `${testCase.turns.length} turn${testCase.turns.length === 1 ? '' : 's'} as expected` +
       (testCase.checkpoints ? `, at least ${testCase.checkpoints} checkpoints` : '');
-  if (failure?.excerpt !== undefined) {
+  const reply =
+    failure?.excerpt !== undefined
+      ? truncate(redact(failure.excerpt), EXCERPT_MAX_CHARS)
+      : undefined;
+  if (reply !== undefined) {
     ctx.logger.info(`Last reply in "${inert(testCase.name, 200)}" (agent output, as received):`);
-    deps.print([truncate(redact(failure.excerpt), EXCERPT_MAX_CHARS)]);
+    deps.print([reply]);
   }
   // The last run that ran carries the case's verdict (checkpoints included); earlier runs
   // carry their own turn's.
@@ -258,6 +264,7 @@ async function runCase(
     turns: testCase.turns.length,
     verdict,
     reason,
+    ...(reply !== undefined ? { reply } : {}),
     durationMs: Math.max(0, ctx.http.clock.now() - started),
     runIds,
   };
