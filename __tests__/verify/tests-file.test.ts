@@ -159,7 +159,7 @@ cases:
 `);
     expect(found).toEqual([
       expect.stringContaining(
-        'case "no turns", key `turns`: is an empty list: give at least one (a list of turns',
+        'case "no turns", key `turns`: is an empty list: give at least one turn (each with an `input`)',
       ),
       expect.stringContaining('case "missing", key `turns`: is required: a non-empty list'),
       expect.stringContaining('case "no input", turn 1, key `input`: is required'),

@@ -23,6 +23,7 @@ import {
   CaseFailure,
   checkTurn,
   chooseAssistant,
+  failedReply,
   listAssistants,
   truncate,
   type Assistant,
@@ -34,7 +35,6 @@ type SdkClient = import('@langchain/langgraph-sdk').Client;
 /** Cases that run at the same time, at most. */
 export const MAX_PARALLEL_CASES = 4;
 const REASON_MAX_CHARS = 400;
-const EXCERPT_MAX_CHARS = 1000;
 
 export interface CaseResult {
   name: string;
@@ -44,8 +44,7 @@ export interface CaseResult {
   verdict: 'passed' | 'failed';
   /** Why it failed, or what passed; masked, untrusted (agent text may be quoted). */
   reason: string;
-  /** The reply that failed the case (masked, cut): shown in the summary and the PR comment. */
-  reply?: string;
+  reply?: string; // the reply that failed the case, masked and cut: for the reports
   durationMs: number;
   runIds: string[];
 }
@@ -241,16 +240,12 @@ async function runCase(
   } finally {
     if (threadId !== undefined) await deleteThread(ctx, client, 'test', threadId);
   }
-
   const verdict = failure ? 'failed' : 'passed';
   const reason = failure
     ? truncate(redact(failure.message), REASON_MAX_CHARS)
     : `${testCase.turns.length} turn${testCase.turns.length === 1 ? '' : 's'} as expected` +
       (testCase.checkpoints ? `, at least ${testCase.checkpoints} checkpoints` : '');
-  const reply =
-    failure?.excerpt !== undefined
-      ? truncate(redact(failure.excerpt), EXCERPT_MAX_CHARS)
-      : undefined;
+  const reply = failedReply(failure);
   if (reply !== undefined) {
     ctx.logger.info(`Last reply in "${inert(testCase.name, 200)}" (agent output, as received):`);
     deps.print([reply]);
@@ -264,7 +259,7 @@ async function runCase(
     turns: testCase.turns.length,
     verdict,
     reason,
-    ...(reply !== undefined ? { reply } : {}),
+    ...(reply !== undefined && { reply }),
     durationMs: Math.max(0, ctx.http.clock.now() - started),
     runIds,
   };
