@@ -296,7 +296,7 @@ jobs:
 
   it('asks for exactly the permissions a job uses, no more', () => {
     const extra = unsafe
-      .replace(/permissions:\n(  .*\n)+/, 'permissions: {}\n')
+      .replace(/permissions:\n( {2}.*\n)+/, 'permissions: {}\n')
       .replace(
         '    permissions: {}\n    steps:\n      - uses: your-org/langgraph-deploy-action@v1\n        with: {command: rollback',
         '    permissions: {deployments: write}\n    environment: production\n    steps:\n      - uses: your-org/langgraph-deploy-action@v1\n        with: {command: rollback',
