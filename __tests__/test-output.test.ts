@@ -12,8 +12,15 @@ function npmTest(env: Record<string, string>): string {
     ['run', '-s', 'test', '--', '--testMatch', '**/__tests__/helpers/quiet-sample.check.ts'],
     {
       encoding: 'utf8',
-      // No end-to-end test runs here: the global setup need not build a bundle.
-      env: { ...process.env, E2E_DIST: 'not-needed', NODE_OPTIONS: '', ...env },
+      // No end-to-end test runs here: the global setup need not build a bundle, and the
+      // teardown must not remove the bundle of the run this test is part of.
+      env: {
+        ...process.env,
+        E2E_DIST: 'not-needed',
+        E2E_DIST_BUILT_BY_SETUP: '',
+        NODE_OPTIONS: '',
+        ...env,
+      },
       timeout: 120_000,
     },
   );
