@@ -1,4 +1,7 @@
-/** Jest in ESM mode (run with NODE_OPTIONS=--experimental-vm-modules, see package.json). */
+/**
+ * Jest in ESM mode (run with NODE_OPTIONS=--experimental-vm-modules, see package.json, which
+ * also silences the one ExperimentalWarning that flag prints).
+ */
 export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
@@ -10,6 +13,8 @@ export default {
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/fixtures/agent-app/'],
   modulePathIgnorePatterns: ['<rootDir>/fixtures/agent-app/'],
   testTimeout: 30000,
+  // The runner module's workflow commands (`::add-mask::` …) stay out of the results.
+  setupFilesAfterEnv: ['<rootDir>/__tests__/helpers/quiet-runner.ts'],
   // End-to-end tests run a bundle of the current source, built once per run.
   globalSetup: './scripts/jest-global-setup.mjs',
   globalTeardown: './scripts/jest-global-teardown.mjs',

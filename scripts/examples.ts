@@ -223,6 +223,36 @@ export async function generateExamples(): Promise<Example[]> {
       ],
     );
     await scenario(
+      'tests-failure',
+      'A preview deployed whose conversation test failed (the reply that failed it shown)',
+      1,
+      {
+        ...AGENT_FILES,
+        'langgraph.json': GOOD_CONFIG,
+        '.env': 'MODEL=small\n',
+        '.github/agent-tests.yaml': [
+          'cases:',
+          '  - name: greets the user',
+          '    turns:',
+          '      - input: {messages: [{role: user, content: "Hi there!"}]}',
+          '        expect: {contains: Hello}',
+          "  - name: remembers the user's name",
+          '    turns:',
+          '      - input: {messages: [{role: user, content: "My name is Ada."}]}',
+          '      - input: {messages: [{role: user, content: "What is my name?"}]}',
+          '        expect: {contains: Ada}',
+          '',
+        ].join('\n'),
+      },
+      { name: 'my-agent-pr-45', tests: '.github/agent-tests.yaml' },
+      [
+        { status: 'QUEUED', durationMs: 700 },
+        { status: 'BUILDING', durationMs: 1200 },
+        { status: 'DEPLOYING', durationMs: 900 },
+        { status: 'DEPLOYED', durationMs: 0 },
+      ],
+    );
+    await scenario(
       'preflight-failure',
       'A langgraph.json the pre-flight checks refused (no request was sent)',
       1,

@@ -19,7 +19,7 @@
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { AnnotationProperties, Logger } from './runner.js';
-import { Checker, JsonDocument, child } from './preflight/document.js';
+import { Checker, JsonDocument, MAX_SYNTAX_PROBLEMS, child } from './preflight/document.js';
 import { checkEnv, checkEnvReferences } from './preflight/env.js';
 import { isInside, pathKind, workspaceRelative } from './preflight/files.js';
 import { checkCode } from './preflight/graphs.js';
@@ -132,15 +132,20 @@ export function preflightConfig(opts: PreflightOptions): PreflightResult {
       `${file} starts with a UTF-8 byte order mark, which the langgraph CLI's JSON reader rejects: save the file as UTF-8 without BOM.`,
     );
   }
-  if (doc.syntax) {
-    const { message, line, column } = doc.syntax;
-    c.findings.push({
-      level: 'error',
-      file,
-      line,
-      column,
-      message: `${file} is not valid JSON: ${message} (line ${line}, column ${column}). The platform cannot read the config: fix it (JSON allows no comments and no trailing commas).`,
-    });
+  if (doc.syntax.length > 0) {
+    for (const { message, line, column } of doc.syntax.slice(0, MAX_SYNTAX_PROBLEMS)) {
+      c.findings.push({
+        level: 'error',
+        file,
+        line,
+        column,
+        message: `${file} is not valid JSON: ${message} (line ${line}, column ${column}). The platform cannot read the config: fix it (JSON allows no comments and no trailing commas).`,
+      });
+    }
+    const more = doc.syntax.length - MAX_SYNTAX_PROBLEMS;
+    if (more > 0) {
+      c.error(undefined, undefined, `${file} has ${more} more syntax errors on later lines.`);
+    }
     return { findings: c.findings };
   }
   const root = doc.root;

@@ -38,6 +38,12 @@ describe('npm run demo', () => {
     expect(comment).toContain('<!-- langgraph-deploy:demo-agent-pr-7 -->');
     expect(comment).toContain('BUILD_FAILED');
     expect(out).toContain('━━ 5/5 prune');
+    // The preview of step 3's pull request (still open) is kept, not pruned as "does not exist".
+    const prune = out.slice(out.indexOf('━━ 5/5 prune'));
+    const pr7 = prune.split('\n').filter((l) => l.includes('demo-agent-pr-7'));
+    expect(pr7.length).toBeGreaterThan(0);
+    expect(pr7.join('\n')).not.toMatch(/does not exist|deleted/i);
+    expect(prune).toMatch(/demo-agent-pr-13.*does not exist/i);
     expect(out).toContain('Demo finished');
   }, 160_000);
 });

@@ -149,6 +149,12 @@ describe('source: upload', () => {
     expect(createHash('sha256').update(object!.body!).digest('hex')).toBe(object!.sha256);
     expect(result.outputs['status']).toBe('DEPLOYED');
     expect(result.outputs['created']).toBe('true');
+    // A create is never logged as an update, and says what it did in order.
+    expect(result.stdout).not.toContain('Updating deployment');
+    expect(
+      result.stdout.indexOf('Requesting the first revision of the new deployment'),
+    ).toBeLessThan(result.stdout.indexOf('Created deployment'));
+    expect(result.stdout.indexOf('Requesting the first revision')).toBeGreaterThan(-1);
     expect(result.summary).toContain(`archive sha256 \`${object!.sha256.slice(0, 12)}\``);
 
     // Rooted at the common parent of the config folder and ../../libs/shared.

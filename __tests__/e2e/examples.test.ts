@@ -30,6 +30,18 @@ describe('docs/examples', () => {
     // What the issue asks to be visible before installing.
     expect(fresh['build-failure-summary.md']).toMatch(/Build log \(last \d+ lines\)/);
     expect(fresh['build-failure-pr-comment.md']).toContain('ERROR: failed to solve');
+    // Titled by what failed; no curl on a failed build; one link each.
+    expect(fresh['build-failure-pr-comment.md']).toContain('### ❌ The build of `my-agent-pr-43`');
+    expect(fresh['build-failure-pr-comment.md']).not.toContain('curl');
+    expect(
+      fresh['success-pr-comment.md']!.match(/Open (the deployment )?in LangSmith/g),
+    ).toHaveLength(1);
+    expect(fresh['tests-failure-summary.md']).toContain(
+      '### ❌ `my-agent-pr-45` is deployed, but its conversation tests failed',
+    );
+    for (const file of ['tests-failure-summary.md', 'tests-failure-pr-comment.md']) {
+      expect(fresh[file]).toContain('Hello from agent. You said: What is my name?');
+    }
     expect(fresh['preflight-failure-summary.md']).toContain('#### Pre-flight errors');
     expect(fresh['preflight-failure-pr-comment.md']).toContain('`langgraph.json:3:');
     expect(fresh['success-pr-comment.md']).toContain('<!-- langgraph-deploy:my-agent-pr-42 -->');

@@ -233,9 +233,9 @@ describe('GitHub deployment of `environment`', () => {
     expect(github.deployments).toHaveLength(1);
     expect(github.deployments[0]!.statuses.map((s) => s.state)).toEqual(['in_progress', 'failure']);
     expect(github.comments).toHaveLength(1);
-    expect(github.comments[0]!.body).toContain('Deployment of `gh-env-fail` failed');
+    expect(github.comments[0]!.body).toContain('The build of `gh-env-fail` failed');
     expect(github.comments[0]!.body).toContain('BUILD_FAILED');
-    expect(r.summary).toContain('Deployment of `gh-env-fail` failed');
+    expect(r.summary).toContain('The build of `gh-env-fail` failed');
   });
 
   it('on delete marks the environment inactive and says so in the PR comment', async () => {

@@ -62,7 +62,6 @@ describe('renderComment: how a reviewer reaches the deployment', () => {
     expect(lines[2]).toMatch(/^### /);
     expect(lines[4]).toBe(`**[Open the deployment in LangSmith](${UI})**`);
     expect(body.indexOf(UI)).toBeLessThan(body.indexOf('https://pr-7-agent.example.com'));
-    expect(body).toContain('API: `https://pr-7-agent.example.com`');
     const { fenced } = splitFences(body);
     expect(fenced).toContainEqual([
       `curl -H "X-Api-Key: $LANGSMITH_API_KEY" 'https://pr-7-agent.example.com/ok'`,
@@ -105,7 +104,7 @@ describe('renderComment', () => {
     });
     expect(body.startsWith(`${marker}\n\n### ✅ \`pr-7-agent\` is deployed`)).toBe(true);
     expect(body).toContain('| Status | **`DEPLOYED`** |');
-    expect(body).toContain('[https://pr-7-agent.example.com](https://pr-7-agent.example.com/)');
+    expect(body).toContain(`'https://pr-7-agent.example.com/ok'`);
     expect(body).toContain('[workflow run](https://github.com/octo/app/actions/runs/42)');
     expect(body).toContain('| `QUEUED` | 2024-05-01 12:00:00 UTC | 2024-05-01 12:00:00 UTC |');
   });

@@ -54,7 +54,7 @@ describe('readInputs with a tests file', () => {
     const problems = read.ok ? [] : read.problems;
     expect(problems.map((p) => p.input)).toEqual(['region', 'tests', 'tests', 'tests']);
     expect(problems[1]?.message).toBe(
-      'Tests file bad.yaml, case "a", key `turns`: is required: a non-empty list of turns (each with an `input`), not a list.',
+      'Tests file bad.yaml, case "a", key `turns`: is an empty list: give at least one turn (each with an `input`).',
     );
     expect(problems[2]?.message).toContain('case "a" (#2), key `name`: is not unique');
     expect(problems[3]?.message).toContain(

@@ -42,9 +42,8 @@ describeServer('verify against a real LangGraph agent server', () => {
   }
 
   beforeAll(async () => {
+    // Startup takes about 1.5–3 s on 2 cores (`server.startupMs`).
     server = await startLangGraphServer();
-    // Measured startup, for the record (about 1.5–3 s on 2 cores).
-    console.log(`langgraphjs dev ready at ${server.url} in ${server.startupMs} ms`);
   }, 120_000);
 
   afterAll(async () => {

@@ -95,6 +95,30 @@ describe('JSON syntax', () => {
     );
   });
 
+  it('lists every syntax error of the file, one per line, not only the first', () => {
+    const r = check('{\n  "dependencies": ["."]\n  "graphs": {\n    "agent": "./a.py:g",\n  }\n}');
+    expect(r.parsed).toBeUndefined();
+    expect(errors(r).map((f) => [f.line, f.column])).toEqual([
+      [3, 3],
+      [4, 24],
+    ]);
+    expect(errors(r)[1]?.message).toContain('trailing comma');
+    const two = check('{\n  "dependencies": ["."]\n  "graphs": {}\n  "env": ".env"\n}');
+    expect(errors(two).map((f) => f.message)).toEqual([
+      expect.stringContaining("',' was expected (line 3, column 3)"),
+      expect.stringContaining("',' was expected (line 4, column 3)"),
+    ]);
+    // The parser's echoes of one mistake on the same line are not listed again.
+    expect(errors(check("{'graphs': {}}"))).toHaveLength(1);
+  });
+
+  it('caps a file of many syntax errors with one line that counts the rest', () => {
+    const lines = Array.from({ length: 30 }, (_, i) => `  "k${i}": 1`).join('\n');
+    const r = check(`{\n${lines}\n}`);
+    expect(errors(r)).toHaveLength(21);
+    expect(errors(r)[20]?.message).toBe('langgraph.json has 9 more syntax errors on later lines.');
+  });
+
   it('points at a trailing comma', () => {
     const r = check('{\n  "graphs": {"agent": "./src/agent.py:graph"},\n}');
     expect(errors(r)[0]).toMatchObject({ line: 2, column: 46 });

@@ -132,7 +132,7 @@ describe('renderSummary', () => {
 
   it('puts the error and the log tail of a failure in a collapsed block', () => {
     const md = renderSummary(failureReport(['step 1', 'ERROR: no module named foo']));
-    expect(md).toMatch(/^### ❌ Deployment of `my-agent` failed/);
+    expect(md).toMatch(/^### ❌ The build of `my-agent` failed/);
     expect(md).toContain('| Action | updated |');
     expect(md).toContain(
       '<details>\n<summary>Build log (last 2 lines)</summary>\n\n```text\nstep 1\nERROR: no module named foo\n```\n\n</details>',
@@ -220,7 +220,7 @@ describe('writeSummary', () => {
     await writeSummary(failureReport(['x']), { GITHUB_STEP_SUMMARY: file });
     const text = readFileSync(file, 'utf8');
     expect(text.startsWith('before\n### ✅')).toBe(true);
-    expect(text).toContain('### ❌ Deployment of `my-agent` failed');
+    expect(text).toContain('### ❌ The build of `my-agent` failed');
   });
 
   it('redacts registered secrets', async () => {

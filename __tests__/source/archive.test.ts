@@ -198,7 +198,7 @@ describe('buildArchive', () => {
         tempDir: tmp,
         maxBytes: 100_000,
       }),
-    ).rejects.toThrow(/over 0\.1 MB.*weights\.bin \(0\.3 MB\)/s);
+    ).rejects.toThrow(/over 0\.1 MiB.*Largest files: weights\.bin \(0\.3 MiB\)\. /s);
     expect(readdirSync(tmp)).toEqual([]);
   });
 
@@ -264,7 +264,11 @@ describe('prepareSourceArchive', () => {
       { warnBytes: 100_000, tempDir: root },
     );
     expect(warnings.join('\n')).toMatch(/hosts \(symbolic link\)/);
-    expect(warnings.join('\n')).toMatch(/Largest files: weights\.bin \(0\.2 MB\)/);
+    // One unit (MiB, the unit of the platform's limit), and no file that shows as 0.0.
+    expect(warnings.join('\n')).toMatch(
+      /is 0\.2 MiB compressed \(the limit is 200 MiB\)\. Largest files: weights\.bin \(0\.2 MiB\)\. /,
+    );
+    expect(warnings.join('\n')).not.toMatch(/\bMB\b|[( ]0\.0 MiB/);
     archive.cleanup();
   });
 });

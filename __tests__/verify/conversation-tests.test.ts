@@ -225,6 +225,10 @@ describe('runConversationTests against the simulator', () => {
     expect(result.cases[0]?.verdict).toBe('failed');
     expect(JSON.stringify(blocks)).not.toContain('sekrit-value-123');
     expect(JSON.stringify(blocks)).toContain('***');
+    // The same masked reply is handed on to the summary and the PR comment.
+    expect(result.cases[0]?.reply).toContain('***');
+    expect(result.cases[0]?.reply).not.toContain('sekrit-value-123');
+    expect(blocks).toContainEqual([result.cases[0]?.reply]);
   });
 
   it('throws CancelledError when the run is cancelled', async () => {

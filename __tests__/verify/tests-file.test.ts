@@ -86,7 +86,11 @@ describe('parseTestsFile', () => {
     expect(problems('[]')).toEqual([
       'Tests file tests/agent.yaml: the file must be a mapping with a `cases` list, not a list.',
     ]);
-    expect(problems('cases: []')[0]).toContain('key `cases`: must be a non-empty list');
+    expect(problems('cases: []')[0]).toContain('key `cases`: is an empty list: give at least one');
+    expect(problems('cases: []')[0]).not.toContain('not a list');
+    expect(problems('cases: 3')[0]).toContain(
+      'key `cases`: must be a non-empty list of cases, not a number',
+    );
     expect(problems('cases: [{name: a, turns: [{input: {}}]}]\nextra: 1')[0]).toBe(
       'Tests file tests/agent.yaml: unknown key `extra`; the keys here are `cases`.',
     );
@@ -154,10 +158,13 @@ cases:
     turns: [{expect: {contains: x}}]
 `);
     expect(found).toEqual([
-      expect.stringContaining('case "no turns", key `turns`: is required: a non-empty list'),
+      expect.stringContaining(
+        'case "no turns", key `turns`: is an empty list: give at least one turn (each with an `input`)',
+      ),
       expect.stringContaining('case "missing", key `turns`: is required: a non-empty list'),
       expect.stringContaining('case "no input", turn 1, key `input`: is required'),
     ]);
+    expect(found.join('\n')).not.toContain('not a list');
   });
 
   it('requires as_node on each update and a whole checkpoints count', () => {

@@ -95,7 +95,11 @@ export async function applyPatch(
   let before = found.latest_revision_id;
   for (let attempt = 1; ; attempt++) {
     try {
-      logger.info(`Updating deployment '${inert(found.name)}' (${inert(found.id)}).`);
+      logger.info(
+        created
+          ? `Requesting the first revision of the new deployment '${inert(found.name)}' (${inert(found.id)}).`
+          : `Updating deployment '${inert(found.name)}' (${inert(found.id)}).`,
+      );
       const deployment = await client.patchDeployment(found.id, body);
       return withRevision(ctx, deployment, created, before);
     } catch (error) {

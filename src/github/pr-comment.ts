@@ -73,7 +73,7 @@ export function renderComment(
     `### ${headline(report)}`,
     accessSection(report),
     removed,
-    detailsTable(report),
+    detailsTable(report, { links: false }),
     timeline
       ? ['<details>', '<summary>Status timeline</summary>', '', timeline, '', '</details>'].join(
           '\n',

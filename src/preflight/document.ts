@@ -77,10 +77,17 @@ function describe(text: string, error: ParseError): { message: string; offset: n
   return { message: PARSE_ERROR_TEXT[name] ?? name, offset: error.offset };
 }
 
+/** More syntax errors than this in one file are summed up in one line. */
+export const MAX_SYNTAX_PROBLEMS = 20;
+
 export class JsonDocument {
   readonly root: Node | undefined;
   readonly value: unknown;
-  readonly syntax: SyntaxProblem | undefined;
+  /**
+   * Every syntax error of the file, in order, one per line (the parser goes on after an error,
+   * and what follows on the same line is mostly its echo); empty when the JSON is valid.
+   */
+  readonly syntax: SyntaxProblem[] = [];
   private readonly starts: number[];
 
   constructor(readonly text: string) {
@@ -91,12 +98,13 @@ export class JsonDocument {
       allowTrailingComma: false,
       allowEmptyContent: false,
     });
-    const first = errors[0];
-    if (first) {
-      const { message, offset } = describe(text, first);
-      this.syntax = { message, ...positionAt(this.starts, offset) };
+    for (const error of errors) {
+      const { message, offset } = describe(text, error);
+      const position = positionAt(this.starts, offset);
+      if (this.syntax.some((p) => p.line === position.line)) continue;
+      this.syntax.push({ message, ...position });
     }
-    this.value = this.root && !first ? getNodeValue(this.root) : undefined;
+    this.value = this.root && errors.length === 0 ? getNodeValue(this.root) : undefined;
   }
 
   position(offset: number): { line: number; column: number } {

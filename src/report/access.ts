@@ -20,19 +20,25 @@ export function curlCommand(url: string): string {
   return `curl -H "X-Api-Key: $${API_KEY_VARIABLE}" '${target}'`;
 }
 
-/** The lines that lead the comment; empty when neither URL is known (e.g. after a delete). */
+/**
+ * The lines that lead the comment (the comment's only links to the deployment); empty when
+ * neither URL is known (e.g. after a delete). The `curl` only when it can answer: the revision
+ * is `DEPLOYED` (after a failed build or deploy, or while waiting, the URL is shown alone).
+ */
 export function accessSection(report: RunReport): string {
   if (report.command !== 'deploy') return '';
   const parts: string[] = [];
   if (report.uiUrl) {
     parts.push(`**${markdownLink('Open the deployment in LangSmith', report.uiUrl)}**`);
   }
-  if (report.url) {
+  if (report.url && report.status === 'DEPLOYED') {
     parts.push(
-      `API: ${codeSpan(report.url)} (answers only with a LangSmith API key; set ` +
+      `Agent server (answers only with a LangSmith API key; set ` +
         `${codeSpan(API_KEY_VARIABLE)} in your shell first):`,
       codeFence(curlCommand(report.url), 'sh'),
     );
+  } else if (report.url) {
+    parts.push(`Agent server: ${codeSpan(report.url)}`);
   }
   return parts.join('\n\n');
 }

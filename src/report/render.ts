@@ -32,9 +32,9 @@ export function headline(report: RunReport): string {
       return `✅ ${name} is deployed`;
     case 'failure':
       if (rollback?.outcome === 'restored') {
-        return `❌ Deployment of ${name} failed; rolled back to revision ${codeSpan(rollback.to)}`;
+        return `❌ ${whatFailed(report, name)}; rolled back to revision ${codeSpan(rollback.to)}`;
       }
-      return `❌ Deployment of ${name} failed`;
+      return `❌ ${whatFailed(report, name)}`;
     case 'skipped':
       return `⚠️ The revision of ${name} was ${REVISION_STATUS.SKIPPED.summary} (SKIPPED)`;
     case 'cancelled':
@@ -46,6 +46,29 @@ export function headline(report: RunReport): string {
     case 'not_found':
       return `🗑️ Nothing to delete: there is no deployment ${name}`;
   }
+}
+
+/**
+ * A failure named by what failed: the pre-flight checks, the build, the deploy, or a check
+ * after a revision that is `DEPLOYED` (and serving); "Deployment … failed" for the rest.
+ */
+function whatFailed(report: RunReport, name: string): string {
+  const checks = report.checks ?? {};
+  if (report.status === 'DEPLOYED') {
+    const failed = [
+      checks.health === 'failed' ? 'health check' : '',
+      checks.smoke === 'failed' ? 'smoke test' : '',
+      checks.tests === 'failed' ? 'conversation tests' : '',
+    ].filter(Boolean);
+    if (failed.length > 0) return `${name} is deployed, but its ${failed.join(' and ')} failed`;
+  }
+  if (report.status === 'BUILD_FAILED' || report.status === 'CREATE_FAILED') {
+    return `The build of ${name} failed`;
+  }
+  if (report.status === 'DEPLOY_FAILED') return `The deploy of ${name} failed`;
+  if ((report.preflightErrors ?? []).length > 0)
+    return `The pre-flight checks of ${name} failed: nothing was deployed`;
+  return `Deployment of ${name} failed`;
 }
 
 function sourceCell(report: RunReport): string | undefined {
@@ -67,8 +90,12 @@ function sourceCell(report: RunReport): string | undefined {
     : 'external Docker image';
 }
 
-/** The two-column table of facts (only the rows that are known). */
-export function detailsTable(report: RunReport): string {
+/**
+ * The two-column table of facts (only the rows that are known). `links: false` leaves out the
+ * agent server and LangSmith rows, for the PR comment, whose first lines already give them.
+ */
+export function detailsTable(report: RunReport, options: { links?: boolean } = {}): string {
+  const links = options.links ?? true;
   const rows: [string, string][] = [];
   const cell = (text: string) => codeSpan(text, { inTable: true });
   if (report.name !== undefined) rows.push(['Deployment', cell(report.name)]);
@@ -78,10 +105,10 @@ export function detailsTable(report: RunReport): string {
     const message = report.statusMessage ? ` ${escapeMarkdown(report.statusMessage)}` : '';
     rows.push(['Status', `**${cell(report.status)}**${message}`]);
   }
-  if (report.url !== undefined) {
+  if (links && report.url !== undefined) {
     rows.push(['Agent server', markdownLink(report.url, report.url, { inTable: true })]);
   }
-  if (report.uiUrl !== undefined) {
+  if (links && report.uiUrl !== undefined) {
     rows.push(['LangSmith', markdownLink('Open in LangSmith', report.uiUrl, { inTable: true })]);
   }
   if (report.command === 'deploy' && report.created !== undefined) {

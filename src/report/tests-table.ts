@@ -1,6 +1,6 @@
 /** The conversation tests table of the step summary and the pull-request comment. */
 import { formatDuration } from '../lib/text.js';
-import { escapeMarkdown } from './markdown.js';
+import { codeFence, escapeHtml, escapeMarkdown } from './markdown.js';
 import type { RunReport } from './types.js';
 
 /** Untrusted text in a cell: escaped (`escapeMarkdown` also breaks `@name`, so it notifies nobody). */
@@ -28,6 +28,10 @@ export function testsSection(report: RunReport, maxRows = 200): string {
     );
   });
   const more = cases.length > maxRows ? `\n\n${cases.length - maxRows} more cases in the log.` : '';
+  const replies = cases
+    .slice(0, maxRows)
+    .filter((c) => c.verdict === 'failed' && c.reply !== undefined)
+    .map((c) => failedReply(c.name, c.reply!));
   return (
     [
       `#### Conversation tests: ${passed} of ${cases.length} passed`,
@@ -35,6 +39,27 @@ export function testsSection(report: RunReport, maxRows = 200): string {
       '| Case | Turns | Verdict | Reason | Time |',
       '|---|---|---|---|---|',
       ...rows,
-    ].join('\n') + more
+    ].join('\n') +
+    more +
+    replies.map((r) => `\n\n${r}`).join('')
   );
+}
+
+/** Replies longer than this are cut here (they arrive masked and cut at 1,000 characters). */
+const REPLY_CHARS = 1000;
+
+/**
+ * The agent's reply that failed a case, collapsed under the table: agent text, shown in a fence
+ * it cannot close (`codeFence` removes control characters; a code block notifies nobody).
+ */
+function failedReply(name: string, reply: string): string {
+  const shown = reply.length > REPLY_CHARS ? `${reply.slice(0, REPLY_CHARS - 1)}…` : reply;
+  return [
+    '<details>',
+    `<summary>The reply that failed “${escapeHtml(name)}”</summary>`,
+    '',
+    codeFence(shown),
+    '',
+    '</details>',
+  ].join('\n');
 }

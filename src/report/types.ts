@@ -76,6 +76,8 @@ export interface RunReport {
     turns: number;
     verdict: 'passed' | 'failed';
     reason: string;
+    /** The agent's reply that failed the case, already masked and cut. Untrusted: fenced. */
+    reply?: string;
     durationMs: number;
   }[];
   /** The commit the revision was built from, when the platform reports it. */

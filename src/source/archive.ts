@@ -215,13 +215,19 @@ export async function buildArchive(
   };
 }
 
-/** "a.bin (120.0 MB), b.bin (3.1 MB)": for the size warning and error. */
+/**
+ * "a.bin (120.0 MiB), b.bin (3.1 MiB)": for the size warning and error. Files that would show
+ * as 0.0 MiB are not listed (they are not why the archive is large).
+ */
 export function describeLargest(largest: SourceFile[]): string {
-  return largest.map((f) => `${f.archivePath} (${megabytes(f.size)})`).join(', ');
+  const shown = largest.filter((f) => f.size >= 0.05 * 1_048_576);
+  if (shown.length === 0) return 'none over 0.1 MiB (many small files)';
+  return shown.map((f) => `${f.archivePath} (${megabytes(f.size)})`).join(', ');
 }
 
+/** Sizes in MiB (1,048,576 bytes), the unit of the platform's limit (209,715,200 bytes). */
 export function megabytes(bytes: number): string {
-  return `${(bytes / 1_048_576).toFixed(1)} MB`;
+  return `${(bytes / 1_048_576).toFixed(1)} MiB`;
 }
 
 function tooLarge(maxBytes: number, largest: SourceFile[]): ActionError {

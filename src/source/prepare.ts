@@ -12,6 +12,7 @@ import {
   describeLargest,
   megabytes,
   planArchive,
+  MAX_BYTES,
   WARN_BYTES,
   type SourceArchive,
 } from './archive.js';
@@ -67,7 +68,7 @@ export async function prepareSourceArchive(
   }
   if (archive.bytes > (options.warnBytes ?? WARN_BYTES)) {
     logger.warning(
-      `The source archive is ${megabytes(archive.bytes)} compressed (the limit is 200 MB). ` +
+      `The source archive is ${megabytes(archive.bytes)} compressed (the limit is ${MAX_BYTES / 1_048_576} MiB). ` +
         `Largest files: ${inert(describeLargest(archive.largest), 1000)}. Leave out what the ` +
         'build does not need with a .gitignore or .dockerignore in the config folder.',
       { title: 'Large source archive' },

@@ -4,6 +4,7 @@
  * case runs (by graph ID or assistant ID; the only graph by default).
  */
 import { safeJson, truncate } from '../lib/text.js';
+import { redact } from '../runner.js';
 import type { TestTurn } from './tests-file.js';
 
 type SdkClient = import('@langchain/langgraph-sdk').Client;
@@ -26,6 +27,15 @@ export class CaseFailure extends Error {
   ) {
     super(message);
   }
+}
+
+/** The reply shown under a failure: in the log, the step summary and the PR comment. */
+const REPLY_MAX_CHARS = 1000;
+
+/** The reply that failed a case, masked and cut (still untrusted: printed inert, fenced). */
+export function failedReply(failure: CaseFailure | undefined): string | undefined {
+  if (failure?.excerpt === undefined) return undefined;
+  return truncate(redact(failure.excerpt), REPLY_MAX_CHARS);
 }
 
 /** Checks one turn's `expect`; throws `CaseFailure` with the first unmet expectation. */

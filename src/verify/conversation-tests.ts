@@ -23,6 +23,7 @@ import {
   CaseFailure,
   checkTurn,
   chooseAssistant,
+  failedReply,
   listAssistants,
   truncate,
   type Assistant,
@@ -34,7 +35,6 @@ type SdkClient = import('@langchain/langgraph-sdk').Client;
 /** Cases that run at the same time, at most. */
 export const MAX_PARALLEL_CASES = 4;
 const REASON_MAX_CHARS = 400;
-const EXCERPT_MAX_CHARS = 1000;
 
 export interface CaseResult {
   name: string;
@@ -44,6 +44,7 @@ export interface CaseResult {
   verdict: 'passed' | 'failed';
   /** Why it failed, or what passed; masked, untrusted (agent text may be quoted). */
   reason: string;
+  reply?: string; // the reply that failed the case, masked and cut: for the reports
   durationMs: number;
   runIds: string[];
 }
@@ -239,15 +240,15 @@ async function runCase(
   } finally {
     if (threadId !== undefined) await deleteThread(ctx, client, 'test', threadId);
   }
-
   const verdict = failure ? 'failed' : 'passed';
   const reason = failure
     ? truncate(redact(failure.message), REASON_MAX_CHARS)
     : `${testCase.turns.length} turn${testCase.turns.length === 1 ? '' : 's'} as expected` +
       (testCase.checkpoints ? `, at least ${testCase.checkpoints} checkpoints` : '');
-  if (failure?.excerpt !== undefined) {
+  const reply = failedReply(failure);
+  if (reply !== undefined) {
     ctx.logger.info(`Last reply in "${inert(testCase.name, 200)}" (agent output, as received):`);
-    deps.print([truncate(redact(failure.excerpt), EXCERPT_MAX_CHARS)]);
+    deps.print([reply]);
   }
   // The last run that ran carries the case's verdict (checkpoints included); earlier runs
   // carry their own turn's.
@@ -258,6 +259,7 @@ async function runCase(
     turns: testCase.turns.length,
     verdict,
     reason,
+    ...(reply !== undefined && { reply }),
     durationMs: Math.max(0, ctx.http.clock.now() - started),
     runIds,
   };

@@ -137,6 +137,17 @@ function kind(v: unknown): string {
   return `a ${typeof v}`;
 }
 
+/**
+ * What is wrong with a value that must be a non-empty list: missing, an empty list (which is a
+ * list: say it is empty), or something else.
+ */
+function notAList(value: unknown, one: string, detail = ''): string {
+  const list = `a non-empty list of ${one}s${detail}`;
+  if (value === undefined) return `is required: ${list}.`;
+  if (Array.isArray(value)) return `is an empty list: give at least one ${one}${detail}.`;
+  return `must be ${list}, not ${kind(value)}.`;
+}
+
 class Validator {
   readonly problems: string[] = [];
   constructor(private readonly name: string) {}
@@ -164,7 +175,7 @@ class Validator {
     this.unknownKeys('', value, FILE_KEYS);
     const cases = value['cases'];
     if (!Array.isArray(cases) || cases.length === 0) {
-      this.problem('key `cases`', `must be a non-empty list of cases, not ${kind(cases)}.`);
+      this.problem('key `cases`', notAList(cases, 'case'));
       return [];
     }
     if (cases.length > MAX_CASES) {
@@ -225,10 +236,7 @@ class Validator {
 
     const turns = raw['turns'];
     if (!Array.isArray(turns) || turns.length === 0) {
-      this.problem(
-        `${where}, key \`turns\``,
-        `is required: a non-empty list of turns (each with an \`input\`), not ${kind(turns)}.`,
-      );
+      this.problem(`${where}, key \`turns\``, notAList(turns, 'turn', ' (each with an `input`)'));
     } else if (turns.length > MAX_TURNS) {
       this.problem(`${where}, key \`turns\``, `has ${turns.length} turns; at most ${MAX_TURNS}.`);
     } else {
