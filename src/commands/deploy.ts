@@ -22,6 +22,8 @@ import {
 } from '../deployment/deploy-checks.js';
 import { fail, writeReports, type RunContext } from '../run-context.js';
 import type { GithubDeployment } from '../github/github-deployment.js';
+import type { SkipDecision } from '../deployment/skip-unchanged.js';
+import type { ParsedLangGraphConfig } from '../preflight.js';
 import { inert } from '../runner.js';
 import type { SourceArchive } from '../source/archive.js';
 import { waitForRevision, type WaitResult } from '../deployment/wait.js';
@@ -59,13 +61,19 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   // 3. Already live (skip-unchanged)? Else create or update; outputs as soon as the IDs are known.
   // Nothing touches a deployment of another kind (upsert checks again for a late create).
   if (found) checkSameKind(config, found);
-  const unchanged = found ? await checkUnchanged(ctx, found) : undefined;
+  const unchanged = found
+    ? await checkUnchanged(ctx, found, parsed || undefined, sourceArchive?.sha256)
+    : undefined;
   if (found && unchanged?.skip) return runSkipped(ctx, found, unchanged.skip);
   if (found && config.interruptPrevious) {
     const { interruptPrevious } = await import('../deployment/interrupt-previous.js');
     await interruptPrevious(client, found, logger, unchanged?.latest);
   }
-  const { deployment, revisionId, created } = await upsert({ ...ctx, sourceArchive }, found);
+  const recorded = await recordSettings(ctx, found, sourceArchive?.sha256);
+  const { deployment, revisionId, created } = await upsert(
+    { ...ctx, config: recorded, sourceArchive },
+    found,
+  );
   setIdOutputs(ctx, deployment, revisionId, created);
   ctx.output('skipped-build', false);
   logger.info(
@@ -231,23 +239,65 @@ function setIdOutputs(
   setUrl(ctx, deployment);
 }
 
-type Skip = { revisionId: string; commitSha: string };
+type Skip = Extract<SkipDecision, { skip: true }>;
 
 /**
- * `skip-unchanged`: `skip` names the live revision when it already runs this commit; `latest`
- * is the latest revision when it was read on the way.
+ * `skip-unchanged`: `skip` names the live revision when nothing would change; `latest` is the
+ * latest revision when it was read on the way. Why a build is needed is said at info level.
  */
 async function checkUnchanged(
   ctx: RunContext,
   found: Deployment,
+  parsed: ParsedLangGraphConfig | undefined,
+  sourceDigest: string | undefined,
 ): Promise<{ skip?: Skip; latest?: Revision } | undefined> {
   const { config } = ctx;
-  if (!config.skipUnchanged || config.source !== 'github') return undefined;
+  if (!config.skipUnchanged || config.source === 'external_docker') return undefined;
   const { findLiveRevision } = await import('../deployment/skip-unchanged.js');
-  const { decision, latest } = await findLiveRevision(ctx.client, config, found, ctx.logger);
+  const compare = async (base: string, head: string) => {
+    const { compareCommits } = await import('../github/compare.js');
+    return compareCommits({
+      token: config.githubToken,
+      github: config.github,
+      base,
+      head,
+      logger: ctx.logger,
+    });
+  };
+  const { decision, latest } = await findLiveRevision(
+    ctx.client,
+    { ...config, sourceDigest },
+    found,
+    ctx.logger,
+    { configJson: parsed?.json, compare },
+  );
   if (decision.skip) return { skip: decision };
-  ctx.logger.debug(`skip-unchanged: a new revision is requested: ${decision.reason}.`);
+  ctx.logger.info(
+    `skip-unchanged: a new revision is requested because ${inert(decision.reason, 1500)}.`,
+  );
   return latest ? { latest } : {};
+}
+
+/**
+ * The configuration the write path sends: with `skip-unchanged` and `secrets`, the secrets
+ * carry the keyed record of this run's settings (see settings-record.ts), for the next run.
+ */
+async function recordSettings(
+  ctx: RunContext,
+  found: Deployment | undefined,
+  sourceDigest: string | undefined,
+): Promise<RunContext['config']> {
+  const { config } = ctx;
+  if (!config.skipUnchanged || config.secrets === undefined) return config;
+  if (config.source === 'external_docker') return config;
+  const { withRecord } = await import('../deployment/settings-record.js');
+  const { workflowCommit } = await import('../deployment/skip-unchanged.js');
+  const binding =
+    config.source === 'upload'
+      ? { sourceDigest: sourceDigest ?? '' }
+      : { commit: workflowCommit(config).toLowerCase() };
+  const secrets = withRecord(config.apiKey, found?.name ?? config.name ?? '', config, binding);
+  return secrets ? { ...config, secrets } : config;
 }
 
 /** No new revision: the outputs name the live one, and the checks run against it. */
@@ -255,10 +305,14 @@ async function runSkipped(ctx: RunContext, found: Deployment, skip: Skip): Promi
   const { skippedMessage } = await import('../deployment/skip-unchanged.js');
   setIdOutputs(ctx, found, skip.revisionId, false);
   ctx.output('skipped-build', true);
-  ctx.logger.info(skippedMessage(found.name, { skip: true, ...skip }, ctx.config));
+  ctx.logger.info(skippedMessage(found.name, skip, ctx.config));
   ctx.state.report.timeline.push({ status: 'DEPLOYED', at: ctx.clock.now() });
   setStatus(ctx, 'DEPLOYED');
-  checkCommit(ctx, skip.commitSha);
+  if (skip.otherCommit) {
+    // The live commit on purpose: no warning that another commit was built.
+    ctx.output('commit-sha', skip.commitSha);
+    ctx.state.report.commitSha = skip.commitSha;
+  } else checkCommit(ctx, skip.commitSha || undefined);
   if (!ctx.config.wait) {
     ctx.state.report.outcome = 'started';
     await writeReports(ctx);
