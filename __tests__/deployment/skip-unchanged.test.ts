@@ -316,8 +316,10 @@ describe('skipDecision with settings (the keyed record)', () => {
   /** The deployment as a run that sent `secrets` for `commit` left it. */
   function recorded(secrets = SECRETS, commit = SHA, extra: Partial<Deployment> = {}) {
     const d = deployment(extra);
-    return { ...d, secrets: withRecord(API_KEY, d.name, { secrets }, { commit })! };
+    return { ...d, secrets: entries(withRecord(API_KEY, d.name, { secrets }, { commit })) };
   }
+  const entries = (list: { name: string; value: string }[] | undefined) =>
+    (list ?? []).map((s) => ({ name: s.name, value: s.value }));
   const withSecrets = (overrides: Partial<SkipConfig> = {}) =>
     config({ secrets: SECRETS, apiKey: API_KEY, ...overrides });
 
@@ -360,12 +362,9 @@ describe('skipDecision with settings (the keyed record)', () => {
     const DIGEST = 'd'.repeat(64);
     const d = {
       ...deployment(),
-      secrets: withRecord(
-        API_KEY,
-        deployment().name,
-        { secrets: SECRETS },
-        { sourceDigest: DIGEST },
-      )!,
+      secrets: entries(
+        withRecord(API_KEY, deployment().name, { secrets: SECRETS }, { sourceDigest: DIGEST }),
+      ),
     };
     const upload = (sourceDigest: string) => withSecrets({ source: 'upload', sourceDigest });
     const same = skipDecision(upload(DIGEST), d, revision());
