@@ -43,7 +43,12 @@ export type {
   TimelineStep,
 } from './types.js';
 export { DEFAULT_TIMELINE, parseTimeline, scaleTimeline } from './timeline.js';
-export { GithubPulls, type SimPullRequestInput } from './github.js';
+export {
+  GithubPulls,
+  type SimChangedFile,
+  type SimCommit,
+  type SimPullRequestInput,
+} from './github.js';
 
 export const DEFAULT_API_KEY = 'sim-key';
 export const DEFAULT_TENANT_ID = '00000000-0000-4000-8000-00000000a11c';
