@@ -155,3 +155,42 @@ describe('skip-unchanged across commits (monorepo)', () => {
     expect(unknown.stdout).toMatch(/cannot be read: GitHub's compare API answered/);
   });
 });
+
+describe('skip-unchanged with source: upload', () => {
+  it('the same files and secrets: no upload, no revision; a changed file: a new revision', async () => {
+    const name = uniqueName('skip-upload');
+    const files = {
+      'langgraph.json': '{"dependencies":["."],"graphs":{"a":"./a.py:g"}}',
+      'a.py': 'g = 1\n',
+    };
+    const workspace = workspaces.make(files);
+    const run = (where: string) =>
+      runAction({
+        inputs: baseInputs(sim, {
+          name,
+          source: 'upload',
+          secrets: 'A=1',
+          'health-check': 'false',
+        }),
+        workspace: where,
+      });
+    const first = await run(workspace);
+    expectExit(first, 0);
+    const id = idOf(sim, name)!;
+    const log = mark(sim);
+    const again = await run(workspace);
+    expectExit(again, 0);
+    expect(again.outputs).toMatchObject({
+      'skipped-build': 'true',
+      'source-digest': first.outputs['source-digest'],
+    });
+    expect(again.stdout).toMatch(/the same archive \(`source-digest`\)/);
+    expect(writes(log)).toBe(0);
+    expect(byRoute(log.since(), 'POST', /upload-url$/)).toEqual([]);
+
+    const changed = await run(workspaces.make({ ...files, 'a.py': 'g = 2\n' }));
+    expectExit(changed, 0);
+    expect(changed.outputs['skipped-build']).toBe('false');
+    expect(sim.revisions(id)).toHaveLength(2);
+  });
+});
