@@ -4,6 +4,9 @@
  * simulator's GitHub compare API).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { runAction, type RunResult } from '../../scripts/run-action.js';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
 import {
@@ -150,6 +153,7 @@ describe('skip-unchanged across commits (monorepo)', () => {
     const noToken = await push(name, sha('2'), { 'github-token': '' });
     expect(noToken.outputs['skipped-build']).toBe('false');
     expect(noToken.stdout).toMatch(/cannot be read: `github-token` is empty/);
+    expect(noToken.stdout).toMatch(/and the checkout's history does not hold both commits/);
     const unknown = await push(name, sha('9'));
     expect(unknown.outputs['skipped-build']).toBe('false');
     expect(unknown.stdout).toMatch(/cannot be read: GitHub's compare API answered/);
@@ -192,5 +196,57 @@ describe('skip-unchanged with source: upload', () => {
     expectExit(changed, 0);
     expect(changed.outputs['skipped-build']).toBe('false');
     expect(sim.revisions(id)).toHaveLength(2);
+  });
+});
+
+describe("skip-unchanged across commits from the checkout's history (no github-token)", () => {
+  it('a checkout with both commits needs no compare API', async () => {
+    const repo = workspaces.make(
+      {
+        'agent/langgraph.json': '{"dependencies":["."],"graphs":{"a":"./a.py:g"}}',
+        'agent/a.py': '',
+      },
+      { git: false },
+    );
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-C', repo, ...args], {
+        encoding: 'utf8',
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: 't',
+          GIT_AUTHOR_EMAIL: 't@e.x',
+          GIT_COMMITTER_NAME: 't',
+          GIT_COMMITTER_EMAIL: 't@e.x',
+        },
+      }).trim();
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'agent');
+    const first = git('rev-parse', 'HEAD');
+    writeFileSync(join(repo, 'README.md'), 'docs');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'docs');
+    const second = git('rev-parse', 'HEAD');
+
+    const name = uniqueName('skip-git');
+    const run = (commit: string) => {
+      sim.setCommitSha(commit);
+      return runAction({
+        inputs: baseInputs(sim, {
+          name,
+          'integration-id': INTEGRATION_ID,
+          'config-path': 'agent/langgraph.json',
+        }),
+        sha: commit,
+        workspace: repo,
+      });
+    };
+    expectExit(await run(first), 0);
+    const log = mark(sim);
+    const docs = await run(second);
+    expectExit(docs, 0);
+    expect(docs.outputs).toMatchObject({ 'skipped-build': 'true', 'commit-sha': first });
+    expect(docs.stdout).toMatch(/\(README.md\) are outside what the agent is built from/);
+    expect(writes(log)).toBe(0);
   });
 });

@@ -2,7 +2,7 @@
  * `command: deploy`: pre-flight checks, find, create or update, follow this run's revision,
  * verify the agent server, report.
  */
-import type { Deployment, Revision } from '../control-plane/schemas.js';
+import type { Deployment } from '../control-plane/schemas.js';
 import { checkSameKind } from '../deployment/requests.js';
 import { revisionStatus } from '../deployment/revision-status.js';
 import { findTarget, uiUrl } from '../deployment/target.js';
@@ -23,7 +23,6 @@ import {
 import { fail, writeReports, type RunContext } from '../run-context.js';
 import type { GithubDeployment } from '../github/github-deployment.js';
 import type { SkipDecision } from '../deployment/skip-unchanged.js';
-import type { ParsedLangGraphConfig } from '../preflight.js';
 import { inert } from '../runner.js';
 import type { SourceArchive } from '../source/archive.js';
 import { waitForRevision, type WaitResult } from '../deployment/wait.js';
@@ -61,6 +60,7 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   // 3. Already live (skip-unchanged)? Else create or update; outputs as soon as the IDs are known.
   // Nothing touches a deployment of another kind (upsert checks again for a late create).
   if (found) checkSameKind(config, found);
+  const { checkUnchanged, recordSettings } = await import('../deployment/skip-run.js');
   const unchanged = found
     ? await checkUnchanged(ctx, found, parsed || undefined, sourceArchive?.sha256)
     : undefined;
@@ -240,65 +240,6 @@ function setIdOutputs(
 }
 
 type Skip = Extract<SkipDecision, { skip: true }>;
-
-/**
- * `skip-unchanged`: `skip` names the live revision when nothing would change; `latest` is the
- * latest revision when it was read on the way. Why a build is needed is said at info level.
- */
-async function checkUnchanged(
-  ctx: RunContext,
-  found: Deployment,
-  parsed: ParsedLangGraphConfig | undefined,
-  sourceDigest: string | undefined,
-): Promise<{ skip?: Skip; latest?: Revision } | undefined> {
-  const { config } = ctx;
-  if (!config.skipUnchanged || config.source === 'external_docker') return undefined;
-  const { findLiveRevision } = await import('../deployment/skip-unchanged.js');
-  const compare = async (base: string, head: string) => {
-    const { compareCommits } = await import('../github/compare.js');
-    return compareCommits({
-      token: config.githubToken,
-      github: config.github,
-      base,
-      head,
-      logger: ctx.logger,
-    });
-  };
-  const { decision, latest } = await findLiveRevision(
-    ctx.client,
-    { ...config, sourceDigest },
-    found,
-    ctx.logger,
-    { configJson: parsed?.json, compare },
-  );
-  if (decision.skip) return { skip: decision };
-  ctx.logger.info(
-    `skip-unchanged: a new revision is requested because ${inert(decision.reason, 1500)}.`,
-  );
-  return latest ? { latest } : {};
-}
-
-/**
- * The configuration the write path sends: with `skip-unchanged` and `secrets`, the secrets
- * carry the keyed record of this run's settings (see settings-record.ts), for the next run.
- */
-async function recordSettings(
-  ctx: RunContext,
-  found: Deployment | undefined,
-  sourceDigest: string | undefined,
-): Promise<RunContext['config']> {
-  const { config } = ctx;
-  if (!config.skipUnchanged || config.secrets === undefined) return config;
-  if (config.source === 'external_docker') return config;
-  const { withRecord } = await import('../deployment/settings-record.js');
-  const { workflowCommit } = await import('../deployment/skip-unchanged.js');
-  const binding =
-    config.source === 'upload'
-      ? { sourceDigest: sourceDigest ?? '' }
-      : { commit: workflowCommit(config).toLowerCase() };
-  const secrets = withRecord(config.apiKey, found?.name ?? config.name ?? '', config, binding);
-  return secrets ? { ...config, secrets } : config;
-}
 
 /** No new revision: the outputs name the live one, and the checks run against it. */
 async function runSkipped(ctx: RunContext, found: Deployment, skip: Skip): Promise<number> {

@@ -94,3 +94,25 @@ export async function compareCommits(opts: {
     return { unreadable: `GitHub's compare API answered: ${failure.message}${advice}` };
   }
 }
+
+/**
+ * The change between two commits: GitHub's compare API first, then the checkout's history;
+ * unreadable (both reasons) only when neither can tell.
+ */
+export async function readChanges(opts: {
+  token: string | undefined;
+  github: GithubContext;
+  base: string;
+  head: string;
+  logger: Logger;
+}): Promise<Comparison> {
+  const api = await compareCommits(opts);
+  if ('files' in api) return api;
+  const { gitChanges } = await import('./git-history.js');
+  const local = await gitChanges(opts.github.workspace, opts.base, opts.head);
+  if ('files' in local) {
+    opts.logger.debug(`skip-unchanged: ${api.unreadable}; read the checkout's history instead.`);
+    return local;
+  }
+  return { unreadable: `${api.unreadable}; and ${local.unreadable}` };
+}
