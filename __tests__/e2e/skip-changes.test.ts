@@ -4,7 +4,7 @@
  * simulator's GitHub compare API).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
+import { gitIn } from '../helpers/git.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runAction, type RunResult } from '../../scripts/run-action.js';
@@ -30,6 +30,26 @@ function writes(log: ReturnType<typeof mark>) {
   return log
     .since()
     .filter((r) => (r.method === 'POST' || r.method === 'PATCH') && WRITE.test(r.path)).length;
+}
+
+/** One push of an agent whose config is `agent/langgraph.json`: the simulator builds `commit`. */
+function agentRun(
+  name: string,
+  commit: string,
+  options: { workspace: string; inputs?: Record<string, string>; env?: Record<string, string> },
+): Promise<RunResult> {
+  sim.setCommitSha(commit);
+  return runAction({
+    inputs: baseInputs(sim, {
+      name,
+      'integration-id': INTEGRATION_ID,
+      'config-path': 'agent/langgraph.json',
+      ...options.inputs,
+    }),
+    sha: commit,
+    workspace: options.workspace,
+    ...(options.env ? { env: options.env } : {}),
+  });
 }
 
 let sim: Simulator;
@@ -99,25 +119,12 @@ describe('skip-unchanged across commits (monorepo)', () => {
     ]);
   });
 
-  function push(
-    name: string,
-    commit: string,
-    extra: Record<string, string> = {},
-  ): Promise<RunResult> {
-    sim.setCommitSha(commit);
-    return runAction({
-      inputs: baseInputs(sim, {
-        name,
-        'integration-id': INTEGRATION_ID,
-        'config-path': 'agent/langgraph.json',
-        'github-token': 'ghs_e2e',
-        ...extra,
-      }),
-      sha: commit,
+  const push = (name: string, commit: string, inputs: Record<string, string> = {}) =>
+    agentRun(name, commit, {
       workspace: workspaces.make(AGENT),
+      inputs: { 'github-token': 'ghs_e2e', ...inputs },
       env: { GITHUB_API_URL: `${sim.url}/github` },
     });
-  }
 
   it('pushes outside the agent build nothing, and name the files; a push into it builds', async () => {
     const name = uniqueName('skip-mono');
@@ -208,17 +215,7 @@ describe("skip-unchanged across commits from the checkout's history (no github-t
       },
       { git: false },
     );
-    const git = (...args: string[]) =>
-      execFileSync('git', ['-C', repo, ...args], {
-        encoding: 'utf8',
-        env: {
-          ...process.env,
-          GIT_AUTHOR_NAME: 't',
-          GIT_AUTHOR_EMAIL: 't@e.x',
-          GIT_COMMITTER_NAME: 't',
-          GIT_COMMITTER_EMAIL: 't@e.x',
-        },
-      }).trim();
+    const git = gitIn(repo);
     git('init', '-q');
     git('add', '-A');
     git('commit', '-q', '-m', 'agent');
@@ -229,18 +226,7 @@ describe("skip-unchanged across commits from the checkout's history (no github-t
     const second = git('rev-parse', 'HEAD');
 
     const name = uniqueName('skip-git');
-    const run = (commit: string) => {
-      sim.setCommitSha(commit);
-      return runAction({
-        inputs: baseInputs(sim, {
-          name,
-          'integration-id': INTEGRATION_ID,
-          'config-path': 'agent/langgraph.json',
-        }),
-        sha: commit,
-        workspace: repo,
-      });
-    };
+    const run = (commit: string) => agentRun(name, commit, { workspace: repo });
     expectExit(await run(first), 0);
     const log = mark(sim);
     const docs = await run(second);

@@ -1,24 +1,14 @@
 /** The checkout's own history as the fallback of GitHub's compare API, on a real git repository. */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gitChanges, parseNameStatus } from '../../src/github/git-history.js';
+import { gitIn } from '../helpers/git.js';
 
 let repo: string;
 const commits: string[] = [];
-const git = (...args: string[]) =>
-  execFileSync('git', ['-C', repo, ...args], {
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@example.com',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@example.com',
-    },
-  }).trim();
+let git: ReturnType<typeof gitIn>;
 function commit(files: Record<string, string>, message: string) {
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(repo, path)), { recursive: true });
@@ -31,6 +21,7 @@ function commit(files: Record<string, string>, message: string) {
 
 beforeAll(() => {
   repo = mkdtempSync(join(tmpdir(), 'git-history-'));
+  git = gitIn(repo);
   git('init', '-q');
   commit({ 'agent/a.py': '1', 'web/x.ts': '1' }, 'one');
   commit({ 'web/x.ts': '2', 'docs/y md': 'with a space' }, 'two');
