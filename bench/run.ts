@@ -6,7 +6,7 @@
  *   --quick             fewer replays and rounds
  *   --write             also write this benchmark's section of bench/RESULTS.md (table,
  *                       date, Node version, cores); the rest of the file is kept
- *   --only lag|cold|scale|rerun|interrupt|upload   some parts only (repeatable, or comma-separated)
+ *   --only lag|cold|scale|rerun|interrupt|upload|monorepo   some parts only (repeatable, or comma-separated)
  *   --replays N         replays of the lag part per history setting (default 48; --quick 4)
  *   --concurrency N     lag replays at once (default 8; --quick 4): fewer on a loaded machine
  *   --seed N            seed of the ±40 % variations (default 20240611)
@@ -37,8 +37,9 @@ import {
 } from './pushes.js';
 import { bytes, count, median, millis, p95, seconds } from './stats.js';
 import { benchUpload, uploadSection } from './upload.js';
+import { benchMonorepo, monorepoSection } from './monorepo.js';
 
-const PARTS = ['lag', 'cold', 'scale', 'rerun', 'interrupt', 'upload'] as const;
+const PARTS = ['lag', 'cold', 'scale', 'rerun', 'interrupt', 'upload', 'monorepo'] as const;
 type Part = (typeof PARTS)[number];
 
 /** Wall time of one nominal (290 s) replay. */
@@ -87,7 +88,7 @@ function parseSettings(argv: string[]): Settings {
   });
   if (values.help) {
     console.log(
-      'Usage: npm run bench -- [--quick] [--write] [--only lag|cold|scale|rerun|interrupt|upload] ' +
+      'Usage: npm run bench -- [--quick] [--write] [--only lag|cold|scale|rerun|interrupt|upload|monorepo] ' +
         '[--replays N] [--concurrency N] [--seed N]\n' +
         'Run `npm run package` first: the bench measures dist/index.js.',
     );
@@ -625,6 +626,10 @@ async function main(): Promise<void> {
   if (settings.parts.includes('upload')) {
     const upload = await benchUpload({ sizesMb: [50, 150], progress });
     sections.push(uploadSection(upload, goals));
+  }
+  if (settings.parts.includes('monorepo')) {
+    const monorepo = await benchMonorepo({ progress });
+    sections.push(monorepoSection(monorepo, goals));
   }
   progress('done');
 

@@ -1,6 +1,8 @@
 /**
- * The few GitHub REST routes `command: prune` reads: `GET /repos/{owner}/{repo}/pulls/{n}`
- * and `GET /repos/{owner}/{repo}`, answered from pull requests set by the test or demo. The
+ * The few GitHub REST routes the action reads: `GET /repos/{owner}/{repo}/pulls/{n}` and
+ * `GET /repos/{owner}/{repo}` (`command: prune`), answered from pull requests set by the test
+ * or demo, and `GET /repos/{owner}/{repo}/compare/{base}...{head}` (`skip-unchanged`),
+ * answered from a linear history of commits set with `addCommits`. The
  * simulator serves them under `<url>/github` (use that as `GITHUB_API_URL`); the tests' fake
  * GitHub (`__tests__/helpers/fake-github.ts`) serves the same object at its root.
  *
@@ -15,6 +17,22 @@ export interface SimPullRequestInput {
   merged?: boolean;
   title?: string;
 }
+
+/** One file a commit changes, as GitHub's compare API lists it. */
+export interface SimChangedFile {
+  filename: string;
+  status: 'added' | 'modified' | 'removed' | 'renamed';
+  previous_filename?: string;
+}
+
+/** One commit of a repository's (linear) history: its SHA and the files it changes. */
+export interface SimCommit {
+  sha: string;
+  files: SimChangedFile[];
+}
+
+/** GitHub lists at most this many files in one comparison. */
+const COMPARE_FILE_CAP = 300;
 
 interface SimPullRequest {
   number: number;
@@ -34,6 +52,7 @@ const notFound = (): SimResponse => ({
 
 export class GithubPulls {
   private readonly repos = new Map<string, Map<number, SimPullRequest>>();
+  private readonly histories = new Map<string, SimCommit[]>();
 
   /** `owner/name`, case-insensitive as on GitHub. */
   addRepository(repository: string): void {
@@ -58,12 +77,60 @@ export class GithubPulls {
     });
   }
 
+  /** Appends commits (oldest first) to `repository`'s history; the repository becomes known. */
+  addCommits(repository: string, commits: SimCommit[]): void {
+    this.addRepository(repository);
+    const key = repository.toLowerCase();
+    this.histories.set(key, [...(this.histories.get(key) ?? []), ...commits]);
+  }
+
   clear(): void {
     this.repos.clear();
+    this.histories.clear();
+  }
+
+  /**
+   * `base...head` of the linear history: `ahead` with the files the commits after `base` up to
+   * `head` change (one entry per path, the last change wins; at most 300, as on GitHub),
+   * `identical`, or `behind` (head before base: no files). An unknown commit answers 404.
+   */
+  private compare(repository: string, basehead: string): SimResponse {
+    const history = this.histories.get(repository.toLowerCase()) ?? [];
+    const m = /^([^.]+)\.\.\.([^.]+)$/.exec(decodeURIComponent(basehead));
+    const find = (sha: string) =>
+      history.findIndex((c) => c.sha.toLowerCase().startsWith(sha.toLowerCase()));
+    const base = m ? find(m[1]!) : -1;
+    const head = m ? find(m[2]!) : -1;
+    if (base < 0 || head < 0) {
+      return { status: 404, body: { message: 'No common ancestor between base and head.' } };
+    }
+    const byPath = new Map<string, SimChangedFile>();
+    for (const commit of history.slice(base + 1, head + 1)) {
+      for (const file of commit.files) byPath.set(file.filename, file);
+    }
+    const files = [...byPath.values()].slice(0, COMPARE_FILE_CAP);
+    const status = head === base ? 'identical' : head > base ? 'ahead' : 'behind';
+    return {
+      status: 200,
+      body: {
+        status,
+        ahead_by: Math.max(0, head - base),
+        behind_by: Math.max(0, base - head),
+        total_commits: Math.max(0, head - base),
+        commits: [],
+        files: status === 'ahead' ? files : [],
+      },
+    };
   }
 
   /** The answer for a GitHub route this serves, or `undefined` for any other path. */
   handle(method: string, path: string): SimResponse | undefined {
+    const compare = /^\/repos\/([^/]+)\/([^/]+)\/compare\/([^/]+)$/.exec(path);
+    if (compare && method.toUpperCase() === 'GET') {
+      const repository = `${compare[1]}/${compare[2]}`;
+      if (!this.repos.has(repository.toLowerCase())) return notFound();
+      return this.compare(repository, compare[3]!);
+    }
     const m = /^\/repos\/([^/]+)\/([^/]+)(?:\/pulls\/([^/]+))?\/?$/.exec(path);
     if (!m) return undefined;
     if (method.toUpperCase() !== 'GET') return undefined;

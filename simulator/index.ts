@@ -43,7 +43,12 @@ export type {
   TimelineStep,
 } from './types.js';
 export { DEFAULT_TIMELINE, parseTimeline, scaleTimeline } from './timeline.js';
-export { GithubPulls, type SimPullRequestInput } from './github.js';
+export {
+  GithubPulls,
+  type SimChangedFile,
+  type SimCommit,
+  type SimPullRequestInput,
+} from './github.js';
 
 export const DEFAULT_API_KEY = 'sim-key';
 export const DEFAULT_TENANT_ID = '00000000-0000-4000-8000-00000000a11c';
@@ -87,6 +92,11 @@ export interface Simulator {
    * `${url}/github` as `GITHUB_API_URL`), for `command: prune`.
    */
   readonly github: GithubPulls;
+  /**
+   * The `repo_commit_sha` the next github revisions report (`commitSha` of the options until
+   * set): a push moves it, as the platform builds the branch's new head.
+   */
+  setCommitSha(sha: string | null): void;
   /** Refuses to delete this deployment (409 alone; a failed entry in a bulk delete's 207). */
   refuseDeletion(deploymentId: string, detail?: string): void;
   /** Every POST to a pre-signed feedback URL handed out in a run's `feedback` event. */
@@ -113,6 +123,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 class SimulatorServer implements Simulator {
   readonly requests: RequestLogEntry[] = [];
   readonly github = new GithubPulls();
+  private readonly commit: { sha: string | null };
   private readonly refusedDeletions = new Map<string, string>();
   private readonly apiKeys: string[];
   private readonly initialTimeline: TimelineStep[];
@@ -146,11 +157,14 @@ class SimulatorServer implements Simulator {
       () => options.uploadUrlTtlMs ?? 15 * 60_000,
       (method, path) => this.faults.take(method, path),
     );
+    const commit = (this.commit = { sha: options.commitSha ?? null });
     this.controlPlane = new ControlPlane(this.store, {
       tenantId: this.tenantId,
       deleteDelayMs: options.deleteDelayMs ?? 0,
       logsEndpoint: options.logsEndpoint ?? true,
-      commitSha: options.commitSha ?? null,
+      get commitSha() {
+        return commit.sha;
+      },
       nextTimeline: () => this.queued.shift() ?? this.timeline,
       nextRevisionAgent: () => this.queuedAgents.shift(),
       agentUrl: (id) => this.agentUrl(id),
@@ -232,6 +246,10 @@ class SimulatorServer implements Simulator {
     return `${this.baseUrl}/agents/${deploymentId}`;
   }
 
+  setCommitSha(sha: string | null): void {
+    this.commit.sha = sha;
+  }
+
   refuseDeletion(deploymentId: string, detail?: string): void {
     this.refusedDeletions.set(
       deploymentId,
@@ -281,7 +299,7 @@ class SimulatorServer implements Simulator {
             ? {
                 repo_ref: 'main',
                 langgraph_config_path: 'langgraph.json',
-                repo_commit_sha: this.options.commitSha ?? null,
+                repo_commit_sha: this.commit.sha,
               }
             : { image_uri: 'registry.example.com/agent:seed' }),
         },

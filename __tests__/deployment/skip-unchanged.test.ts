@@ -10,8 +10,11 @@ import {
   skippedMessage,
   UNSKIPPABLE_INPUTS,
   type SkipConfig,
+  type SkipEvidence,
 } from '../../src/deployment/skip-unchanged.js';
 import type { Logger } from '../../src/runner.js';
+import { withRecord } from '../../src/deployment/settings-record.js';
+import type { Comparison } from '../../src/github/compare.js';
 
 const SHA = 'a'.repeat(40);
 const HEAD = 'b'.repeat(40);
@@ -70,6 +73,7 @@ describe('skipDecision', () => {
       skip: true,
       revisionId: LIVE,
       commitSha: SHA,
+      because: [],
     });
     // Case does not matter in a hex commit ID.
     const upper = revision({}, { repo_commit_sha: SHA.toUpperCase() });
@@ -97,6 +101,7 @@ describe('skipDecision', () => {
   const noSkip: [string, SkipConfig, Deployment, Revision | undefined, RegExp][] = [
     ['skip-unchanged false', config({ skipUnchanged: false }), deployment(), revision(), /false/],
     ['another source', config({ source: 'external_docker' }), deployment(), revision(), /github/],
+    ['upload without secrets', config({ source: 'upload' }), deployment(), revision(), /upload/],
     [
       'secrets given (even an empty list)',
       config({ secrets: [] }),
@@ -146,7 +151,7 @@ describe('skipDecision', () => {
       config(),
       deployment(),
       revision({}, { repo_commit_sha: HEAD }),
-      /another commit/,
+      /runs commit bbbbbbbbbbbb, not this one/,
     ],
     [
       'no commit reported',
@@ -270,7 +275,7 @@ describe('findLiveRevision', () => {
     } as unknown as ControlPlane;
     const logger = silentLogger();
     expect(
-      (await findLiveRevision(failing, config({ secrets: [] }), deployment(), logger)).decision
+      (await findLiveRevision(failing, config({ resourceSpec: {} }), deployment(), logger)).decision
         .skip,
     ).toBe(false);
     expect(calls).toBe(0);
@@ -302,5 +307,163 @@ describe('skippedMessage', () => {
       config(),
     );
     expect(text).not.toContain('::error::');
+  });
+});
+
+describe('skipDecision with settings (the keyed record)', () => {
+  const API_KEY = 'lsv2_sk_test_key';
+  const SECRETS = [{ name: 'OPENAI_API_KEY', value: 'sk-one' }];
+  /** The deployment as a run that sent `secrets` for `commit` left it. */
+  function recorded(secrets = SECRETS, commit = SHA, extra: Partial<Deployment> = {}) {
+    const d = deployment(extra);
+    return { ...d, secrets: entries(withRecord(API_KEY, d.name, { secrets }, { commit })) };
+  }
+  const entries = (list: { name: string; value: string }[] | undefined) =>
+    (list ?? []).map((s) => ({ name: s.name, value: s.value }));
+  const withSecrets = (overrides: Partial<SkipConfig> = {}) =>
+    config({ secrets: SECRETS, apiKey: API_KEY, ...overrides });
+
+  it('skips when the record proves the same secrets built the live commit', () => {
+    const decision = skipDecision(withSecrets(), recorded(), revision());
+    expect(decision).toMatchObject({ skip: true, revisionId: LIVE, commitSha: SHA });
+    expect(decision.skip && decision.because?.join(' ')).toMatch(
+      /the same `secrets` \(keyed record\)/,
+    );
+  });
+
+  it('builds, saying why, when a value changed, the record is missing or bound elsewhere', () => {
+    const cases: [Deployment, SkipConfig, RegExp][] = [
+      [recorded([{ name: 'OPENAI_API_KEY', value: 'sk-two' }]), withSecrets(), /differ/],
+      [recorded(), withSecrets({ secrets: [...SECRETS, { name: 'X', value: '1' }] }), /differ/],
+      [recorded(), withSecrets({ resourceSpec: { min_scale: 2 } }), /resource-spec.*differ/],
+      [recorded(), withSecrets({ apiKey: 'lsv2_sk_other' }), /another API key/],
+      [recorded(SECRETS, HEAD), withSecrets(), /differ/],
+      [deployment(), withSecrets(), /no record of this action/],
+      [
+        { ...deployment(), secrets: [{ name: 'LANGGRAPH_DEPLOY_ACTION_DIGEST', value: 'x' }] },
+        withSecrets(),
+        /readable record/,
+      ],
+    ];
+    for (const [d, c, reason] of cases) {
+      const decision = skipDecision(c, d, revision());
+      expect(decision.skip ? 'skipped' : decision.reason).toMatch(reason);
+    }
+  });
+
+  it('a later revision (even a failed one) replaced the record: builds', () => {
+    const d = recorded(SECRETS, SHA, { latest_revision_id: 'rev-new' });
+    const failed = revision({ id: 'rev-new', status: 'BUILD_FAILED' });
+    const decision = skipDecision(withSecrets(), d, revision(), failed);
+    expect(decision.skip ? '' : decision.reason).toMatch(/later revision/);
+  });
+
+  it('upload: the same archive and secrets skip; another archive builds', () => {
+    const DIGEST = 'd'.repeat(64);
+    const d = {
+      ...deployment(),
+      secrets: entries(
+        withRecord(API_KEY, deployment().name, { secrets: SECRETS }, { sourceDigest: DIGEST }),
+      ),
+    };
+    const upload = (sourceDigest: string) => withSecrets({ source: 'upload', sourceDigest });
+    const same = skipDecision(upload(DIGEST), d, revision());
+    expect(same).toMatchObject({ skip: true, revisionId: LIVE, commitSha: '' });
+    const other = skipDecision(upload('e'.repeat(64)), d, revision());
+    expect(other.skip ? '' : other.reason).toMatch(/source-digest/);
+  });
+});
+
+describe('skipDecision across commits (agent files unchanged)', () => {
+  const JSON_CONFIG = {
+    dependencies: ['.', '../shared'],
+    graphs: { a: './src/agent.py:graph' },
+    env: '.env',
+  };
+  const cfg = () =>
+    config({ configPath: 'agent/langgraph.json', github: { ...github, sha: HEAD } });
+  const live = () => revision({}, { langgraph_config_path: 'agent/langgraph.json' });
+  const files = (...names: string[]): Comparison => ({
+    files: names.map((filename) => ({ filename, status: 'modified' })),
+  });
+
+  it('asks for the compare of the live commit with this one first', () => {
+    const decision = skipDecision(cfg(), deployment(), live());
+    expect(decision).toMatchObject({ skip: false, compare: { base: SHA, head: HEAD } });
+  });
+
+  it('skips when only other folders changed: commit-sha is the live commit, the files are named', () => {
+    const decision = skipDecision(cfg(), deployment(), live(), undefined, {
+      configJson: JSON_CONFIG,
+      changes: files('web/index.html', 'docs/readme.md'),
+    });
+    expect(decision).toMatchObject({ skip: true, commitSha: SHA, otherCommit: true });
+    const message = skippedMessage(
+      'my-agent',
+      decision as Extract<typeof decision, { skip: true }>,
+      cfg(),
+    );
+    expect(message).toMatch(
+      /2 files changed since the live commit \(docs\/readme.md, web\/index.html\)/,
+    );
+    expect(message).toMatch(/outside what the agent is built from \(agent\/, shared\/ /);
+  });
+
+  it('builds when a file of the agent, its dependency, or a rename out of it changed', () => {
+    for (const changes of [
+      files('agent/langgraph.json'),
+      files('agent/src/agent.py', 'web/x'),
+      files('shared/util.py'),
+      {
+        files: [
+          { filename: 'web/moved.py', status: 'renamed', previous_filename: 'agent/moved.py' },
+        ],
+      },
+      { files: [{ filename: 'agent/gone.py', status: 'removed' }] },
+    ] as Comparison[]) {
+      const decision = skipDecision(cfg(), deployment(), live(), undefined, {
+        configJson: JSON_CONFIG,
+        changes,
+      });
+      expect(decision.skip ? 'skipped' : decision.reason).toMatch(
+        /files the agent is built from changed/,
+      );
+    }
+  });
+
+  it('builds when the change cannot be read or the agent files are unknown', () => {
+    const cases: [SkipEvidence, RegExp][] = [
+      [
+        { configJson: JSON_CONFIG, changes: { unreadable: 'HTTP 403' } },
+        /cannot be read: HTTP 403/,
+      ],
+      [{ changes: files('web/x') }, /without the checkout/],
+      [
+        { configJson: { dependencies: ['../../../elsewhere'] }, changes: files('web/x') },
+        /leaves the repository/,
+      ],
+    ];
+    for (const [evidence, reason] of cases) {
+      const decision = skipDecision(cfg(), deployment(), live(), undefined, evidence);
+      expect(decision.skip ? 'skipped' : decision.reason).toMatch(reason);
+    }
+  });
+
+  it('findLiveRevision reads the compare only when it could allow the skip', async () => {
+    const client = { getRevision: async () => live() } as unknown as ControlPlane;
+    const asked: string[] = [];
+    const compare = async (base: string, head: string) => {
+      asked.push(`${base}...${head}`);
+      return files('web/x');
+    };
+    const other = await findLiveRevision(client, cfg(), deployment(), silentLogger(), {
+      configJson: JSON_CONFIG,
+      compare,
+    });
+    expect(other.decision.skip).toBe(true);
+    expect(asked).toEqual([`${SHA}...${HEAD}`]);
+    const same = config({ configPath: 'agent/langgraph.json' });
+    await findLiveRevision(client, same, deployment(), silentLogger(), { compare });
+    expect(asked).toHaveLength(1);
   });
 });

@@ -3,6 +3,7 @@
  * the control-plane simulator and look at exit code, outputs, annotations, summary and the
  * simulator's request log.
  */
+import { expect } from '@jest/globals';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -144,3 +145,17 @@ export const PR_EVENT = {
     },
   },
 };
+
+/**
+ * The `secrets` a run that sends the input sends: the given entries, then `skip-unchanged`'s
+ * keyed record of the run's settings (an HMAC, never a value).
+ */
+export function sentSecrets(given: { name: string; value: string }[]): unknown[] {
+  return [
+    ...given,
+    {
+      name: 'LANGGRAPH_DEPLOY_ACTION_DIGEST',
+      value: expect.stringMatching(/^v1:[A-Za-z0-9_-]{43}$/),
+    },
+  ];
+}

@@ -21,6 +21,7 @@ import {
   mark,
   SHORT_TIMELINE,
   uniqueName,
+  sentSecrets,
 } from './deploy-support.js';
 
 let sim: Simulator;
@@ -114,7 +115,7 @@ describe('source: upload', () => {
       source: 'internal_source',
       source_config: { deployment_type: 'dev' },
       source_revision_config: { langgraph_config_path: 'apps/agent/langgraph.json' },
-      secrets: [{ name: 'A', value: '1' }],
+      secrets: sentSecrets([{ name: 'A', value: '1' }]),
     });
     expect(byRoute(requests, 'POST', /\/upload-url$/)).toHaveLength(1);
 

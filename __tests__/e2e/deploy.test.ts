@@ -21,6 +21,7 @@ import {
   SHORT_TIMELINE,
   uiUrlOf,
   uniqueName,
+  sentSecrets,
 } from './deploy-support.js';
 
 let sim: Simulator;
@@ -179,10 +180,12 @@ describe('secrets', () => {
     });
     expectExit(result, 0);
     const [post] = byRoute(log.since(), 'POST', '/v2/deployments');
-    expect((post!.body as { secrets: unknown }).secrets).toEqual([
-      { name: 'OPENAI_API_KEY', value: 'sk-lines-4f8a9c2d' },
-      { name: 'DSN', value: 'postgres://u:pw-7d1e@db/x?a=b' },
-    ]);
+    expect((post!.body as { secrets: unknown }).secrets).toEqual(
+      sentSecrets([
+        { name: 'OPENAI_API_KEY', value: 'sk-lines-4f8a9c2d' },
+        { name: 'DSN', value: 'postgres://u:pw-7d1e@db/x?a=b' },
+      ]),
+    );
     expectOnlyMasked(result, 'sk-lines-4f8a9c2d');
     expectOnlyMasked(result, 'postgres://u:pw-7d1e@db/x?a=b');
   });
@@ -204,12 +207,14 @@ describe('secrets', () => {
     });
     expectExit(result, 0);
     const [post] = byRoute(log.since(), 'POST', '/v2/deployments');
-    expect((post!.body as { secrets: unknown }).secrets).toEqual([
-      { name: 'TOKEN', value: 'tok-json-91b3e7' },
-      { name: 'CERT', value: 'cert-line-one-aa11\ncert-line-two-bb22' },
-      { name: 'MAX_TOKENS', value: '8123' },
-      { name: 'BETA', value: 'true' },
-    ]);
+    expect((post!.body as { secrets: unknown }).secrets).toEqual(
+      sentSecrets([
+        { name: 'TOKEN', value: 'tok-json-91b3e7' },
+        { name: 'CERT', value: 'cert-line-one-aa11\ncert-line-two-bb22' },
+        { name: 'MAX_TOKENS', value: '8123' },
+        { name: 'BETA', value: 'true' },
+      ]),
+    );
     expectOnlyMasked(result, 'tok-json-91b3e7');
     // Each line of a multi-line value is masked on its own (the runner masks line by line).
     expectOnlyMasked(result, 'cert-line-one-aa11');
@@ -231,9 +236,9 @@ describe('secrets', () => {
     expectExit(result, 0);
     const patches = byRoute(log.since(), 'PATCH', DEPLOYMENT_PATH);
     expect(patches.map((p) => p.path)).toEqual([`/v2/deployments/${seeded.id}`]);
-    expect((patches[0]!.body as { secrets: unknown }).secrets).toEqual([
-      { name: 'NEW_TOKEN', value: 'new-secret-b16b00b5' },
-    ]);
+    expect((patches[0]!.body as { secrets: unknown }).secrets).toEqual(
+      sentSecrets([{ name: 'NEW_TOKEN', value: 'new-secret-b16b00b5' }]),
+    );
     expectOnlyMasked(result, 'new-secret-b16b00b5');
     // Deployment.secrets of the lookup carry values: masked as soon as they arrive.
     expectOnlyMasked(result, 'seeded-secret-c0ffee');

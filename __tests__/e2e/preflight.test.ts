@@ -4,7 +4,7 @@
  * check that needs the lookup stops before any create or update.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { tempWorkspaces } from './deploy-support.js';
+import { tempWorkspaces, sentSecrets } from './deploy-support.js';
 import { runAction, type RunResult } from '../../scripts/run-action.js';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
 
@@ -232,7 +232,7 @@ describe('webhook variables must be in the deployment environment', () => {
     const posts = requests('POST', '/v2/deployments');
     expect(posts).toHaveLength(1);
     expect(posts[0]!.body).toMatchObject({
-      secrets: [{ name: 'LG_WEBHOOK_TOKEN', value: 'webhook-token-from-input' }],
+      secrets: sentSecrets([{ name: 'LG_WEBHOOK_TOKEN', value: 'webhook-token-from-input' }]),
     });
     expect(r.outputs).toMatchObject({ created: 'true', status: 'DEPLOYED' });
     expect(r.stdout).toContain('::add-mask::webhook-token-from-input');

@@ -82,6 +82,14 @@ describe('NAME=value lines', () => {
     },
   );
 
+  it("refuses the name of skip-unchanged's own record", () => {
+    const result = parseSecrets('LANGGRAPH_DEPLOY_ACTION_DIGEST=v1:forged\nOK=1');
+    expect(result.problems).toEqual([
+      expect.stringMatching(/LANGGRAPH_DEPLOY_ACTION_DIGEST is this action's own record/),
+    ]);
+    expect(result.secrets).toEqual([{ name: 'OK', value: '1' }]);
+  });
+
   it('is case-sensitive about reserved names', () => {
     expect(parseSecrets('port=8080').problems).toEqual([]);
   });

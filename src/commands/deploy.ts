@@ -2,7 +2,7 @@
  * `command: deploy`: pre-flight checks, find, create or update, follow this run's revision,
  * verify the agent server, report.
  */
-import type { Deployment, Revision } from '../control-plane/schemas.js';
+import type { Deployment } from '../control-plane/schemas.js';
 import { checkSameKind } from '../deployment/requests.js';
 import { revisionStatus } from '../deployment/revision-status.js';
 import { findTarget, uiUrl } from '../deployment/target.js';
@@ -22,6 +22,7 @@ import {
 } from '../deployment/deploy-checks.js';
 import { fail, writeReports, type RunContext } from '../run-context.js';
 import type { GithubDeployment } from '../github/github-deployment.js';
+import type { SkipDecision } from '../deployment/skip-unchanged.js';
 import { inert } from '../runner.js';
 import type { SourceArchive } from '../source/archive.js';
 import { waitForRevision, type WaitResult } from '../deployment/wait.js';
@@ -59,13 +60,20 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   // 3. Already live (skip-unchanged)? Else create or update; outputs as soon as the IDs are known.
   // Nothing touches a deployment of another kind (upsert checks again for a late create).
   if (found) checkSameKind(config, found);
-  const unchanged = found ? await checkUnchanged(ctx, found) : undefined;
+  const { checkUnchanged, recordSettings } = await import('../deployment/skip-run.js');
+  const unchanged = found
+    ? await checkUnchanged(ctx, found, parsed || undefined, sourceArchive?.sha256)
+    : undefined;
   if (found && unchanged?.skip) return runSkipped(ctx, found, unchanged.skip);
   if (found && config.interruptPrevious) {
     const { interruptPrevious } = await import('../deployment/interrupt-previous.js');
     await interruptPrevious(client, found, logger, unchanged?.latest);
   }
-  const { deployment, revisionId, created } = await upsert({ ...ctx, sourceArchive }, found);
+  const recorded = await recordSettings(ctx, found, sourceArchive?.sha256);
+  const { deployment, revisionId, created } = await upsert(
+    { ...ctx, config: recorded, sourceArchive },
+    found,
+  );
   setIdOutputs(ctx, deployment, revisionId, created);
   ctx.output('skipped-build', false);
   logger.info(
@@ -231,34 +239,21 @@ function setIdOutputs(
   setUrl(ctx, deployment);
 }
 
-type Skip = { revisionId: string; commitSha: string };
-
-/**
- * `skip-unchanged`: `skip` names the live revision when it already runs this commit; `latest`
- * is the latest revision when it was read on the way.
- */
-async function checkUnchanged(
-  ctx: RunContext,
-  found: Deployment,
-): Promise<{ skip?: Skip; latest?: Revision } | undefined> {
-  const { config } = ctx;
-  if (!config.skipUnchanged || config.source !== 'github') return undefined;
-  const { findLiveRevision } = await import('../deployment/skip-unchanged.js');
-  const { decision, latest } = await findLiveRevision(ctx.client, config, found, ctx.logger);
-  if (decision.skip) return { skip: decision };
-  ctx.logger.debug(`skip-unchanged: a new revision is requested: ${decision.reason}.`);
-  return latest ? { latest } : {};
-}
+type Skip = Extract<SkipDecision, { skip: true }>;
 
 /** No new revision: the outputs name the live one, and the checks run against it. */
 async function runSkipped(ctx: RunContext, found: Deployment, skip: Skip): Promise<number> {
   const { skippedMessage } = await import('../deployment/skip-unchanged.js');
   setIdOutputs(ctx, found, skip.revisionId, false);
   ctx.output('skipped-build', true);
-  ctx.logger.info(skippedMessage(found.name, { skip: true, ...skip }, ctx.config));
+  ctx.logger.info(skippedMessage(found.name, skip, ctx.config));
   ctx.state.report.timeline.push({ status: 'DEPLOYED', at: ctx.clock.now() });
   setStatus(ctx, 'DEPLOYED');
-  checkCommit(ctx, skip.commitSha);
+  if (skip.otherCommit) {
+    // The live commit on purpose: no warning that another commit was built.
+    ctx.output('commit-sha', skip.commitSha);
+    ctx.state.report.commitSha = skip.commitSha;
+  } else checkCommit(ctx, skip.commitSha || undefined);
   if (!ctx.config.wait) {
     ctx.state.report.outcome = 'started';
     await writeReports(ctx);

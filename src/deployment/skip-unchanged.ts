@@ -1,25 +1,39 @@
 /**
- * `skip-unchanged`: a re-run whose commit is already live requests no new revision.
+ * `skip-unchanged`: a run that would build what is already live requests no new revision.
  *
- * The decision is pure (`skipDecision`); `findLiveRevision` does the two reads it needs. The
- * live revision counts as this run's only when everything a new revision would be built from
- * is the same: the commit (the PR head on pull requests), `repo_ref`, `langgraph_config_path`,
- * and nothing else the run would send with it (`UNSKIPPABLE_INPUTS`; add an input there when
- * it changes what a PATCH builds).
+ * The decision is pure (`skipDecision`); `findLiveRevision` does the reads it needs (the live
+ * and latest revisions, and for `github` across commits GitHub's compare). The live revision
+ * counts as this run's only when everything a new revision would be built from is the same:
+ * - the code: `github` the same commit (the PR head on pull requests), or a commit whose change
+ *   since the live one touches no file the agent is built from (`agent-files.ts`); `upload` the
+ *   same archive (`source-digest`, through the record);
+ * - `repo_ref` and `langgraph_config_path` (`github`);
+ * - the settings the run sends (`secrets`, `resource-spec`, `install-command`, `build-command`):
+ *   the keyed record of `settings-record.ts` proves them the same.
  */
 import type { ControlPlane } from '../control-plane/api.js';
 import type { Deployment, Revision } from '../control-plane/schemas.js';
 import type { Config } from '../config.js';
+import type { Comparison } from '../github/compare.js';
 import { inert, type Logger } from '../runner.js';
+import { agentPaths, classifyChanges, listFiles } from './agent-files.js';
 import { revisionStatus } from './revision-status.js';
+import { compareSettings, sentSettings, type RecordBinding } from './settings-record.js';
 
-/** What the decision reads from the configuration (a `Config` fits; the last two are optional). */
+/** What the decision reads from the configuration (a `Config` fits). */
 export type SkipConfig = Pick<
   Config,
   'source' | 'skipUnchanged' | 'repoRef' | 'configPath' | 'secrets' | 'resourceSpec' | 'github'
-> & { installCommand?: string | undefined; buildCommand?: string | undefined };
+> & {
+  installCommand?: string | undefined;
+  buildCommand?: string | undefined;
+  /** The key of the settings record is derived from it (never logged). */
+  apiKey?: string;
+  /** `upload`: the SHA-256 of this run's archive. */
+  sourceDigest?: string | undefined;
+};
 
-/** Inputs whose value goes into the new revision: when one is given, the run always builds. */
+/** Inputs whose value goes into the new revision: the record must prove them unchanged. */
 export const UNSKIPPABLE_INPUTS: readonly { input: string; given: (c: SkipConfig) => boolean }[] = [
   { input: 'secrets', given: (c) => c.secrets !== undefined },
   { input: 'resource-spec', given: (c) => c.resourceSpec !== undefined },
@@ -28,7 +42,29 @@ export const UNSKIPPABLE_INPUTS: readonly { input: string; given: (c: SkipConfig
 ];
 
 export type SkipDecision =
-  { skip: true; revisionId: string; commitSha: string } | { skip: false; reason: string };
+  | {
+      skip: true;
+      revisionId: string;
+      commitSha: string;
+      /** Why the build is not needed beyond "same commit": one clause each. */
+      because?: string[];
+      /** The live revision runs another commit (whose change does not touch the agent). */
+      otherCommit?: boolean;
+    }
+  | {
+      skip: false;
+      reason: string;
+      /** Set when GitHub's compare of these commits could still allow the skip. */
+      compare?: { base: string; head: string };
+    };
+
+/** What the decision needs beyond the deployment and its revisions. */
+export interface SkipEvidence {
+  /** The parsed config of this checkout; `undefined` when there is no checkout. */
+  configJson?: unknown;
+  /** GitHub's compare of the live commit with this one, once read. */
+  changes?: Comparison;
+}
 
 const HEX_SHA = /^[0-9a-f]{7,64}$/i;
 
@@ -48,10 +84,19 @@ export function workflowCommit(config: Pick<Config, 'github'>): string {
  */
 export function skipImpossible(config: SkipConfig, found: Deployment): string | undefined {
   if (!config.skipUnchanged) return '`skip-unchanged` is false';
-  if (config.source !== 'github') return 'only `github` deployments are compared';
-  const given = UNSKIPPABLE_INPUTS.filter((u) => u.given(config)).map((u) => `\`${u.input}\``);
-  if (given.length > 0) return `this run sends ${given.join(', ')}`;
-  if (!HEX_SHA.test(workflowCommit(config))) return 'the commit of this workflow is unknown';
+  if (config.source === 'external_docker') {
+    return 'only `github` and `upload` deployments are compared';
+  }
+  if (config.source === 'upload' && config.secrets === undefined) {
+    return 'with `source: upload` the archive of the live revision is recorded only by runs that send `secrets`';
+  }
+  const sent = sentSettings(config);
+  if (sent.length > 0 && config.secrets === undefined) {
+    return `this run sends ${sent.join(', ')} without \`secrets\`, and only a run that sends \`secrets\` leaves a record of its settings to compare with`;
+  }
+  if (config.source === 'github' && !HEX_SHA.test(workflowCommit(config))) {
+    return 'the commit of this workflow is unknown';
+  }
   if (!found.active_revision_id) return 'the deployment has no live revision';
   return undefined;
 }
@@ -66,6 +111,7 @@ export function skipDecision(
   found: Deployment,
   active: Revision | undefined,
   latest?: Revision,
+  evidence: SkipEvidence = {},
 ): SkipDecision {
   const impossible = skipImpossible(config, found);
   if (impossible) return { skip: false, reason: impossible };
@@ -75,36 +121,125 @@ export function skipDecision(
   if (revisionStatus(active.status).outcome !== 'deployed')
     return { skip: false, reason: 'the live revision is not DEPLOYED' };
   const live = active.source_revision_config;
-  const expected = workflowCommit(config).toLowerCase();
-  const built = live.repo_commit_sha ?? '';
-  if (!HEX_SHA.test(built)) return { skip: false, reason: 'the live revision reports no commit' };
-  if (built.toLowerCase() !== expected) {
-    return { skip: false, reason: 'the live revision runs another commit' };
-  }
-  if ((live.repo_ref ?? '') !== (config.repoRef ?? '')) {
-    return { skip: false, reason: 'the live revision was built from another `repo-ref`' };
-  }
-  if ((live.langgraph_config_path ?? '') !== config.configPath) {
-    return { skip: false, reason: 'the live revision was built with another `config-path`' };
-  }
-  if (found.latest_revision_id && found.latest_revision_id !== active.id) {
-    if (!latest || latest.id !== found.latest_revision_id || isInProgress(latest.status)) {
-      return { skip: false, reason: 'a newer revision is in progress and would replace it' };
+  const built = config.source === 'github' ? (live.repo_commit_sha ?? '') : '';
+  if (config.source === 'github') {
+    if (!HEX_SHA.test(built)) return { skip: false, reason: 'the live revision reports no commit' };
+    if ((live.repo_ref ?? '') !== (config.repoRef ?? '')) {
+      return { skip: false, reason: 'the live revision was built from another `repo-ref`' };
+    }
+    if ((live.langgraph_config_path ?? '') !== config.configPath) {
+      return { skip: false, reason: 'the live revision was built with another `config-path`' };
     }
   }
-  return { skip: true, revisionId: active.id, commitSha: built };
+  const newer = found.latest_revision_id && found.latest_revision_id !== active.id;
+  if (newer && (!latest || latest.id !== found.latest_revision_id || isInProgress(latest.status))) {
+    return { skip: false, reason: 'a newer revision is in progress and would replace it' };
+  }
+  const because: string[] = [];
+  const sent = sentSettings(config);
+  if (sent.length > 0 || config.source === 'upload') {
+    // The record is the deployment's: it speaks for the live revision only when it is the latest.
+    if (newer) {
+      return {
+        skip: false,
+        reason: `a later revision (${inert(found.latest_revision_id)}, ${inert(latest?.status ?? '')}) replaced the record of the live revision's settings`,
+      };
+    }
+    const binding: RecordBinding =
+      config.source === 'upload'
+        ? { sourceDigest: config.sourceDigest ?? '' }
+        : { commit: built.toLowerCase() };
+    const verdict = compareSettings(
+      config.apiKey ?? '',
+      found.name,
+      config,
+      found.secrets,
+      binding,
+    );
+    if (!verdict.same) {
+      return {
+        skip: false,
+        reason:
+          config.source === 'upload'
+            ? `${verdict.reason}; with \`source: upload\` the record also covers the archive (\`source-digest\`)`
+            : verdict.reason,
+      };
+    }
+    if (config.source === 'upload') because.push('the same archive (`source-digest`)');
+    if (sent.length > 0) because.push(`the same ${sent.join(', ')} (keyed record)`);
+  }
+  if (config.source === 'upload') {
+    return { skip: true, revisionId: active.id, commitSha: '', because };
+  }
+  const expected = workflowCommit(config).toLowerCase();
+  if (built.toLowerCase() === expected) {
+    return { skip: true, revisionId: active.id, commitSha: built, because };
+  }
+  return filesDecision(config, active.id, built, expected, evidence, because);
+}
+
+/** The live revision runs another commit: skip only when no agent file changed since. */
+function filesDecision(
+  config: SkipConfig,
+  revisionId: string,
+  built: string,
+  expected: string,
+  evidence: SkipEvidence,
+  because: string[],
+): SkipDecision {
+  const runs = `the live revision runs commit ${built.slice(0, 12)}`;
+  if (!evidence.changes) {
+    return {
+      skip: false,
+      reason: `${runs}, not this one`,
+      compare: { base: built.toLowerCase(), head: expected },
+    };
+  }
+  if ('unreadable' in evidence.changes) {
+    return {
+      skip: false,
+      reason: `${runs}, and the change since cannot be read: ${evidence.changes.unreadable}`,
+    };
+  }
+  if (evidence.configJson === undefined) {
+    return {
+      skip: false,
+      reason: `${runs}, and without the checkout's ${config.configPath} the files the agent is built from are unknown`,
+    };
+  }
+  const paths = agentPaths(config.configPath, evidence.configJson);
+  if ('unknown' in paths) return { skip: false, reason: `${runs}, and ${paths.unknown}` };
+  const { relevant, other } = classifyChanges(paths, evidence.changes.files);
+  if (relevant.length > 0) {
+    return {
+      skip: false,
+      reason: `files the agent is built from changed since commit ${built.slice(0, 12)}: ${listFiles(relevant)}`,
+    };
+  }
+  const where = paths.folders.map((f) => (f === '' ? '.' : `${f}/`)).join(', ');
+  because.unshift(
+    other.length === 0
+      ? `commit ${expected.slice(0, 12)} changes no file since the live commit`
+      : `the ${other.length} file${other.length === 1 ? '' : 's'} changed since the live commit (${listFiles(other)}) ` +
+          `are outside what the agent is built from (${where} and the files ${config.configPath} names)`,
+  );
+  return { skip: true, revisionId, commitSha: built, because, otherCommit: true };
 }
 
 /**
- * Reads what `skipDecision` needs (the live revision, and the latest when it is another one)
- * and decides. A read that fails only means the run builds (logged at debug level). `latest`
- * is the `latest_revision_id` revision when it was read (interrupt-previous needs it next).
+ * Reads what `skipDecision` needs and decides. A read that fails only means the run builds.
+ * `latest` is the `latest_revision_id` revision when it was read (interrupt-previous needs it).
+ * `compare` reads GitHub's compare of two commits (only called when it could allow the skip).
  */
 export async function findLiveRevision(
   client: ControlPlane,
   config: SkipConfig,
   found: Deployment,
   logger: Logger,
+  extra: {
+    configJson?: unknown;
+    compare?: (base: string, head: string) => Promise<Comparison>;
+  } = {},
 ): Promise<{ decision: SkipDecision; latest?: Revision }> {
   const impossible = skipImpossible(config, found);
   if (impossible) return { decision: { skip: false, reason: impossible } };
@@ -118,7 +253,12 @@ export async function findLiveRevision(
   const active = await read(found.active_revision_id!);
   const latestId = found.latest_revision_id;
   const latest = latestId && latestId !== found.active_revision_id ? await read(latestId) : active;
-  const decision = skipDecision(config, found, active, latest);
+  const evidence: SkipEvidence = { configJson: extra.configJson };
+  let decision = skipDecision(config, found, active, latest, evidence);
+  if (!decision.skip && decision.compare && extra.compare) {
+    evidence.changes = await extra.compare(decision.compare.base, decision.compare.head);
+    decision = skipDecision(config, found, active, latest, evidence);
+  }
   return latest && latest.id === latestId ? { decision, latest } : { decision };
 }
 
@@ -128,11 +268,24 @@ export function skippedMessage(
   decision: Extract<SkipDecision, { skip: true }>,
   config: SkipConfig,
 ): string {
+  const live = `revision ${inert(decision.revisionId)} of '${inert(name)}' is live (DEPLOYED)`;
+  const what =
+    config.source === 'upload'
+      ? ''
+      : decision.otherCommit
+        ? ` and runs commit ${inert(decision.commitSha.slice(0, 12))} of ${inert(config.repoRef ?? '')} with ${inert(config.configPath)}`
+        : ` and already runs commit ${inert(decision.commitSha.slice(0, 12))} of ` +
+          `${inert(config.repoRef ?? '')} with ${inert(config.configPath)}`;
+  const sent = sentSettings(config);
+  const settings =
+    sent.length === 0
+      ? `this run sends no ${UNSKIPPABLE_INPUTS.map((u) => `\`${u.input}\``).join(', ')}`
+      : '';
+  const reasons = [...(decision.because ?? []).map((b) => inert(b, 1500)), settings].filter(
+    Boolean,
+  );
   return (
-    `Nothing to build: revision ${inert(decision.revisionId)} of '${inert(name)}' is live ` +
-    `(DEPLOYED) and already runs commit ${inert(decision.commitSha.slice(0, 12))} of ` +
-    `${inert(config.repoRef ?? '')} with ${inert(config.configPath)}, and this run sends no ` +
-    `${UNSKIPPABLE_INPUTS.map((u) => `\`${u.input}\``).join(', ')}. No new revision was ` +
+    `Nothing to build: ${live}${what}; ${reasons.join('; ')}. No new revision was ` +
     'requested (skipped-build=true); the checks still run. To build anyway, set ' +
     '`skip-unchanged: false`.'
   );

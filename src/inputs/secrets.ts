@@ -6,6 +6,12 @@
 import type { SecretEntry } from '../config.js';
 
 /**
+ * The environment entry in which `skip-unchanged` keeps its keyed record of the settings a run
+ * deployed (see `deployment/settings-record.ts`); refused in the `secrets` input.
+ */
+export const RECORD_NAME = 'LANGGRAPH_DEPLOY_ACTION_DIGEST';
+
+/**
  * Names the platform sets itself and refuses in a deployment's environment. The list is the
  * `langgraph` CLI's, `RESERVED_ENV_VARS` in `libs/cli/langgraph_cli/deploy.py` of
  * https://github.com/langchain-ai/langgraph (the CLI's deploy command drops these names from
@@ -188,6 +194,13 @@ function check(raw: RawParse): ParsedSecrets {
       problems.push(
         `\`secrets\`: ${name} is reserved by LangSmith Deployment, which sets it itself. ` +
           'Remove it from `secrets` (or use another name in your code).',
+      );
+      continue;
+    }
+    if (name === RECORD_NAME) {
+      problems.push(
+        `\`secrets\`: ${name} is this action's own record of the settings it deployed ` +
+          '(`skip-unchanged`). Use another name.',
       );
       continue;
     }

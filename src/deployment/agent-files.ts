@@ -1,0 +1,129 @@
+/**
+ * `skip-unchanged` across commits (`github` source): which files the agent is built from, and
+ * whether a list of changed files touches any of them. Pure: no request, no file read.
+ *
+ * The agent is built from the config file's folder (which holds the config), its local
+ * `dependencies`, and every other path the config names (`env`, `pip_config_file`, graph and
+ * app paths such as `./src/agent.py:graph`, a `Dockerfile`…). With `dockerfile_lines` that
+ * copy files (`COPY`/`ADD`), the whole build context counts. Paths are repository-relative,
+ * forward slashes; a path that leaves the repository makes the set unknown (then the run
+ * builds).
+ */
+import { posix } from 'node:path';
+
+/** One changed file as GitHub's compare API lists it. */
+export interface ChangedFile {
+  filename: string;
+  status: string;
+  /** Set for `renamed` (and `copied`): the path it had before. */
+  previous_filename?: string | undefined;
+}
+
+/** Folders (every file below counts) and single files the agent is built from. */
+export interface AgentPaths {
+  folders: string[];
+  files: string[];
+}
+
+/** Repository-relative, normalized; undefined when it leaves the repository or is absolute. */
+function inRepo(base: string, written: string): string | undefined {
+  if (written.startsWith('/') || /^[A-Za-z]:[\\/]/.test(written)) return undefined;
+  const joined = posix.normalize(posix.join(base, written.replace(/\\/g, '/')));
+  if (joined === '..' || joined.startsWith('../')) return undefined;
+  return joined === '.' ? '' : joined.replace(/\/$/, '');
+}
+
+/** Strings of `json` at any depth (values only, not keys), with their key. */
+function strings(json: unknown, key = ''): { key: string; value: string }[] {
+  if (typeof json === 'string') return [{ key, value: json }];
+  if (Array.isArray(json)) return json.flatMap((v) => strings(v, key));
+  if (json !== null && typeof json === 'object') {
+    return Object.entries(json as Record<string, unknown>).flatMap(([k, v]) => strings(v, k));
+  }
+  return [];
+}
+
+/** Keys whose string value is a path even without `./` (`env: ".env"`, `pip_config_file`). */
+const PATH_KEYS = new Set(['env', 'pip_config_file', 'dockerfile', 'path']);
+
+/**
+ * The paths the agent is built from, or the reason they cannot be known. `configPath` is the
+ * `config-path` input (repository-relative), `json` the parsed config of this checkout (the
+ * config itself is in its folder, so a change to it always counts).
+ */
+export function agentPaths(configPath: string, json: unknown): AgentPaths | { unknown: string } {
+  const configFile = inRepo('', configPath);
+  if (configFile === undefined)
+    return { unknown: `\`config-path\` ${configPath} leaves the repository` };
+  const dir = posix.dirname(configFile) === '.' ? '' : posix.dirname(configFile);
+  const folders = new Set<string>([dir]);
+  const files = new Set<string>([configFile]);
+  const config = (json ?? {}) as Record<string, unknown>;
+  const deps = Array.isArray(config.dependencies) ? config.dependencies : [];
+  for (const dep of deps) {
+    if (typeof dep !== 'string' || !/^(\.|\/)/.test(dep)) continue; // a package, not a path
+    const path = inRepo(dir, dep);
+    if (path === undefined) return { unknown: `the local dependency ${dep} leaves the repository` };
+    folders.add(path);
+  }
+  for (const { key, value } of strings(config)) {
+    const named = /^\.\.?\//.test(value) || (PATH_KEYS.has(key) && !/^[a-z]+:\/\//i.test(value));
+    if (!named || value.includes('\n')) continue;
+    // `./src/agent.py:graph` names the file before the colon.
+    const written = value.replace(/:[A-Za-z_][\w.]*$/, '');
+    const path = inRepo(dir, written);
+    if (path === undefined) return { unknown: `the config names ${value}, outside the repository` };
+    files.add(path);
+    folders.add(path); // when it is a folder, everything below it counts too
+  }
+  const lines = Array.isArray(config.dockerfile_lines) ? config.dockerfile_lines : [];
+  if (lines.some((l) => typeof l === 'string' && /^\s*(COPY|ADD)\s(?!.*--from=)/i.test(l))) {
+    // Files copied into the image come from the build context: the common parent of all folders.
+    folders.add(commonParent([...folders]));
+  }
+  // A folder inside another adds nothing: keep the outermost ones (and files outside them).
+  const outer = [...folders].filter(
+    (f) => ![...folders].some((o) => o !== f && (o === '' || f.startsWith(`${o}/`))),
+  );
+  const inside = (p: string) => outer.some((o) => o === '' || p === o || p.startsWith(`${o}/`));
+  return { folders: outer.sort(), files: [...files].filter((f) => !inside(f)).sort() };
+}
+
+function commonParent(paths: string[]): string {
+  const parts = paths.map((p) => (p === '' ? [] : p.split('/')));
+  const first = parts[0] ?? [];
+  let n = 0;
+  while (n < first.length && parts.every((p) => p[n] === first[n])) n++;
+  return first.slice(0, n).join('/');
+}
+
+/** Whether `file` is one of `paths` (a listed file, or below a listed folder). */
+export function isAgentFile(paths: AgentPaths, file: string): boolean {
+  if (paths.files.includes(file)) return true;
+  return paths.folders.some((f) => f === '' || file === f || file.startsWith(`${f}/`));
+}
+
+export interface FilesVerdict {
+  /** Changed files (both sides of a rename) the agent is built from. */
+  relevant: string[];
+  /** Changed files it is not built from. */
+  other: string[];
+}
+
+/** Splits a compare's files into those that matter to the agent and the others. */
+export function classifyChanges(paths: AgentPaths, changed: readonly ChangedFile[]): FilesVerdict {
+  const relevant = new Set<string>();
+  const other = new Set<string>();
+  for (const file of changed) {
+    const names = [file.filename, file.previous_filename].filter((n): n is string => Boolean(n));
+    const hit = names.some((n) => isAgentFile(paths, n));
+    for (const n of names) (hit ? relevant : other).add(n);
+  }
+  return { relevant: [...relevant].sort(), other: [...other].sort() };
+}
+
+/** A few names for a log line: the first `max`, then how many more. */
+export function listFiles(files: readonly string[], max = 10): string {
+  const shown = files.slice(0, max).join(', ');
+  return files.length > max ? `${shown} and ${files.length - max} more` : shown;
+}
