@@ -18,7 +18,7 @@ import {
 } from './upsert-plane.js';
 import type { Deployment } from '../../src/control-plane/schemas.js';
 import type { Config } from '../../src/config.js';
-import { createRequest, patchRequest } from '../../src/deployment/requests.js';
+import { createRequest, revisionRequest } from '../../src/deployment/requests.js';
 import { upsert } from '../../src/deployment/upsert.js';
 import { ActionError } from '../../src/errors.js';
 import { OutcomeUnknownError } from '../../src/http/request.js';
@@ -131,7 +131,7 @@ describe('upsert: create', () => {
       ];
       const result = await upsert(ctx, undefined);
       expect(plane.calls.map((c) => c.method)).toStrictEqual(['create', 'find', 'patch']);
-      expect(plane.patches()).toStrictEqual([{ id: theirs!.id, body: patchRequest(config) }]);
+      expect(plane.patches()).toStrictEqual([{ id: theirs!.id, body: revisionRequest(config) }]);
       expect(result.created).toBe(false);
       expect(result.deployment.id).toBe(theirs!.id);
       expect(result.revisionId).not.toBe('rev-theirs');
@@ -240,7 +240,7 @@ describe('upsert: update', () => {
   it('existing deployment: PATCH the patch body; created=false and the new revision', async () => {
     const { plane, ctx, found, config } = withExisting();
     const result = await upsert(ctx, found);
-    expect(plane.patches()).toStrictEqual([{ id: found.id, body: patchRequest(config) }]);
+    expect(plane.patches()).toStrictEqual([{ id: found.id, body: revisionRequest(config) }]);
     expect(plane.count('create')).toBe(0);
     expect(result).toMatchObject({ created: false, revisionId: 'rev-1' });
     expect(result.deployment.id).toBe(found.id);

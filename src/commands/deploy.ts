@@ -65,7 +65,8 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
     const { interruptPrevious } = await import('../deployment/interrupt-previous.js');
     await interruptPrevious(client, found, logger, unchanged?.latest);
   }
-  const { deployment, revisionId, created } = await upsert({ ...ctx, sourceArchive }, found);
+  const upserted = await upsert({ ...ctx, sourceArchive }, found);
+  const { deployment, revisionId, created } = upserted;
   setIdOutputs(ctx, deployment, revisionId, created);
   ctx.output('skipped-build', false);
   logger.info(
@@ -80,7 +81,7 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   }
 
   if (!config.wait) {
-    const revision = await client.getRevision(deployment.id, revisionId);
+    const revision = upserted.revision ?? (await client.getRevision(deployment.id, revisionId));
     setStatus(ctx, revision.status);
     report.outcome = 'started';
     if (config.environment) {
@@ -123,6 +124,7 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
         setStatus(ctx, change.status);
       },
       ...(stream ? { onPoll: (status: string) => stream.onPoll(status) } : {}),
+      ...(upserted.revision ? { initial: upserted.revision } : {}),
     });
     await stream?.finish();
   } catch (error) {

@@ -1,7 +1,8 @@
 /**
- * `interrupt-previous`: before a PATCH, a revision of the deployment that is still in progress
- * is interrupted (`POST …/revisions/{rev}/interruption`, the call LangChain's CI/CD example
- * makes; not in the spec snapshot), so that the new revision does not queue behind it.
+ * `interrupt-previous` (off by default): before a new revision, one of the deployment that is
+ * still in progress is interrupted (`POST …/revisions/{rev}/interrupt`, the API reference's
+ * path; `…/interruption` once on 404, the path of LangChain's CI/CD example), so that the new
+ * revision does not queue behind it.
  *
  * Best effort: the PATCH follows whatever happens here. 404, 405 and 409 (nothing to
  * interrupt, or an install without the endpoint) are a notice; any other failure a warning.
@@ -12,7 +13,7 @@ import type { ControlPlane } from '../control-plane/api.js';
 import type { Deployment, Revision } from '../control-plane/schemas.js';
 import { CancelledError, DeadlineError } from '../errors.js';
 import { inert, type Logger } from '../runner.js';
-import { isInProgress } from './skip-unchanged.js';
+import { revisionStatus } from './revision-status.js';
 
 export type InterruptOutcome =
   | { kind: 'none'; reason: string }
@@ -50,7 +51,10 @@ export async function interruptPrevious(
     logger.debug(`interrupt-previous: could not read revision ${rev}: ${inert(message, 300)}`);
     return { kind: 'failed', revisionId, message };
   }
-  if (!isInProgress(status)) return { kind: 'none', reason: `the latest revision is ${status}` };
+  // INTERRUPTED is not final (it may still go on), but there is nothing left to interrupt.
+  if (revisionStatus(status).outcome !== 'in_progress') {
+    return { kind: 'none', reason: `the latest revision is ${status}` };
+  }
 
   try {
     const answer = await client.interruptRevision(found.id, revisionId);

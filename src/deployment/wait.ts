@@ -15,7 +15,7 @@ import {
 } from './poll-policy.js';
 import { inert, type Logger } from '../runner.js';
 import type { Clock, Deadline } from '../time.js';
-import { revisionStatus } from './revision-status.js';
+import { endsWait, revisionStatus } from './revision-status.js';
 import { errorMessage as describe, formatDuration } from '../lib/text.js';
 
 /**
@@ -57,6 +57,11 @@ export interface WaitOptions {
    * the timing of the checks): it starts its own work and returns.
    */
   onPoll?: (status: string) => void;
+  /**
+   * The revision as its create call answered it: stands in for the first status check (one
+   * GET fewer per update).
+   */
+  initial?: Revision;
   /** Whether a failed check may be retried; default `isTransientPollError`. */
   isTransient?: (error: unknown) => boolean;
 }
@@ -156,7 +161,10 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
     pollCount++;
     let revision: Revision | undefined;
     try {
-      revision = await abortable(client.getRevision(deploymentId, revisionId), signal);
+      revision =
+        pollCount === 1 && opts.initial?.id === revisionId
+          ? opts.initial
+          : await abortable(client.getRevision(deploymentId, revisionId), signal);
       failuresInRow = 0;
     } catch (error) {
       if (signal?.aborted || error instanceof CancelledError) throw cancelled();
@@ -223,8 +231,11 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
         logger.debug(`The poll callback failed: ${describe(error)}`);
       }
       previousCheckAt = now;
-      const outcome = outcomeOf(status);
-      if (outcome) return { outcome, status, revision, timeline, pollCount };
+      const outcome = outcomeOf(status, now - (current?.at ?? now));
+      if (outcome) {
+        if (!revisionStatus(status).final) logger.info(heldTooLong(label, status, now, current));
+        return { outcome, status, revision, timeline, pollCount };
+      }
     }
 
     if (deadline.passed()) throw timedOut();
@@ -236,8 +247,14 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
       history,
       pollIntervalMs: opts.pollIntervalMs,
     });
-    // Never past the deadline: the last check happens right at it.
-    const sleepMs = Math.max(0, Math.min(delay, deadline.remainingMs()));
+    // Never past the deadline: the last check happens right at it. A status that ends the
+    // wait after a while (INTERRUPTED) is checked again right when that while is over.
+    const { finalAfterMs } = revisionStatus(lastStatus ?? 'UNKNOWN');
+    const untilGiveUp =
+      finalAfterMs === undefined || !current
+        ? Infinity
+        : finalAfterMs - (clock.now() - current.at);
+    const sleepMs = Math.max(0, Math.min(delay, deadline.remainingMs(), untilGiveUp));
     try {
       await clock.sleep(sleepMs, signal);
     } catch (error) {
@@ -247,10 +264,18 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
   }
 }
 
-function outcomeOf(status: string): WaitResult['outcome'] | undefined {
-  const { outcome } = revisionStatus(status);
-  if (outcome === 'in_progress') return undefined;
+function outcomeOf(status: string, msInStatus: number): WaitResult['outcome'] | undefined {
+  const outcome = endsWait(status, msInStatus);
+  if (outcome === undefined || outcome === 'in_progress') return undefined;
   return outcome === 'superseded' ? 'skipped' : outcome;
+}
+
+/** Why the wait ends on a status that is not final: it stayed too long. */
+function heldTooLong(label: string, status: string, now: number, seen?: StatusChange): string {
+  return (
+    `${label} stayed ${inert(status, 80)} for ${formatDuration(now - (seen?.at ?? now))}; ` +
+    'the action stops waiting for it to go on.'
+  );
 }
 
 /**
