@@ -150,6 +150,8 @@ class SimulatorServer implements Simulator {
       tenantId: this.tenantId,
       deleteDelayMs: options.deleteDelayMs ?? 0,
       logsEndpoint: options.logsEndpoint ?? true,
+      revisionsEndpoint: options.revisionsEndpoint ?? true,
+      interruptionPath: options.interruptionPath ?? true,
       commitSha: options.commitSha ?? null,
       nextTimeline: () => this.queued.shift() ?? this.timeline,
       nextRevisionAgent: () => this.queuedAgents.shift(),
@@ -260,6 +262,8 @@ class SimulatorServer implements Simulator {
     if (this.store.get(id, now)) throw new Error(`A deployment with ID ${id} already exists.`);
     const source = input.source ?? 'github';
     const github = source === 'github';
+    // Built by LangSmith Cloud (it fills the top-level `url`): github and the CLI's sources.
+    const cloudBuilt = source !== 'external_docker';
     const seeds = input.revisions ?? [{ status: 'DEPLOYED' }];
     const revisions: RevisionRecord[] = seeds.map((seed, i) => {
       const createdAt = seed.createdAt
@@ -300,10 +304,12 @@ class SimulatorServer implements Simulator {
               deployment_type: 'dev',
               build_on_push: false,
             }
-          : {}),
+          : cloudBuilt
+            ? { deployment_type: 'dev' }
+            : {}),
         custom_url: input.customUrl ?? null,
       },
-      ...(github && input.customUrl === undefined ? { url: this.agentUrl(id) } : {}),
+      ...(cloudBuilt && input.customUrl === undefined ? { url: this.agentUrl(id) } : {}),
       secrets: (input.secrets ?? []).map((s) => ({ ...s })),
       tenantId: this.tenantId,
       createdAt: revisions[0]?.createdAt ?? now,

@@ -40,8 +40,8 @@ export async function runDelete(ctx: RunContext): Promise<number> {
     deleteTracingProject: config.deleteTracingProject,
   });
   if (result === 'deleted') {
-    // Always (not only with \`wait\`): a create of this name right after (a reopened pull
-    // request) must not meet a deployment that is still going away. Bounded by \`timeout\`.
+    // Always (not only with `wait`): a create of this name right after (a reopened pull
+    // request) must not meet a deployment that is still going away. Bounded by `timeout`.
     await waitUntilGone({ ...ctx }, found.id);
     logger.info(`Deployment '${inert(found.name)}' is gone.`);
   }

@@ -13,7 +13,7 @@ import type { ControlPlane } from '../control-plane/api.js';
 import type { Deployment, Revision } from '../control-plane/schemas.js';
 import { CancelledError, DeadlineError } from '../errors.js';
 import { inert, type Logger } from '../runner.js';
-import { revisionStatus } from './revision-status.js';
+import { isInProgress } from './skip-unchanged.js';
 
 export type InterruptOutcome =
   | { kind: 'none'; reason: string }
@@ -51,10 +51,7 @@ export async function interruptPrevious(
     logger.debug(`interrupt-previous: could not read revision ${rev}: ${inert(message, 300)}`);
     return { kind: 'failed', revisionId, message };
   }
-  // INTERRUPTED is not final (it may still go on), but there is nothing left to interrupt.
-  if (revisionStatus(status).outcome !== 'in_progress') {
-    return { kind: 'none', reason: `the latest revision is ${status}` };
-  }
+  if (!isInProgress(status)) return { kind: 'none', reason: `the latest revision is ${status}` };
 
   try {
     const answer = await client.interruptRevision(found.id, revisionId);
