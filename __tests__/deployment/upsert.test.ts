@@ -407,3 +407,57 @@ describe('secret values', () => {
     }
   });
 });
+
+describe('upsert: a new revision with POST /v2/deployments/{id}/revisions', () => {
+  it('sends the revision body and follows the answer’s id; no PATCH, no read', async () => {
+    const { plane, ctx, config } = setup();
+    plane.offerRevisions();
+    const found = plane.add({ name: 'my-agent' });
+    const result = await upsert(ctx, found);
+    expect(plane.calls.map((c) => c.method)).toStrictEqual(['revision']);
+    expect(plane.calls[0]).toMatchObject({ id: found.id, body: revisionRequest(config) });
+    expect(result).toMatchObject({ created: false, revisionId: 'rev-1' });
+    expect(result.revision).toMatchObject({ id: 'rev-1', status: 'QUEUED' });
+  });
+
+  it.each([404, 405] as const)(
+    'answered %i (an older install): PATCH once instead, with a notice',
+    async (status) => {
+      const { plane, ctx, config, logger } = setup();
+      plane.offerRevisions(status);
+      const found = plane.add({ name: 'my-agent' });
+      const result = await upsert(ctx, found);
+      expect(plane.calls.map((c) => c.method)).toStrictEqual(['revision', 'patch']);
+      expect(plane.patches()).toStrictEqual([{ id: found.id, body: revisionRequest(config) }]);
+      expect(result.revisionId).toBe('rev-1');
+      const notice = logger.lines.find((l) => l.level === 'notice');
+      expect(notice?.message).toMatch(new RegExp(`HTTP ${status}.*PATCH instead`));
+    },
+  );
+
+  it('answer lost after the platform made it: reads the deployment, adopts it, never asks twice', async () => {
+    const { plane, ctx, logger } = setup();
+    plane.offerRevisions().revisionSteps = ['lost-after-apply'];
+    const found = plane.add({ name: 'my-agent' });
+    const result = await upsert(ctx, found);
+    expect(plane.calls.map((c) => c.method)).toStrictEqual(['revision', 'get']);
+    expect(result.revisionId).toBe('rev-1');
+    expect(
+      logger.lines.some((l) => l.level === 'warning' && /no usable answer/.test(l.message)),
+    ).toBe(true);
+  });
+
+  it('answer lost before the platform made it: reads, then asks again (bounded)', async () => {
+    const { plane, ctx } = setup();
+    plane.offerRevisions().revisionSteps = ['lost-before-apply', 'ok'];
+    const found = plane.add({ name: 'my-agent' });
+    const result = await upsert(ctx, found);
+    expect(plane.calls.map((c) => c.method)).toStrictEqual(['revision', 'get', 'revision']);
+    expect(result.revisionId).toBe('rev-1');
+    plane.revisionSteps = Array(MAX_ATTEMPTS).fill('lost-before-apply');
+    await expect(upsert(ctx, plane.add({ name: 'other', id: 'dep-x' }))).rejects.toBeInstanceOf(
+      OutcomeUnknownError,
+    );
+    expect(plane.count('revision')).toBe(2 + MAX_ATTEMPTS);
+  });
+});
