@@ -182,7 +182,9 @@ export class ControlPlane {
   private uploadUrl(id: string, now: number): SimResponse {
     const dep = this.store.get(id, now);
     if (!dep) return deploymentNotFound(id);
-    if (dep.source !== 'internal_source') {
+    // The CLI asks one for a deployment it made from a local image too (a remote build then
+    // takes it over with its PATCH).
+    if (dep.source !== 'internal_source' && dep.source !== 'internal_docker') {
       return {
         status: 400,
         body: { detail: `Deployment ID ${id} has source '${dep.source}', not 'internal_source'.` },

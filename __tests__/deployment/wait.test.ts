@@ -276,9 +276,16 @@ describe('waitForRevision logging', () => {
     expect(logger.infos().at(-1)).toMatch(/stayed INTERRUPTED for 5 min 00 s.*stops waiting/);
   });
 
-  it('ends at the timeout naming INTERRUPTED when that comes before the 5 minutes', async () => {
-    const { opts } = setup(['INTERRUPTED'], { timeoutS: 60 });
-    await expect(waitForRevision(opts)).rejects.toThrow(/last status was INTERRUPTED/);
+  it('ends at the timeout as a failure naming INTERRUPTED when that comes first', async () => {
+    const { opts, clock } = setup(['INTERRUPTED'], { timeoutS: 60 });
+    const result = await waitForRevision(opts);
+    expect(result).toMatchObject({ outcome: 'failed', status: 'INTERRUPTED' });
+    expect(clock.now() - START).toBe(60_000);
+  });
+
+  it('still times out on an in-progress status at the deadline', async () => {
+    const { opts } = setup(['BUILDING'], { timeoutS: 60 });
+    await expect(waitForRevision(opts)).rejects.toThrow(/last status was BUILDING/);
   });
 
   it('uses the revision its create call answered instead of a first read', async () => {

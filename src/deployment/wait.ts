@@ -135,6 +135,20 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
         'input if deploys of this deployment take longer.',
     );
 
+  // A status the wait gives up on after a while (INTERRUPTED) ends as its outcome at the
+  // deadline too, so the failure names it rather than a timeout.
+  let lastRevision: Revision | undefined;
+  const endAtDeadline = (): WaitResult => {
+    const held = lastRevision;
+    const outcome =
+      held && revisionStatus(held.status).finalAfterMs !== undefined
+        ? outcomeOf(held.status, Infinity)
+        : undefined;
+    if (!held || !outcome) throw timedOut();
+    logger.info(heldTooLong(label, held.status, clock.now(), current));
+    return { outcome, status: held.status, revision: held, timeline, pollCount };
+  };
+
   // Earlier revisions tell how long a deploy usually takes here. Best effort, fetched
   // alongside the checks and never waited for: it only matters once DEPLOYING starts.
   let history: DeployHistory | undefined;
@@ -168,7 +182,7 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
       failuresInRow = 0;
     } catch (error) {
       if (signal?.aborted || error instanceof CancelledError) throw cancelled();
-      if (error instanceof DeadlineError) throw timedOut();
+      if (error instanceof DeadlineError) return endAtDeadline();
       if (!isTransient(error)) throw checkFailed(error, ids, lastStatus);
       const rateLimited = error instanceof ApiError && error.status === 429;
       if (!rateLimited) failuresInRow++;
@@ -231,6 +245,7 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
         logger.debug(`The poll callback failed: ${describe(error)}`);
       }
       previousCheckAt = now;
+      lastRevision = revision;
       const outcome = outcomeOf(status, now - (current?.at ?? now));
       if (outcome) {
         if (!revisionStatus(status).final) logger.info(heldTooLong(label, status, now, current));
@@ -238,7 +253,7 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
       }
     }
 
-    if (deadline.passed()) throw timedOut();
+    if (deadline.passed()) return endAtDeadline();
     const delay = nextPollDelay({
       status: lastStatus ?? 'UNKNOWN',
       msInStatus: clock.now() - statusSince,
