@@ -55,7 +55,8 @@ export const RESERVED_SECRET_NAMES: ReadonlySet<string> = new Set([
   'LSD_DD_API_KEY',
   'LSD_DD_ENDPOINT',
   'LSD_DEPLOYMENT_TYPE',
-  // the JS CLI's list (`langgraphjs`, libs/langgraph-cli/src/cli/deploy) adds this one
+  // the JS CLI's list (langchain-ai/langgraphjs, libs/langgraph-cli/src/cli/utils/deploy-helpers.ts)
+  // adds this one
   'LANGGRAPH_HOST_API_KEY',
 ]);
 
