@@ -122,7 +122,9 @@ try {
     await github.close();
   }
 
-  banner('4/5 delete: removes demo-agent and waits until it is gone (what a pull_request: closed job does)');
+  banner(
+    '4/5 delete: removes demo-agent and waits until it is gone (what a pull_request: closed job does)',
+  );
   const deleted = await runAction({
     inputs: {
       'api-key': sim.apiKey,

@@ -173,20 +173,19 @@ describe('delete', () => {
 });
 
 describe('source: upload onto a deployment made by langgraph deploy (internal_docker)', () => {
+  const PYTHON_AGENT = {
+    'langgraph.json': JSON.stringify({
+      dependencies: ['.'],
+      graphs: { agent: './agent.py:graph' },
+    }),
+    'agent.py': 'graph = None\n',
+    'requirements.txt': 'langgraph\n',
+  };
+
   it('updates it with the CLI’s PATCH and a notice that its source changes', async () => {
     const name = uniqueName('cli');
     const seeded = sim.seedDeployment({ name, source: 'internal_docker' });
-    const workspace = workspaces.make(
-      {
-        'langgraph.json': JSON.stringify({
-          dependencies: ['.'],
-          graphs: { agent: './agent.py:graph' },
-        }),
-        'agent.py': 'graph = None\n',
-        'requirements.txt': 'langgraph\n',
-      },
-      { git: false },
-    );
+    const workspace = workspaces.make(PYTHON_AGENT, { git: false });
     const log = mark(sim);
     const result = await runAction({
       workspace,
@@ -206,17 +205,7 @@ describe('source: upload onto a deployment made by langgraph deploy (internal_do
   it('an external_docker deployment keeps the usual error, before any write', async () => {
     const name = uniqueName('img');
     sim.seedDeployment({ name, source: 'external_docker' });
-    const workspace = workspaces.make(
-      {
-        'langgraph.json': JSON.stringify({
-          dependencies: ['.'],
-          graphs: { agent: './agent.py:graph' },
-        }),
-        'agent.py': 'graph = None\n',
-        'requirements.txt': 'langgraph\n',
-      },
-      { git: false },
-    );
+    const workspace = workspaces.make(PYTHON_AGENT, { git: false });
     const log = mark(sim);
     const result = await runAction({
       workspace,

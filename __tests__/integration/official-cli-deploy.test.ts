@@ -177,7 +177,9 @@ describeCli('the official JS CLI (langgraphjs deploy --remote) against the simul
     expect(run.events.at(-1)).toMatchObject({ event: 'result', status: 'failed' });
     const logs = run.events.filter((e) => e['event'] === 'log').map((e) => e['message']);
     expect(run.events).toContainEqual({ event: 'error', message: 'Last build log lines:' });
-    expect(logs).toContain('Unpacking the uploaded source ' + sim.storage.requests.at(-1)!.objectPath);
+    expect(logs).toContain(
+      'Unpacking the uploaded source ' + sim.storage.requests.at(-1)!.objectPath,
+    );
     expect(logs.at(-1)).toBe(BUILD_ERROR);
     const [dep] = sim.deployments().filter((d) => d.name === 'cli-agent');
     expect(sim.revisions(dep!.id).map((r) => r.status)).toEqual(['BUILD_FAILED', 'DEPLOYED']);

@@ -266,9 +266,7 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
     // wait after a while (INTERRUPTED) is checked again right when that while is over.
     const { finalAfterMs } = revisionStatus(lastStatus ?? 'UNKNOWN');
     const untilGiveUp =
-      finalAfterMs === undefined || !current
-        ? Infinity
-        : finalAfterMs - (clock.now() - current.at);
+      finalAfterMs === undefined || !current ? Infinity : finalAfterMs - (clock.now() - current.at);
     const sleepMs = Math.max(0, Math.min(delay, deadline.remainingMs(), untilGiveUp));
     try {
       await clock.sleep(sleepMs, signal);
