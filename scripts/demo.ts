@@ -40,6 +40,8 @@ const sim = await startSimulator({
     { status: 'DEPLOYING', durationMs: 3000 },
     { status: 'DEPLOYED', durationMs: 0 },
   ],
+  // As on the platform, a deleted deployment takes a moment to disappear (AWAITING_DELETE).
+  deleteDelayMs: 2000,
 });
 console.log(
   [
@@ -120,7 +122,9 @@ try {
     await github.close();
   }
 
-  banner('4/5 delete: removes demo-agent (what a pull_request: closed job does)');
+  banner(
+    '4/5 delete: removes demo-agent and waits until it is gone (what a pull_request: closed job does)',
+  );
   const deleted = await runAction({
     inputs: {
       'api-key': sim.apiKey,

@@ -25,9 +25,12 @@ Revision timeline (every new revision walks it in real time)
                            time, --speed 0.1 ten times longer (default 1)
   --no-supersede           a new revision does not mark older unfinished ones SKIPPED
   --queue-behind           a new revision waits in QUEUED until the one in progress ends
-                           (or is interrupted: POST .../revisions/<id>/interruption)
+                           (or is interrupted: POST .../revisions/<id>/interrupt)
   --commit-sha SHA         repo_commit_sha reported by github revisions (default: none)
   --no-logs                the revision logs endpoint answers 404 (an install without logs)
+  --no-revisions-endpoint  POST /v2/deployments/<id>/revisions answers 405 (an older
+                           self-hosted install: clients PATCH instead)
+  --no-interruption-path   only .../revisions/<id>/interrupt, not the older .../interruption
   --delete-delay ms        a deleted deployment stays AWAITING_DELETE this long (default 0)
 
 Limits and faults
@@ -128,6 +131,8 @@ export const FLAGS = {
   'rate-limit': { type: 'string' },
   'delete-delay': { type: 'string' },
   'no-logs': { type: 'boolean', default: false },
+  'no-revisions-endpoint': { type: 'boolean', default: false },
+  'no-interruption-path': { type: 'boolean', default: false },
   'no-supersede': { type: 'boolean', default: false },
   'queue-behind': { type: 'boolean', default: false },
   'commit-sha': { type: 'string' },
@@ -153,6 +158,8 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' {
     logsEndpoint: !values['no-logs'],
   };
   if (values['no-supersede']) options.supersede = false;
+  if (values['no-revisions-endpoint']) options.revisionsEndpoint = false;
+  if (values['no-interruption-path']) options.interruptionPath = false;
   if (values['api-key']) options.apiKeys = values['api-key'];
   if (values['commit-sha']) options.commitSha = values['commit-sha'];
   if (values['queue-behind']) options.queueBehind = true;

@@ -8,6 +8,10 @@ import { validateCreate, validatePatch, validationError, type Issue } from './va
 export interface ControlPlaneConfig {
   tenantId: string;
   deleteDelayMs: number;
+  /** Whether `POST /v2/deployments/{id}/revisions` exists (405 when not, as on older installs). */
+  revisionsEndpoint: boolean;
+  /** Whether the older `…/revisions/{rev}/interruption` path exists besides `…/interrupt`. */
+  interruptionPath: boolean;
   logsEndpoint: boolean;
   commitSha: string | null;
   /** The timeline of the next revision (consumes a queued one). */
@@ -75,8 +79,16 @@ export class ControlPlane {
     if (revId !== undefined && tail === 'redeploy') {
       return m === 'POST' ? this.redeploy(id, revId, req.now) : methodNotAllowed();
     }
-    if (tail === 'interruption' && revId !== undefined) {
+    // `/interrupt` is the API reference's path; `/interruption` the one of LangChain's CI/CD
+    // example (`interruptionPath: false` plays an install with only the former).
+    if ((tail === 'interrupt' || tail === 'interruption') && revId !== undefined) {
+      if (tail === 'interruption' && !this.config.interruptionPath) return notFound();
       return m === 'POST' ? this.interrupt(id, revId, req.now) : methodNotAllowed();
+    }
+    if (revId === undefined && m === 'POST') {
+      // `revisionsEndpoint: false` plays an older self-hosted install without the call.
+      if (!this.config.revisionsEndpoint) return methodNotAllowed();
+      return this.patch(id, req, true);
     }
     if (m !== 'GET') return methodNotAllowed();
     if (revId === undefined) return this.listRevisions(id, req);
@@ -170,7 +182,9 @@ export class ControlPlane {
   private uploadUrl(id: string, now: number): SimResponse {
     const dep = this.store.get(id, now);
     if (!dep) return deploymentNotFound(id);
-    if (dep.source !== 'internal_source') {
+    // The CLI asks one for a deployment it made from a local image too (a remote build then
+    // takes it over with its PATCH).
+    if (dep.source !== 'internal_source' && dep.source !== 'internal_docker') {
       return {
         status: 400,
         body: { detail: `Deployment ID ${id} has source '${dep.source}', not 'internal_source'.` },
@@ -185,7 +199,12 @@ export class ControlPlane {
     return { status: 200, body: this.store.toWire(dep, now) };
   }
 
-  private patch(id: string, req: CpRequest): SimResponse {
+  /**
+   * PATCH /v2/deployments/{id}, or (`asRevision`) POST /v2/deployments/{id}/revisions: the
+   * API reference's create-revision call, which always makes a revision and answers with it
+   * (201), where the PATCH answers with the deployment.
+   */
+  private patch(id: string, req: CpRequest, asRevision = false): SimResponse {
     const dep = this.store.get(id, req.now);
     if (!dep) return deploymentNotFound(id);
     if (req.json === INVALID_JSON) return jsonInvalid();
@@ -193,9 +212,9 @@ export class ControlPlane {
       return { status: 400, body: { detail: `Deployment ID ${id} is being deleted.` } };
     }
     const latest = dep.revisions.at(-1)?.config ?? emptyRevisionConfig();
-    const checked = validatePatch(req.json, dep, latest);
+    const checked = validatePatch(req.json, dep, latest, asRevision);
     if ('error' in checked) return checked.error;
-    const { config, revision, secrets, newRevision } = checked.input;
+    const { config, revision, secrets, newRevision, sourceChange } = checked.input;
     const tarball = revision.source_tarball_path;
     if (tarball != null && !this.config.storage.uploadedFor(tarball, id)) {
       return {
@@ -205,8 +224,11 @@ export class ControlPlane {
     }
     Object.assign(dep.sourceConfig, config);
     if (secrets) dep.secrets = secrets;
+    if (sourceChange) dep.source = sourceChange;
     dep.updatedAt = req.now;
-    if (newRevision) this.addRevision(dep, { ...latest, ...revision }, req.now);
+    const base = sourceChange ? emptyRevisionConfig() : latest;
+    const rev = newRevision ? this.addRevision(dep, { ...base, ...revision }, req.now) : undefined;
+    if (asRevision && rev) return { status: 201, body: this.store.revisionToWire(rev, req.now) };
     return { status: 200, body: this.store.toWire(dep, req.now) };
   }
 

@@ -165,6 +165,8 @@ class SimulatorServer implements Simulator {
       get commitSha() {
         return commit.sha;
       },
+      revisionsEndpoint: options.revisionsEndpoint ?? true,
+      interruptionPath: options.interruptionPath ?? true,
       nextTimeline: () => this.queued.shift() ?? this.timeline,
       nextRevisionAgent: () => this.queuedAgents.shift(),
       agentUrl: (id) => this.agentUrl(id),
@@ -278,6 +280,8 @@ class SimulatorServer implements Simulator {
     if (this.store.get(id, now)) throw new Error(`A deployment with ID ${id} already exists.`);
     const source = input.source ?? 'github';
     const github = source === 'github';
+    // Built by LangSmith Cloud (it fills the top-level `url`): github and the CLI's sources.
+    const cloudBuilt = source !== 'external_docker';
     const seeds = input.revisions ?? [{ status: 'DEPLOYED' }];
     const revisions: RevisionRecord[] = seeds.map((seed, i) => {
       const createdAt = seed.createdAt
@@ -318,10 +322,12 @@ class SimulatorServer implements Simulator {
               deployment_type: 'dev',
               build_on_push: false,
             }
-          : {}),
+          : cloudBuilt
+            ? { deployment_type: 'dev' }
+            : {}),
         custom_url: input.customUrl ?? null,
       },
-      ...(github && input.customUrl === undefined ? { url: this.agentUrl(id) } : {}),
+      ...(cloudBuilt && input.customUrl === undefined ? { url: this.agentUrl(id) } : {}),
       secrets: (input.secrets ?? []).map((s) => ({ ...s })),
       tenantId: this.tenantId,
       createdAt: revisions[0]?.createdAt ?? now,

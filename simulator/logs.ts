@@ -70,8 +70,13 @@ export function revisionLogs(
     if (reached >= 1) add(timeOf(1), 'Queued for build.');
     if (reached >= 3) {
       const t = timeOf(3);
-      if (dep.source === 'github') {
-        add(t, `Cloning ${dep.sourceConfig.repo_url} at ${cfg.repo_ref}`);
+      if (dep.source === 'github' || dep.source === 'internal_source') {
+        add(
+          t,
+          dep.source === 'github'
+            ? `Cloning ${dep.sourceConfig.repo_url} at ${cfg.repo_ref}`
+            : `Unpacking the uploaded source ${cfg.source_tarball_path}`,
+        );
         add(t, `Reading ${cfg.langgraph_config_path}`);
         add(t, 'Step 1/6 : FROM langchain/langgraph-api:3.11');
         add(t, 'Step 4/6 : RUN pip install -c /api/constraints.txt -e /deps/*');
@@ -82,7 +87,7 @@ export function revisionLogs(
     if (final.status === 'BUILD_FAILED') {
       add(
         final.at,
-        dep.source === 'github'
+        dep.source === 'github' || dep.source === 'internal_source'
           ? BUILD_ERROR
           : `ERROR: failed to pull image ${cfg.image_uri}: manifest unknown`,
         'ERROR',

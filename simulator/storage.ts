@@ -4,10 +4,13 @@
  *
  * - Only a URL the control plane issued, with its exact signature, before it expires
  *   (`ExpiredToken`, 400) — anything else is `SignatureDoesNotMatch` (403).
- * - Exactly the headers `Content-Type: application/gzip`, `Content-Length`,
- *   `X-Goog-Content-Length-Range: 0,209715200` (plus the transport's `Host` and
- *   `Connection`). Any credential (`X-Api-Key`, `Authorization`, `Cookie`, `X-Tenant-Id`) is
- *   refused with 400 `CredentialsNotAllowed`; any other extra header is 403.
+ * - The signed headers (`X-Goog-SignedHeaders`: `content-length;content-type;host;
+ *   x-goog-content-length-range`) must be there with the signed values (`Content-Type:
+ *   application/gzip`, `X-Goog-Content-Length-Range: 0,209715200`), else 403
+ *   `SignatureDoesNotMatch`. Headers that are not signed (`Accept`, `User-Agent`,
+ *   `Accept-Encoding`, … as Node's `fetch` adds them) are accepted, as a V4 signed URL accepts
+ *   them. Any credential (`X-Api-Key`, `Authorization`, `Cookie`, `X-Tenant-Id`) is refused
+ *   with 400 `CredentialsNotAllowed`: the signature is the only authorisation.
  * - The body is hashed as it arrives (never held whole unless small), and must be as long as
  *   `Content-Length` said.
  */
@@ -16,14 +19,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 
 export const STORAGE_MAX_BYTES = 209_715_200;
-const ALLOWED = new Set([
-  'content-type',
-  'content-length',
-  'x-goog-content-length-range',
-  'host',
-  'connection',
-]);
-const REQUIRED = ['content-type', 'content-length', 'x-goog-content-length-range'];
+/** The headers the URL is signed for (its `X-Goog-SignedHeaders`), sorted as GCS lists them. */
+const SIGNED = ['content-length', 'content-type', 'host', 'x-goog-content-length-range'];
 const CREDENTIALS = ['x-api-key', 'authorization', 'cookie', 'x-tenant-id', 'proxy-authorization'];
 /** Uploads up to this size are kept whole, so tests can open the archive. */
 const KEEP_BYTES = 16 * 1024 * 1024;
@@ -97,7 +94,7 @@ export class Storage {
     const query = new URLSearchParams({
       'X-Goog-Algorithm': 'GOOG4-RSA-SHA256',
       'X-Goog-Expires': String(Math.ceil(ttl / 1000)),
-      'X-Goog-SignedHeaders': 'content-length;content-type;host;x-goog-content-length-range',
+      'X-Goog-SignedHeaders': SIGNED.join(';'),
       'X-Goog-Signature': signature,
     });
     return { upload_url: `${this.baseUrl}/bucket/${objectPath}?${query}`, object_path: objectPath };
@@ -170,10 +167,9 @@ export class Storage {
     if (CREDENTIALS.some((c) => names.includes(c))) {
       return answer(400, 'CredentialsNotAllowed', 'A signed URL takes no other credential.');
     }
-    const extra = names.filter((n) => !ALLOWED.has(n));
-    const missing = REQUIRED.filter((n) => !names.includes(n));
-    if (extra.length > 0 || missing.length > 0) {
-      return answer(403, 'SignatureDoesNotMatch', `Headers differ from the signed ones.`);
+    const missing = SIGNED.filter((n) => !names.includes(n));
+    if (missing.length > 0) {
+      return answer(403, 'SignatureDoesNotMatch', `Signed headers missing: ${missing.join(', ')}.`);
     }
     if (req.headers['content-type'] !== 'application/gzip') {
       return answer(403, 'SignatureDoesNotMatch', 'Content-Type differs from the signed one.');

@@ -24,6 +24,13 @@ export interface SimulatorOptions {
   timeline?: TimelineStep[];
   /** How long a deleted deployment stays `AWAITING_DELETE` (default 0: gone at once). */
   deleteDelayMs?: number;
+  /**
+   * Default true; false → `POST /v2/deployments/{id}/revisions` answers 405 (an older
+   * self-hosted control plane: clients fall back to PATCH).
+   */
+  revisionsEndpoint?: boolean;
+  /** Default true; false → only `…/revisions/{rev}/interrupt` exists, not `…/interruption`. */
+  interruptionPath?: boolean;
   /** Default true; false → the revision logs endpoints (`/v1/projects/…_logs`) answer 404. */
   logsEndpoint?: boolean;
   /** Default true: a new revision marks the older in-progress ones `SKIPPED`. */
@@ -103,7 +110,8 @@ export type RevisionAgent = Partial<Pick<AgentBehaviour, 'healthy' | 'run' | 'er
 
 export interface SeedDeployment {
   name: string;
-  source?: 'github' | 'external_docker';
+  /** `internal_docker`: a deployment `langgraph deploy` made from a locally built image. */
+  source?: 'github' | 'external_docker' | 'internal_docker' | 'internal_source';
   repoUrl?: string;
   /** Deployment status, e.g. `AWAITING_DELETE` (default `READY`). */
   status?: string;

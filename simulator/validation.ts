@@ -16,7 +16,8 @@ export interface Issue {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const NAME_RULE = /^[a-z0-9-]+$/;
 const SOURCES = ['github', 'external_docker', 'internal_source'];
-const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'];
+// The Terraform provider's list (internal/provider/deployment_resource.go).
+const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod', 'dev_zero', 'dev_free_zero'];
 
 /** Fields that belong to one source only (anything else set for them is refused). */
 const GITHUB_ONLY_CONFIG = [
@@ -274,16 +275,31 @@ export interface PatchInput {
   secrets?: Secret[];
   /** True when the patch starts a new revision. */
   newRevision: boolean;
+  /** `internal_source` when a PATCH turns a `langgraph deploy` image deployment into a remote build. */
+  sourceChange?: 'internal_source';
 }
 
+/**
+ * PATCH /v2/deployments/{id}, or (`asRevision`) POST /v2/deployments/{id}/revisions, whose
+ * body has the same fields but no `revision_source` (it cannot change the source) and which
+ * always makes a revision.
+ */
 export function validatePatch(
   body: unknown,
   dep: DeploymentRecord,
   latest: SourceRevisionConfig,
+  asRevision = false,
 ): { input: PatchInput } | { error: SimResponse } {
   const r = new Reader();
   const root = r.object(body, ['body'], true);
   if (!root) return { error: validationError(r.issues) };
+  if (asRevision && root.revision_source !== undefined) {
+    r.issues.push({
+      loc: ['body', 'revision_source'],
+      msg: 'Extra inputs are not permitted',
+      type: 'extra_forbidden',
+    });
+  }
   r.oneOf(
     root.revision_source,
     ['body', 'revision_source'],
@@ -311,7 +327,10 @@ export function validatePatch(
     };
   }
   const github = dep.source === 'github';
-  const upload = dep.source === 'internal_source';
+  // The CLI's remote build may take over a deployment it made from a local image.
+  const sourceChange =
+    !asRevision && dep.source === 'internal_docker' && root.revision_source === 'internal_source';
+  const upload = dep.source === 'internal_source' || sourceChange;
   const foreignConfig: readonly (keyof SourceConfig)[] = upload
     ? NOT_FOR_UPLOAD_CONFIG
     : github
@@ -321,7 +340,7 @@ export function validatePatch(
     ? NOT_FOR_UPLOAD_REVISION
     : [...(github ? DOCKER_ONLY_REVISION : GITHUB_ONLY_REVISION), 'source_tarball_path'];
   if (upload) {
-    if (root.revision_source !== 'internal_source') {
+    if (!asRevision && root.revision_source !== 'internal_source') {
       return {
         error: badRequest("revision_source must be 'internal_source' for this deployment."),
       };
@@ -365,6 +384,7 @@ export function validatePatch(
     };
   }
   const newRevision =
+    asRevision ||
     revision.repo_ref != null ||
     revision.langgraph_config_path != null ||
     revision.image_uri != null ||
@@ -377,6 +397,7 @@ export function validatePatch(
       revision: stripNulls(revision),
       secrets: secrets ?? undefined,
       newRevision,
+      ...(sourceChange ? { sourceChange: 'internal_source' as const } : {}),
     },
   };
 }

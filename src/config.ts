@@ -7,7 +7,7 @@ export type Command = 'deploy' | 'delete' | 'rollback' | 'prune';
 export type Source = 'github' | 'external_docker' | 'upload';
 export type Region = 'us' | 'eu' | 'apac' | 'aws-us';
 export type BuildLogMode = 'tail' | 'stream' | 'off';
-export type DeploymentType = 'dev_free' | 'dev' | 'prod';
+export type DeploymentType = 'dev_free' | 'dev' | 'prod' | 'dev_zero' | 'dev_free_zero';
 
 export interface SecretEntry {
   name: string;

@@ -614,3 +614,74 @@ describe('logs', () => {
     t.done();
   });
 });
+
+describe('createRevision (POST /v2/deployments/{id}/revisions)', () => {
+  const revision = {
+    id: 'r-9',
+    created_at: '2026-01-01T00:00:00Z',
+    updated_at: '2026-01-01T00:00:00Z',
+    status: 'QUEUED',
+    source: 'github',
+    source_revision_config: { repo_ref: 'main' },
+  };
+
+  it('posts the body and answers the created revision', async () => {
+    const t = await setup((_req, res) => sendJson(res, 201, revision));
+    const body = { source_revision_config: { repo_ref: 'main' } };
+    await expect(t.client.createRevision('d-1', body)).resolves.toMatchObject({ id: 'r-9' });
+    const r = t.server.requests[0]!;
+    expect([r.method, pathOf(r.url), JSON.parse(r.body)]).toEqual([
+      'POST',
+      '/api-host/v2/deployments/d-1/revisions',
+      body,
+    ]);
+    t.done();
+  });
+
+  it.each([404, 405])('gives back %i (no such endpoint: the caller PATCHes)', async (status) => {
+    const t = await setup((_req, res) => sendJson(res, status, { detail: 'Not Found' }));
+    await expect(t.client.createRevision('d-1', { source_revision_config: {} })).resolves.toBe(
+      status,
+    );
+    t.done();
+  });
+
+  it('a 503 answer is OutcomeUnknownError, sent once (the caller looks it up)', async () => {
+    const t = await setup((_req, res) => sendJson(res, 503, {}));
+    const err = await t.failure(() =>
+      t.client.createRevision('d-1', { source_revision_config: {} }),
+    );
+    expect(err).toBeInstanceOf(OutcomeUnknownError);
+    expect(t.server.requests).toHaveLength(1);
+  });
+});
+
+describe('interruptRevision', () => {
+  it('calls …/interrupt (the API reference’s path) and stops there when it answers', async () => {
+    const t = await setup((_req, res) => sendJson(res, 200, {}));
+    await expect(t.client.interruptRevision('d-1', 'r-1')).resolves.toBe('interrupted');
+    expect(t.server.requests.map((r) => pathOf(r.url))).toEqual([
+      '/api-host/v2/deployments/d-1/revisions/r-1/interrupt',
+    ]);
+    t.done();
+  });
+
+  it('asks …/interruption once when …/interrupt answers 404', async () => {
+    const t = await setup((req, res) =>
+      req.url!.endsWith('/interrupt') ? sendJson(res, 404, {}) : sendJson(res, 409, {}),
+    );
+    await expect(t.client.interruptRevision('d-1', 'r-1')).resolves.toBe(409);
+    expect(t.server.requests.map((r) => pathOf(r.url).split('/').at(-1))).toEqual([
+      'interrupt',
+      'interruption',
+    ]);
+    t.done();
+  });
+
+  it('404 on both: 404, after two calls', async () => {
+    const t = await setup((_req, res) => sendJson(res, 404, {}));
+    await expect(t.client.interruptRevision('d-1', 'r-1')).resolves.toBe(404);
+    expect(t.server.requests).toHaveLength(2);
+    t.done();
+  });
+});

@@ -8,7 +8,7 @@ import {
   checkSameKind,
   createRequest,
   normalizeRepoUrl,
-  patchRequest,
+  revisionRequest,
 } from '../../src/deployment/requests.js';
 import { ActionError } from '../../src/errors.js';
 
@@ -123,25 +123,25 @@ describe('createRequest', () => {
   });
 });
 
-describe('patchRequest', () => {
+describe('revisionRequest', () => {
   it('github: repo_ref and langgraph_config_path only; no secrets when the input is empty', () => {
     const config = makeConfig({
       repoRef: 'v2',
       configPath: 'sub/langgraph.json',
       buildOnPush: true,
     });
-    expect(wire(patchRequest(config))).toStrictEqual({
+    expect(wire(revisionRequest(config))).toStrictEqual({
       source_revision_config: { repo_ref: 'v2', langgraph_config_path: 'sub/langgraph.json' },
     });
-    expect('secrets' in patchRequest(config)).toBe(false);
+    expect('secrets' in revisionRequest(config)).toBe(false);
   });
 
   it('github: install-command and build-command go to source_config, on create and update', () => {
     const config = makeConfig({ installCommand: 'npm ci', buildCommand: 'npm run build' });
     const commands = { install_command: 'npm ci', build_command: 'npm run build' };
-    expect(wire(patchRequest(config))).toMatchObject({ source_config: commands });
+    expect(wire(revisionRequest(config))).toMatchObject({ source_config: commands });
     expect(wire(createRequest(config))).toMatchObject({ source_config: commands });
-    const onlyBuild = wire(patchRequest(makeConfig({ buildCommand: 'make' }))) as {
+    const onlyBuild = wire(revisionRequest(makeConfig({ buildCommand: 'make' }))) as {
       source_config?: object;
     };
     expect(onlyBuild.source_config).toStrictEqual({ build_command: 'make' });
@@ -149,15 +149,15 @@ describe('patchRequest', () => {
 
   it('sends secrets when the input is set, as given (also an empty list)', () => {
     const secrets = [{ name: 'OPENAI_API_KEY', value: SECRET_VALUE }];
-    expect(patchRequest(makeConfig({ secrets })).secrets).toStrictEqual(secrets);
-    expect(patchRequest(dockerConfig({ secrets })).secrets).toStrictEqual(secrets);
-    expect(patchRequest(makeConfig({ secrets: [] })).secrets).toStrictEqual([]);
+    expect(revisionRequest(makeConfig({ secrets })).secrets).toStrictEqual(secrets);
+    expect(revisionRequest(dockerConfig({ secrets })).secrets).toStrictEqual(secrets);
+    expect(revisionRequest(makeConfig({ secrets: [] })).secrets).toStrictEqual([]);
   });
 
   it('external_docker: image_uri; no source_config when nothing in it may change', () => {
     // listener_id / listener_config cannot be changed after creation: never on PATCH.
     const config = dockerConfig({ listenerId: 'listener-1', k8sNamespace: 'agents' });
-    expect(wire(patchRequest(config))).toStrictEqual({
+    expect(wire(revisionRequest(config))).toStrictEqual({
       source_revision_config: { image_uri: 'ghcr.io/acme/agent:1.2.3' },
     });
   });
@@ -168,7 +168,7 @@ describe('patchRequest', () => {
       resourceSpec: { min_scale: 2 },
       repoRef: 'main',
     });
-    expect(wire(patchRequest(config))).toStrictEqual({
+    expect(wire(revisionRequest(config))).toStrictEqual({
       source_revision_config: { image_uri: 'ghcr.io/acme/agent:1.2.3' },
       source_config: { resource_spec: { min_scale: 2 }, custom_url: 'https://agent.example.com' },
     });

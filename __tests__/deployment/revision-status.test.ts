@@ -9,6 +9,7 @@ import {
   REVISION_STATUS,
   REVISION_STATUSES,
   UNKNOWN_STATUS,
+  endsWait,
   isKnownStatus,
   revisionStatus,
   statusesWhere,
@@ -39,7 +40,6 @@ describe('the revision-status table', () => {
       'CREATE_FAILED',
       'BUILD_FAILED',
       'DEPLOY_FAILED',
-      'INTERRUPTED',
       'DEPLOYED',
       'SKIPPED',
     ]);
@@ -51,11 +51,18 @@ describe('the revision-status table', () => {
     ]);
     expect(REVISION_STATUS.DEPLOYED.outcome).toBe('deployed');
     expect(REVISION_STATUS.SKIPPED.outcome).toBe('superseded');
-    // Final exactly when not in progress: the wait can end on every final status.
+    // Final exactly when not in progress, except INTERRUPTED: both official tools keep
+    // following it, and the wait gives up on it only after a while.
     for (const status of REVISION_STATUSES) {
       const rule = revisionStatus(status);
-      expect([status, rule.final]).toEqual([status, rule.outcome !== 'in_progress']);
+      const expected = status !== 'INTERRUPTED' && rule.outcome !== 'in_progress';
+      expect([status, rule.final]).toEqual([status, expected]);
     }
+    expect(REVISION_STATUS.INTERRUPTED.finalAfterMs).toBe(5 * 60_000);
+    expect(endsWait('INTERRUPTED', 5 * 60_000 - 1)).toBeUndefined();
+    expect(endsWait('INTERRUPTED', 5 * 60_000)).toBe('failed');
+    expect(endsWait('UNKNOWN', 3_600_000)).toBeUndefined();
+    expect(endsWait('BUILD_FAILED', 0)).toBe('failed');
   });
 
   it('treats a status the platform adds later as still in progress, with a note in the log', () => {
@@ -75,7 +82,10 @@ describe('the revision-status table', () => {
     expect(REVISION_STATUSES.filter((s) => logTypeFor(s) === 'deploy')).toEqual(['DEPLOY_FAILED']);
     expect([...STREAMED_STATUSES]).toEqual(statusesWhere((r) => r.phase === 'building'));
     for (const status of [...REVISION_STATUSES, 'REBUILDING']) {
-      expect([status, isInProgress(status)]).toEqual([status, !revisionStatus(status).final]);
+      expect([status, isInProgress(status)]).toEqual([
+        status,
+        revisionStatus(status).outcome === 'in_progress',
+      ]);
     }
   });
 

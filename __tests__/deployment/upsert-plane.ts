@@ -10,6 +10,7 @@ import type {
   DeploymentPatchRequest,
   DeploymentsList,
   Revision,
+  RevisionCreateRequest,
   RevisionLogs,
   RevisionsList,
 } from '../../src/control-plane/schemas.js';
@@ -97,7 +98,8 @@ export type Call =
   | { method: 'find'; name: string; at: number }
   | { method: 'get'; id: string; at: number }
   | { method: 'create'; body: DeploymentCreateRequest; at: number }
-  | { method: 'patch'; id: string; body: DeploymentPatchRequest; at: number };
+  | { method: 'patch'; id: string; body: DeploymentPatchRequest; at: number }
+  | { method: 'revision'; id: string; body: RevisionCreateRequest; at: number };
 
 export function unknownOutcome(method: string, path: string): OutcomeUnknownError {
   return new OutcomeUnknownError({
@@ -134,6 +136,45 @@ export class FakePlane implements ControlPlane {
   private ids = 0;
 
   constructor(private readonly clock: FakeClock) {}
+
+  /** Absent until `offerRevisions`: the upsert then PATCHes, as with an older install. */
+  createRevision?: (id: string, body: RevisionCreateRequest) => Promise<Revision | 404 | 405>;
+  revisionSteps: Step[] = [];
+
+  /**
+   * `POST …/revisions` as the API reference describes it (`'ok'`: answers the new revision),
+   * or an install that answers 404/405 there.
+   */
+  offerRevisions(mode: 'ok' | 404 | 405 = 'ok'): this {
+    this.createRevision = async (id, body) => {
+      this.calls.push({
+        method: 'revision',
+        id,
+        body: structuredClone(body),
+        at: this.clock.now(),
+      });
+      if (mode !== 'ok') return mode;
+      const step = this.runStep(this.revisionSteps);
+      const path = `/v2/deployments/${id}/revisions`;
+      if (step === 'lost-before-apply') throw unknownOutcome('POST', path);
+      const found = this.store.get(id);
+      if (!found) throw apiError(404, 'POST', path, 'Deployment not found');
+      Object.assign(found.source_revision_config, body.source_revision_config);
+      if (body.secrets) found.secrets = body.secrets;
+      this.newRevision(found);
+      if (step === 'lost-after-apply') throw unknownOutcome('POST', path);
+      const at = new Date(this.clock.now()).toISOString();
+      return {
+        id: found.latest_revision_id!,
+        created_at: at,
+        updated_at: at,
+        status: 'QUEUED',
+        source: found.source,
+        source_revision_config: { ...found.source_revision_config },
+      };
+    };
+    return this;
+  }
 
   /** Puts a deployment in the store (as if created earlier). */
   add(partial: Partial<Deployment> & { name: string }): Deployment {

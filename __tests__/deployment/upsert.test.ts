@@ -18,7 +18,7 @@ import {
 } from './upsert-plane.js';
 import type { Deployment } from '../../src/control-plane/schemas.js';
 import type { Config } from '../../src/config.js';
-import { createRequest, patchRequest } from '../../src/deployment/requests.js';
+import { createRequest, revisionRequest } from '../../src/deployment/requests.js';
 import { upsert } from '../../src/deployment/upsert.js';
 import { ActionError } from '../../src/errors.js';
 import { OutcomeUnknownError } from '../../src/http/request.js';
@@ -131,7 +131,7 @@ describe('upsert: create', () => {
       ];
       const result = await upsert(ctx, undefined);
       expect(plane.calls.map((c) => c.method)).toStrictEqual(['create', 'find', 'patch']);
-      expect(plane.patches()).toStrictEqual([{ id: theirs!.id, body: patchRequest(config) }]);
+      expect(plane.patches()).toStrictEqual([{ id: theirs!.id, body: revisionRequest(config) }]);
       expect(result.created).toBe(false);
       expect(result.deployment.id).toBe(theirs!.id);
       expect(result.revisionId).not.toBe('rev-theirs');
@@ -240,7 +240,7 @@ describe('upsert: update', () => {
   it('existing deployment: PATCH the patch body; created=false and the new revision', async () => {
     const { plane, ctx, found, config } = withExisting();
     const result = await upsert(ctx, found);
-    expect(plane.patches()).toStrictEqual([{ id: found.id, body: patchRequest(config) }]);
+    expect(plane.patches()).toStrictEqual([{ id: found.id, body: revisionRequest(config) }]);
     expect(plane.count('create')).toBe(0);
     expect(result).toMatchObject({ created: false, revisionId: 'rev-1' });
     expect(result.deployment.id).toBe(found.id);
@@ -405,5 +405,59 @@ describe('secret values', () => {
     for (const text of [logger.text(), updating.logger.text(), error.message]) {
       expect(text).not.toContain(SECRET_VALUE);
     }
+  });
+});
+
+describe('upsert: a new revision with POST /v2/deployments/{id}/revisions', () => {
+  it('sends the revision body and follows the answer’s id; no PATCH, no read', async () => {
+    const { plane, ctx, config } = setup();
+    plane.offerRevisions();
+    const found = plane.add({ name: 'my-agent' });
+    const result = await upsert(ctx, found);
+    expect(plane.calls.map((c) => c.method)).toStrictEqual(['revision']);
+    expect(plane.calls[0]).toMatchObject({ id: found.id, body: revisionRequest(config) });
+    expect(result).toMatchObject({ created: false, revisionId: 'rev-1' });
+    expect(result.revision).toMatchObject({ id: 'rev-1', status: 'QUEUED' });
+  });
+
+  it.each([404, 405] as const)(
+    'answered %i (an older install): PATCH once instead, with a notice',
+    async (status) => {
+      const { plane, ctx, config, logger } = setup();
+      plane.offerRevisions(status);
+      const found = plane.add({ name: 'my-agent' });
+      const result = await upsert(ctx, found);
+      expect(plane.calls.map((c) => c.method)).toStrictEqual(['revision', 'patch']);
+      expect(plane.patches()).toStrictEqual([{ id: found.id, body: revisionRequest(config) }]);
+      expect(result.revisionId).toBe('rev-1');
+      const notice = logger.lines.find((l) => l.level === 'notice');
+      expect(notice?.message).toMatch(new RegExp(`HTTP ${status}.*PATCH instead`));
+    },
+  );
+
+  it('answer lost after the platform made it: reads the deployment, adopts it, never asks twice', async () => {
+    const { plane, ctx, logger } = setup();
+    plane.offerRevisions().revisionSteps = ['lost-after-apply'];
+    const found = plane.add({ name: 'my-agent' });
+    const result = await upsert(ctx, found);
+    expect(plane.calls.map((c) => c.method)).toStrictEqual(['revision', 'get']);
+    expect(result.revisionId).toBe('rev-1');
+    expect(
+      logger.lines.some((l) => l.level === 'warning' && /no usable answer/.test(l.message)),
+    ).toBe(true);
+  });
+
+  it('answer lost before the platform made it: reads, then asks again (bounded)', async () => {
+    const { plane, ctx } = setup();
+    plane.offerRevisions().revisionSteps = ['lost-before-apply', 'ok'];
+    const found = plane.add({ name: 'my-agent' });
+    const result = await upsert(ctx, found);
+    expect(plane.calls.map((c) => c.method)).toStrictEqual(['revision', 'get', 'revision']);
+    expect(result.revisionId).toBe('rev-1');
+    plane.revisionSteps = Array(MAX_ATTEMPTS).fill('lost-before-apply');
+    await expect(upsert(ctx, plane.add({ name: 'other', id: 'dep-x' }))).rejects.toBeInstanceOf(
+      OutcomeUnknownError,
+    );
+    expect(plane.count('revision')).toBe(2 + MAX_ATTEMPTS);
   });
 });

@@ -5,6 +5,7 @@ import { ActionError, ApiError, CancelledError, DeadlineError } from '../../src/
 import type { Logger } from '../../src/runner.js';
 import { Deadline } from '../../src/time.js';
 import { FakeClock } from '../helpers/fakes.js';
+import { INTERRUPTED_LIMIT_MS } from '../../src/deployment/revision-status.js';
 import {
   isTransientPollError,
   waitForRevision,
@@ -142,7 +143,6 @@ describe('waitForRevision outcomes', () => {
     ['BUILD_FAILED', 'failed'],
     ['DEPLOY_FAILED', 'failed'],
     ['SKIPPED', 'skipped'],
-    ['INTERRUPTED', 'failed'],
   ];
   for (const [status, outcome] of cases) {
     it(`${status} ends the wait as ${outcome}`, async () => {
@@ -257,11 +257,43 @@ describe('waitForRevision logging', () => {
     expect(result.pollCount).toBe(5);
   });
 
-  it('INTERRUPTED is a failure that ends the wait (a person or a newer run stopped it)', async () => {
-    const { opts, client } = setup(['BUILDING', 'INTERRUPTED', 'DEPLOYED']);
+  it('follows INTERRUPTED on: a revision that goes on from it is followed to DEPLOYED', async () => {
+    const { opts, client, logger } = setup(['BUILDING', 'INTERRUPTED', 'INTERRUPTED', 'DEPLOYED']);
+    const result = await waitForRevision(opts);
+    expect(result).toMatchObject({ outcome: 'deployed', status: 'DEPLOYED' });
+    expect(client.revisionCalls).toHaveLength(4);
+    const line = logger.infos().find((m) => m.includes('status: INTERRUPTED'));
+    expect(line).toMatch(/not a final status; the action keeps waiting up to 5 minutes/);
+  });
+
+  it('ends the wait as a failure naming INTERRUPTED once it stays so for 5 minutes', async () => {
+    const { opts, client, clock, logger } = setup(['BUILDING', 'INTERRUPTED']);
     const result = await waitForRevision(opts);
     expect(result).toMatchObject({ outcome: 'failed', status: 'INTERRUPTED' });
-    expect(client.revisionCalls).toHaveLength(2);
+    const seen = client.revisionCalls.find((_, i) => i === 1)!.at;
+    // Checked again right when the 5 minutes are over, not a poll interval later.
+    expect(clock.now() - seen).toBe(INTERRUPTED_LIMIT_MS);
+    expect(logger.infos().at(-1)).toMatch(/stayed INTERRUPTED for 5 min 00 s.*stops waiting/);
+  });
+
+  it('ends at the timeout as a failure naming INTERRUPTED when that comes first', async () => {
+    const { opts, clock } = setup(['INTERRUPTED'], { timeoutS: 60 });
+    const result = await waitForRevision(opts);
+    expect(result).toMatchObject({ outcome: 'failed', status: 'INTERRUPTED' });
+    expect(clock.now() - START).toBe(60_000);
+  });
+
+  it('still times out on an in-progress status at the deadline', async () => {
+    const { opts } = setup(['BUILDING'], { timeoutS: 60 });
+    await expect(waitForRevision(opts)).rejects.toThrow(/last status was BUILDING/);
+  });
+
+  it('uses the revision its create call answered instead of a first read', async () => {
+    const { opts, client } = setup(['DEPLOYED']);
+    const result = await waitForRevision({ ...opts, initial: revision(REVISION, 'QUEUED') });
+    expect(result.timeline.map((c) => c.status)).toEqual(['QUEUED', 'DEPLOYED']);
+    expect(result.pollCount).toBe(2);
+    expect(client.revisionCalls).toHaveLength(1);
   });
 
   for (const status of ['UNKNOWN']) {

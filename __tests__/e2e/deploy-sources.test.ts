@@ -11,6 +11,7 @@ import {
   baseInputs,
   byRoute,
   DEPLOYMENT_PATH,
+  REVISIONS_PATH,
   errors,
   expectExit,
   HEALTH_PATH,
@@ -96,10 +97,10 @@ describe('external_docker', () => {
     });
     expectExit(result, 0);
     const requests = log.since();
-    const patches = byRoute(requests, 'PATCH', DEPLOYMENT_PATH);
+    const patches = byRoute(requests, 'POST', REVISIONS_PATH);
     expect(patches.map((p) => [p.path, p.body])).toEqual([
       [
-        `/v2/deployments/${id}`,
+        `/v2/deployments/${id}/revisions`,
         {
           source_revision_config: { image_uri: 'registry.example.com/agents/my-agent:2.0.0' },
           source_config: { custom_url: customUrl },
@@ -196,6 +197,7 @@ describe('guards before an update', () => {
     expect(error?.message).toContain(seeded.id);
     const requests = log.since();
     expect(byRoute(requests, 'PATCH', DEPLOYMENT_PATH)).toHaveLength(0);
+    expect(byRoute(requests, 'POST', REVISIONS_PATH)).toHaveLength(0);
     expect(byRoute(requests, 'POST', '/v2/deployments')).toHaveLength(0);
     expect(sim.revisions(seeded.id)).toHaveLength(1);
   });
@@ -210,6 +212,7 @@ describe('guards before an update', () => {
     expect(error?.message).toContain('https://github.com/someone-else/agent');
     expect(error?.message).toContain(REPO_URL);
     expect(byRoute(log.since(), 'PATCH', DEPLOYMENT_PATH)).toHaveLength(0);
+    expect(byRoute(log.since(), 'POST', REVISIONS_PATH)).toHaveLength(0);
   });
 
   it('name and deployment-id that disagree: an error naming both, no PATCH', async () => {
@@ -226,6 +229,7 @@ describe('guards before an update', () => {
     expect(error?.message).toContain(seeded.id);
     const requests = log.since();
     expect(byRoute(requests, 'PATCH', DEPLOYMENT_PATH)).toHaveLength(0);
+    expect(byRoute(requests, 'POST', REVISIONS_PATH)).toHaveLength(0);
     expect(byRoute(requests, 'POST', '/v2/deployments')).toHaveLength(0);
   });
 
@@ -238,8 +242,8 @@ describe('guards before an update', () => {
     expectExit(result, 0);
     const requests = log.since();
     expect(byRoute(requests, 'GET', '/v2/deployments')).toHaveLength(0);
-    expect(byRoute(requests, 'PATCH', DEPLOYMENT_PATH).map((p) => p.path)).toEqual([
-      `/v2/deployments/${seeded.id}`,
+    expect(byRoute(requests, 'POST', REVISIONS_PATH).map((p) => p.path)).toEqual([
+      `/v2/deployments/${seeded.id}/revisions`,
     ]);
     expect(result.outputs).toMatchObject({
       'deployment-id': seeded.id,

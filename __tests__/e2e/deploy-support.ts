@@ -61,6 +61,8 @@ export const REVISION_PATH = /^\/v2\/deployments\/[^/]+\/revisions\/[^/]+$/;
 /** The platform CLI's log endpoints: `POST /v1/projects/{id}/revisions/{rev}/build_logs|deploy_logs`. */
 export const LOGS_PATH = /^\/v1\/projects\/[^/]+\/revisions\/[^/]+\/(build|deploy)_logs$/;
 export const DEPLOYMENT_PATH = /^\/v2\/deployments\/[^/]+$/;
+/** `POST /v2/deployments/{id}/revisions`: how an update asks for its new revision (v1.2). */
+export const REVISIONS_PATH = /^\/v2\/deployments\/[^/]+\/revisions$/;
 export const HEALTH_PATH = /^\/agents\/[^/]+\/ok$/;
 
 export function errors(result: RunResult) {

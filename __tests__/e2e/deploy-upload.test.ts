@@ -16,6 +16,7 @@ import {
   baseInputs,
   byRoute,
   DEPLOYMENT_PATH,
+  REVISIONS_PATH,
   errors,
   expectExit,
   mark,
@@ -132,14 +133,16 @@ describe('source: upload', () => {
       ].sort(),
     );
 
-    const patch = byRoute(requests, 'PATCH', DEPLOYMENT_PATH);
+    // Right after the create too, the new revision comes from POST …/revisions (no PATCH).
+    expect(byRoute(requests, 'PATCH', DEPLOYMENT_PATH)).toHaveLength(0);
+    const patch = byRoute(requests, 'POST', REVISIONS_PATH);
     expect(patch).toHaveLength(1);
     const body = patch[0]!.body as {
-      revision_source: string;
+      revision_source?: string;
       source_revision_config: { source_tarball_path: string; langgraph_config_path: string };
       source_config: Record<string, string>;
     };
-    expect(body.revision_source).toBe('internal_source');
+    expect(body.revision_source).toBeUndefined();
     expect(body.source_revision_config.langgraph_config_path).toBe('apps/agent/langgraph.json');
     expect(body.source_config).toEqual({ install_command: 'npm ci && npm run build' });
     const object = sim.storage.objects.get(body.source_revision_config.source_tarball_path);
@@ -179,7 +182,7 @@ describe('source: upload', () => {
     const second = await runAction({ workspace, inputs: uploadInputs(name) });
     expectExit(second, 0);
     expect(byRoute(log.since(), 'POST', '/v2/deployments')).toHaveLength(0);
-    expect(byRoute(log.since(), 'PATCH', DEPLOYMENT_PATH)).toHaveLength(1);
+    expect(byRoute(log.since(), 'POST', REVISIONS_PATH)).toHaveLength(1);
     expect(second.outputs['created']).toBe('false');
     expect(second.outputs['source-digest']).toBe(first.outputs['source-digest']);
   });
@@ -193,7 +196,7 @@ describe('source: upload', () => {
     expect(result.outputs['status']).toBe('DEPLOYED');
   });
 
-  it('names the upload step when the storage keeps failing, and sends no PATCH', async () => {
+  it('names the upload step when the storage keeps failing, and asks for no revision', async () => {
     const name = uniqueName('upload-down');
     sim.inject({ method: 'PUT', path: /^\/storage\//, kind: 'status', status: 500, times: 10 });
     const log = mark(sim);
@@ -205,7 +208,7 @@ describe('source: upload', () => {
         .map((e) => e.message)
         .join('\n'),
     ).toMatch(/step 3 of 4 \(upload\) failed/);
-    expect(byRoute(log.since(), 'PATCH', DEPLOYMENT_PATH)).toHaveLength(0);
+    expect(byRoute(log.since(), 'POST', REVISIONS_PATH)).toHaveLength(0);
   });
 
   it('refuses a bad install-command and github-only inputs before any request', async () => {
@@ -226,7 +229,7 @@ describe('source: upload', () => {
     expect(log.since()).toHaveLength(0);
   });
 
-  it('names the upload-url step and the patch step when those fail', async () => {
+  it('names the upload-url step and the revision step when those fail', async () => {
     sim.inject({ method: 'POST', path: /\/upload-url$/, kind: 'status', status: 403 });
     const urlFailed = await runAction({
       workspace,
@@ -239,7 +242,7 @@ describe('source: upload', () => {
         .join('\n'),
     ).toMatch(/step 2 of 4 \(upload-url\) failed/);
 
-    sim.inject({ method: 'PATCH', path: DEPLOYMENT_PATH, kind: 'status', status: 400 });
+    sim.inject({ method: 'POST', path: REVISIONS_PATH, kind: 'status', status: 400 });
     const patchFailed = await runAction({
       workspace,
       inputs: uploadInputs(uniqueName('upload-patch')),
@@ -249,7 +252,7 @@ describe('source: upload', () => {
       errors(patchFailed)
         .map((e) => e.message)
         .join('\n'),
-    ).toMatch(/step 4 of 4 \(patch\) failed/);
+    ).toMatch(/step 4 of 4 \(revision\) failed/);
   });
 
   it('stops before any request when a graph file of the config would be left out of the archive', async () => {
@@ -296,5 +299,6 @@ describe('source: upload', () => {
     ).toMatch(/has source 'github', but the inputs say 'upload'/);
     expect(byRoute(log.since(), 'POST', /\/upload-url$/)).toHaveLength(0);
     expect(byRoute(log.since(), 'PATCH', DEPLOYMENT_PATH)).toHaveLength(0);
+    expect(byRoute(log.since(), 'POST', REVISIONS_PATH)).toHaveLength(0);
   });
 });

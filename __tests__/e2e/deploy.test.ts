@@ -10,6 +10,7 @@ import {
   baseInputs,
   byRoute,
   DEPLOYMENT_PATH,
+  REVISIONS_PATH,
   errors,
   expectExit,
   HEALTH_PATH,
@@ -90,6 +91,7 @@ describe('create', () => {
       secrets: [],
     });
     expect(byRoute(requests, 'PATCH', DEPLOYMENT_PATH)).toHaveLength(0);
+    expect(byRoute(requests, 'POST', REVISIONS_PATH)).toHaveLength(0);
     // The revision it followed is its own; the agent server was checked after DEPLOYED.
     expect(
       byRoute(requests, 'GET', REVISION_PATH).every((r) => r.path.endsWith(revision!.id)),
@@ -102,7 +104,7 @@ describe('create', () => {
 });
 
 describe('update by exact name', () => {
-  it('PATCHes only the deployment of exactly that name, not its near-name neighbours', async () => {
+  it('asks for a new revision of only the deployment of exactly that name, not its near-name neighbours', async () => {
     const base = uniqueName('app-pr');
     const target = `${base}-1`;
     // Neighbours first, so that a "first match of name_contains" would pick one of them.
@@ -116,10 +118,11 @@ describe('update by exact name', () => {
     expectExit(result, 0);
 
     const requests = log.since();
-    const patches = byRoute(requests, 'PATCH', DEPLOYMENT_PATH);
-    expect(patches.map((p) => p.path)).toEqual([`/v2/deployments/${seeded.id}`]);
+    const patches = byRoute(requests, 'POST', REVISIONS_PATH);
+    expect(patches.map((p) => p.path)).toEqual([`/v2/deployments/${seeded.id}/revisions`]);
+    expect(byRoute(requests, 'PATCH', DEPLOYMENT_PATH)).toHaveLength(0);
     expect(byRoute(requests, 'POST', '/v2/deployments')).toHaveLength(0);
-    // Empty `secrets` input: the PATCH leaves the environment alone.
+    // Empty `secrets` input: the new revision leaves the environment alone.
     expect(patches[0]!.body).toEqual({
       source_revision_config: { repo_ref: 'main', langgraph_config_path: 'langgraph.json' },
     });
@@ -152,8 +155,8 @@ describe('update by exact name', () => {
       { name_contains: target, limit: '100', offset: '0' },
       { name_contains: target, limit: '100', offset: '100' },
     ]);
-    expect(byRoute(requests, 'PATCH', DEPLOYMENT_PATH).map((p) => p.path)).toEqual([
-      `/v2/deployments/${seeded.id}`,
+    expect(byRoute(requests, 'POST', REVISIONS_PATH).map((p) => p.path)).toEqual([
+      `/v2/deployments/${seeded.id}/revisions`,
     ]);
     expect(byRoute(requests, 'POST', '/v2/deployments')).toHaveLength(0);
     expect(result.outputs['deployment-id']).toBe(seeded.id);
@@ -234,8 +237,8 @@ describe('secrets', () => {
       env: { RUNNER_DEBUG: '1' },
     });
     expectExit(result, 0);
-    const patches = byRoute(log.since(), 'PATCH', DEPLOYMENT_PATH);
-    expect(patches.map((p) => p.path)).toEqual([`/v2/deployments/${seeded.id}`]);
+    const patches = byRoute(log.since(), 'POST', REVISIONS_PATH);
+    expect(patches.map((p) => p.path)).toEqual([`/v2/deployments/${seeded.id}/revisions`]);
     expect((patches[0]!.body as { secrets: unknown }).secrets).toEqual(
       sentSecrets([{ name: 'NEW_TOKEN', value: 'new-secret-b16b00b5' }]),
     );

@@ -216,7 +216,7 @@ describe('webhook variables must be in the deployment environment', () => {
 
     expect(errors(r)).toEqual([]);
     expect(r.code).toBe(0);
-    const patches = requests('PATCH', /^\/v2\/deployments\/[^/]+$/);
+    const patches = requests('POST', /^\/v2\/deployments\/[^/]+\/revisions$/);
     expect(patches).toHaveLength(1);
     expect(patches[0]!.body).not.toHaveProperty('secrets');
     expect(r.outputs).toMatchObject({ created: 'false', status: 'DEPLOYED' });

@@ -222,14 +222,18 @@ describe('error answers fail with advice, exit 1', () => {
     expect(named('res-422-own')).toHaveLength(0);
   });
 
-  test('404 on PATCH: the error names the deployment ID', async () => {
+  test('404 on the new revision and on its PATCH (deployment gone): the error names the deployment ID', async () => {
     await start();
     const seeded = sim.seedDeployment({ name: 'res-patch-404', repoUrl: REPO_URL });
+    const revisions = `${LIST}/${seeded.id}/revisions`;
+    sim.inject({ kind: 'status', status: 404, method: 'POST', path: revisions });
     sim.inject({ kind: 'status', status: 404, method: 'PATCH', path: `${LIST}/${seeded.id}` });
     const r = await runAction({ inputs: deployInputs('res-patch-404') });
     expect(r.code).toBe(1);
     expect(errorText(r)).toContain(seeded.id);
     expect(errorText(r)).toMatch(/404/);
+    // The 404 of the revisions endpoint may mean an older install: the PATCH, once, tells.
+    expect(calls('POST', revisions)).toHaveLength(1);
     expect(calls('PATCH', /.*/)).toHaveLength(1);
   });
 

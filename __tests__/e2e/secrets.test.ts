@@ -246,8 +246,10 @@ describe("the deployment's own secrets, returned by the control plane", () => {
     const r = await debugRun({ inputs: inputs('sec-seeded', { secrets: '' }) });
     expect(r.code).toBe(0);
     expect(r.outputs.created).toBe('false');
-    const patch = sim.requests.find((q) => q.method === 'PATCH')!;
-    expect(patch.body).not.toHaveProperty('secrets');
+    const revision = sim.requests.find(
+      (q) => q.method === 'POST' && q.path.endsWith('/revisions'),
+    )!;
+    expect(revision.body).not.toHaveProperty('secrets');
     expect(sim.deployments().find((d) => d.id === seeded.id)!.secrets).toHaveLength(2);
     expectMaskedFirst(r, SEEDED);
     expectNoLeak(r, [...SEEDED, API_KEY]);
@@ -258,8 +260,8 @@ describe("the deployment's own secrets, returned by the control plane", () => {
     sim.inject({
       kind: 'status',
       status: 400,
-      method: 'PATCH',
-      path: `${LIST}/${seeded.id}`,
+      method: 'POST',
+      path: `${LIST}/${seeded.id}/revisions`,
       body: { detail: `DB_PASSWORD=${SEEDED[0]} is weak` },
     });
     const r = await debugRun({ inputs: inputs('sec-seeded-echo', { secrets: '' }) });

@@ -1,6 +1,6 @@
 /**
  * End to end: `skip-unchanged` (a re-run of the live commit requests no revision, the checks
- * still run) and `interrupt-previous` (a revision in progress is interrupted before the PATCH;
+ * still run) and `interrupt-previous` (a revision in progress is interrupted before the new revision;
  * 404/405/409 there are a notice), on the built bundle against the simulator.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -23,7 +23,9 @@ import {
 const LIVE_SHA = 'c0ffee0123456789abcdef0123456789abcdef01';
 const OTHER_SHA = 'feed0123456789abcdef0123456789abcdef0123';
 const SMOKE = '{"messages":[{"role":"user","content":"hi"}]}';
-const INTERRUPTION_PATH = /^\/v2\/deployments\/[^/]+\/revisions\/[^/]+\/interruption$/;
+/** The API reference's `…/interrupt`, and the older `…/interruption` tried after a 404. */
+const INTERRUPTION_PATH = /^\/v2\/deployments\/[^/]+\/revisions\/[^/]+\/interrupt(ion)?$/;
+const REVISIONS_PATH = /^\/v2\/deployments\/[^/]+\/revisions$/;
 
 function prEvent(headSha: string) {
   return {
@@ -67,6 +69,7 @@ describe('skip-unchanged', () => {
     expectExit(result, 0);
     const requests = log.since();
     expect(byRoute(requests, 'PATCH', DEPLOYMENT_PATH)).toEqual([]);
+    expect(byRoute(requests, 'POST', REVISIONS_PATH)).toEqual([]);
     expect(byRoute(requests, 'POST', INTERRUPTION_PATH)).toEqual([]);
     expect(sim.revisions(dep.id)).toHaveLength(1);
     expect(result.outputs).toMatchObject({
@@ -90,7 +93,7 @@ describe('skip-unchanged', () => {
     const log = mark(sim);
     const result = await runAction({ inputs: inputs(name), sha: OTHER_SHA });
     expectExit(result, 0);
-    expect(byRoute(log.since(), 'PATCH', DEPLOYMENT_PATH)).toHaveLength(1);
+    expect(byRoute(log.since(), 'POST', REVISIONS_PATH)).toHaveLength(1);
     expect(result.outputs['skipped-build']).toBe('false');
     expect(result.outputs['revision-id']).not.toBe(live);
     expect(sim.revisions(dep.id)).toHaveLength(2);
@@ -106,7 +109,7 @@ describe('skip-unchanged', () => {
       const log = mark(sim);
       const result = await runAction({ inputs: inputs(name, extra), sha: LIVE_SHA });
       expectExit(result, 0);
-      expect(byRoute(log.since(), 'PATCH', DEPLOYMENT_PATH)).toHaveLength(1);
+      expect(byRoute(log.since(), 'POST', REVISIONS_PATH)).toHaveLength(1);
       expect(result.outputs['skipped-build']).toBe('false');
     });
   }
@@ -129,7 +132,7 @@ describe('skip-unchanged', () => {
     });
     expectExit(built, 0);
     expect(built.outputs['skipped-build']).toBe('false');
-    expect(byRoute(log.since(), 'PATCH', DEPLOYMENT_PATH)).toHaveLength(1);
+    expect(byRoute(log.since(), 'POST', REVISIONS_PATH)).toHaveLength(1);
   });
 });
 
@@ -161,17 +164,21 @@ describe('interrupt-previous', () => {
     const { name, dep, building } = seedBuilding(queue, 'interrupt');
     const log = mark(queue);
     const result = await runAction({
-      inputs: baseInputs(queue, { name, 'integration-id': INTEGRATION_ID }),
+      inputs: baseInputs(queue, {
+        name,
+        'integration-id': INTEGRATION_ID,
+        'interrupt-previous': 'true',
+      }),
     });
     expectExit(result, 0);
     const requests = log.since();
     const interruptions = byRoute(requests, 'POST', INTERRUPTION_PATH);
     expect(interruptions.map((r) => r.path)).toEqual([
-      `/v2/deployments/${dep.id}/revisions/${building}/interruption`,
+      `/v2/deployments/${dep.id}/revisions/${building}/interrupt`,
     ]);
-    // Before the PATCH.
-    const patch = byRoute(requests, 'PATCH', DEPLOYMENT_PATH)[0]!;
-    expect(requests.indexOf(interruptions[0]!)).toBeLessThan(requests.indexOf(patch));
+    // Before the new revision is requested.
+    const requested = byRoute(requests, 'POST', REVISIONS_PATH)[0]!;
+    expect(requests.indexOf(interruptions[0]!)).toBeLessThan(requests.indexOf(requested));
     const revisions = queue.revisions(dep.id);
     expect(revisions.find((r) => r.id === building)?.status).toBe('INTERRUPTED');
     expect(result.outputs['status']).toBe('DEPLOYED');
@@ -199,13 +206,28 @@ describe('interrupt-previous', () => {
   for (const code of [404, 405, 409]) {
     it(`an HTTP ${code} from the interruption call is a notice; the update goes ahead`, async () => {
       const { name } = seedBuilding(plain, `interrupt-${code}`);
-      plain.inject({ kind: 'status', status: code, method: 'POST', path: INTERRUPTION_PATH });
+      // A 404 is asked once more on `…/interruption`: both answer it here.
+      plain.inject({
+        kind: 'status',
+        status: code,
+        method: 'POST',
+        path: INTERRUPTION_PATH,
+        times: code === 404 ? 2 : 1,
+      });
       const log = mark(plain);
       const result = await runAction({
-        inputs: baseInputs(plain, { name, 'integration-id': INTEGRATION_ID }),
+        inputs: baseInputs(plain, {
+          name,
+          'integration-id': INTEGRATION_ID,
+          'interrupt-previous': 'true',
+        }),
       });
       expectExit(result, 0);
-      expect(byRoute(log.since(), 'PATCH', DEPLOYMENT_PATH)).toHaveLength(1);
+      const asked = byRoute(log.since(), 'POST', INTERRUPTION_PATH).map((r) => r.path);
+      expect(asked.map((p) => p.split('/').at(-1))).toEqual(
+        code === 404 ? ['interrupt', 'interruption'] : ['interrupt'],
+      );
+      expect(byRoute(log.since(), 'POST', REVISIONS_PATH)).toHaveLength(1);
       const notices = result.annotations.filter((a) => a.kind === 'notice');
       expect(notices.map((n) => n.message).join('\n')).toContain(`HTTP ${code}`);
       expect(result.annotations.filter((a) => a.kind === 'error')).toEqual([]);

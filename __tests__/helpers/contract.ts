@@ -27,7 +27,7 @@ export const CONTRACT_INPUTS: Record<string, string | undefined> = {
   'resource-spec': '',
   'dry-run': 'false',
   'skip-unchanged': 'true',
-  'interrupt-previous': 'true',
+  'interrupt-previous': 'false',
   'install-command': '',
   'build-command': '',
   wait: 'true',

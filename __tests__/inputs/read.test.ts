@@ -115,7 +115,7 @@ describe('defaults', () => {
       deploymentType: 'dev',
       buildOnPush: false,
       skipUnchanged: true,
-      interruptPrevious: true,
+      interruptPrevious: false,
       healthCheck: true,
       deleteTracingProject: false,
       prComment: true,
@@ -306,6 +306,16 @@ describe('command, name and deployment-id', () => {
     expect(ok({ name: 'my-agent-pr-12' }).config.name).toBe('my-agent-pr-12');
   });
 
+  it.each([
+    ['-my-agent', 'my-agent'],
+    ['my-agent-', 'my-agent'],
+    ['My Agent!', 'my-agent'],
+  ])('refuses %j (a hyphen at an end, or other characters) and suggests %j', (name, fixed) => {
+    const problem = problemFor('name', { name });
+    expect(problem.message).toMatch(/not starting or ending with a hyphen/);
+    expect(problem.message).toContain(`e.g. \`${fixed}\``);
+  });
+
   it('needs name or deployment-id', () => {
     expect(problemFor('name', { name: '' }).message).toMatch(/`name`.*`deployment-id`/);
     const { config } = ok({ name: '', 'deployment-id': UUID });
@@ -406,11 +416,13 @@ describe('source-specific inputs', () => {
     expect(problemFor('resource-spec', inputs).message).toMatch(message);
   });
 
-  it('refuses an unknown deployment-type and accepts prod', () => {
+  it('refuses an unknown deployment-type and accepts the five of the Terraform provider', () => {
     expect(problemFor('deployment-type', { 'deployment-type': 'huge' }).message).toMatch(
-      /`dev_free`, `dev`, `prod`/,
+      /`dev_free`, `dev`, `prod`, `dev_zero`, `dev_free_zero`/,
     );
-    expect(ok({ 'deployment-type': 'prod' }).config.deploymentType).toBe('prod');
+    for (const type of ['dev_free', 'dev', 'prod', 'dev_zero', 'dev_free_zero']) {
+      expect(ok({ 'deployment-type': type }).config.deploymentType).toBe(type);
+    }
   });
 
   it('refuses a repo-url that is not an http(s) URL', () => {

@@ -104,6 +104,18 @@ describe('NAME=value lines', () => {
     expect(result.problems[1]).toContain('BLANK is empty');
   });
 
+  it.each([['{}'], ['{ }'], ['# only a comment\n\n  # another'], ['\n#X=1\n']])(
+    'refuses %j, which holds no secret: an empty list changes nothing on the platform',
+    (text) => {
+      const { secrets, problems } = parseSecrets(text);
+      expect(secrets).toEqual([]);
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatch(/`secrets` is set but holds no secret/);
+      expect(problems[0]).toMatch(/changes nothing on the platform/);
+      expect(problems[0]).toMatch(/leave the input out/);
+    },
+  );
+
   it('gives nothing for empty text', () => {
     expect(parseSecrets('')).toEqual({ secrets: [], problems: [], sensitive: [] });
     expect(parseSecrets('  \n ')).toEqual({ secrets: [], problems: [], sensitive: [] });
@@ -182,6 +194,9 @@ describe('describeJsonError', () => {
 
   it('knows the reserved list of the CLI', () => {
     expect(RESERVED_SECRET_NAMES.has('LANGCHAIN_API_KEY')).toBe(true);
+    // The JS CLI's list adds it.
+    expect(RESERVED_SECRET_NAMES.has('LANGGRAPH_HOST_API_KEY')).toBe(true);
+    expect(parseSecrets('LANGGRAPH_HOST_API_KEY=x').problems[0]).toMatch(/reserved/);
     expect(RESERVED_SECRET_NAMES.has('OPENAI_API_KEY')).toBe(false);
   });
 });

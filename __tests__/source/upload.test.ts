@@ -1,7 +1,7 @@
 /**
  * Integration over loopback HTTP: the PUT of the archive (`putArchive`) against the
  * simulator's storage server, and what the storage and the control plane refuse: a credential
- * or another header on the signed URL, an expired URL, a PATCH naming an object that was not
+ * or a missing or changed signed header on the signed URL (unsigned extras pass), an expired URL, a PATCH naming an object that was not
  * uploaded. Retry waits go through a FakeClock, so nothing sleeps for real.
  */
 import { randomBytes } from 'node:crypto';
@@ -121,7 +121,7 @@ describe('putArchive', () => {
 });
 
 describe('the simulated storage and control plane', () => {
-  it('refuses an API key or another header on the signed URL', async () => {
+  it('refuses an API key or a missing or changed signed header, and accepts unsigned extras', async () => {
     const { url } = await uploadDeployment();
     const withKey = await fetch(url, {
       method: 'PUT',
@@ -130,9 +130,24 @@ describe('the simulated storage and control plane', () => {
     });
     expect(withKey.status).toBe(400);
     expect(await withKey.text()).toContain('CredentialsNotAllowed');
-    const extra = await fetch(url, { method: 'PUT', headers: uploadHeaders(body.length), body });
-    // fetch adds headers of its own (accept, user-agent, …): not what was signed.
-    expect(extra.status).toBe(403);
+    const { 'X-Goog-Content-Length-Range': _range, ...unsignedRange } = uploadHeaders(body.length);
+    const missing = await fetch(url, { method: 'PUT', headers: unsignedRange, body });
+    expect(missing.status).toBe(403);
+    expect(await missing.text()).toContain('x-goog-content-length-range');
+    const changed = await fetch(url, {
+      method: 'PUT',
+      headers: { ...uploadHeaders(body.length), 'Content-Type': 'application/octet-stream' },
+      body,
+    });
+    expect(changed.status).toBe(403);
+    // fetch adds headers of its own (accept, user-agent, accept-encoding, …): they are not
+    // signed, so a real signed URL accepts them, and so does the stand-in.
+    const extra = await fetch(url, {
+      method: 'PUT',
+      headers: { ...uploadHeaders(body.length), 'X-Client': 'langgraph-cli' },
+      body,
+    });
+    expect(extra.status).toBe(200);
   });
 
   it('accepts the PATCH only for an object path issued to this deployment and uploaded', async () => {

@@ -1,6 +1,7 @@
 /**
  * `command: delete`: remove a deployment (a preview when its pull request closes).
- * Idempotent: nothing to delete is `NOT_FOUND` and success.
+ * Idempotent: nothing to delete is `NOT_FOUND` and success. After the DELETE it reads the
+ * deployment until it answers 404 (as LangChain's Terraform provider does), within `timeout`.
  */
 import { inert } from '../runner.js';
 import { lookupTarget, uiUrl, waitUntilGone } from '../deployment/target.js';
@@ -38,7 +39,9 @@ export async function runDelete(ctx: RunContext): Promise<number> {
   const result = await client.deleteDeployment(found.id, {
     deleteTracingProject: config.deleteTracingProject,
   });
-  if (result === 'deleted' && config.wait) {
+  if (result === 'deleted') {
+    // Always (not only with `wait`): a create of this name right after (a reopened pull
+    // request) must not meet a deployment that is still going away. Bounded by `timeout`.
     await waitUntilGone({ ...ctx }, found.id);
     logger.info(`Deployment '${inert(found.name)}' is gone.`);
   }

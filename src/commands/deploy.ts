@@ -70,10 +70,8 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
     await interruptPrevious(client, found, logger, unchanged?.latest);
   }
   const recorded = await recordSettings(ctx, found, sourceArchive?.sha256);
-  const { deployment, revisionId, created } = await upsert(
-    { ...ctx, config: recorded, sourceArchive },
-    found,
-  );
+  const upserted = await upsert({ ...ctx, config: recorded, sourceArchive }, found);
+  const { deployment, revisionId, created } = upserted;
   setIdOutputs(ctx, deployment, revisionId, created);
   ctx.output('skipped-build', false);
   logger.info(
@@ -88,7 +86,7 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   }
 
   if (!config.wait) {
-    const revision = await client.getRevision(deployment.id, revisionId);
+    const revision = upserted.revision ?? (await client.getRevision(deployment.id, revisionId));
     setStatus(ctx, revision.status);
     report.outcome = 'started';
     if (config.environment) {
@@ -131,6 +129,7 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
         setStatus(ctx, change.status);
       },
       ...(stream ? { onPoll: (status: string) => stream.onPoll(status) } : {}),
+      ...(upserted.revision ? { initial: upserted.revision } : {}),
     });
     await stream?.finish();
   } catch (error) {

@@ -8,6 +8,7 @@ import type {
   DeploymentPatchRequest,
   DeploymentsList,
   Revision,
+  RevisionCreateRequest,
   RevisionLogs,
   RevisionLogsRequest,
   RevisionsList,
@@ -37,11 +38,16 @@ export interface ControlPlane {
   listRevisions(id: string, query: { limit?: number; offset?: number }): Promise<RevisionsList>;
   getRevision(id: string, revisionId: string): Promise<Revision>;
   /**
-   * `POST …/revisions/{rev}/interruption` (not in the spec snapshot). `'interrupted'` on 2xx;
-   * the HTTP status on 404, 405 or 409 (nothing to interrupt, or not offered); throws on the
-   * rest. Optional so that in-memory fakes need not implement it.
+   * `POST …/revisions/{rev}/interrupt`, then `…/interruption` once on 404. `'interrupted'` on
+   * 2xx; the HTTP status on 404, 405 or 409 (nothing to interrupt, or not offered); throws on
+   * the rest. Optional so that in-memory fakes need not implement it.
    */
   interruptRevision?(id: string, revisionId: string): Promise<'interrupted' | 404 | 405 | 409>;
+  /**
+   * `POST /v2/deployments/{id}/revisions`: the created revision, or 404/405 when the install
+   * does not offer the endpoint (the caller then PATCHes). Optional for in-memory fakes.
+   */
+  createRevision?(id: string, body: RevisionCreateRequest): Promise<Revision | 404 | 405>;
   /** `POST /v2/deployments/{id}/upload-url`: where to PUT the `upload` archive (optional for fakes). */
   requestUploadUrl?(id: string): Promise<UploadTarget>;
   /**

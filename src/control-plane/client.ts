@@ -3,21 +3,11 @@
  * against `schemas.ts`; every secret value in a Deployment is masked as soon as the body is
  * parsed, before anything else looks at it.
  */
-import type * as z from 'zod/mini';
 import { ApiError } from '../errors.js';
-import { checkControlPlaneUrl } from '../http/key-policy.js';
-import { request, type HttpContext, type HttpResponse, type RetryMode } from '../http/request.js';
-import { redact, setSecret } from '../runner.js';
+import { redact } from '../runner.js';
 import type { ControlPlane } from './api.js';
 import { BULK_DELETE_LIMIT, readBulkDeleteAnswer, type BulkDeleteOutcome } from './bulk-delete.js';
-import {
-  deploymentNotFound,
-  maskDeploymentSecrets,
-  onlyMatch,
-  parseAnswer,
-  safeJson,
-} from './answers.js';
-import { errorFromResponse } from './errors.js';
+import { deploymentNotFound, maskDeploymentSecrets, onlyMatch, safeJson } from './answers.js';
 import {
   DeploymentSchema,
   DeploymentsListSchema,
@@ -30,129 +20,20 @@ import {
   type DeploymentPatchRequest,
   type DeploymentsList,
   type Revision,
+  type RevisionCreateRequest,
   type RevisionLogs,
   type RevisionLogsRequest,
   type RevisionsList,
   type UploadTarget,
 } from './schemas.js';
+import { ControlPlaneTransport, type Call } from './transport.js';
 
-export const USER_AGENT = 'langgraph-deploy-action/1 (+GitHub Action)';
+export { USER_AGENT, type ControlPlaneClientOptions } from './transport.js';
 
 /** More pages than this while looking a name up is an error (a paging bug, not a big org). */
 export const MAX_PAGES = 50;
 
-export interface ControlPlaneClientOptions {
-  /** E.g. `https://api.host.langchain.com` or `https://<host>/api-host`; trailing `/` allowed. */
-  baseUrl: string;
-  apiKey: string;
-  workspaceId?: string;
-  http: HttpContext;
-  /** Masks a secret value; default `setSecret`. */
-  mask?: (value: string) => void;
-  /** `limit` of list calls; default (and the API's maximum) 100. */
-  pageLimit?: number;
-}
-
-interface Call {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  path: string;
-  /** An array value is sent as the parameter repeated (`ids=a&ids=b`), as FastAPI reads lists. */
-  query?: Record<string, string | number | boolean | undefined | readonly string[]>;
-  body?: unknown;
-  retry: RetryMode;
-  describe: string;
-  notFound?: string;
-}
-
-export class ControlPlaneClient implements ControlPlane {
-  private readonly baseUrl: string;
-  private readonly apiKey: string;
-  private readonly workspaceId: string | undefined;
-  private readonly http: HttpContext;
-  private readonly mask: (value: string) => void;
-  private readonly pageLimit: number;
-
-  constructor(options: ControlPlaneClientOptions) {
-    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    checkControlPlaneUrl(this.baseUrl);
-    this.apiKey = options.apiKey;
-    this.workspaceId = options.workspaceId || undefined;
-    this.http = options.http;
-    this.mask = options.mask ?? setSecret;
-    this.mask(this.apiKey);
-    this.pageLimit = Math.min(100, Math.max(1, Math.floor(options.pageLimit ?? 100)));
-  }
-
-  private headers(): Record<string, string> {
-    const headers: Record<string, string> = {
-      'X-Api-Key': this.apiKey,
-      Accept: 'application/json',
-      'User-Agent': USER_AGENT,
-    };
-    if (this.workspaceId) headers['X-Tenant-Id'] = this.workspaceId;
-    return headers;
-  }
-
-  private async send(call: Call): Promise<HttpResponse> {
-    const url = new URL(this.baseUrl + call.path);
-    for (const [key, value] of Object.entries(call.query ?? {})) {
-      if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, item);
-      else if (value !== undefined) url.searchParams.set(key, String(value));
-    }
-    const headers = this.headers();
-    if (call.body !== undefined) headers['Content-Type'] = 'application/json';
-    return request(this.http, {
-      method: call.method,
-      url: url.href,
-      headers,
-      ...(call.body !== undefined ? { body: call.body } : {}),
-      retry: call.retry,
-      describe: call.describe,
-    });
-  }
-
-  private fail(call: Call, res: HttpResponse): ApiError {
-    return errorFromResponse(res, {
-      method: call.method,
-      path: new URL(this.baseUrl + call.path).pathname,
-      describe: call.describe,
-      ...(call.notFound !== undefined ? { notFound: call.notFound } : {}),
-      ...(this.workspaceId !== undefined ? { workspaceId: this.workspaceId } : {}),
-    });
-  }
-
-  private async json<S extends z.ZodMiniType>(
-    call: Call,
-    schema: S,
-    options: { ok: number[]; deployments?: boolean },
-  ): Promise<z.infer<S>> {
-    const res = await this.send(call);
-    if (!options.ok.includes(res.status)) {
-      // Error bodies of deployment calls are not expected to carry secrets, but mask anyway.
-      if (options.deployments) maskDeploymentSecrets(safeJson(res), this.mask);
-      throw this.fail(call, res);
-    }
-    return this.parse(call, res, schema, options.deployments ?? false);
-  }
-
-  /** The answer, masked first when it holds deployments, checked against its schema. */
-  private parse<S extends z.ZodMiniType>(
-    call: Call,
-    res: HttpResponse,
-    schema: S,
-    deployments: boolean,
-  ): z.infer<S> {
-    const body = res.json();
-    if (deployments) maskDeploymentSecrets(body, this.mask);
-    const path = new URL(this.baseUrl + call.path).pathname;
-    return parseAnswer(schema, body, {
-      describe: call.describe,
-      status: res.status,
-      method: call.method,
-      path,
-    });
-  }
-
+export class ControlPlaneClient extends ControlPlaneTransport implements ControlPlane {
   async listDeployments(query: {
     nameContains?: string;
     limit?: number;
@@ -323,23 +204,55 @@ export class ControlPlaneClient implements ControlPlane {
     return this.json(call, DeploymentSchema, { ok: [200, 201], deployments: true });
   }
 
+  /**
+   * `POST …/revisions/{rev}/interrupt` (the API reference's path); a 404 there is asked once
+   * more on `…/interruption` (the path of LangChain's CI/CD example, older installs).
+   */
   async interruptRevision(
     id: string,
     revisionId: string,
   ): Promise<'interrupted' | 404 | 405 | 409> {
+    let status: number = 404;
+    for (const tail of ['interrupt', 'interruption']) {
+      const call: Call = {
+        method: 'POST',
+        path:
+          `/v2/deployments/${encodeURIComponent(id)}/revisions/` +
+          `${encodeURIComponent(revisionId)}/${tail}`,
+        // Asking twice to stop the same revision changes nothing more than asking once.
+        retry: 'idempotent',
+        describe: `POST ${tail} of revision ${revisionId} of deployment ${id}`,
+      };
+      const res = await this.send(call);
+      status = res.status;
+      if (status >= 200 && status < 300) return 'interrupted';
+      if (status === 404) continue;
+      if (status === 405 || status === 409) return status;
+      throw this.fail(call, res);
+    }
+    return status as 404;
+  }
+
+  /**
+   * `POST /v2/deployments/{id}/revisions`: a new revision, answered directly. 404 or 405 (an
+   * install without this endpoint, or no such deployment: the caller's PATCH tells them apart)
+   * comes back as the status. Never retried blindly: a lost answer is looked up by the caller.
+   */
+  async createRevision(id: string, body: RevisionCreateRequest): Promise<Revision | 404 | 405> {
     const call: Call = {
       method: 'POST',
-      path:
-        `/v2/deployments/${encodeURIComponent(id)}/revisions/` +
-        `${encodeURIComponent(revisionId)}/interruption`,
-      // Asking twice to stop the same revision changes nothing more than asking once.
-      retry: 'idempotent',
-      describe: `POST interruption of revision ${revisionId} of deployment ${id}`,
+      path: `/v2/deployments/${encodeURIComponent(id)}/revisions`,
+      body,
+      retry: 'unsafe',
+      describe: `POST (create) revision of deployment ${id}`,
     };
     const res = await this.send(call);
-    if (res.status >= 200 && res.status < 300) return 'interrupted';
-    if (res.status === 404 || res.status === 405 || res.status === 409) return res.status;
-    throw this.fail(call, res);
+    if (res.status === 404 || res.status === 405) return res.status;
+    if (res.status !== 200 && res.status !== 201) {
+      maskDeploymentSecrets(safeJson(res), this.mask);
+      throw this.fail(call, res);
+    }
+    return this.parse(call, res, RevisionSchema, true);
   }
 
   /**

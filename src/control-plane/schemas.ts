@@ -145,3 +145,14 @@ export interface DeploymentPatchRequest {
   source_revision_config?: SourceRevisionConfigRequest;
   secrets?: { name: string; value: string }[];
 }
+
+/**
+ * `POST /v2/deployments/{id}/revisions` (the API reference's "Create Deployment Revision"):
+ * always makes a new revision and answers with it. `source_config` only with what changes;
+ * `secrets` only when the run sends secrets (a sent list replaces the environment).
+ */
+export interface RevisionCreateRequest {
+  source_config?: SourceConfigRequest;
+  source_revision_config: SourceRevisionConfigRequest;
+  secrets?: { name: string; value: string }[];
+}

@@ -1,7 +1,8 @@
 /**
- * `interrupt-previous`: before a PATCH, a revision of the deployment that is still in progress
- * is interrupted (`POST …/revisions/{rev}/interruption`, the call LangChain's CI/CD example
- * makes; not in the spec snapshot), so that the new revision does not queue behind it.
+ * `interrupt-previous` (off by default): before a new revision, one of the deployment that is
+ * still in progress is interrupted (`POST …/revisions/{rev}/interrupt`, the API reference's
+ * path; `…/interruption` once on 404, the path of LangChain's CI/CD example), so that the new
+ * revision does not queue behind it.
  *
  * Best effort: the PATCH follows whatever happens here. 404, 405 and 409 (nothing to
  * interrupt, or an install without the endpoint) are a notice; any other failure a warning.

@@ -5,15 +5,20 @@
 import type {
   Deployment,
   DeploymentCreateRequest,
-  DeploymentPatchRequest,
+  RevisionCreateRequest,
   SourceConfigRequest,
 } from '../control-plane/schemas.js';
 import type { Config } from '../config.js';
 import { ActionError } from '../errors.js';
 import { inert } from '../runner.js';
 
-/** Stops before an update that would deploy something other than the inputs describe. */
+/**
+ * Stops before an update that would deploy something other than the inputs describe. One
+ * change of source is allowed: `source: upload` onto a deployment that `langgraph deploy` made
+ * from a local image (`internal_docker`), as the CLI itself does (a notice says so).
+ */
 export function checkSameKind(config: Config, found: Deployment): void {
+  if (config.source === 'upload' && found.source === 'internal_docker') return;
   if (found.source !== wireSource(config)) {
     throw new ActionError(
       `Deployment '${inert(found.name)}' (${inert(found.id)}) has source '${inert(found.source)}', but the inputs say ` +
@@ -111,9 +116,12 @@ export function createRequest(config: Config): DeploymentCreateRequest {
   };
 }
 
-/** The update: only what may change after creation; `secrets` only when the input is set. */
-export function patchRequest(config: Config): DeploymentPatchRequest {
-  const body: DeploymentPatchRequest =
+/**
+ * A new revision (`POST …/revisions`, or the PATCH of older installs: the same fields): only
+ * what may change after creation; `secrets` only when the input is set.
+ */
+export function revisionRequest(config: Config): RevisionCreateRequest {
+  const body: RevisionCreateRequest =
     config.source === 'github'
       ? {
           source_revision_config: {

@@ -22,6 +22,11 @@ export interface RevisionStatusRule {
   outcome: RevisionOutcome;
   /** Whether the status will not change any more (the wait ends on it). */
   final: boolean;
+  /**
+   * For a status that is not final but may never change: after this long in it (as this run
+   * saw it), the wait ends with `outcome` anyway.
+   */
+  finalAfterMs?: number;
   /** Which log explains a failure in this status: the build's, the deploy's, or none. */
   log: 'build' | 'deploy' | 'none';
   phase: PollPhase;
@@ -47,6 +52,9 @@ const failed = (log: 'build' | 'deploy' | 'none', summary: string): RevisionStat
   summary,
 });
 
+/** How long a revision may stay INTERRUPTED before the wait gives up on it. */
+export const INTERRUPTED_LIMIT_MS = 5 * 60_000;
+
 export const REVISION_STATUS = {
   CREATING: inProgress('queued', 'being created'),
   QUEUED: inProgress('queued', 'queued for a build'),
@@ -57,8 +65,16 @@ export const REVISION_STATUS = {
   CREATE_FAILED: failed('build', 'could not be created'),
   BUILD_FAILED: failed('build', 'failed to build'),
   DEPLOY_FAILED: failed('deploy', 'failed to deploy'),
-  // A person or a newer run stopped it; it will not go on, and no log explains it.
-  INTERRUPTED: failed('none', 'interrupted before it was deployed'),
+  // A person or a newer run stopped it. Not final: both official tools (the Terraform provider,
+  // the `langgraph deploy` CLI) keep following it, since it "can still progress"; one that
+  // stays INTERRUPTED for INTERRUPTED_LIMIT_MS ends the wait as a failure. No log explains it.
+  INTERRUPTED: {
+    ...failed('none', 'interrupted before it was deployed'),
+    final: false,
+    phase: 'queued',
+    finalAfterMs: INTERRUPTED_LIMIT_MS,
+    note: 'not a final status; the action keeps waiting up to 5 minutes for it to go on',
+  },
   DEPLOYED: { outcome: 'deployed', final: true, log: 'none', phase: 'done', summary: 'deployed' },
   SKIPPED: {
     outcome: 'superseded',
@@ -86,6 +102,17 @@ export const UNKNOWN_STATUS: RevisionStatusRule = {
 
 export function isKnownStatus(status: string): status is KnownRevisionStatus {
   return Object.hasOwn(REVISION_STATUS, status);
+}
+
+/**
+ * What the wait makes of a status seen for `msInStatus`: an outcome when the wait ends on it
+ * (a final status, or one held past its `finalAfterMs`), else `undefined` (keep waiting).
+ */
+export function endsWait(status: string, msInStatus: number): RevisionOutcome | undefined {
+  const rule = revisionStatus(status);
+  if (rule.final) return rule.outcome;
+  if (rule.finalAfterMs !== undefined && msInStatus >= rule.finalAfterMs) return rule.outcome;
+  return undefined;
 }
 
 /** The row of a status; a status the table does not know is in progress. */

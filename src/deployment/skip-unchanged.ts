@@ -68,9 +68,12 @@ export interface SkipEvidence {
 
 const HEX_SHA = /^[0-9a-f]{7,64}$/i;
 
-/** A revision status that may still change: not DEPLOYED, failed, SKIPPED or INTERRUPTED. */
+/**
+ * A revision status of work still going on: not DEPLOYED, failed, SKIPPED or INTERRUPTED
+ * (which is not final, but nothing works on it unless someone resumes it).
+ */
 export function isInProgress(status: string): boolean {
-  return !revisionStatus(status).final;
+  return revisionStatus(status).outcome === 'in_progress';
 }
 
 /** The commit a new revision would be built from: the PR head on pull requests. */

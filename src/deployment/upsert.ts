@@ -1,12 +1,13 @@
 /**
- * Create or update ("upsert") a deployment: POST when the lookup found none, else PATCH after
- * checking it is the same kind; `source: upload` goes through its own path.
+ * Create or update ("upsert") a deployment: POST when the lookup found none, else a new
+ * revision (POST …/revisions) after checking it is the same kind; `source: upload` goes
+ * through its own path.
  */
 import type { Deployment } from '../control-plane/schemas.js';
-import { checkCreatable, checkSameKind, createRequest, patchRequest } from './requests.js';
+import { checkCreatable, checkSameKind, createRequest, revisionRequest } from './requests.js';
 import {
-  applyPatch,
   createDeployment,
+  requestRevision,
   withRevision,
   type UpsertContext,
   type UpsertResult,
@@ -14,7 +15,7 @@ import {
 
 export type { UpsertContext, UpsertResult } from './writes.js';
 
-/** POST, or PATCH when the deployment exists. `found` comes from `findTarget`. */
+/** POST, or a new revision when the deployment exists. `found` comes from `findTarget`. */
 export async function upsert(
   ctx: UpsertContext,
   found: Deployment | undefined,
@@ -35,5 +36,6 @@ async function create(ctx: UpsertContext): Promise<UpsertResult> {
 
 async function update(ctx: UpsertContext, found: Deployment): Promise<UpsertResult> {
   checkSameKind(ctx.config, found);
-  return applyPatch(ctx, found, patchRequest(ctx.config), false);
+  const body = revisionRequest(ctx.config);
+  return requestRevision(ctx, found, body, body, false);
 }

@@ -15,7 +15,7 @@ import {
 } from './poll-policy.js';
 import { inert, type Logger } from '../runner.js';
 import type { Clock, Deadline } from '../time.js';
-import { revisionStatus } from './revision-status.js';
+import { endsWait, revisionStatus } from './revision-status.js';
 import { errorMessage as describe, formatDuration } from '../lib/text.js';
 
 /**
@@ -57,6 +57,11 @@ export interface WaitOptions {
    * the timing of the checks): it starts its own work and returns.
    */
   onPoll?: (status: string) => void;
+  /**
+   * The revision as its create call answered it: stands in for the first status check (one
+   * GET fewer per update).
+   */
+  initial?: Revision;
   /** Whether a failed check may be retried; default `isTransientPollError`. */
   isTransient?: (error: unknown) => boolean;
 }
@@ -130,6 +135,20 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
         'input if deploys of this deployment take longer.',
     );
 
+  // A status the wait gives up on after a while (INTERRUPTED) ends as its outcome at the
+  // deadline too, so the failure names it rather than a timeout.
+  let lastRevision: Revision | undefined;
+  const endAtDeadline = (): WaitResult => {
+    const held = lastRevision;
+    const outcome =
+      held && revisionStatus(held.status).finalAfterMs !== undefined
+        ? outcomeOf(held.status, Infinity)
+        : undefined;
+    if (!held || !outcome) throw timedOut();
+    logger.info(heldTooLong(label, held.status, clock.now(), current));
+    return { outcome, status: held.status, revision: held, timeline, pollCount };
+  };
+
   // Earlier revisions tell how long a deploy usually takes here. Best effort, fetched
   // alongside the checks and never waited for: it only matters once DEPLOYING starts.
   let history: DeployHistory | undefined;
@@ -156,11 +175,14 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
     pollCount++;
     let revision: Revision | undefined;
     try {
-      revision = await abortable(client.getRevision(deploymentId, revisionId), signal);
+      revision =
+        pollCount === 1 && opts.initial?.id === revisionId
+          ? opts.initial
+          : await abortable(client.getRevision(deploymentId, revisionId), signal);
       failuresInRow = 0;
     } catch (error) {
       if (signal?.aborted || error instanceof CancelledError) throw cancelled();
-      if (error instanceof DeadlineError) throw timedOut();
+      if (error instanceof DeadlineError) return endAtDeadline();
       if (!isTransient(error)) throw checkFailed(error, ids, lastStatus);
       const rateLimited = error instanceof ApiError && error.status === 429;
       if (!rateLimited) failuresInRow++;
@@ -223,11 +245,15 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
         logger.debug(`The poll callback failed: ${describe(error)}`);
       }
       previousCheckAt = now;
-      const outcome = outcomeOf(status);
-      if (outcome) return { outcome, status, revision, timeline, pollCount };
+      lastRevision = revision;
+      const outcome = outcomeOf(status, now - (current?.at ?? now));
+      if (outcome) {
+        if (!revisionStatus(status).final) logger.info(heldTooLong(label, status, now, current));
+        return { outcome, status, revision, timeline, pollCount };
+      }
     }
 
-    if (deadline.passed()) throw timedOut();
+    if (deadline.passed()) return endAtDeadline();
     const delay = nextPollDelay({
       status: lastStatus ?? 'UNKNOWN',
       msInStatus: clock.now() - statusSince,
@@ -236,8 +262,12 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
       history,
       pollIntervalMs: opts.pollIntervalMs,
     });
-    // Never past the deadline: the last check happens right at it.
-    const sleepMs = Math.max(0, Math.min(delay, deadline.remainingMs()));
+    // Never past the deadline: the last check happens right at it. A status that ends the
+    // wait after a while (INTERRUPTED) is checked again right when that while is over.
+    const { finalAfterMs } = revisionStatus(lastStatus ?? 'UNKNOWN');
+    const untilGiveUp =
+      finalAfterMs === undefined || !current ? Infinity : finalAfterMs - (clock.now() - current.at);
+    const sleepMs = Math.max(0, Math.min(delay, deadline.remainingMs(), untilGiveUp));
     try {
       await clock.sleep(sleepMs, signal);
     } catch (error) {
@@ -247,10 +277,18 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
   }
 }
 
-function outcomeOf(status: string): WaitResult['outcome'] | undefined {
-  const { outcome } = revisionStatus(status);
-  if (outcome === 'in_progress') return undefined;
+function outcomeOf(status: string, msInStatus: number): WaitResult['outcome'] | undefined {
+  const outcome = endsWait(status, msInStatus);
+  if (outcome === undefined || outcome === 'in_progress') return undefined;
   return outcome === 'superseded' ? 'skipped' : outcome;
+}
+
+/** Why the wait ends on a status that is not final: it stayed too long. */
+function heldTooLong(label: string, status: string, now: number, seen?: StatusChange): string {
+  return (
+    `${label} stayed ${inert(status, 80)} for ${formatDuration(now - (seen?.at ?? now))}; ` +
+    'the action stops waiting for it to go on.'
+  );
 }
 
 /**

@@ -6,6 +6,8 @@ import type {
   Deployment,
   DeploymentCreateRequest,
   DeploymentPatchRequest,
+  Revision,
+  RevisionCreateRequest,
 } from '../control-plane/schemas.js';
 import { ActionError, ApiError } from '../errors.js';
 import { OutcomeUnknownError } from '../http/request.js';
@@ -25,6 +27,8 @@ export interface UpsertResult {
   /** The revision this run's own create or update produced. */
   revisionId: string;
   created: boolean;
+  /** The revision as its create call answered it (so the wait needs no first read). */
+  revision?: Revision;
 }
 
 /** How many times a create or update whose outcome was unknown is attempted again. */
@@ -111,6 +115,51 @@ export async function applyPatch(
       const now = await client.getDeployment(found.id);
       if (now.latest_revision_id && now.latest_revision_id !== before) {
         logger.info(`The update was applied: revision ${inert(now.latest_revision_id)}.`);
+        return { deployment: now, revisionId: now.latest_revision_id, created };
+      }
+      if (attempt >= MAX_UNKNOWN_OUTCOMES) throw error;
+      before = now.latest_revision_id;
+    }
+  }
+}
+
+/**
+ * POST /v2/deployments/{id}/revisions: the answer is the new revision. An install without the
+ * endpoint (404/405) gets `patch` instead, once, with a notice. A POST whose answer was lost
+ * reads the deployment: a new `latest_revision_id` is this run's revision, else it asks again.
+ */
+export async function requestRevision(
+  ctx: UpsertContext,
+  found: Deployment,
+  body: RevisionCreateRequest,
+  patch: DeploymentPatchRequest,
+  created: boolean,
+): Promise<UpsertResult> {
+  const { client, logger } = ctx;
+  if (!client.createRevision) return applyPatch(ctx, found, patch, created);
+  let before = found.latest_revision_id;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      logger.info(`Requesting a new revision of '${inert(found.name)}' (${inert(found.id)}).`);
+      const answer = await client.createRevision(found.id, body);
+      if (typeof answer === 'object') {
+        return { deployment: found, revisionId: answer.id, revision: answer, created };
+      }
+      logger.notice(
+        `The control plane does not offer POST /v2/deployments/{id}/revisions (HTTP ${answer}); ` +
+          'updating the deployment with PATCH instead, as older installs expect.',
+        { title: 'Revision requested with PATCH' },
+      );
+      return await applyPatch(ctx, found, patch, created);
+    } catch (error) {
+      if (!(error instanceof OutcomeUnknownError)) throw error;
+      logger.warning(
+        `The request for a new revision of ${inert(found.id)} got no usable answer ` +
+          `(${error.message}); reading the deployment to see whether it was made.`,
+      );
+      const now = await client.getDeployment(found.id);
+      if (now.latest_revision_id && now.latest_revision_id !== before) {
+        logger.info(`The revision was made: ${inert(now.latest_revision_id)}.`);
         return { deployment: now, revisionId: now.latest_revision_id, created };
       }
       if (attempt >= MAX_UNKNOWN_OUTCOMES) throw error;

@@ -39,7 +39,8 @@ export function uiBaseUrlFor(controlPlaneUrl: string): string {
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-const NAME_PATTERN = /^[a-z0-9-]+$/;
+/** The platform's name rule as the `langgraph` CLI checks it: no hyphen at either end. */
+const NAME_PATTERN = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SECONDS_PATTERN = /^(\d+(\.\d*)?|\.\d+)$/;
 
@@ -99,10 +100,13 @@ export class Checks {
 
   name(raw: string): string {
     if (raw === '' || NAME_PATTERN.test(raw)) return raw;
+    const suggestion = suggestName(raw);
     this.problem(
       'name',
       `Input \`name\` is "${raw}", which is not a valid deployment name: use only lowercase ` +
-        'letters, digits and hyphens (the platform’s rule), e.g. `my-agent` or `my-agent-pr-12`.',
+        'letters, digits and hyphens, not starting or ending with a hyphen (the platform’s ' +
+        'rule), ' +
+        (suggestion ? `e.g. \`${suggestion}\`.` : 'e.g. `my-agent` or `my-agent-pr-12`.'),
     );
     return '';
   }
@@ -277,6 +281,15 @@ export class Checks {
 
 function isFork(pr: NonNullable<GithubContext['pullRequest']>): boolean {
   return pr.headRepoFullName.toLowerCase() !== pr.baseRepoFullName.toLowerCase();
+}
+
+/** The nearest valid deployment name, or `undefined` when nothing of `raw` is left. */
+export function suggestName(raw: string): string | undefined {
+  const name = raw
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return NAME_PATTERN.test(name) ? name : undefined;
 }
 
 /** Whether a repository URL names `owner/name` (case-insensitive, `.git` optional). */

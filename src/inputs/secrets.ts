@@ -61,6 +61,9 @@ export const RESERVED_SECRET_NAMES: ReadonlySet<string> = new Set([
   'LSD_DD_API_KEY',
   'LSD_DD_ENDPOINT',
   'LSD_DEPLOYMENT_TYPE',
+  // the JS CLI's list (langchain-ai/langgraphjs, libs/langgraph-cli/src/cli/utils/deploy-helpers.ts)
+  // adds this one
+  'LANGGRAPH_HOST_API_KEY',
 ]);
 
 const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -82,6 +85,16 @@ export interface ParsedSecrets {
 export function parseSecrets(text: string): ParsedSecrets {
   if (text.trim() === '') return { secrets: [], problems: [], sensitive: [] };
   const raw = text.trimStart().startsWith('{') ? parseJsonForm(text) : parseLineForm(text);
+  if (raw.entries.length === 0 && raw.problems.length === 0) {
+    // On the platform an empty list changes nothing (the Terraform provider refuses it too):
+    // the user may well believe it clears the environment.
+    raw.problems.push(
+      '`secrets` is set but holds no secret (an empty JSON object, or only blank lines and ' +
+        'comments). An empty list changes nothing on the platform: the deployment keeps its ' +
+        'environment. To keep the environment, leave the input out; to change it, give at ' +
+        'least one NAME=value.',
+    );
+  }
   return check(raw);
 }
 

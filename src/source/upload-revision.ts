@@ -5,32 +5,40 @@
  * 1. create (a new name only): POST /v2/deployments, `source: internal_source`;
  * 2. upload-url: POST /v2/deployments/{id}/upload-url → `{upload_url, object_path}`;
  * 3. upload: PUT of the archive to the signed URL (`upload.ts`);
- * 4. patch: PATCH /v2/deployments/{id} with `revision_source: internal_source` and the object
- *    path; its `latest_revision_id` is the revision to follow.
+ * 4. revision: POST /v2/deployments/{id}/revisions with the object path (the API reference's
+ *    create-revision call; its answer is the revision to follow). An install without that
+ *    endpoint, or a deployment made by `langgraph deploy` (`internal_docker`, whose source
+ *    changes), gets the CLI's PATCH with `revision_source: internal_source` instead.
  *
  * A failure names the step it happened in.
  */
-import type { Deployment, DeploymentPatchRequest } from '../control-plane/schemas.js';
+import type {
+  Deployment,
+  DeploymentPatchRequest,
+  RevisionCreateRequest,
+} from '../control-plane/schemas.js';
 import type { Config } from '../config.js';
 import { buildCommandFields, checkCreatable, checkSameKind } from '../deployment/requests.js';
 import {
   applyPatch,
   createDeployment,
+  requestRevision,
   type UpsertContext,
   type UpsertResult,
 } from '../deployment/writes.js';
 import { ActionError, CancelledError } from '../errors.js';
+import { inert } from '../runner.js';
 import type { SourceArchive } from './archive.js';
 import { megabytes } from './archive.js';
 import { putArchive, UploadError } from './upload.js';
 
-export type UploadStep = 'create' | 'upload-url' | 'upload' | 'patch';
+export type UploadStep = 'create' | 'upload-url' | 'upload' | 'revision';
 
 const STEP_NUMBER: Record<UploadStep, number> = {
   create: 1,
   'upload-url': 2,
   upload: 3,
-  patch: 4,
+  revision: 4,
 };
 
 export async function upsertFromUpload(
@@ -47,9 +55,15 @@ export async function upsertFromUpload(
   try {
     let deployment = found;
     let created = false;
-    if (deployment) {
-      checkSameKind(config, deployment);
-    } else {
+    if (deployment) checkSameKind(config, deployment);
+    if (deployment?.source === CLI_IMAGE_SOURCE) {
+      logger.notice(
+        `Deployment '${inert(deployment.name)}' was made by \`langgraph deploy\` from a local ` +
+          'image (source internal_docker); this run uploads the checkout instead, so its source ' +
+          'changes to a remote build (internal_source), as `langgraph deploy` itself does.',
+        { title: 'Deployment source changes' },
+      );
+    } else if (!deployment) {
       checkCreatable(config);
       const made = await createDeployment(ctx, {
         name: config.name!,
@@ -71,13 +85,14 @@ export async function upsertFromUpload(
     );
     await putArchive(ctx, target.upload_url, archive.file, archive.bytes);
 
-    step = 'patch';
-    const result = await applyPatch(
-      ctx,
-      deployment,
-      uploadPatchRequest(config, archive, target.object_path),
-      created,
-    );
+    step = 'revision';
+    const body = uploadRevisionRequest(config, archive, target.object_path);
+    const patch: DeploymentPatchRequest = { revision_source: 'internal_source', ...body };
+    // The revisions endpoint has no field for a change of source: that takes the PATCH.
+    const result =
+      deployment.source === CLI_IMAGE_SOURCE
+        ? await applyPatch(ctx, deployment, patch, created)
+        : await requestRevision(ctx, deployment, body, patch, created);
     archive.cleanup();
     return result;
   } catch (error) {
@@ -85,14 +100,16 @@ export async function upsertFromUpload(
   }
 }
 
-/** The PATCH that asks for a revision built from the uploaded archive. */
-export function uploadPatchRequest(
+/** The source of a deployment `langgraph deploy` made from a locally built image. */
+export const CLI_IMAGE_SOURCE = 'internal_docker';
+
+/** The new revision built from the uploaded archive. */
+export function uploadRevisionRequest(
   config: Config,
   archive: Pick<SourceArchive, 'configPathInArchive'>,
   objectPath: string,
-): DeploymentPatchRequest {
-  const body: DeploymentPatchRequest = {
-    revision_source: 'internal_source',
+): RevisionCreateRequest {
+  const body: RevisionCreateRequest = {
     source_revision_config: {
       source_tarball_path: objectPath,
       langgraph_config_path: archive.configPathInArchive,
