@@ -140,7 +140,10 @@ export async function requestRevision(
   let before = found.latest_revision_id;
   for (let attempt = 1; ; attempt++) {
     try {
-      logger.info(`Requesting a new revision of '${inert(found.name)}' (${inert(found.id)}).`);
+      logger.info(
+        `Requesting ${created ? 'the first revision of the new deployment' : 'a new revision of'} ` +
+          `'${inert(found.name)}' (${inert(found.id)}).`,
+      );
       const answer = await client.createRevision(found.id, body);
       if (typeof answer === 'object') {
         return { deployment: found, revisionId: answer.id, revision: answer, created };
