@@ -69,9 +69,7 @@ describe('readInputs with a tests file', () => {
     );
     const problems = read.ok ? [] : read.problems;
     expect(problems.map((p) => p.input)).toEqual(['tests-feedback-key', 'tests']);
-    expect(problems[1]?.message).toContain(
-      'Tests file missing.yaml (input `tests`) does not exist',
-    );
+    expect(problems[1]?.message).toContain('Input `tests` is "missing.yaml", which does not exist');
   });
 
   it('is ignored by command delete', async () => {

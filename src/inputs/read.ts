@@ -71,7 +71,7 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: ReadConfigDeps = {}): R
         `is set, this run did not receive it: ${NO_SECRETS_ON_FORKS}`,
     );
   }
-  const workspaceId = getInput('workspace-id', env);
+  const workspaceId = check.workspaceId(getInput('workspace-id', env));
   const region = check.oneOf('region', getInput('region', env));
   const controlPlane = check.controlPlaneUrl(getInput('control-plane-url', env), region);
   const command = check.oneOf('command', getInput('command', env));
