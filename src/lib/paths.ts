@@ -79,15 +79,28 @@ export function readInsideWorkspace(
 ): BoundedRead {
   const where = resolveInsideWorkspace(workspace, path);
   if (!where.ok) return where;
+  const read = readRegularFile(where.real, maxBytes);
+  return read.ok ? { ...read, real: where.real, relative: where.relative } : read;
+}
+
+/**
+ * Reads the regular file at the absolute `file`, at most `maxBytes` of it: opened without
+ * following a last link and without blocking on a FIFO, checked on the handle. Callers that
+ * do not go through `readInsideWorkspace` must have decided themselves that `file` may be read.
+ */
+export function readRegularFile(
+  file: string,
+  maxBytes: number,
+): { ok: true; text: string } | { ok: false; refusal: PathRefusal; code?: string; size?: number } {
   let fd: number;
   try {
-    fd = openSync(where.real, OPEN_FLAGS);
+    fd = openSync(file, OPEN_FLAGS);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EISDIR') return { ok: false, refusal: 'folder' };
-    // ELOOP: the real path became a link after it was resolved.
+    // ELOOP: the last part is a link (it became one after the real path was resolved).
     if (code === 'ELOOP') return { ok: false, refusal: 'not-regular' };
-    if (code === 'ENOENT') return { ok: false, refusal: 'missing' };
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: false, refusal: 'missing' };
     return { ok: false, refusal: 'unreadable', ...(code ? { code } : {}) };
   }
   try {
@@ -104,12 +117,7 @@ export function readInsideWorkspace(
       length += n;
     }
     if (length > maxBytes) return { ok: false, refusal: 'too-large' };
-    return {
-      ok: true,
-      text: buffer.subarray(0, length).toString('utf8'),
-      real: where.real,
-      relative: where.relative,
-    };
+    return { ok: true, text: buffer.subarray(0, length).toString('utf8') };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return { ok: false, refusal: 'unreadable', ...(code ? { code } : {}) };
