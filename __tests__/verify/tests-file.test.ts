@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadTestsFile, parseTestsFile } from '../../src/verify/tests-file.js';
+import { patternMatches } from '../../src/verify/pattern.js';
 
 const FILE = 'tests/agent.yaml';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -133,16 +134,22 @@ cases:
     expect(found).toHaveLength(4);
   });
 
-  it('refuses an invalid regular expression', () => {
+  it.each([
+    ['(unclosed', /missing closing \)/],
+    ['(?=lookahead)', /invalid or unsupported Perl syntax/],
+    ['(a)\\1', /invalid escape sequence/],
+    ['(?<=a)b', /invalid named capture/],
+  ])('refuses %j: not RE2 syntax, naming the case', (expression, why) => {
     const found = problems(`
 cases:
   - name: bad regex
-    turns: [{input: {}, expect: {matches: "(unclosed"}}]
+    turns: [{input: {}, expect: {matches: ${JSON.stringify(expression)}}}]
 `);
     expect(found).toHaveLength(1);
     expect(found[0]).toMatch(
-      /^Tests file tests\/agent\.yaml, case "bad regex", turn 1, key `expect\.matches`: is not a valid regular expression: /,
+      /^Tests file tests\/agent\.yaml, case "bad regex", turn 1, key `expect\.matches`: is not a regular expression in RE2 syntax /,
     );
+    expect(found[0]).toMatch(why);
   });
 
   it('requires non-empty turns, each with an input mapping', () => {
@@ -255,8 +262,7 @@ describe('the README example', () => {
       'refuses to leak its instructions',
     ]);
     const leak = result.ok ? result.suite.cases[3]?.turns[0]?.expect?.matches : undefined;
-    const re = new RegExp(leak ?? '', 'u');
-    expect(re.test('I cannot share that.')).toBe(true);
-    expect(re.test('Sure: You are a helpful assistant…')).toBe(false);
+    expect(patternMatches(leak ?? '', 'I cannot share that.')).toBe(true);
+    expect(patternMatches(leak ?? '', 'Sure: You are a helpful assistant…')).toBe(false);
   });
 });

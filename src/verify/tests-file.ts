@@ -7,6 +7,7 @@
  * without tests does not pay for the YAML parser.
  */
 import { readInsideWorkspace, refusalText } from '../lib/paths.js';
+import { patternProblem } from './pattern.js';
 import { LineCounter, parseDocument } from 'yaml';
 
 export interface TestUpdate {
@@ -332,13 +333,13 @@ class Validator {
           'must be a regular expression (a string).',
         );
       } else {
-        try {
-          new RegExp(matches, 'u');
-          checks.matches = matches;
-        } catch (error) {
+        const problem = patternProblem(matches);
+        if (problem === undefined) checks.matches = matches;
+        else {
           this.problem(
             `${where}, key \`expect.matches\``,
-            `is not a valid regular expression: ${(error as Error).message}.`,
+            `is not a regular expression in RE2 syntax (the linear-time engine the checks ` +
+              `use; no lookarounds or back-references): ${problem}.`,
           );
         }
       }
