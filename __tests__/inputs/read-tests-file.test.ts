@@ -39,6 +39,8 @@ describe('readInputs with a tests file', () => {
     expect(read.ok && read.config.tests).toEqual({
       file: 'good.yaml',
       feedbackKey: 'ci',
+      // The region's LangSmith API host: the only place verdicts are sent.
+      feedbackHost: 'api.smith.langchain.com',
       cases: [{ name: 'a', turns: [{ input: { x: 1 } }] }],
     });
   });
@@ -58,7 +60,7 @@ describe('readInputs with a tests file', () => {
     );
     expect(problems[2]?.message).toContain('case "a" (#2), key `name`: is not unique');
     expect(problems[3]?.message).toContain(
-      'case "a", turn 1, key `expect.matches`: is not a valid regular expression',
+      'case "a", turn 1, key `expect.matches`: is not a regular expression in RE2 syntax',
     );
   });
 

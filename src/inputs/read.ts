@@ -243,10 +243,16 @@ export async function readInputs(
     for (const message of loaded.problems) problems.push({ input: 'tests', message });
   }
   if (problems.length > 0 || !read.ok || !loaded.ok) return { ok: false, problems };
+  const { feedbackHostFor } = await import('../verify/feedback-url.js');
   read.config.tests = {
     file: tests,
     cases: loaded.suite.cases,
-    ...(feedbackKey !== '' ? { feedbackKey } : {}),
+    ...(feedbackKey !== ''
+      ? {
+          feedbackKey,
+          feedbackHost: feedbackHostFor(read.config.controlPlaneUrl, read.config.region),
+        }
+      : {}),
   };
   return read;
 }

@@ -14,7 +14,7 @@
  * is untrusted: it reaches the log only through `inert()` / `printUntrusted()`, masked.
  */
 import { CancelledError, DeadlineError } from '../errors.js';
-import { keyAllowedFor } from '../http/key-policy.js';
+import { feedbackUrlProblem } from './feedback-url.js';
 import { request } from '../http/request.js';
 import { inert, printUntrusted, redact, setSecret } from '../runner.js';
 import { shortError, type VerifyContext } from './shared.js';
@@ -63,6 +63,11 @@ export interface ConversationTestsOptions {
   cases: TestCase[];
   /** Feedback key asked for on every run; undefined: no feedback. */
   feedbackKey?: string;
+  /**
+   * The only host verdicts may be POSTed to (`feedback-url.ts`: the region's LangSmith API
+   * host, or the control plane's); undefined: none is sent.
+   */
+  feedbackHost?: string;
   /** Default 4. */
   maxParallel?: number;
   /** Prints a block of untrusted text; default `printUntrusted`. */
@@ -115,6 +120,7 @@ export async function runConversationTests(
         assistants,
         listError,
         feedbackKey: options.feedbackKey,
+        feedbackHost: options.feedbackHost,
         feedback,
         print,
       });
@@ -156,6 +162,7 @@ interface CaseDeps {
   assistants: Assistant[] | undefined;
   listError: string | undefined;
   feedbackKey: string | undefined;
+  feedbackHost: string | undefined;
   feedback: { sent: number; failed: number; problems: Set<string> };
   print: (lines: string[]) => void;
 }
@@ -369,9 +376,16 @@ async function sendFeedback(
       deps.feedback.problems.add('the feedback URL is not a URL');
       continue;
     }
-    if (!keyAllowedFor(url)) {
+    // Only the LangSmith API host the settings name: no request anywhere else.
+    const refused =
+      deps.feedbackHost === undefined
+        ? 'no LangSmith API host is known'
+        : feedbackUrlProblem(url, deps.feedbackHost);
+    if (refused !== undefined) {
       deps.feedback.failed++;
-      deps.feedback.problems.add(`a feedback URL on ${url.protocol}//${url.host} (not https)`);
+      deps.feedback.problems.add(
+        `a feedback URL on ${url.protocol}//${url.host} was not called (${refused})`,
+      );
       continue;
     }
     try {
