@@ -14,7 +14,7 @@
  * is untrusted: it reaches the log only through `inert()` / `printUntrusted()`, masked.
  */
 import { CancelledError, DeadlineError } from '../errors.js';
-import { feedbackUrlProblem } from './feedback-url.js';
+import { feedbackTarget } from './feedback-url.js';
 import { request } from '../http/request.js';
 import { inert, printUntrusted, redact, setSecret } from '../runner.js';
 import { shortError, type VerifyContext } from './shared.js';
@@ -368,26 +368,14 @@ async function sendFeedback(
       ),
       1000,
     );
-    let url: URL;
-    try {
-      url = new URL(run.url);
-    } catch {
-      deps.feedback.failed++;
-      deps.feedback.problems.add('the feedback URL is not a URL');
-      continue;
-    }
     // Only the LangSmith API host the settings name: no request anywhere else.
-    const refused =
-      deps.feedbackHost === undefined
-        ? 'no LangSmith API host is known'
-        : feedbackUrlProblem(url, deps.feedbackHost);
-    if (refused !== undefined) {
+    const target = feedbackTarget(run.url, deps.feedbackHost);
+    if (!target.ok) {
       deps.feedback.failed++;
-      deps.feedback.problems.add(
-        `a feedback URL on ${url.protocol}//${url.host} was not called (${refused})`,
-      );
+      deps.feedback.problems.add(target.problem);
       continue;
     }
+    const url = target.url;
     try {
       const res = await request(ctx.http, {
         method: 'POST',

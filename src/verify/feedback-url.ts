@@ -44,3 +44,26 @@ export function feedbackUrlProblem(url: URL, allowedHost: string): string | unde
   }
   return undefined;
 }
+
+/** The URL to POST a verdict to, or why there is none (a phrase for the one warning). */
+export function feedbackTarget(
+  raw: string,
+  allowedHost: string | undefined,
+): { ok: true; url: URL } | { ok: false; problem: string } {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { ok: false, problem: 'the feedback URL is not a URL' };
+  }
+  const refused =
+    allowedHost === undefined
+      ? 'no LangSmith API host is known'
+      : feedbackUrlProblem(url, allowedHost);
+  return refused === undefined
+    ? { ok: true, url }
+    : {
+        ok: false,
+        problem: `a feedback URL on ${url.protocol}//${url.host} was not called (${refused})`,
+      };
+}
