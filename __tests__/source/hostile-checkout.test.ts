@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   existsSync,
+  linkSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -91,6 +92,10 @@ describe('a hostile checkout', () => {
     await socketAt(join(ws, 'apps/agent/sock'));
     symlinkSync(join(ws, '.git'), join(ws, 'apps/agent/gitlink'));
     symlinkSync('/etc/passwd', join(ws, 'apps/agent/passwd'));
+    // A second name of a file outside the agent's folder (it could as well be outside the
+    // checkout, on the same file system).
+    writeFileSync(join(ws, 'outside-secret'), 'SECRET');
+    linkSync(join(ws, 'outside-secret'), join(ws, 'apps/agent/hardlink.txt'));
 
     const plan = planArchive(ws, 'apps/agent/langgraph.json', {});
     const archive = await buildArchive(plan, { workspace: ws, tempDir: dir('archive-out-') });
@@ -110,6 +115,7 @@ describe('a hostile checkout', () => {
     expect(body.includes('SECRET')).toBe(false);
     expect(archive.leftOut.map((f) => `${f.archivePath}: ${f.reason}`)).toEqual([
       'gitlink: symbolic link',
+      'hardlink.txt: hard link',
       'passwd: symbolic link',
       'pipe: not a regular file',
       'sock: not a regular file',

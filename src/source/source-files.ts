@@ -9,9 +9,9 @@
  *   root) down to each file, and `.git/info/exclude`; plus each included folder's
  *   `.dockerignore` (relative to the folder that holds it, the deepest rule that matches
  *   deciding, as git does). Ignore files are read through the one path rule (`lib/paths.ts`).
- * - Symbolic links, hard links (every path of a file after the first, in sorted order), and
- *   anything that is not a regular file (FIFOs, sockets, devices) are left out, without
- *   opening them, and listed.
+ * - Symbolic links, hard links (every name of a file that has more than one: one of them may
+ *   lie outside the checkout), and anything that is not a regular file (FIFOs, sockets,
+ *   devices) are left out, without opening them, and listed.
  *
  * The result is sorted by archive path, so the archive does not depend on the order in which
  * the file system lists a folder. `ignore` is loaded lazily.
@@ -100,21 +100,9 @@ export async function selectSourceFiles(
   };
   for (const folder of folders) walkFolder(walk, folder);
 
-  const candidates = walk.out;
+  const files = walk.out;
   const leftOut = walk.leftOut;
-  candidates.sort((a, b) => compare(a.archivePath, b.archivePath));
-  const seenInodes = new Set<string>();
-  const files: SourceFile[] = [];
-  for (const c of candidates) {
-    if (c.inode !== undefined) {
-      if (seenInodes.has(c.inode)) {
-        leftOut.push({ archivePath: c.archivePath, reason: 'hard link' });
-        continue;
-      }
-      seenInodes.add(c.inode);
-    }
-    files.push({ archivePath: c.archivePath, absolute: c.absolute, size: c.size });
-  }
+  files.sort((a, b) => compare(a.archivePath, b.archivePath));
   leftOut.sort((a, b) => compare(a.archivePath, b.archivePath));
   return { files, leftOut };
 }
@@ -122,7 +110,7 @@ export async function selectSourceFiles(
 interface Walk {
   workspace: string;
   factory: IgnoreFactory;
-  out: (SourceFile & { inode?: string })[];
+  out: SourceFile[];
   leftOut: LeftOutFile[];
   checkpoint: () => void;
 }
@@ -202,12 +190,13 @@ function walkFolder(walk: Walk, folder: SourceFolder): void {
         walk.leftOut.push({ archivePath: archivePathOf(rel), reason: 'not a regular file' });
         continue;
       }
-      walk.out.push({
-        archivePath: archivePathOf(rel),
-        absolute: abs,
-        size: stat.size,
-        ...(stat.nlink > 1 ? { inode: `${stat.dev}:${stat.ino}` } : {}),
-      });
+      // A hard link may be a second name of a file outside the checkout (`ln ~/.ssh/id_rsa`),
+      // so no name of a file with more than one is sent.
+      if (stat.nlink > 1) {
+        walk.leftOut.push({ archivePath: archivePathOf(rel), reason: 'hard link' });
+        continue;
+      }
+      walk.out.push({ archivePath: archivePathOf(rel), absolute: abs, size: stat.size });
     }
   };
   visit(folder.absolute, '', inherited);
