@@ -4,6 +4,7 @@
  * the storage server received is listed entry by entry; refused checkouts make no request.
  */
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { rmSync, symlinkSync, truncateSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -128,6 +129,27 @@ describe('source: upload from a hostile checkout', () => {
     expectExit(result, 1);
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(errorText(result)).toMatch(/add up to 3072\.0 MB.*model\.bin \(3072\.0 MB\)/s);
+    expect(log.since()).toHaveLength(0);
+  });
+
+  it('stops building the archive when `timeout` runs out, before any request', async () => {
+    const ws = workspaces.make({
+      'agent/langgraph.json': JSON.stringify({ dependencies: ['.'], graphs: { a: './a.py:g' } }),
+      'agent/a.py': '',
+    });
+    // 96 MB that does not compress: seconds of gzip, far past a 1 s budget.
+    writeFileSync(join(ws, 'agent/noise.bin'), randomBytes(96 * 1024 * 1024));
+    const log = mark(sim);
+    const started = Date.now();
+    const result = await runAction({
+      workspace: ws,
+      inputs: { ...inputs(uniqueName('hostile-slow')), timeout: '1' },
+    });
+    expectExit(result, 1);
+    expect(errorText(result)).toMatch(
+      /The `timeout` ran out while the `source: upload` archive was built; nothing was sent/,
+    );
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(log.since()).toHaveLength(0);
   });
 });
