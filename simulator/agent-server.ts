@@ -200,7 +200,7 @@ export class AgentServers {
   }
 
   /**
-   * A POST to a pre-signed feedback URL (`/feedback/<token>`): no API key needed, and one
+   * A POST to a pre-signed feedback URL (`/api/v1/feedback/tokens/<token>`, as LangSmith's): no API key needed, and one
    * that carries a key (`X-Api-Key` or `Authorization`) is refused, since the URL is its own
    * authorisation and a key sent there would leak.
    */
@@ -338,7 +338,7 @@ export class AgentServers {
       for (const key of keys) {
         const token = randomUUID();
         this.feedbackTokens.set(token, { runId, key });
-        urls[key] = `${req.feedbackBase}/feedback/${token}`;
+        urls[key] = `${req.feedbackBase}/api/v1/feedback/tokens/${token}`;
       }
       events.push(sseEvent('feedback', urls));
     }

@@ -479,7 +479,7 @@ class SimulatorServer implements Simulator {
     }
     const key = header(req, 'x-api-key');
     // Pre-signed feedback URLs are their own authorisation: no key (one sent is refused).
-    const feedback = /^\/feedback\/([^/]+)$/.exec(path);
+    const feedback = /^\/api\/v1\/feedback\/tokens\/([^/]+)$/.exec(path);
     if (feedback) {
       const parsed = raw === '' ? undefined : parseOr(raw, INVALID_JSON);
       return this.agents.receiveFeedback({

@@ -88,6 +88,8 @@ export interface Config {
     cases: import('./verify/tests-file.js').TestCase[];
     /** `tests-feedback-key`; absent when empty (no feedback). */
     feedbackKey?: string;
+    /** The only host verdicts are sent to (`verify/feedback-url.ts`). */
+    feedbackHost?: string;
   };
 
   // delete and prune

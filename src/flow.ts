@@ -6,8 +6,8 @@ import type { Config } from './config.js';
 import { ControlPlaneClient } from './control-plane/client.js';
 import { CancelledError } from './errors.js';
 import type { HttpContext } from './http/request.js';
-import { outputProblem } from './output-checks.js';
-import { inert, runnerLogger, setOutput, type Logger } from './runner.js';
+import { outputGate } from './output-checks.js';
+import { runnerLogger, type Logger } from './runner.js';
 import {
   bestEffortWithin,
   fail,
@@ -33,8 +33,6 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
       (state.report.warnings ??= []).push(message);
     },
   };
-  const outputs = new Map<string, string>();
-  const rejected = new Set<string>();
 
   const http: HttpContext = {
     clock,
@@ -59,25 +57,7 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
     http,
     client,
     state,
-    output(name, value) {
-      if (value === undefined) return;
-      const text = String(value);
-      if (outputs.get(name) === text) return;
-      const problem = outputProblem(name, text);
-      if (problem !== undefined) {
-        // Once per value: the same answer read twice is one warning.
-        if (rejected.has(`${name}\n${text}`)) return;
-        rejected.add(`${name}\n${text}`);
-        logger.warning(
-          `Output \`${name}\` not written: the platform answered "${inert(text, 120)}", and ` +
-            `${problem}. Later steps see it empty.`,
-          { title: 'Output not written' },
-        );
-        return;
-      }
-      outputs.set(name, text);
-      setOutput(name, text);
-    },
+    output: outputGate(logger),
   };
 
   const onSignal = (signal: NodeJS.Signals) => {

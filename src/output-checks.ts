@@ -1,43 +1,100 @@
 /**
- * Outputs built from answers are checked before they are written: a later step may paste
- * them into a shell (`run: echo "${{ steps.deploy.outputs.url }}"`), so a value the platform
- * sent must have the shape its name promises, or it is not written (a warning says why).
+ * The one gate every output passes (INTERFACE v1.2, "every output is checked"): a later step
+ * may paste an output into a shell (`run: echo "${{ steps.deploy.outputs.url }}"`), so every
+ * value must have the shape its name promises, or it is not written (a warning says why).
+ * There is no list of names to skip: an output this module has no own rule for gets the
+ * strictest one (an ID's), so a new output cannot slip past it. `setOutput` is called from
+ * here only (`__tests__/output-checks.test.ts` checks that).
  */
+import { inert, setOutput, type Logger } from './runner.js';
 
 /** The platform's deployment name rule (the `name` input's). */
-const NAME = /^[a-z0-9-]+$/;
+const NAME = /^[a-z0-9-]{1,200}$/;
 const HEX = /^[0-9a-f]{7,64}$/i;
-/** Printable ASCII without whitespace, quotes, backquotes, `$` or backslashes. */
-const ID = /^[A-Za-z0-9._:@/+=-]{1,200}$/;
+/** IDs: letters, digits, `-`, `_` and `.` only. */
+const ID = /^[A-Za-z0-9._-]{1,200}$/;
 const STATUS = /^[A-Za-z0-9_-]{1,64}$/;
 const BOOLEAN = /^(true|false)$/;
+const SHA256 = /^[0-9a-f]{64}$/;
+const COUNT = /^[0-9]{1,9}$/;
+
+type Rule = (value: string) => string | undefined;
+
+const pattern =
+  (re: RegExp, what: string): Rule =>
+  (value) =>
+    re.test(value) ? undefined : what;
+
+const ID_RULE = pattern(ID, 'it is not an ID (letters, digits, -, _ and . only)');
+
+const RULES: Readonly<Record<string, Rule>> = {
+  name: pattern(NAME, 'it is not a deployment name (lowercase letters, digits and hyphens)'),
+  'commit-sha': pattern(HEX, 'it is not a hexadecimal commit SHA'),
+  'deployment-id': ID_RULE,
+  'revision-id': ID_RULE,
+  'rolled-back-to': ID_RULE,
+  status: pattern(STATUS, 'it is not a status (letters, digits, _ and -)'),
+  created: pattern(BOOLEAN, 'it is not true or false'),
+  'skipped-build': pattern(BOOLEAN, 'it is not true or false'),
+  url: urlProblem,
+  'ui-url': urlProblem,
+  'source-digest': pattern(SHA256, 'it is not a SHA-256 digest (64 hexadecimal digits)'),
+  'tests-passed': pattern(COUNT, 'it is not a count'),
+  'tests-failed': pattern(COUNT, 'it is not a count'),
+  deleted: namesProblem,
+};
+
+/** Why `value` cannot be the output `name`, or undefined when it can. */
+export function outputProblem(name: string, value: string): string | undefined {
+  return (RULES[name] ?? ID_RULE)(value);
+}
+
+/** `deleted`: a JSON array of deployment names, nothing else. */
+function namesProblem(value: string): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return 'it is not a JSON array of deployment names';
+  }
+  return Array.isArray(parsed) &&
+    parsed.every((n) => typeof n === 'string' && NAME.test(n)) &&
+    JSON.stringify(parsed) === value
+    ? undefined
+    : 'it is not a JSON array of deployment names';
+}
 
 /**
- * Why `value` cannot be the output `name`, or undefined when it can. Outputs this module does
- * not know are the action's own and pass.
+ * The run's output writer: each value is checked, written once (the same value again is not
+ * written twice) and otherwise left out with one warning per value. `write` is for tests.
  */
-export function outputProblem(name: string, value: string): string | undefined {
-  switch (name) {
-    case 'name':
-      return NAME.test(value)
-        ? undefined
-        : 'it is not a deployment name (lowercase letters, digits and hyphens)';
-    case 'commit-sha':
-      return HEX.test(value) ? undefined : 'it is not a hexadecimal commit SHA';
-    case 'deployment-id':
-    case 'revision-id':
-      return ID.test(value) ? undefined : 'it is not an ID (printable, without whitespace)';
-    case 'status':
-      return STATUS.test(value) ? undefined : 'it is not a status (letters, digits, _ and -)';
-    case 'created':
-    case 'skipped-build':
-      return BOOLEAN.test(value) ? undefined : 'it is not true or false';
-    case 'url':
-    case 'ui-url':
-      return urlProblem(value);
-    default:
-      return undefined;
-  }
+export function outputGate(
+  logger: Pick<Logger, 'warning'>,
+  write: (name: string, value: string) => void = setOutput,
+): (name: string, value: string | boolean | number | undefined) => void {
+  const written = new Map<string, string>();
+  const rejected = new Set<string>();
+  return (name, value) => {
+    if (value === undefined) return;
+    const text = String(value);
+    if (written.get(name) === text) return;
+    const problem = /^[a-z][a-z0-9-]{0,63}$/.test(name)
+      ? outputProblem(name, text)
+      : 'the output name is not one the action writes';
+    if (problem !== undefined) {
+      // Once per value: the same answer read twice is one warning.
+      if (rejected.has(`${name}\n${text}`)) return;
+      rejected.add(`${name}\n${text}`);
+      logger.warning(
+        `Output \`${inert(name, 64)}\` not written: the value "${inert(text, 120)}" was refused ` +
+          `because ${problem}. Later steps see it empty.`,
+        { title: 'Output not written' },
+      );
+      return;
+    }
+    written.set(name, text);
+    write(name, text);
+  };
 }
 
 /**

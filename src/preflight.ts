@@ -16,7 +16,8 @@
  *
  * Only `node:fs`, `node:path` and jsonc-parser are loaded, so a broken config fails fast.
  */
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { readInsideWorkspace, refusalText } from './lib/paths.js';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { AnnotationProperties, Logger } from './runner.js';
 import { Checker, JsonDocument, MAX_SYNTAX_PROBLEMS, child } from './preflight/document.js';
@@ -97,29 +98,30 @@ export function preflightConfig(opts: PreflightOptions): PreflightResult {
       `${INPUT} "${written}" is a folder: give the path of the config file, e.g. ${file}/langgraph.json.`,
     );
   }
-  try {
-    if (!isInside(realpathSync(workspace), realpathSync(absolute))) {
-      return inputError(
-        `${INPUT} "${written}" is a symbolic link to a file outside the repository: the platform cannot read it. Point ${INPUT} at the real file in the repository.`,
-      );
+  // The one rule for reading from the checkout: real path inside it, not `.git`, a regular
+  // file opened without blocking, at most 5 MB.
+  const read = readInsideWorkspace(workspace, written, 5_000_000);
+  if (!read.ok) {
+    switch (read.refusal) {
+      case 'outside':
+        return inputError(
+          `${INPUT} "${written}" is a symbolic link to a file outside the repository: the platform cannot read it. Point ${INPUT} at the real file in the repository.`,
+        );
+      case 'too-large':
+        return inputError(
+          `${INPUT} ${file} is larger than 5 MB, too large for a LangGraph config: check that ${INPUT} names the langgraph.json file.`,
+        );
+      case 'unreadable':
+        return inputError(
+          `${INPUT} ${file} could not be read (${read.code ?? 'unknown error'}); check the file's permissions in the checkout.`,
+        );
+      default:
+        return inputError(
+          `${INPUT} ${file} ${refusalText(read.refusal)}: point ${INPUT} at the LangGraph config file in the repository.`,
+        );
     }
-  } catch {
-    // realpath failing after stat succeeded: let the read below report it.
   }
-
-  let text: string;
-  try {
-    if (statSync(absolute).size > 5_000_000)
-      return inputError(
-        `${INPUT} ${file} is larger than 5 MB, too large for a LangGraph config: check that ${INPUT} names the langgraph.json file.`,
-      );
-    text = readFileSync(absolute, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-    return inputError(
-      `${INPUT} ${file} could not be read (${code}); check the file's permissions in the checkout.`,
-    );
-  }
+  const text = read.text;
 
   const bom = text.startsWith('\ufeff');
   // A space keeps every offset (and so every line and column) where it was.

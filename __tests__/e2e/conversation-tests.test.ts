@@ -4,12 +4,19 @@
  * an invalid file is an input error before any request.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { tempWorkspaces } from './deploy-support.js';
 import { runAction, type RunResult } from '../../scripts/run-action.js';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
 
 let sim: Simulator;
 const workspaces = tempWorkspaces('e2e-tests');
+const outsideDir = mkdtempSync(join(tmpdir(), 'e2e-tests-outside-'));
+const secretFile = join(outsideDir, 'secret.yaml');
+writeFileSync(secretFile, 'cases: [{name: OUTSIDE-SECRET, turns: [{input: {}}]}]\n');
 
 beforeAll(async () => {
   sim = await startSimulator({
@@ -22,6 +29,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await sim.close();
   workspaces.removeAll();
+  rmSync(outsideDir, { recursive: true, force: true });
 });
 beforeEach(() => sim.reset());
 
@@ -155,7 +163,7 @@ describe('conversation tests on the built bundle', () => {
       'Tests file .github/agent-tests.yaml, case "typo", turn 1, key `expect`: unknown key `contain`; the keys here are `contains`, `matches`, `values`.',
     );
     expect(found[1]!.message).toContain(
-      'case "typo", turn 1, key `expect.matches`: is not a valid regular expression',
+      'case "typo", turn 1, key `expect.matches`: is not a regular expression in RE2 syntax',
     );
   });
 
@@ -164,7 +172,48 @@ describe('conversation tests on the built bundle', () => {
     expect(r.code).toBe(1);
     expect(sim.requests).toEqual([]);
     expect(errors(r)[0]!.message).toContain(
-      'Tests file .github/agent-tests.yaml (input `tests`) does not exist in the checkout',
+      'Input `tests` is ".github/agent-tests.yaml", which does not exist in the checkout',
+    );
+  });
+
+  it.each([
+    ['a symlink to a file outside the checkout', 'out', /outside the checkout/],
+    ['a symlink to /dev/zero', 'zero', /outside the checkout/],
+    ['a FIFO', 'fifo', /not a regular file/],
+  ])('%s is an input error before any request, showing nothing of it', async (_what, kind, why) => {
+    const ws = checkout({});
+    const path = join(ws, '.github', 'agent-tests.yaml');
+    mkdirSync(join(ws, '.github'), { recursive: true });
+    if (kind === 'out') symlinkSync(secretFile, path);
+    else if (kind === 'zero') symlinkSync('/dev/zero', path);
+    else execFileSync('mkfifo', [path]);
+    const r = await deploy(`tests-path-${kind}`, ws);
+    expect(r.code).toBe(1);
+    expect(sim.requests).toEqual([]);
+    const [error] = errors(r);
+    expect(error?.props).toBe('title=Invalid input: tests');
+    expect(error?.message).toMatch(/^Input `tests` is "\.github\/agent-tests\.yaml", which /);
+    expect(error?.message).toMatch(why);
+    expect(r.stdout).not.toContain('OUTSIDE-SECRET');
+  });
+
+  it('sends no verdict to a feedback URL on another host than the configured one, with a warning', async () => {
+    // The control plane is named by "localhost"; the agent stream hands out 127.0.0.1 URLs.
+    const ws = checkout({
+      '.github/agent-tests.yaml': 'cases: [{name: one, turns: [{input: {messages: []}}]}]\n',
+    });
+    const controlPlane = sim.url.replace('127.0.0.1', 'localhost');
+    const r = await deploy('tests-feedback-host', ws, { 'control-plane-url': controlPlane });
+    expect(r.code).toBe(0);
+    const streams = sim.requests.filter((q) => q.path.endsWith('/runs/stream'));
+    expect(streams.length).toBeGreaterThan(0);
+    expect(sim.feedback()).toEqual([]);
+    expect(sim.requests.filter((q) => q.path.includes('/feedback/'))).toEqual([]);
+    const warned = r.annotations.filter((a) => a.kind === 'warning').map((a) => a.message);
+    expect(warned.join('\n')).toMatch(
+      new RegExp(
+        `was not called \\(not the LangSmith API host localhost:${new URL(sim.url).port}\\)`,
+      ),
     );
   });
 });

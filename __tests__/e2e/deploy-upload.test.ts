@@ -8,7 +8,6 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { runAction } from '../../scripts/run-action.js';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
@@ -24,6 +23,7 @@ import {
   uniqueName,
   sentSecrets,
 } from './deploy-support.js';
+import { tarNames } from '../helpers/tar.js';
 
 let sim: Simulator;
 let workspace: string;
@@ -53,29 +53,6 @@ function makeCheckout(): string {
   write('README.md', 'not in the archive: outside the included folders\n');
   symlinkSync('/etc/passwd', join(ws, 'apps/agent/passwd'));
   return ws;
-}
-
-/** File names of a .tar.gz (plain ustar/pax: 512-byte headers). */
-function tarNames(gz: Buffer): string[] {
-  const tar = gunzipSync(gz);
-  const names: string[] = [];
-  let pax: string | undefined;
-  for (let off = 0; off + 512 <= tar.length;) {
-    const header = tar.subarray(off, off + 512);
-    if (header.every((b) => b === 0)) break;
-    const name = header.subarray(0, 100).toString('utf8').replace(/\0.*$/s, '');
-    const prefix = header.subarray(345, 500).toString('utf8').replace(/\0.*$/s, '');
-    const size = parseInt(header.subarray(124, 136).toString('utf8').trim() || '0', 8);
-    const type = String.fromCharCode(header[156]!);
-    const body = tar.subarray(off + 512, off + 512 + size);
-    if (type === 'x') pax = /\d+ path=(.*)\n/.exec(body.toString('utf8'))?.[1];
-    else {
-      names.push(pax ?? (prefix ? `${prefix}/${name}` : name));
-      pax = undefined;
-    }
-    off += 512 + Math.ceil(size / 512) * 512;
-  }
-  return names;
 }
 
 beforeAll(async () => {

@@ -291,6 +291,24 @@ describe('workspace-id', () => {
     await tenantSim.close();
   });
 
+  it('a workspace-id that is not a UUID is an input error before any request', async () => {
+    const log = mark(tenantSim);
+    const result = await runAction({
+      inputs: baseInputs(tenantSim, {
+        name: uniqueName('tenant-bad'),
+        'integration-id': INTEGRATION_ID,
+        'workspace-id': 'my-workspace',
+      }),
+    });
+    expectExit(result, 1);
+    expect(
+      errors(result)
+        .map((e) => e.message)
+        .join('\n'),
+    ).toMatch(/Input `workspace-id` is "my-workspace", which is not a workspace ID/);
+    expect(log.since()).toHaveLength(0);
+  });
+
   it('without it, a 403 fails with advice to set workspace-id, before any change', async () => {
     const name = uniqueName('tenant-no');
     const result = await runAction({

@@ -10,6 +10,8 @@ import { FakeGithub } from '../helpers/fake-github.js';
 import { byRoute, errors, expectExit, mark, warnings } from './deploy-support.js';
 
 const REPO = 'acme/agent';
+/** This repository as a deployment names it: any case, with or without .git. */
+const OURS = 'https://GitHub.com/Acme/Agent.git';
 let sim: Simulator;
 
 beforeAll(async () => {
@@ -55,7 +57,7 @@ function seedMixed() {
     'shop-agent-pr-x',
     'shop-agent',
   ]) {
-    sim.seedDeployment({ name });
+    sim.seedDeployment({ repoUrl: OURS, name });
   }
   sim.github.setPullRequest(REPO, 11, { state: 'open', title: 'Add cart' });
   sim.github.setPullRequest(REPO, 12, { state: 'closed', title: 'Old idea' });
@@ -168,10 +170,29 @@ describe('prune', () => {
     expect(error!.message).toContain(why);
   });
 
+  it("keeps another repository's preview of a closed PR, naming why, and deletes nothing of it", async () => {
+    sim.seedDeployment({ repoUrl: 'https://github.com/other/shop', name: 'shop-agent-pr-31' });
+    sim.seedDeployment({ source: 'external_docker', name: 'shop-agent-pr-32' });
+    sim.github.setPullRequest(REPO, 31, { state: 'closed' });
+    sim.github.setPullRequest(REPO, 32, { state: 'closed' });
+    const log = mark(sim);
+    const result = await prune();
+    expectExit(result, 0);
+    expect(names()).toEqual(['shop-agent-pr-31', 'shop-agent-pr-32']);
+    expect(deleted(result)).toEqual([]);
+    expect(byRoute(log.since(), 'DELETE', /^\/v2\/deployments/)).toHaveLength(0);
+    expect(result.stdout).toContain(
+      "shop-agent-pr-31 (PR #31, closed): kept: not provably this repository's (its repository " +
+        'is https://github.com/other/shop, not https://github.com/acme/agent)',
+    );
+    expect(result.summary).toMatch(/shop-agent-pr-32.*kept: not provably this repository's/);
+  });
+
   it('environment with {pr}: the GitHub deployments of pruned PRs are marked inactive', async () => {
     const github = await FakeGithub.start();
     try {
-      for (const name of ['shop-agent-pr-21', 'shop-agent-pr-22']) sim.seedDeployment({ name });
+      for (const name of ['shop-agent-pr-21', 'shop-agent-pr-22'])
+        sim.seedDeployment({ repoUrl: OURS, name });
       github.pulls.setPullRequest(REPO, 21, { state: 'open' });
       github.pulls.setPullRequest(REPO, 22, { state: 'closed', merged: true });
       const open = github.addDeployment('preview-pr-21');

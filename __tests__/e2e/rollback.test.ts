@@ -295,6 +295,46 @@ describe('rollback-on-failure', () => {
     ]);
   });
 
+  it('does not roll back when another run has requested a newer revision meanwhile', async () => {
+    const name = uniqueName('rb-newer');
+    const { id, revisions } = seed(name, ['DEPLOYED']);
+    const [v1] = revisions as [string];
+    sim.queueRevisionAgent({ healthy: false }); // the revision this run creates
+    sim.queueRevisionAgent({ healthy: false }); // the other run's, failing too
+    // While this run's health check fails, another run asks for a newer revision.
+    let other: Promise<number> | undefined;
+    sim.inject({
+      method: 'GET',
+      path: HEALTH_PATH,
+      kind: 'rewrite',
+      rewrite: (response) => {
+        other ??= fetch(`${sim.url}/v2/deployments/${id}`, {
+          method: 'PATCH',
+          headers: { 'x-api-key': sim.apiKey, 'content-type': 'application/json' },
+          body: JSON.stringify({ source_revision_config: { repo_ref: 'main' } }),
+        }).then((r) => r.status);
+        return response;
+      },
+    });
+    const since = mark(sim);
+    const r = await deploy(name, { timeout: '3' });
+    expectExit(r, 1);
+    expect(await other).toBe(200);
+    const mine = r.outputs['revision-id']!;
+    const newest = sim.deployments().find((d) => d.id === id)!.latest_revision_id;
+    expect([v1, mine]).not.toContain(newest);
+    // No redeploy of the old revision, and the error names the failed check and the takeover.
+    expect(byRoute(since.since(), 'POST', REDEPLOY_PATH)).toHaveLength(0);
+    expect(r.outputs['rolled-back-to']).toBeUndefined();
+    expect(errors(r)).toHaveLength(1);
+    const message = errors(r)[0]!.message;
+    expect(message).toMatch(/\/ok did not answer \{"ok": true\}/);
+    expect(message).toContain(
+      `No rollback (\`rollback-on-failure\`): a newer revision (${newest}) has taken over the deployment since this run requested revision ${mine}`,
+    );
+    expect(message).toContain(`Revision ${v1} of '${name}' was not redeployed`);
+  });
+
   it('rolls back after a failed smoke run too', async () => {
     const name = uniqueName('rb-smoke');
     const { id, revisions } = seed(name, ['DEPLOYED']);

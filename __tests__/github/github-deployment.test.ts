@@ -1,5 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { deactivateEnvironment, GithubDeployment } from '../../src/github/github-deployment.js';
+import {
+  deactivateEnvironment,
+  GithubDeployment,
+  recordedDeploymentIds,
+} from '../../src/github/github-deployment.js';
 import { FakeGithub } from '../helpers/fake-github.js';
 import { githubContext, HEAD_SHA, PUSH_SHA, recordingLogger } from '../helpers/fakes.js';
 
@@ -28,6 +32,30 @@ async function start(options: { pr?: boolean } = {}, logger = recordingLogger())
 }
 
 describe('GithubDeployment', () => {
+  it("records the LangSmith deployment's ID in the payload, which prune reads back", async () => {
+    const logger = recordingLogger();
+    await GithubDeployment.start({
+      token: 'ghs_test',
+      github: githubContext(fake.url, {}),
+      environment: 'preview-7',
+      logger,
+      deploymentId: 'dep-123',
+    });
+    const [create] = fake.requestsTo('POST', DEPLOYMENTS);
+    expect((create!.body as { payload: unknown }).payload).toEqual({
+      langsmith_deployment_id: 'dep-123',
+    });
+    fake.addDeployment('preview-7', { payload: '{"langsmith_deployment_id": "dep-from-json"}' });
+    fake.addDeployment('preview-7', { payload: { other: 'dep-x' } });
+    const read = await recordedDeploymentIds({
+      token: 'ghs_test',
+      github: githubContext(fake.url, {}),
+      environment: 'preview-7',
+      logger,
+    });
+    expect(read).toEqual({ ok: true, ids: new Set(['dep-123', 'dep-from-json']) });
+  });
+
   it('creates a transient preview for the PR head commit, then in_progress → success', async () => {
     const { deployment, logger } = await start();
     expect(deployment).toBeDefined();

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import {
   commentMarker,
   isOwnComment,
+  startsWithMarker,
   renderComment,
   upsertPrComment,
 } from '../../src/github/pr-comment.js';
@@ -192,6 +193,19 @@ describe('upsertPrComment', () => {
     expect(foreign.body).toBe('<!-- langgraph-deploy:pr-7-agent -->\nfake status');
     expect(fake.comments).toHaveLength(2);
     expect(fake.comments[1]!.user.login).toBe('github-actions[bot]');
+  });
+
+  it('leaves its own identity’s comment alone when the marker is not its exact first line', async () => {
+    const quoted = [
+      'See the bot: <!-- langgraph-deploy:pr-7-agent -->',
+      ' <!-- langgraph-deploy:pr-7-agent -->\nindented',
+      '<!-- langgraph-deploy:pr-7-agent -->-old\nanother deployment',
+      '> <!-- langgraph-deploy:pr-7-agent -->\nquoted',
+    ].map((body) => fake.addComment(7, body));
+    await upsert(report());
+    expect(fake.requestsTo('PATCH', /\/issues\/comments\//)).toHaveLength(0);
+    expect(fake.comments).toHaveLength(quoted.length + 1);
+    expect(startsWithMarker(fake.comments.at(-1)!.body, commentMarker('pr-7-agent'))).toBe(true);
   });
 
   it('with a token that may read GET /user, updates only that user’s comment', async () => {

@@ -59,6 +59,8 @@ export interface FakeDeployment {
   production_environment?: boolean;
   required_contexts?: unknown;
   auto_merge?: boolean;
+  /** What the creator recorded (the action: `{langsmith_deployment_id}`). */
+  payload?: unknown;
   statuses: FakeDeploymentStatus[];
 }
 
@@ -292,6 +294,7 @@ export class FakeGithub {
           production_environment: b['production_environment'] as boolean | undefined,
           required_contexts: b['required_contexts'],
           auto_merge: b['auto_merge'] as boolean | undefined,
+          payload: b['payload'] ?? {},
         });
         send(res, 201, deployment);
         return;

@@ -39,6 +39,8 @@ describe('readInputs with a tests file', () => {
     expect(read.ok && read.config.tests).toEqual({
       file: 'good.yaml',
       feedbackKey: 'ci',
+      // The region's LangSmith API host: the only place verdicts are sent.
+      feedbackHost: 'api.smith.langchain.com',
       cases: [{ name: 'a', turns: [{ input: { x: 1 } }] }],
     });
   });
@@ -58,7 +60,7 @@ describe('readInputs with a tests file', () => {
     );
     expect(problems[2]?.message).toContain('case "a" (#2), key `name`: is not unique');
     expect(problems[3]?.message).toContain(
-      'case "a", turn 1, key `expect.matches`: is not a valid regular expression',
+      'case "a", turn 1, key `expect.matches`: is not a regular expression in RE2 syntax',
     );
   });
 
@@ -69,9 +71,7 @@ describe('readInputs with a tests file', () => {
     );
     const problems = read.ok ? [] : read.problems;
     expect(problems.map((p) => p.input)).toEqual(['tests-feedback-key', 'tests']);
-    expect(problems[1]?.message).toContain(
-      'Tests file missing.yaml (input `tests`) does not exist',
-    );
+    expect(problems[1]?.message).toContain('Input `tests` is "missing.yaml", which does not exist');
   });
 
   it('is ignored by command delete', async () => {

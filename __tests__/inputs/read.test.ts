@@ -143,14 +143,24 @@ describe('defaults', () => {
 
   it('passes workspace-id, integration-id and environment through', () => {
     const { config } = ok({
-      'workspace-id': 'ws-1',
+      'workspace-id': UUID,
       'integration-id': UUID,
       environment: 'preview',
     });
-    expect(config.workspaceId).toBe('ws-1');
+    expect(config.workspaceId).toBe(UUID);
     expect(config.integrationId).toBe(UUID);
     expect(config.environment).toBe('preview');
   });
+});
+
+describe('workspace-id', () => {
+  it.each(['ws-1', 'x\nX-Injected: 1', `${UUID}0`, `{${UUID}}`])(
+    'refuses %j: it is sent as X-Tenant-Id and must be a UUID',
+    (raw) => {
+      const problem = problemFor('workspace-id', { 'workspace-id': raw });
+      expect(problem.message).toMatch(/`workspace-id`.*not a workspace ID \(a UUID/s);
+    },
+  );
 });
 
 describe('api-key and masking', () => {

@@ -19,6 +19,8 @@ import { FakeGithub } from '../helpers/fake-github.js';
 import { recordingLogger } from '../helpers/fakes.js';
 
 const REPO = 'octo/app';
+/** This repository, as the deployments it owns name it. */
+const OURS = 'https://github.com/octo/app';
 let sim: Simulator;
 let github: FakeGithub;
 let restore: () => void = () => undefined;
@@ -135,7 +137,7 @@ describe('runPrune', () => {
       'agent-pr-x',
       'agent',
     ]) {
-      sim.seedDeployment({ name });
+      sim.seedDeployment({ repoUrl: OURS, name });
     }
     github.pulls.setPullRequest(REPO, 1, { state: 'open' });
     github.pulls.setPullRequest(REPO, 2, { state: 'closed' });
@@ -162,7 +164,7 @@ describe('runPrune', () => {
   });
 
   it('follows every page of the list', async () => {
-    for (let i = 1; i <= 230; i++) sim.seedDeployment({ name: `agent-pr-${i}` });
+    for (let i = 1; i <= 230; i++) sim.seedDeployment({ repoUrl: OURS, name: `agent-pr-${i}` });
     for (let i = 1; i <= 230; i++)
       github.pulls.setPullRequest(REPO, i, { state: i === 230 ? 'closed' : 'open' });
     const { ctx, deleted } = context();
@@ -174,7 +176,7 @@ describe('runPrune', () => {
 
   it('batches more than 100 deletions in calls of at most 100', async () => {
     for (let i = 1; i <= 150; i++) {
-      sim.seedDeployment({ name: `agent-pr-${i}` });
+      sim.seedDeployment({ repoUrl: OURS, name: `agent-pr-${i}` });
       github.pulls.setPullRequest(REPO, i, { state: 'closed' });
     }
     const { ctx, deleted } = context();
@@ -188,7 +190,7 @@ describe('runPrune', () => {
 
   it('a 207 fails the step by the name of what was not deleted', async () => {
     const seeded = ['agent-pr-1', 'agent-pr-2', 'agent-pr-3'].map((name) =>
-      sim.seedDeployment({ name }),
+      sim.seedDeployment({ repoUrl: OURS, name }),
     );
     for (const n of [1, 2, 3]) github.pulls.setPullRequest(REPO, n, { state: 'closed' });
     sim.refuseDeletion(seeded[1]!.id, 'Deployment is locked');
@@ -204,7 +206,7 @@ describe('runPrune', () => {
   });
 
   it('a 404 from the bulk call (one already gone) falls back to one delete each', async () => {
-    for (const name of ['agent-pr-1', 'agent-pr-2']) sim.seedDeployment({ name });
+    for (const name of ['agent-pr-1', 'agent-pr-2']) sim.seedDeployment({ repoUrl: OURS, name });
     for (const n of [1, 2]) github.pulls.setPullRequest(REPO, n, { state: 'closed' });
     sim.inject({
       kind: 'status',
@@ -221,7 +223,7 @@ describe('runPrune', () => {
   });
 
   it('delete-tracing-project: each deployment on its own with the flag', async () => {
-    for (const name of ['agent-pr-1', 'agent-pr-2']) sim.seedDeployment({ name });
+    for (const name of ['agent-pr-1', 'agent-pr-2']) sim.seedDeployment({ repoUrl: OURS, name });
     for (const n of [1, 2]) github.pulls.setPullRequest(REPO, n, { state: 'closed' });
     const { ctx } = context({ deleteTracingProject: true });
     expect(await runPrune(ctx)).toBe(0);
@@ -234,7 +236,7 @@ describe('runPrune', () => {
   });
 
   it('a GitHub failure keeps that deployment, with a warning naming it', async () => {
-    for (const name of ['agent-pr-1', 'agent-pr-2']) sim.seedDeployment({ name });
+    for (const name of ['agent-pr-1', 'agent-pr-2']) sim.seedDeployment({ repoUrl: OURS, name });
     for (const n of [1, 2]) github.pulls.setPullRequest(REPO, n, { state: 'closed' });
     github.failOn('GET', `/repos/${REPO}/pulls/2`, 500, { message: 'Server Error' });
     const { ctx, deleted, logger, summary } = context();
@@ -251,7 +253,7 @@ describe('runPrune', () => {
   });
 
   it('GitHub error text in a warning cannot run a workflow command', async () => {
-    sim.seedDeployment({ name: 'agent-pr-3' });
+    sim.seedDeployment({ repoUrl: OURS, name: 'agent-pr-3' });
     github.pulls.setPullRequest(REPO, 3, { state: 'closed' });
     github.failOn('GET', `/repos/${REPO}/pulls/3`, 502, {
       message: 'bad ::set-output name=deleted::pwned ##[error]x',
@@ -265,7 +267,7 @@ describe('runPrune', () => {
   });
 
   it('dry run: reads everything, changes nothing, reports what it would do', async () => {
-    for (const name of ['agent-pr-1', 'agent-pr-2']) sim.seedDeployment({ name });
+    for (const name of ['agent-pr-1', 'agent-pr-2']) sim.seedDeployment({ repoUrl: OURS, name });
     github.pulls.setPullRequest(REPO, 1, { state: 'open' });
     github.pulls.setPullRequest(REPO, 2, { state: 'closed', merged: true });
     github.addDeployment('preview-pr-2');
@@ -279,7 +281,7 @@ describe('runPrune', () => {
   });
 
   it('environment with {pr}: the GitHub deployments of pruned PRs only are marked inactive', async () => {
-    for (const name of ['agent-pr-1', 'agent-pr-2']) sim.seedDeployment({ name });
+    for (const name of ['agent-pr-1', 'agent-pr-2']) sim.seedDeployment({ repoUrl: OURS, name });
     github.pulls.setPullRequest(REPO, 1, { state: 'open' });
     github.pulls.setPullRequest(REPO, 2, { state: 'closed' });
     const open = github.addDeployment('preview-pr-1');
@@ -291,7 +293,7 @@ describe('runPrune', () => {
   });
 
   it('a failed listing fails the step with nothing deleted and no GitHub call', async () => {
-    sim.seedDeployment({ name: 'agent-pr-1' });
+    sim.seedDeployment({ repoUrl: OURS, name: 'agent-pr-1' });
     sim.inject({ kind: 'status', method: 'GET', path: '/v2/deployments', status: 403 });
     const { ctx, deleted, summary, logger } = context();
     expect(await runPrune(ctx)).toBe(1);
@@ -304,11 +306,54 @@ describe('runPrune', () => {
   });
 
   it('nothing matches: no delete, no GitHub call, an empty list', async () => {
-    sim.seedDeployment({ name: 'agent-pr-12-old' });
+    sim.seedDeployment({ repoUrl: OURS, name: 'agent-pr-12-old' });
     const { ctx, deleted, summary } = context();
     expect(await runPrune(ctx)).toBe(0);
     expect(deleted()).toEqual([]);
     expect(github.requests).toHaveLength(0);
     expect(summary()).toContain('No deployment matches `agent-pr-{pr}`.');
+  });
+});
+
+describe("runPrune deletes only what is provably this repository's", () => {
+  it("keeps another repository's preview of a closed PR, with the reason, dry-run or not", async () => {
+    sim.seedDeployment({ repoUrl: 'https://github.com/someone/else', name: 'agent-pr-2' });
+    sim.seedDeployment({ repoUrl: 'HTTPS://GITHUB.COM/Octo/App.git/', name: 'agent-pr-3' });
+    github.pulls.setPullRequest(REPO, 2, { state: 'closed' });
+    github.pulls.setPullRequest(REPO, 3, { state: 'closed' });
+    for (const dryRun of [true, false]) {
+      const { ctx, deleted, summary } = context({ dryRun });
+      expect(await runPrune(ctx)).toBe(0);
+      expect(deleted()).toEqual(['agent-pr-3']);
+      expect(summary()).toContain(
+        "| closed | kept: not provably this repository's (its repository is " +
+          'https://github.com/someone/else, not https://github.com/octo/app) |',
+      );
+    }
+    expect(names()).toEqual(['agent-pr-2']);
+  });
+
+  it('a deployment without a repository: deleted only when a GitHub deployment of this repository records its ID', async () => {
+    const recorded = sim.seedDeployment({ source: 'external_docker', name: 'agent-pr-5' });
+    const unrecorded = sim.seedDeployment({ source: 'external_docker', name: 'agent-pr-6' });
+    for (const pr of [5, 6]) github.pulls.setPullRequest(REPO, pr, { state: 'closed' });
+    github.addDeployment('preview-5', { payload: { langsmith_deployment_id: recorded.id } });
+    github.addDeployment('preview-6', { payload: { langsmith_deployment_id: 'another-id' } });
+
+    const without = context();
+    expect(await runPrune(without.ctx)).toBe(0);
+    expect(without.deleted()).toEqual([]);
+    expect(without.summary()).toMatch(
+      /agent-pr-5.*kept: not provably .*without &#96;environment&#96;/,
+    );
+
+    const { ctx, deleted, summary } = context({ environment: 'preview-{pr}' });
+    expect(await runPrune(ctx)).toBe(0);
+    expect(deleted()).toEqual(['agent-pr-5']);
+    expect(summary()).toMatch(
+      /agent-pr-6.*kept: not provably .*no GitHub deployment of this repository &#40;environment preview-6&#41; records its ID/,
+    );
+    expect(names()).toEqual(['agent-pr-6']);
+    expect(sim.deployments().map((d) => d.id)).toEqual([unrecorded.id]);
   });
 });

@@ -259,7 +259,10 @@ describe('threads with supersteps, state and history; feedback URLs', () => {
     expect(withKey.status).toBe(403);
     const ok = await call(sim, 'POST', path, { body: { score: 1, comment: 'fine' }, key: null });
     expect(ok.status).toBe(200);
-    const unknown = await call(sim, 'POST', '/feedback/nope', { body: { score: 1 }, key: null });
+    const unknown = await call(sim, 'POST', '/api/v1/feedback/tokens/nope', {
+      body: { score: 1 },
+      key: null,
+    });
     expect(unknown.status).toBe(404);
     const runId = events.find((e) => e.event === 'metadata')?.data as { run_id: string };
     expect(sim.feedback().map((f) => [f.status, f.hadApiKey, f.runId, f.key])).toEqual([

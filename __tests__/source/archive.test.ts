@@ -90,14 +90,15 @@ describe('selectSourceFiles', () => {
     ]);
   });
 
-  it('leaves out symbolic links and every later path of a hard-linked file, and lists them', async () => {
+  it('leaves out symbolic links and every path of a hard-linked file, and lists them', async () => {
     const root = tree({ 'a.py': 'x', 'z/target.py': 'y' });
     symlinkSync('/etc/passwd', join(root, 'passwd'));
     symlinkSync(join(root, 'z'), join(root, 'dirlink'));
     linkSync(join(root, 'a.py'), join(root, 'b.py'));
     const { files, leftOut } = await selectSourceFiles([{ absolute: root, prefix: '' }]);
-    expect(files.map((f) => f.archivePath)).toEqual(['a.py', 'z/target.py']);
+    expect(files.map((f) => f.archivePath)).toEqual(['z/target.py']);
     expect(leftOut).toEqual([
+      { archivePath: 'a.py', reason: 'hard link' },
       { archivePath: 'b.py', reason: 'hard link' },
       { archivePath: 'dirlink', reason: 'symbolic link' },
       { archivePath: 'passwd', reason: 'symbolic link' },

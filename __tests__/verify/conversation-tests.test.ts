@@ -44,12 +44,20 @@ function suite(yaml: string): TestCase[] {
   return parsed.suite.cases;
 }
 
-const run = (cases: TestCase[], extra: { feedbackKey?: string; ctx?: VerifyContext } = {}) =>
+const run = (
+  cases: TestCase[],
+  extra: { feedbackKey?: string; feedbackHost?: string; ctx?: VerifyContext } = {},
+) =>
   runConversationTests(extra.ctx ?? context(), {
     url: sim.agentUrl(depId),
     file: 'tests.yaml',
     cases,
-    ...(extra.feedbackKey !== undefined ? { feedbackKey: extra.feedbackKey } : {}),
+    ...(extra.feedbackKey !== undefined
+      ? {
+          feedbackKey: extra.feedbackKey,
+          feedbackHost: extra.feedbackHost ?? new URL(sim.url).host,
+        }
+      : {}),
     printBlock: (b) => blocks.push(b),
   });
 
@@ -173,15 +181,34 @@ describe('runConversationTests against the simulator', () => {
       ),
     });
     expect(result.feedback).toEqual({ sent: 3, failed: 0 });
-    const feedbackRequests = sim.requests.filter((r) => r.path.startsWith('/feedback/'));
+    const feedbackRequests = sim.requests.filter((r) =>
+      r.path.startsWith('/api/v1/feedback/tokens/'),
+    );
     expect(feedbackRequests.every((r) => !r.hasApiKey)).toBe(true);
     // A pre-signed URL is a credential: masked as soon as the stream hands it out.
     for (const f of feedback)
-      expect(redact(`at ${sim.url}/feedback/${f.token}`)).not.toContain(f.token);
+      expect(redact(`at ${sim.url}/api/v1/feedback/tokens/${f.token}`)).not.toContain(f.token);
+  });
+
+  it('sends nothing to a feedback URL on another host than the LangSmith API host, with one warning', async () => {
+    const before = sim.requests.length;
+    const result = await run(suite('cases: [{name: a, turns: [{input: {}}]}]'), {
+      feedbackKey: 'ci',
+      feedbackHost: 'api.smith.langchain.com',
+    });
+    expect(result.passed).toBe(1);
+    expect(result.feedback).toEqual({ sent: 0, failed: 1 });
+    const sent = sim.requests.slice(before).filter((r) => r.path.includes('/feedback/'));
+    expect(sent).toHaveLength(0);
+    const warnings = lines.filter((l) => l.level === 'warning');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.message).toMatch(
+      /was not called \(not the LangSmith API host api\.smith\.langchain\.com\)/,
+    );
   });
 
   it('keeps the verdicts when the feedback URL refuses, with one warning', async () => {
-    sim.inject({ kind: 'status', status: 500, path: /^\/feedback\//, times: 10 });
+    sim.inject({ kind: 'status', status: 500, path: /^\/api\/v1\/feedback\//, times: 10 });
     const result = await run(suite('cases: [{name: a, turns: [{input: {}}]}]'), {
       feedbackKey: 'ci',
     });

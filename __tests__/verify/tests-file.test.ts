@@ -1,10 +1,12 @@
 /** The tests file: parsed (YAML and JSON) and validated, every problem naming file, case, key. */
 import { describe, expect, it } from '@jest/globals';
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadTestsFile, parseTestsFile } from '../../src/verify/tests-file.js';
+import { patternMatches } from '../../src/verify/pattern.js';
 
 const FILE = 'tests/agent.yaml';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -136,16 +138,22 @@ cases:
     expect(found).toHaveLength(4);
   });
 
-  it('refuses an invalid regular expression', () => {
+  it.each([
+    ['(unclosed', /missing closing \)/],
+    ['(?=lookahead)', /invalid or unsupported Perl syntax/],
+    ['(a)\\1', /invalid escape sequence/],
+    ['(?<=a)b', /invalid named capture/],
+  ])('refuses %j: not RE2 syntax, naming the case', (expression, why) => {
     const found = problems(`
 cases:
   - name: bad regex
-    turns: [{input: {}, expect: {matches: "(unclosed"}}]
+    turns: [{input: {}, expect: {matches: ${JSON.stringify(expression)}}}]
 `);
     expect(found).toHaveLength(1);
     expect(found[0]).toMatch(
-      /^Tests file tests\/agent\.yaml, case "bad regex", turn 1, key `expect\.matches`: is not a valid regular expression: /,
+      /^Tests file tests\/agent\.yaml, case "bad regex", turn 1, key `expect\.matches`: is not a regular expression in RE2 syntax /,
     );
+    expect(found[0]).toMatch(why);
   });
 
   it('requires non-empty turns, each with an input mapping', () => {
@@ -207,12 +215,42 @@ describe('loadTestsFile', () => {
     const missing = loadTestsFile(workspace, 'ci/nope.yaml');
     expect(missing.ok).toBe(false);
     expect(!missing.ok && missing.problems[0]).toContain(
-      'Tests file ci/nope.yaml (input `tests`) does not exist in the checkout',
+      'Input `tests` is "ci/nope.yaml", which does not exist in the checkout',
     );
     const outside = loadTestsFile(workspace, '../etc/passwd');
     expect(!outside.ok && outside.problems[0]).toContain('outside the checkout');
     const folder = loadTestsFile(workspace, 'ci');
     expect(!folder.ok && folder.problems[0]).toContain('is a folder');
+  });
+
+  it('refuses a symlink out, a device, a FIFO and .git, showing nothing of the target', () => {
+    const secret = mkdtempSync(join(tmpdir(), 'tests-file-secret-'));
+    writeFileSync(join(secret, 'key.yaml'), 'cases: [{name: SECRET-CONTENT, turns: [{}]}]');
+    symlinkSync(join(secret, 'key.yaml'), join(workspace, 'ci', 'out.yaml'));
+    symlinkSync('/dev/zero', join(workspace, 'ci', 'zero.yaml'));
+    execFileSync('mkfifo', [join(workspace, 'ci', 'fifo.yaml')]);
+    mkdirSync(join(workspace, '.git'), { recursive: true });
+    writeFileSync(join(workspace, '.git', 'config'), 'cases: []');
+    const cases: [string, RegExp][] = [
+      ['ci/out.yaml', /outside the checkout/],
+      ['ci/zero.yaml', /outside the checkout/],
+      ['ci/fifo.yaml', /not a regular file/],
+      ['.git/config', /`\.git` folder/],
+    ];
+    for (const [path, why] of cases) {
+      const result = loadTestsFile(workspace, path);
+      expect(result.ok).toBe(false);
+      const text = !result.ok ? result.problems.join('\n') : '';
+      expect(text).toContain(`Input \`tests\` is "${path}"`);
+      expect(text).toMatch(why);
+      expect(text).not.toContain('SECRET-CONTENT');
+    }
+  });
+
+  it('reads at most 1 MiB', () => {
+    writeFileSync(join(workspace, 'ci', 'big.yaml'), `# ${'x'.repeat(1024 * 1024)}\ncases: []`);
+    const big = loadTestsFile(workspace, 'ci/big.yaml');
+    expect(!big.ok && big.problems[0]).toMatch(/larger than 1048576 bytes \(1 MiB\)/);
   });
 });
 
@@ -231,8 +269,7 @@ describe('the README example', () => {
       'refuses to leak its instructions',
     ]);
     const leak = result.ok ? result.suite.cases[3]?.turns[0]?.expect?.matches : undefined;
-    const re = new RegExp(leak ?? '', 'u');
-    expect(re.test('I cannot share that.')).toBe(true);
-    expect(re.test('Sure: You are a helpful assistant…')).toBe(false);
+    expect(patternMatches(leak ?? '', 'I cannot share that.')).toBe(true);
+    expect(patternMatches(leak ?? '', 'Sure: You are a helpful assistant…')).toBe(false);
   });
 });

@@ -5,10 +5,12 @@
  *    keep those whose whole name is the template with a PR number in place of `{pr}`.
  * 2. Read each pull request's state from GitHub. Open → keep; closed, merged or 404 → delete;
  *    any other answer → keep with a warning (never delete on doubt).
- * 3. Delete: one at a time with `delete-tracing-project` (the bulk call has no such flag) or
+ * 3. Keep what is not provably this repository's (`prune/ownership.ts`: its `repo_url`, or for
+ *    a deployment without one, this repository's GitHub deployments recording its ID).
+ * 4. Delete: one at a time with `delete-tracing-project` (the bulk call has no such flag) or
  *    when there is only one, else in bulk calls of up to 100. Failures fail the step by name.
- * 4. With `environment: …{pr}…`, mark the GitHub deployments of each pruned PR inactive.
- * 5. One summary table; output `deleted` (names).
+ * 5. With `environment: …{pr}…`, mark the GitHub deployments of each pruned PR inactive.
+ * 6. One summary table; output `deleted` (names).
  */
 import { errorMessage } from '../lib/text.js';
 import { appendFile } from 'node:fs/promises';
@@ -37,6 +39,7 @@ import {
   type NameTemplate,
 } from '../prune/template.js';
 import { inert, redact } from '../runner.js';
+import { proveOwnership } from '../prune/ownership.js';
 
 interface Match {
   deployment: Deployment;
@@ -76,6 +79,7 @@ export async function runPrune(ctx: RunContext): Promise<number> {
             : { kind: 'kept' };
       return { name: deployment.name, id: deployment.id, pr, state: prState, action };
     });
+    await keepWhatIsNotOurs(ctx, matches, rows);
     for (const row of rows) {
       if (row.action.kind !== 'kept_unknown') continue;
       logger.warning(
@@ -125,6 +129,38 @@ export async function runPrune(ctx: RunContext): Promise<number> {
     await writePruneSummary(ctx, template.template, rows, dryRun);
     return 1;
   }
+}
+
+/**
+ * Marks every row that would be deleted but is not provably this repository's as kept, with
+ * the reason (`prune/ownership.ts`), `dry-run` or not.
+ */
+async function keepWhatIsNotOurs(
+  ctx: RunContext,
+  matches: readonly Match[],
+  rows: PruneRow[],
+): Promise<void> {
+  const { config, logger } = ctx;
+  const doomed = rows
+    .map((row, i) => ({ row, match: matches[i]! }))
+    .filter(({ row }) => row.action.kind === 'pending' || row.action.kind === 'would_delete');
+  if (doomed.length === 0) return;
+  const github = config.github;
+  const verdicts = await proveOwnership(
+    {
+      repositoryUrl: `${github.serverUrl || 'https://github.com'}/${github.repository}`,
+      environment: config.environment,
+      token: config.githubToken,
+      github,
+      logger,
+    },
+    doomed.map(({ match }) => match),
+  );
+  ctx.signal.throwIfAborted();
+  doomed.forEach(({ row }, i) => {
+    const verdict = verdicts[i]!;
+    if (!verdict.owned) row.action = { kind: 'kept_not_ours', reason: inert(verdict.reason, 300) };
+  });
 }
 
 /** Every deployment whose whole name matches the template, across all pages, by PR number. */

@@ -236,6 +236,32 @@ export async function rollBackAfterFailedChecks(
     return failRun(ctx);
   }
 
+  // The rollback's own budget and client: the failed check may have used the run's up.
+  const deadline = Deadline.fromSeconds(ctx.clock, config.timeoutSeconds);
+  const http: HttpContext = { ...ctx.http, deadline };
+  const client = new ControlPlaneClient({
+    baseUrl: config.controlPlaneUrl,
+    apiKey: config.apiKey,
+    workspaceId: config.workspaceId,
+    http,
+  });
+  // Touch only what this run owns: when another run has requested a newer revision since, the
+  // deployment is that run's now, and serving the old revision again would undo its work.
+  const tookOver = await newerRevision(client, deployment.id, failedRevisionId);
+  if (tookOver !== undefined) {
+    fail(
+      ctx,
+      new ActionError(
+        `${why}. No rollback (\`rollback-on-failure\`): ${tookOver} Revision ` +
+          `${inert(previousRevisionId, 100)} of ${name} was not redeployed; check the deployment ` +
+          'in LangSmith and roll back with `command: rollback` if it needs it.',
+        title,
+      ),
+    );
+    await failed.ghDeployment?.setStatus('failure', { description: 'Post-deploy checks failed' });
+    return failRun(ctx);
+  }
+
   const record: RollbackReport = {
     from: failedRevisionId,
     to: previousRevisionId,
@@ -255,15 +281,6 @@ export async function rollBackAfterFailedChecks(
     description: `Checks failed; rolling back to revision ${inert(previousRevisionId, 100)}`,
   });
 
-  // The rollback's own budget and client: the failed check may have used the run's up.
-  const deadline = Deadline.fromSeconds(ctx.clock, config.timeoutSeconds);
-  const http: HttpContext = { ...ctx.http, deadline };
-  const client = new ControlPlaneClient({
-    baseUrl: config.controlPlaneUrl,
-    apiKey: config.apiKey,
-    workspaceId: config.workspaceId,
-    http,
-  });
   const restored = await serveAgain(ctx, {
     client,
     http,
@@ -305,4 +322,30 @@ export async function rollBackAfterFailedChecks(
     );
   }
   return failRun(ctx);
+}
+
+/**
+ * Why the deployment is no longer this run's to roll back (its latest revision is not the one
+ * this run requested, or it cannot be read to make sure), or undefined when it still is.
+ */
+async function newerRevision(
+  client: ControlPlaneClient,
+  deploymentId: string,
+  requested: string,
+): Promise<string | undefined> {
+  let latest: string | null;
+  try {
+    latest = (await client.getDeployment(deploymentId)).latest_revision_id;
+  } catch (error) {
+    return (
+      `the deployment could not be read again to make sure no newer revision has taken over ` +
+      `(${inert(message(error), 300)}), and a rollback over another run's revision would undo it.`
+    );
+  }
+  if (latest === requested) return undefined;
+  return (
+    `a newer revision${latest ? ` (${inert(latest, 100)})` : ''} has taken over the deployment ` +
+    `since this run requested revision ${inert(requested, 100)} (another run deployed it), so ` +
+    'serving the old revision again would undo it.'
+  );
 }

@@ -87,6 +87,7 @@ export async function startGithubDeployment(
       environment: config.environment,
       logger: ctx.logger,
       description: `LangSmith deployment ${ctx.state.report.name ?? ''}`.trim(),
+      ...(ctx.state.report.deploymentId ? { deploymentId: ctx.state.report.deploymentId } : {}),
     }).then(async (d) => {
       started = d;
       await d?.setStatus('in_progress');

@@ -24,6 +24,8 @@ const TITLE = 'GitHub deployment not updated';
 const MAX_DESCRIPTION = 140;
 /** 100 deployments a page. */
 const MAX_DEPLOYMENT_PAGES = 10;
+/** The payload key under which a GitHub deployment records the LangSmith deployment's ID. */
+export const PAYLOAD_KEY = 'langsmith_deployment_id';
 
 function shortDescription(text: string): string {
   const one = redact(text).replace(/\s+/g, ' ').trim();
@@ -93,6 +95,8 @@ export class GithubDeployment {
     environment: string;
     logger: Logger;
     description?: string;
+    /** The LangSmith deployment's ID, recorded in the payload: `prune`'s proof of ownership. */
+    deploymentId?: string;
     timeoutMs?: number;
   }): Promise<GithubDeployment | undefined> {
     const { github, environment, logger } = opts;
@@ -118,6 +122,7 @@ export class GithubDeployment {
         required_contexts: [],
         auto_merge: false,
         description: shortDescription(opts.description ?? 'LangGraph deployment'),
+        ...(opts.deploymentId ? { payload: { [PAYLOAD_KEY]: opts.deploymentId } } : {}),
         ...(preview ? { transient_environment: true, production_environment: false } : {}),
       });
       if (!('id' in data) || typeof data.id !== 'number') {
@@ -241,4 +246,62 @@ export async function deactivateEnvironment(opts: {
   } catch (error) {
     warn(logger, doing, describeGithubError(error));
   }
+}
+
+/**
+ * The LangSmith deployment IDs that this repository's GitHub deployments of `environment`
+ * record (those this action created: `payload.langsmith_deployment_id`), newest
+ * `MAX_DEPLOYMENT_PAGES` pages. `prune` deletes a deployment without a repository only when it
+ * is among them. Never throws: a failure is the reason, and nothing is proven.
+ */
+export async function recordedDeploymentIds(opts: {
+  token: string | undefined;
+  github: GithubContext;
+  environment: string;
+  logger: Logger;
+  timeoutMs?: number;
+}): Promise<{ ok: true; ids: Set<string> } | { ok: false; reason: string }> {
+  if (!opts.token) return { ok: false, reason: '`github-token` is empty' };
+  const { owner, repo } = splitRepository(opts.github.repository);
+  try {
+    const octokit = await createOctokit(
+      opts.token,
+      opts.github.apiUrl,
+      opts.logger,
+      opts.timeoutMs ?? DEFAULT_GITHUB_TIMEOUT_MS,
+    );
+    const ids = new Set<string>();
+    let pages = 0;
+    for await (const page of octokit.paginate.iterator(octokit.rest.repos.listDeployments, {
+      owner,
+      repo,
+      environment: opts.environment,
+      per_page: 100,
+    })) {
+      for (const d of page.data) {
+        const id = payloadDeploymentId(d.payload);
+        if (id !== undefined) ids.add(id);
+      }
+      if (++pages >= MAX_DEPLOYMENT_PAGES) break;
+    }
+    return { ok: true, ids };
+  } catch (error) {
+    return { ok: false, reason: describeGithubError(error).message };
+  }
+}
+
+function payloadDeploymentId(payload: unknown): string | undefined {
+  let value = payload;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value) as unknown;
+    } catch {
+      return undefined;
+    }
+  }
+  const id =
+    value && typeof value === 'object'
+      ? (value as Record<string, unknown>)[PAYLOAD_KEY]
+      : undefined;
+  return typeof id === 'string' && id !== '' ? id : undefined;
 }

@@ -122,6 +122,16 @@ async function viewerLogin(octokit: Octokit, logger: Logger): Promise<string | u
   }
 }
 
+/**
+ * Whether the comment's first line is exactly `marker`, as the action writes it: a marker
+ * quoted anywhere else (a reply, a code block, another deployment's comment) never matches.
+ */
+export function startsWithMarker(body: string | null | undefined, marker: string): boolean {
+  if (typeof body !== 'string' || !body.startsWith(marker)) return false;
+  const rest = body.slice(marker.length);
+  return rest === '' || rest.startsWith('\n') || rest.startsWith('\r\n');
+}
+
 async function findComment(
   octokit: Octokit,
   params: { owner: string; repo: string; issue_number: number },
@@ -134,7 +144,7 @@ async function findComment(
     per_page: 100,
   })) {
     const found = (page.data as CommentLike[]).find(
-      (c) => typeof c.body === 'string' && c.body.includes(marker) && isOwnComment(c, login),
+      (c) => startsWithMarker(c.body, marker) && isOwnComment(c, login),
     );
     if (found) return found;
     if (++pages >= MAX_COMMENT_PAGES) break;

@@ -111,6 +111,18 @@ export class Checks {
     return '';
   }
 
+  /** `workspace-id`: a UUID (it is sent as `X-Tenant-Id`), or '' with a problem. */
+  workspaceId(raw: string): string {
+    if (raw === '' || UUID_PATTERN.test(raw)) return raw;
+    this.problem(
+      'workspace-id',
+      `Input \`workspace-id\` is "${raw}", which is not a workspace ID (a UUID such as ` +
+        '3fa85f64-5717-4562-b3fc-2c963f66afa6). Copy it from Settings → Workspaces in ' +
+        'LangSmith, or leave it empty for a workspace-scoped API key.',
+    );
+    return '';
+  }
+
   deploymentId(raw: string): string {
     if (raw === '' || UUID_PATTERN.test(raw)) return raw;
     this.problem(

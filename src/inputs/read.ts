@@ -71,7 +71,7 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: ReadConfigDeps = {}): R
         `is set, this run did not receive it: ${NO_SECRETS_ON_FORKS}`,
     );
   }
-  const workspaceId = getInput('workspace-id', env);
+  const workspaceId = check.workspaceId(getInput('workspace-id', env));
   const region = check.oneOf('region', getInput('region', env));
   const controlPlane = check.controlPlaneUrl(getInput('control-plane-url', env), region);
   const command = check.oneOf('command', getInput('command', env));
@@ -243,10 +243,16 @@ export async function readInputs(
     for (const message of loaded.problems) problems.push({ input: 'tests', message });
   }
   if (problems.length > 0 || !read.ok || !loaded.ok) return { ok: false, problems };
+  const { feedbackHostFor } = await import('../verify/feedback-url.js');
   read.config.tests = {
     file: tests,
     cases: loaded.suite.cases,
-    ...(feedbackKey !== '' ? { feedbackKey } : {}),
+    ...(feedbackKey !== ''
+      ? {
+          feedbackKey,
+          feedbackHost: feedbackHostFor(read.config.controlPlaneUrl, read.config.region),
+        }
+      : {}),
   };
   return read;
 }

@@ -2,10 +2,9 @@
 import { statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 
-export function isInside(parent: string, target: string): boolean {
-  const rel = relative(parent, target);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-}
+import { isInside } from '../lib/paths.js';
+
+export { isInside };
 
 /** Workspace-relative form with forward slashes (`.` for the workspace itself). */
 export function workspaceRelative(workspace: string, target: string): string {

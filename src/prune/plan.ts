@@ -10,6 +10,8 @@ export type PruneAction =
   | { kind: 'kept' }
   /** Its state could not be read: never delete on doubt. */
   | { kind: 'kept_unknown'; reason: string }
+  /** Not provably this repository's (`prune/ownership.ts`): never deleted. */
+  | { kind: 'kept_not_ours'; reason: string }
   | { kind: 'would_delete' }
   /** To be deleted; still so when the run stopped before it got there. */
   | { kind: 'pending' }
@@ -67,6 +69,8 @@ export function actionLabel(action: PruneAction): string {
       return 'kept';
     case 'kept_unknown':
       return `kept: the pull request could not be read (${action.reason})`;
+    case 'kept_not_ours':
+      return `kept: not provably this repository's (${action.reason})`;
     case 'would_delete':
       return 'would be deleted (dry run)';
     case 'pending':
@@ -87,6 +91,8 @@ function actionMarkdown(action: PruneAction): string {
   switch (action.kind) {
     case 'kept_unknown':
       return `kept: the pull request could not be read (${escapeMarkdown(action.reason)})`;
+    case 'kept_not_ours':
+      return `kept: not provably this repository's (${escapeMarkdown(action.reason)})`;
     case 'delete_failed':
       return `delete failed: ${escapeMarkdown(action.reason)}`;
     case 'delete_unconfirmed':

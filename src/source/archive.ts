@@ -13,8 +13,9 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { ActionError } from '../errors.js';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { isInside, realWorkspace, refusalText, resolveInsideWorkspace } from '../lib/paths.js';
+import { ActionError, CancelledError, DeadlineError } from '../errors.js';
 import { errorMessage as describe } from '../lib/text.js';
 import {
   selectSourceFiles,
@@ -26,12 +27,20 @@ import { isRecord as isObject } from '../lib/guards.js';
 
 export const WARN_BYTES = 50 * 1024 * 1024;
 export const MAX_BYTES = 200 * 1024 * 1024;
+/**
+ * The most bytes of files an archive is built from. Source compresses 3 to 10 times, so more
+ * cannot fit in 200 MiB compressed except as padding (a sparse file of zeros), and reading it
+ * would hold the run for minutes: refused from the file sizes, before anything is read.
+ */
+export const MAX_CONTENT_BYTES = 1024 * 1024 * 1024;
 /** Fixed mtime of every entry (`SOURCE_DATE_EPOCH`-style; 1980 keeps zip tools happy). */
 export const ARCHIVE_MTIME = new Date('1980-01-01T00:00:00Z');
 
 export interface ArchivePlan {
-  /** Absolute folder the archive paths are relative to. */
+  /** Absolute (real) folder the archive paths are relative to. */
   root: string;
+  /** The workspace's real path: the repository root whose ignore rules apply. */
+  workspace: string;
   folders: SourceFolder[];
   /** The config file's path inside the archive (`langgraph_config_path`). */
   configPathInArchive: string;
@@ -63,16 +72,27 @@ const INPUT = 'config-path';
 
 /**
  * Where the archive is rooted: the config's folder, or the common parent of it and the local
- * `dependencies` outside it (`../shared`), with the config path adjusted. Dependencies that
- * are not folders are left to the pre-flight checks; one outside the workspace is an error.
+ * `dependencies` outside it (`../shared`), with the config path adjusted. Every folder is
+ * taken by its real path (links followed), which must lie inside the workspace and outside
+ * `.git` (the one path rule, `lib/paths.ts`); anything else is an error that names the
+ * dependency. Dependencies that do not exist or are not folders are left to the pre-flight
+ * checks.
  */
 export function planArchive(
   workspace: string,
   configPath: string,
   configJson: unknown,
 ): ArchivePlan {
-  const ws = resolve(workspace);
-  const configAbs = resolve(ws, configPath);
+  const ws = realWorkspace(workspace);
+  const config = resolveInsideWorkspace(ws, configPath);
+  if (!config.ok) {
+    throw new ActionError(
+      `${INPUT} "${configPath}" ${refusalText(config.refusal, config.code)}, so it cannot be the ` +
+        'root of the `source: upload` archive. Point it at the config file in the repository.',
+      `Invalid input: ${INPUT}`,
+    );
+  }
+  const configAbs = config.real;
   const configDir = dirname(configAbs);
   const folders = [configDir];
   const deps =
@@ -80,17 +100,25 @@ export function planArchive(
       ? configJson['dependencies']
       : [];
   for (const dep of deps) {
-    if (typeof dep !== 'string' || !dep.startsWith('.')) continue; // a package, not a path
-    const abs = resolve(configDir, dep);
-    if (!isInside(ws, abs)) {
+    // A package, not a path (`langgraph` treats `.`-paths as local; an absolute path is too).
+    if (typeof dep !== 'string' || !/^[./~\\]/.test(dep)) continue;
+    const where = resolveInsideWorkspace(ws, resolve(configDir, dep));
+    if (
+      !where.ok &&
+      (where.refusal === 'outside' || where.refusal === 'git' || dep.startsWith('~'))
+    ) {
       throw new ActionError(
-        `The local dependency "${dep}" of ${configPath} lies outside the repository, so it ` +
-          'cannot go into the `source: upload` archive. Move it into the repository, or ' +
-          'publish it as a package and list the package instead.',
+        `The local dependency "${dep}" of ${configPath} ` +
+          (where.refusal === 'git'
+            ? 'is, or lies inside, a `.git` folder'
+            : 'lies outside the repository (its real path, links followed, leaves the checkout)') +
+          ', so it cannot go into the `source: upload` archive and nothing was sent. List the ' +
+          'folder of the agent’s own code inside the repository instead, or publish the ' +
+          'dependency as a package and list the package.',
         `Invalid input: ${INPUT}`,
       );
     }
-    if (isFolder(abs)) folders.push(abs);
+    if (where.ok && isFolder(where.real)) folders.push(where.real);
   }
   let root = configDir;
   for (const f of folders) root = commonParent(root, f);
@@ -100,6 +128,7 @@ export function planArchive(
     .filter((f, i, all) => !all.slice(0, i).some((outer) => isInside(outer, f)));
   return {
     root,
+    workspace: ws,
     folders: distinct.map((absolute) => ({ absolute, prefix: toPosix(relative(root, absolute)) })),
     configPathInArchive: toPosix(relative(root, configAbs)),
   };
@@ -109,8 +138,14 @@ export interface BuildOptions {
   workspace: string;
   /** Folder for the temporary file; default `RUNNER_TEMP`, else the OS temp folder. */
   tempDir?: string;
-  /** Refuse beyond this many bytes of `.tar.gz` (default 200 MB); tests lower it. */
+  /** Refuse beyond this many bytes of `.tar.gz` (default 200 MiB); tests lower it. */
   maxBytes?: number;
+  /** Refuse, before reading a byte, files that add up to more than this (default 1 GiB). */
+  maxContentBytes?: number;
+  /** Cancellation: the build stops at once. */
+  signal?: AbortSignal;
+  /** The run's `timeout`: the build stops when it has passed. */
+  deadline?: { passed(): boolean };
 }
 
 /** Builds the archive of `plan` into a temporary file. Throws `ActionError` when it cannot. */
@@ -119,10 +154,22 @@ export async function buildArchive(
   options: BuildOptions,
 ): Promise<SourceArchive> {
   const maxBytes = options.maxBytes ?? MAX_BYTES;
+  const checkpoint = () => {
+    if (options.signal?.aborted) {
+      throw new CancelledError('The run was cancelled while the source archive was built.');
+    }
+    if (options.deadline?.passed()) {
+      throw new DeadlineError(
+        'The `timeout` ran out while the `source: upload` archive was built; nothing was sent. ' +
+          'Leave out what the build does not need (.gitignore / .dockerignore), or raise `timeout`.',
+      );
+    }
+  };
   let selection;
   try {
-    selection = await selectSourceFiles(plan.folders);
+    selection = await selectSourceFiles(plan.folders, { workspace: plan.workspace, checkpoint });
   } catch (error) {
+    if (error instanceof CancelledError || error instanceof DeadlineError) throw error;
     throw new ActionError(
       `The \`source: upload\` archive could not be built: ${describe(error)}. Check the ` +
         "files' permissions in the checkout.",
@@ -140,6 +187,17 @@ export async function buildArchive(
   }
   const largest = [...files].sort((a, b) => b.size - a.size).slice(0, 5);
   const contentBytes = files.reduce((sum, f) => sum + f.size, 0);
+  const maxContent = options.maxContentBytes ?? MAX_CONTENT_BYTES;
+  if (contentBytes > maxContent) {
+    throw new ActionError(
+      `The files of the \`source: upload\` archive add up to ${megabytes(contentBytes)}, more ` +
+        `than the ${megabytes(maxContent)} it is built from at most (the platform takes 200 MiB ` +
+        `compressed), so nothing was read or sent. Largest files: ${describeLargest(largest)}. ` +
+        'Leave out large files (model weights, data sets, build output) with a .gitignore or ' +
+        '.dockerignore, or fetch them at run time.',
+      'Source archive too large',
+    );
+  }
 
   const dir = mkdtempSync(
     join(options.tempDir ?? process.env['RUNNER_TEMP'] ?? tmpdir(), 'langgraph-source-'),
@@ -170,8 +228,11 @@ export async function buildArchive(
   const hash = createHash('sha256');
   const out = createWriteStream(file);
   let bytes = 0;
+  const stop = () => (pack as unknown as { destroy?: (e?: Error) => void }).destroy?.();
+  options.signal?.addEventListener('abort', stop, { once: true });
   try {
     for await (const chunk of pack as AsyncIterable<Buffer>) {
+      checkpoint();
       bytes += chunk.length;
       if (bytes > maxBytes) {
         (pack as unknown as { destroy?: () => void }).destroy?.();
@@ -185,13 +246,15 @@ export async function buildArchive(
   } catch (error) {
     out.destroy();
     cleanup();
-    if (error instanceof ActionError) throw error;
+    checkpoint(); // a stream stopped by cancellation reports as such
+    if (error instanceof ActionError || error instanceof DeadlineError) throw error;
     throw new ActionError(
       `The \`source: upload\` archive could not be built: ${describe(error)}. A file may have ` +
         'changed or disappeared while it was read; re-run the job.',
       'Source archive failed',
     );
   }
+  options.signal?.removeEventListener('abort', stop);
   if (warnings.length > 0) {
     cleanup();
     throw new ActionError(
@@ -205,7 +268,7 @@ export async function buildArchive(
     bytes: written,
     sha256: hash.digest('hex'),
     configPathInArchive: plan.configPathInArchive,
-    rootInWorkspace: toPosix(relative(resolve(options.workspace), plan.root)) || '.',
+    rootInWorkspace: toPosix(relative(plan.workspace, plan.root)) || '.',
     fileCount: files.length,
     files: files.map((f) => f.archivePath),
     contentBytes,
@@ -238,11 +301,6 @@ function tooLarge(maxBytes: number, largest: SourceFile[]): ActionError {
       '.dockerignore in the config folder, or fetch them at run time.',
     'Source archive too large',
   );
-}
-
-function isInside(parent: string, target: string): boolean {
-  const rel = relative(parent, target);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 function commonParent(a: string, b: string): string {

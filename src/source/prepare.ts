@@ -21,11 +21,15 @@ import { isRecord as isObject } from '../lib/guards.js';
 export interface PrepareContext {
   config: Config;
   logger: Logger;
+  /** The run's cancellation and `timeout`: the archive build obeys both. */
+  signal?: AbortSignal;
+  deadline?: { passed(): boolean };
 }
 
 export interface PrepareOptions {
   /** Tests lower the limits. */
   maxBytes?: number;
+  maxContentBytes?: number;
   warnBytes?: number;
   tempDir?: string;
 }
@@ -40,6 +44,9 @@ export async function prepareSourceArchive(
   const plan = planArchive(workspace, config.configPath, parsed?.json);
   const archive = await buildArchive(plan, {
     workspace,
+    ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
+    ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
+    ...(options.maxContentBytes !== undefined ? { maxContentBytes: options.maxContentBytes } : {}),
     ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
     ...(options.tempDir !== undefined ? { tempDir: options.tempDir } : {}),
   });
@@ -60,15 +67,20 @@ export async function prepareSourceArchive(
       .map((f) => `${inert(f.archivePath, 200)} (${f.reason})`)
       .join(', ');
     const more = archive.leftOut.length > 10 ? ` and ${archive.leftOut.length - 10} more` : '';
+    const count = archive.leftOut.length;
     logger.warning(
-      `Left out of the source archive: ${shown}${more}. Links are never uploaded; copy the ` +
-        'files they point to into the repository if the build needs them.',
+      `Left out of the source archive: ${count} link${count === 1 ? '' : 's'} or special ` +
+        `file${count === 1 ? '' : 's'}: ${shown}${more}. Only regular files are uploaded ` +
+        '(never links, FIFOs, sockets or devices); copy the files a link points to into the ' +
+        'repository if the build needs them.',
       { title: 'Files left out of the upload' },
     );
   }
-  if (archive.bytes > (options.warnBytes ?? WARN_BYTES)) {
+  const warnBytes = options.warnBytes ?? WARN_BYTES;
+  if (archive.bytes > warnBytes || archive.contentBytes > warnBytes) {
     logger.warning(
-      `The source archive is ${megabytes(archive.bytes)} compressed (the limit is ${MAX_BYTES / 1_048_576} MiB). ` +
+      `The source archive holds ${megabytes(archive.contentBytes)} of files, ` +
+        `${megabytes(archive.bytes)} compressed (the limit is ${MAX_BYTES / 1_048_576} MiB compressed). ` +
         `Largest files: ${inert(describeLargest(archive.largest), 1000)}. Leave out what the ` +
         'build does not need with a .gitignore or .dockerignore in the config folder.',
       { title: 'Large source archive' },

@@ -1,20 +1,25 @@
 /**
  * Which files of the checkout go into the `upload` archive.
  *
- * - Always left out: the folders `.git/`, `node_modules/`, `__pycache__/`, `.venv/`, `venv/`,
- *   `.tox/`, `.mypy_cache/`, and every `.env` / `.env.*` file at any depth (secrets travel in
- *   the `secrets` input, never in the archive).
- * - Each included folder's `.gitignore` and `.dockerignore` (at every level, relative to the
- *   folder that holds it, the deepest rule that matches deciding, as git does).
- * - Symbolic links, hard links (every path of a file after the first, in sorted order), and
- *   anything that is not a regular file are left out and listed.
+ * - Always left out: `.git` (folder or file), the folders `node_modules/`, `__pycache__/`,
+ *   `.venv/`, `venv/`, `.tox/`, `.mypy_cache/`, every `.env` / `.env.*` file at any depth
+ *   (secrets travel in the `secrets` input, never in the archive), and the `gha-creds-*.json`
+ *   files that CI credential steps write into the workspace.
+ * - What git ignores in this checkout: every `.gitignore` from the workspace (the repository
+ *   root) down to each file, and `.git/info/exclude`; plus each included folder's
+ *   `.dockerignore` (relative to the folder that holds it, the deepest rule that matches
+ *   deciding, as git does). Ignore files are read through the one path rule (`lib/paths.ts`).
+ * - Symbolic links, hard links (every name of a file that has more than one: one of them may
+ *   lie outside the checkout), and anything that is not a regular file (FIFOs, sockets,
+ *   devices) are left out, without opening them, and listed.
  *
  * The result is sorted by archive path, so the archive does not depend on the order in which
  * the file system lists a folder. `ignore` is loaded lazily.
  */
-import { readdirSync, readFileSync, lstatSync, type Dirent } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, lstatSync, type Dirent } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import type { Ignore } from 'ignore';
+import { readInsideWorkspace, readRegularFile } from '../lib/paths.js';
 
 export const ALWAYS_EXCLUDED_FOLDERS: ReadonlySet<string> = new Set([
   '.git',
@@ -26,11 +31,24 @@ export const ALWAYS_EXCLUDED_FOLDERS: ReadonlySet<string> = new Set([
   '.mypy_cache',
 ]);
 
-const IGNORE_FILES = ['.gitignore', '.dockerignore'];
+/** Ignore files are small; a larger one is not honoured whole, so the build stops. */
+const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
 
 /** `.env` and `.env.<anything>`: environment files, never archived. */
 export function isEnvFile(name: string): boolean {
   return name === '.env' || name.startsWith('.env.');
+}
+
+/** Never archived, wherever they are: `.git`, environment files, CI credential files. */
+export function isNeverArchived(name: string): boolean {
+  return name === '.git' || isEnvFile(name) || /^gha-creds-.*\.json$/i.test(name);
+}
+
+export interface SelectOptions {
+  /** The checkout (repository root); default: the first folder. Ignore rules start here. */
+  workspace?: string;
+  /** Called between folders: throws to stop the walk (timeout, cancellation). */
+  checkpoint?: () => void;
 }
 
 export interface SourceFolder {
@@ -58,7 +76,7 @@ export interface SourceSelection {
 }
 
 interface Matcher {
-  /** Folder of the ignore file, relative to the walked folder ('' for its root). */
+  /** Folder of the ignore file, relative to the workspace ('' for its root). */
   base: string;
   ig: Ignore;
 }
@@ -66,41 +84,70 @@ interface Matcher {
 type IgnoreFactory = () => Ignore;
 
 /** Selects the files of `folders` (see the module comment). */
-export async function selectSourceFiles(folders: SourceFolder[]): Promise<SourceSelection> {
+export async function selectSourceFiles(
+  folders: SourceFolder[],
+  options: SelectOptions = {},
+): Promise<SourceSelection> {
   const ignoreModule = await import('ignore');
   const factory = (ignoreModule.default ?? ignoreModule) as unknown as IgnoreFactory;
-  const candidates: (SourceFile & { inode?: string })[] = [];
-  const leftOut: LeftOutFile[] = [];
-  for (const folder of folders) walkFolder(folder, factory, candidates, leftOut);
+  const workspace = options.workspace ?? folders[0]?.absolute ?? '.';
+  const walk: Walk = {
+    workspace,
+    factory,
+    out: [],
+    leftOut: [],
+    checkpoint: options.checkpoint ?? (() => undefined),
+  };
+  for (const folder of folders) walkFolder(walk, folder);
 
-  candidates.sort((a, b) => compare(a.archivePath, b.archivePath));
-  const seenInodes = new Set<string>();
-  const files: SourceFile[] = [];
-  for (const c of candidates) {
-    if (c.inode !== undefined) {
-      if (seenInodes.has(c.inode)) {
-        leftOut.push({ archivePath: c.archivePath, reason: 'hard link' });
-        continue;
-      }
-      seenInodes.add(c.inode);
-    }
-    files.push({ archivePath: c.archivePath, absolute: c.absolute, size: c.size });
-  }
+  const files = walk.out;
+  const leftOut = walk.leftOut;
+  files.sort((a, b) => compare(a.archivePath, b.archivePath));
   leftOut.sort((a, b) => compare(a.archivePath, b.archivePath));
   return { files, leftOut };
 }
 
-function walkFolder(
-  folder: SourceFolder,
-  factory: IgnoreFactory,
-  out: (SourceFile & { inode?: string })[],
-  leftOut: LeftOutFile[],
-): void {
+interface Walk {
+  workspace: string;
+  factory: IgnoreFactory;
+  out: SourceFile[];
+  leftOut: LeftOutFile[];
+  checkpoint: () => void;
+}
+
+/**
+ * The ignore rules that hold for `folder` before its own: `.git/info/exclude`, then each
+ * `.gitignore` from the workspace down to the folder's parent. `undefined` when one of those
+ * rules ignores the folder itself (git never looks inside an ignored folder).
+ */
+function inheritedMatchers(walk: Walk, folderRel: string): Matcher[] | undefined {
+  const matchers: Matcher[] = [];
+  // `.git` itself is never read through the path rule; its exclude file only ever narrows
+  // what is sent, so it is read directly (a regular file, bounded, not through a last link).
+  const exclude = readRegularFile(join(walk.workspace, '.git', 'info', 'exclude'), 1024 * 1024);
+  if (exclude.ok) matchers.push({ base: '', ig: walk.factory().add(exclude.text) });
+  const parts = folderRel === '' ? [] : folderRel.split('/');
+  for (let i = 0; i < parts.length; i++) {
+    const dirRel = parts.slice(0, i).join('/');
+    const own = readRules(walk, [joinRel(dirRel, '.gitignore')]);
+    if (own) matchers.push({ base: dirRel, ig: own });
+    if (isIgnored(matchers, parts.slice(0, i + 1).join('/'), true)) return undefined;
+  }
+  return matchers;
+}
+
+function walkFolder(walk: Walk, folder: SourceFolder): void {
   const archivePathOf = (rel: string) => (folder.prefix ? `${folder.prefix}/${rel}` : rel);
-  // Depth-first with an explicit stack of matchers (one per folder that has ignore files).
+  // Paths relative to the workspace drive the ignore rules; `rel` (relative to the walked
+  // folder) names the file in the archive.
+  const folderRel = relative(walk.workspace, folder.absolute).split(sep).join('/');
+  const inherited = inheritedMatchers(walk, folderRel);
+  if (!inherited) return;
   const visit = (dirAbs: string, dirRel: string, matchers: Matcher[]) => {
-    const own = readIgnoreRules(dirAbs, factory);
-    const active = own ? [...matchers, { base: dirRel, ig: own }] : matchers;
+    walk.checkpoint();
+    const dirWs = joinRel(folderRel, dirRel);
+    const own = readRules(walk, [joinRel(dirWs, '.gitignore'), joinRel(dirWs, '.dockerignore')]);
+    const active = own ? [...matchers, { base: dirWs, ig: own }] : matchers;
     let entries: Dirent[];
     try {
       entries = readdirSync(dirAbs, { withFileTypes: true });
@@ -112,22 +159,25 @@ function walkFolder(
     for (const entry of entries) {
       const name = entry.name;
       if (name === '.' || name === '..' || name.includes('/')) continue;
+      // `.git` (folder or file), `.env*` and credential files: never, whatever their kind.
+      if (isNeverArchived(name)) continue;
       const rel = dirRel ? `${dirRel}/${name}` : name;
+      const wsRel = joinRel(folderRel, rel);
       const abs = join(dirAbs, name);
       if (entry.isSymbolicLink()) {
-        if (!isIgnored(active, rel, false)) {
-          leftOut.push({ archivePath: archivePathOf(rel), reason: 'symbolic link' });
+        if (!isIgnored(active, wsRel, false)) {
+          walk.leftOut.push({ archivePath: archivePathOf(rel), reason: 'symbolic link' });
         }
         continue;
       }
       if (entry.isDirectory()) {
-        if (ALWAYS_EXCLUDED_FOLDERS.has(name) || isIgnored(active, rel, true)) continue;
+        if (ALWAYS_EXCLUDED_FOLDERS.has(name) || isIgnored(active, wsRel, true)) continue;
         visit(abs, rel, active);
         continue;
       }
-      if (isEnvFile(name) || isIgnored(active, rel, false)) continue;
+      if (isIgnored(active, wsRel, false)) continue;
       if (!entry.isFile()) {
-        leftOut.push({ archivePath: archivePathOf(rel), reason: 'not a regular file' });
+        walk.leftOut.push({ archivePath: archivePathOf(rel), reason: 'not a regular file' });
         continue;
       }
       let stat;
@@ -137,34 +187,43 @@ function walkFolder(
         throw new Error(`could not read ${archivePathOf(rel)} (${codeOf(error)})`);
       }
       if (!stat.isFile()) {
-        leftOut.push({ archivePath: archivePathOf(rel), reason: 'not a regular file' });
+        walk.leftOut.push({ archivePath: archivePathOf(rel), reason: 'not a regular file' });
         continue;
       }
-      out.push({
-        archivePath: archivePathOf(rel),
-        absolute: abs,
-        size: stat.size,
-        ...(stat.nlink > 1 ? { inode: `${stat.dev}:${stat.ino}` } : {}),
-      });
+      // A hard link may be a second name of a file outside the checkout (`ln ~/.ssh/id_rsa`),
+      // so no name of a file with more than one is sent.
+      if (stat.nlink > 1) {
+        walk.leftOut.push({ archivePath: archivePathOf(rel), reason: 'hard link' });
+        continue;
+      }
+      walk.out.push({ archivePath: archivePathOf(rel), absolute: abs, size: stat.size });
     }
   };
-  visit(folder.absolute, '', []);
+  visit(folder.absolute, '', inherited);
 }
 
-/** The rules of the folder's `.gitignore` and `.dockerignore`, or undefined when it has none. */
-function readIgnoreRules(dirAbs: string, factory: IgnoreFactory): Ignore | undefined {
+/**
+ * The rules of the given ignore files (workspace-relative), or undefined when there are none.
+ * Read through the one path rule: a link, FIFO or folder of that name is no ignore file.
+ */
+function readRules(walk: Walk, files: string[]): Ignore | undefined {
   let ig: Ignore | undefined;
-  for (const file of IGNORE_FILES) {
-    let text: string;
-    try {
-      text = readFileSync(join(dirAbs, file), 'utf8');
-    } catch {
-      continue; // absent (or a folder): nothing to honour
+  for (const file of files) {
+    const read = readInsideWorkspace(walk.workspace, file, MAX_IGNORE_FILE_BYTES);
+    if (!read.ok) {
+      if (read.refusal === 'too-large') {
+        throw new Error(`${file} is larger than 1 MiB, so its rules cannot all be honoured`);
+      }
+      continue; // absent (or not a regular file inside the checkout): nothing to honour
     }
-    ig ??= factory();
-    ig.add(text);
+    ig ??= walk.factory();
+    ig.add(read.text);
   }
   return ig;
+}
+
+function joinRel(a: string, b: string): string {
+  return a === '' ? b : b === '' ? a : `${a}/${b}`;
 }
 
 /**

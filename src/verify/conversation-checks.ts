@@ -6,6 +6,7 @@
 import { safeJson, truncate } from '../lib/text.js';
 import { redact } from '../runner.js';
 import type { TestTurn } from './tests-file.js';
+import { checkedText, patternMatches } from './pattern.js';
 
 type SdkClient = import('@langchain/langgraph-sdk').Client;
 
@@ -43,20 +44,22 @@ export function checkTurn(where: string, turn: TestTurn, values: unknown): void 
   const expect = turn.expect;
   if (!expect) return;
   if (expect.contains !== undefined || expect.matches !== undefined) {
-    const content = lastMessageContent(values);
-    if (content === undefined) {
+    const full = lastMessageContent(values);
+    if (full === undefined) {
       throw new CaseFailure(
         `${where}: the thread state has no messages, so \`contains\`/\`matches\` cannot be ` +
           'checked (use `values` for graphs without a `messages` key)',
       );
     }
+    // Both checks look at the first 64 KiB of the reply only.
+    const content = checkedText(full);
     if (expect.contains !== undefined && !content.includes(expect.contains)) {
       throw new CaseFailure(
         `${where}: the last message does not contain "${expect.contains}"`,
         content,
       );
     }
-    if (expect.matches !== undefined && !new RegExp(expect.matches, 'u').test(content)) {
+    if (expect.matches !== undefined && !patternMatches(expect.matches, content)) {
       throw new CaseFailure(
         `${where}: the last message does not match /${expect.matches}/`,
         content,

@@ -14,7 +14,7 @@
  * is untrusted: it reaches the log only through `inert()` / `printUntrusted()`, masked.
  */
 import { CancelledError, DeadlineError } from '../errors.js';
-import { keyAllowedFor } from '../http/key-policy.js';
+import { feedbackTarget } from './feedback-url.js';
 import { request } from '../http/request.js';
 import { inert, printUntrusted, redact, setSecret } from '../runner.js';
 import { shortError, type VerifyContext } from './shared.js';
@@ -64,6 +64,11 @@ export interface ConversationTestsOptions {
   cases: TestCase[];
   /** Feedback key asked for on every run; undefined: no feedback. */
   feedbackKey?: string;
+  /**
+   * The only host verdicts may be POSTed to (`feedback-url.ts`: the region's LangSmith API
+   * host, or the control plane's); undefined: none is sent.
+   */
+  feedbackHost?: string;
   /** Default 4. */
   maxParallel?: number;
   /** Prints a block of untrusted text; default `printUntrusted`. */
@@ -116,6 +121,7 @@ export async function runConversationTests(
         assistants,
         listError,
         feedbackKey: options.feedbackKey,
+        feedbackHost: options.feedbackHost,
         feedback,
         print,
       });
@@ -157,6 +163,7 @@ interface CaseDeps {
   assistants: Assistant[] | undefined;
   listError: string | undefined;
   feedbackKey: string | undefined;
+  feedbackHost: string | undefined;
   feedback: { sent: number; failed: number; problems: Set<string> };
   print: (lines: string[]) => void;
 }
@@ -363,19 +370,14 @@ async function sendFeedback(
       ),
       1000,
     );
-    let url: URL;
-    try {
-      url = new URL(run.url);
-    } catch {
+    // Only the LangSmith API host the settings name: no request anywhere else.
+    const target = feedbackTarget(run.url, deps.feedbackHost);
+    if (!target.ok) {
       deps.feedback.failed++;
-      deps.feedback.problems.add('the feedback URL is not a URL');
+      deps.feedback.problems.add(target.problem);
       continue;
     }
-    if (!keyAllowedFor(url)) {
-      deps.feedback.failed++;
-      deps.feedback.problems.add(`a feedback URL on ${url.protocol}//${url.host} (not https)`);
-      continue;
-    }
+    const url = target.url;
     try {
       const res = await request(ctx.http, {
         method: 'POST',

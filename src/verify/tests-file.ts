@@ -6,8 +6,8 @@
  * Loaded lazily by the input stage only when `tests` is set, so the cold start of a run
  * without tests does not pay for the YAML parser.
  */
-import { readFileSync, statSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { readInsideWorkspace, refusalText } from '../lib/paths.js';
+import { patternProblem } from './pattern.js';
 import { LineCounter, parseDocument } from 'yaml';
 
 export interface TestUpdate {
@@ -61,45 +61,27 @@ const UPDATE_KEYS = ['values', 'as_node', 'command'];
  * it. Problems are whole sentences that start with the file's name.
  */
 export function loadTestsFile(workspace: string, path: string): LoadResult {
-  const root = resolve(workspace);
-  const full = resolve(root, path);
-  const rel = relative(root, full);
-  if (rel.startsWith('..') || isAbsolute(rel)) {
-    return {
-      ok: false,
-      problems: [
-        `Input \`tests\` is "${path}", which is outside the checkout (${root}). Give a path ` +
-          'inside the repository, e.g. `tests: .github/agent-tests.yaml`.',
-      ],
-    };
-  }
-  let text: string;
-  try {
-    const size = statSync(full).size;
-    if (size > MAX_FILE_BYTES) {
-      return {
-        ok: false,
-        problems: [`Tests file ${path} is ${size} bytes; at most ${MAX_FILE_BYTES} are read.`],
-      };
-    }
-    text = readFileSync(full, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT'
-        ? 'does not exist in the checkout'
-        : code === 'EISDIR'
-          ? 'is a folder'
-          : `cannot be read (${code ?? 'error'})`;
-    return {
-      ok: false,
-      problems: [
-        `Tests file ${path} (input \`tests\`) ${why}. The path is relative to the checkout ` +
-          '(GITHUB_WORKSPACE): check it, and that an `actions/checkout` step runs before this one.',
-      ],
-    };
-  }
-  return parseTestsFile(text, path);
+  const read = readInsideWorkspace(workspace, path, MAX_FILE_BYTES);
+  if (read.ok) return parseTestsFile(read.text, path);
+  // Nothing of what the path points at is shown: only why it cannot be the tests file.
+  const why =
+    read.refusal === 'too-large'
+      ? `is larger than ${MAX_FILE_BYTES} bytes (1 MiB), the most that is read`
+      : refusalText(read.refusal, read.code);
+  const advice =
+    read.refusal === 'missing'
+      ? ': check it, and that an `actions/checkout` step runs before this one.'
+      : read.refusal === 'too-large'
+        ? '. Split it, or keep only the cases this deployment needs.'
+        : '. Give the path of a regular file inside the repository, e.g. ' +
+          '`tests: .github/agent-tests.yaml`.';
+  return {
+    ok: false,
+    problems: [
+      `Input \`tests\` is "${path}", which ${why}. The path is relative to the checkout ` +
+        `(GITHUB_WORKSPACE)${advice}`,
+    ],
+  };
 }
 
 /** Parses and validates the text of a tests file; `file` names it in every problem. */
@@ -359,13 +341,13 @@ class Validator {
           'must be a regular expression (a string).',
         );
       } else {
-        try {
-          new RegExp(matches, 'u');
-          checks.matches = matches;
-        } catch (error) {
+        const problem = patternProblem(matches);
+        if (problem === undefined) checks.matches = matches;
+        else {
           this.problem(
             `${where}, key \`expect.matches\``,
-            `is not a valid regular expression: ${(error as Error).message}.`,
+            `is not a regular expression in RE2 syntax (the linear-time engine the checks ` +
+              `use; no lookarounds or back-references): ${problem}.`,
           );
         }
       }
