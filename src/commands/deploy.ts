@@ -25,6 +25,12 @@ import type { GithubDeployment } from '../github/github-deployment.js';
 import { inert } from '../runner.js';
 import type { SourceArchive } from '../source/archive.js';
 import { waitForRevision, type WaitResult } from '../deployment/wait.js';
+import { prepareSourceArchive } from '../source/prepare.js';
+import { interruptPrevious } from '../deployment/interrupt-previous.js';
+import { rollBackAfterFailedChecks } from './rollback.js';
+import { findLiveRevision, skippedMessage } from '../deployment/skip-unchanged.js';
+import { verifyDeployment } from '../verify/run-checks.js';
+import { BuildLogStream } from '../deployment/build-log-stream.js';
 
 export async function runDeploy(ctx: RunContext): Promise<number> {
   const { config, client, logger, state } = ctx;
@@ -43,7 +49,6 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   // `source: upload`: the archive of the same files, built (and size-checked) before any request.
   let sourceArchive: SourceArchive | undefined;
   if (config.source === 'upload') {
-    const { prepareSourceArchive } = await import('../source/prepare.js');
     sourceArchive = await prepareSourceArchive(ctx, parsed);
     report.source = { kind: 'upload', digest: sourceArchive.sha256 };
     ctx.output('source-digest', sourceArchive.sha256);
@@ -62,7 +67,6 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   const unchanged = found ? await checkUnchanged(ctx, found) : undefined;
   if (found && unchanged?.skip) return runSkipped(ctx, found, unchanged.skip);
   if (found && config.interruptPrevious) {
-    const { interruptPrevious } = await import('../deployment/interrupt-previous.js');
     await interruptPrevious(client, found, logger, unchanged?.latest);
   }
   const { deployment, revisionId, created } = await upsert({ ...ctx, sourceArchive }, found);
@@ -100,7 +104,7 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   state.onCancel = async () => ghDeployment?.setStatus('error', { description: 'Cancelled' });
   const stream =
     config.buildLog === 'stream'
-      ? new (await import('../deployment/build-log-stream.js')).BuildLogStream({
+      ? new BuildLogStream({
           client,
           deploymentId: deployment.id,
           revisionId,
@@ -184,7 +188,6 @@ async function finishDeployed(
   const verdict = await verify(ctx);
   if (!verdict.passed) {
     if (ctx.config.rollbackOnFailure && requested) {
-      const { rollBackAfterFailedChecks } = await import('./rollback.js');
       return rollBackAfterFailedChecks(ctx, {
         deployment,
         failedRevisionId: requested.revisionId,
@@ -243,7 +246,6 @@ async function checkUnchanged(
 ): Promise<{ skip?: Skip; latest?: Revision } | undefined> {
   const { config } = ctx;
   if (!config.skipUnchanged || config.source !== 'github') return undefined;
-  const { findLiveRevision } = await import('../deployment/skip-unchanged.js');
   const { decision, latest } = await findLiveRevision(ctx.client, config, found, ctx.logger);
   if (decision.skip) return { skip: decision };
   ctx.logger.debug(`skip-unchanged: a new revision is requested: ${decision.reason}.`);
@@ -252,7 +254,6 @@ async function checkUnchanged(
 
 /** No new revision: the outputs name the live one, and the checks run against it. */
 async function runSkipped(ctx: RunContext, found: Deployment, skip: Skip): Promise<number> {
-  const { skippedMessage } = await import('../deployment/skip-unchanged.js');
   setIdOutputs(ctx, found, skip.revisionId, false);
   ctx.output('skipped-build', true);
   ctx.logger.info(skippedMessage(found.name, { skip: true, ...skip }, ctx.config));
@@ -317,7 +318,6 @@ async function verify(
   const { config, logger, state } = ctx;
   if (!config.healthCheck && config.smokeTest === undefined && !config.tests)
     return { passed: true };
-  const { verifyDeployment } = await import('../verify/run-checks.js');
   const result = await verifyDeployment(
     { http: ctx.http, apiKey: config.apiKey, logger },
     {

@@ -37,6 +37,7 @@ import {
   type NameTemplate,
 } from '../prune/template.js';
 import { inert, redact } from '../runner.js';
+import { deactivateEnvironment } from '../github/github-deployment.js';
 
 interface Match {
   deployment: Deployment;
@@ -228,7 +229,6 @@ async function deactivateEnvironments(
   const { config, logger } = ctx;
   const prs = [...new Set(rows.filter((r) => isRemoved(r.action)).map((r) => r.pr))];
   if (prs.length === 0) return;
-  const { deactivateEnvironment } = await import('../github/github-deployment.js');
   for (const pr of prs) {
     if (ctx.signal.aborted) return;
     await bestEffortWithin(

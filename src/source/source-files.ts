@@ -10,10 +10,11 @@
  *   anything that is not a regular file are left out and listed.
  *
  * The result is sorted by archive path, so the archive does not depend on the order in which
- * the file system lists a folder. `ignore` is loaded lazily.
+ * the file system lists a folder.
  */
 import { readdirSync, readFileSync, lstatSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
+import * as ignoreModule from 'ignore';
 import type { Ignore } from 'ignore';
 
 export const ALWAYS_EXCLUDED_FOLDERS: ReadonlySet<string> = new Set([
@@ -67,7 +68,6 @@ type IgnoreFactory = () => Ignore;
 
 /** Selects the files of `folders` (see the module comment). */
 export async function selectSourceFiles(folders: SourceFolder[]): Promise<SourceSelection> {
-  const ignoreModule = await import('ignore');
   const factory = (ignoreModule.default ?? ignoreModule) as unknown as IgnoreFactory;
   const candidates: (SourceFile & { inode?: string })[] = [];
   const leftOut: LeftOutFile[] = [];
