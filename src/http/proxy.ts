@@ -9,32 +9,29 @@ import type { Agent } from 'node:http';
 import { getProxyUrl, HttpClient } from '@actions/http-client';
 
 const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];
-/** One client per proxy URL: each keeps its own dispatcher and agent for reuse. */
-const clients = new Map<string, HttpClient>();
+const USER_AGENT = 'langgraph-deploy-action';
+/** One `fetch` dispatcher per proxy URL, reused by every request through it. */
+const dispatchers = new Map<string, unknown>();
 
 /** Whether a proxy variable is set at all (failure messages name it as a possible cause). */
 export function proxyConfigured(): boolean {
   return PROXY_VARIABLES.some((name) => (process.env[name] ?? '') !== '');
 }
 
-/** The client for this URL's proxy, or undefined (no proxy set, or `NO_PROXY` matches). */
-function proxyClientFor(url: URL): HttpClient | undefined {
+/** The proxy dispatcher for `fetch` to this URL, or undefined (no proxy, or `NO_PROXY`). */
+export async function dispatcherFor(url: URL): Promise<unknown> {
   const proxy = getProxyUrl(url.href);
   if (!proxy) return undefined;
-  let client = clients.get(proxy);
-  if (client === undefined) {
-    client = new HttpClient('langgraph-deploy-action');
-    clients.set(proxy, client);
+  let dispatcher = dispatchers.get(proxy);
+  if (dispatcher === undefined) {
+    dispatcher = new HttpClient(USER_AGENT).getAgentDispatcher(url.href);
+    if (dispatcher !== undefined) dispatchers.set(proxy, dispatcher);
   }
-  return client;
+  return dispatcher;
 }
 
-/** The proxy dispatcher for `fetch` to this URL, or undefined. */
-export async function dispatcherFor(url: URL): Promise<unknown> {
-  return proxyClientFor(url)?.getAgentDispatcher(url.href);
-}
-
-/** The proxy agent for a `node:https` request to this URL, or undefined. */
+/** The proxy agent for a `node:http(s)` request to this URL, or undefined. */
 export function agentFor(url: URL): Agent | undefined {
-  return proxyClientFor(url)?.getAgent(url.href) as Agent | undefined;
+  if (!getProxyUrl(url.href)) return undefined;
+  return new HttpClient(USER_AGENT).getAgent(url.href) as Agent;
 }
