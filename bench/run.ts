@@ -44,14 +44,12 @@ type Part = (typeof PARTS)[number];
 
 /** Wall time of one nominal (290 s) replay. */
 const REPLAY_MS = 10_000;
-const DIST_INDEX_LIMIT_BYTES = 1_500_000;
 /** The tail goal (issue #18): median lag, p95 lag and status requests of our policy. */
 const LAG_GOAL_MS = 1_000;
 const LAG_P95_GOAL_MS = 3_000;
 const STATUS_REQUESTS_GOAL = 30;
 /** A re-run of a live commit: at most this fraction of a full deploy's wall time. */
 const RERUN_GOAL_RATIO = 0.05;
-const COLD_START_GOAL_RATIO = 1.25;
 
 interface Settings {
   quick: boolean;
@@ -317,24 +315,16 @@ function deployingBuckets(lag: LagResults): { labels: string[]; rows: string[][]
   return { labels, rows };
 }
 
-function coldSection(cold: ColdStartResults, goals: Goal[]): string {
-  goals.push({
-    goal: 'Cold start within 25 % of the bare-Node floor',
-    measured: `${cold.ratio.toFixed(2)}× (${millis(cold.medianActionMs)} vs ${millis(cold.medianNodeMs)})`,
-    pass: cold.ratio <= COLD_START_GOAL_RATIO && cold.problem === undefined,
-  });
-  goals.push({
-    goal: 'dist/index.js under 1.5 MB',
-    measured: bytes(cold.indexBytes),
-    pass: cold.indexBytes < DIST_INDEX_LIMIT_BYTES,
-  });
+/** Start time and bundle size: information, not goals (issue #24: the one ncc bundle). */
+function coldSection(cold: ColdStartResults): string {
   return [
     '## 2. Cold start',
     '',
     `Median of ${cold.rounds} interleaved rounds; the action fails on an input error (empty ` +
       'api-key, every other input at its default), so this is its start-up cost alone. The ' +
-      'environment is the one the runner gives a step (as scripts/run-action.ts builds it); the ' +
-      'goal is judged on it.',
+      'environment is the one the runner gives a step (as scripts/run-action.ts builds it). ' +
+      'Information, not a goal: next to a deploy that takes minutes, tens of milliseconds do ' +
+      'not matter, and `dist/` is the one ncc bundle (`npm run package`).',
     '',
     table(
       ['run', 'median', 'p95'],
@@ -590,7 +580,7 @@ async function main(): Promise<void> {
   if (settings.parts.includes('cold')) {
     progress('cold start…');
     const cold = await benchColdStart({ rounds: q ? 10 : 30, warmup: q ? 1 : 3, progress });
-    sections.push(coldSection(cold, goals));
+    sections.push(coldSection(cold));
   }
   if (settings.parts.includes('scale')) {
     progress('scale: deploys at once…');

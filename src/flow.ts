@@ -2,6 +2,10 @@
  * The run after its inputs are valid: one deadline, one cancellation signal, one client,
  * then the `deploy`, `delete` or `rollback` command, and the report whatever happened.
  */
+import { runDelete } from './commands/delete.js';
+import { runDeploy } from './commands/deploy.js';
+import { runPrune } from './commands/prune.js';
+import { runRollback } from './commands/rollback.js';
 import type { Config } from './config.js';
 import { ControlPlaneClient } from './control-plane/client.js';
 import { CancelledError } from './errors.js';
@@ -16,6 +20,13 @@ import {
   type RunState,
 } from './run-context.js';
 import { Deadline, systemClock, type Clock } from './time.js';
+
+const COMMANDS: Record<Config['command'], (ctx: RunContext) => Promise<number>> = {
+  deploy: runDeploy,
+  delete: runDelete,
+  rollback: runRollback,
+  prune: runPrune,
+};
 
 /** How long after SIGINT/SIGTERM the process exits, whatever is still running. */
 const CANCEL_GRACE_MS = 1500;
@@ -73,15 +84,7 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
   process.once('SIGTERM', onSignal);
 
   try {
-    const command =
-      config.command === 'delete'
-        ? (await import('./commands/delete.js')).runDelete
-        : config.command === 'rollback'
-          ? (await import('./commands/rollback.js')).runRollback
-          : config.command === 'prune'
-            ? (await import('./commands/prune.js')).runPrune
-            : (await import('./commands/deploy.js')).runDeploy;
-    return await command(ctx);
+    return await COMMANDS[config.command](ctx);
   } catch (error) {
     if (controller.signal.aborted || error instanceof CancelledError) {
       reportCancelled(ctx);

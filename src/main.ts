@@ -1,16 +1,12 @@
-/**
- * Entry of a run: read and validate every input, then hand over to the flow.
- *
- * Only the input reader is loaded before validation succeeds, so a run that fails on an
- * input error starts and ends in about the time Node itself needs (see `npm run bench`).
- */
+/** Entry of a run: read and validate every input, then hand over to the flow. */
 import {
   appendSummary,
   renderUnexpectedErrorSummary,
   writeInputErrorSummary,
 } from './inputs/summary.js';
+import { execute } from './flow.js';
 import { readInputs } from './inputs/read.js';
-import { redact, runnerLogger } from './runner.js';
+import { redact, runnerLogger, setFailed } from './runner.js';
 
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   try {
@@ -28,17 +24,15 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
       return;
     }
     for (const note of read.notes) runnerLogger.warning(note);
-    const { execute } = await import('./flow.js');
     process.exitCode = await execute(read.config);
   } catch (error) {
     // Anything that reaches here is a bug of ours: say so, without a stack full of internals.
     const message = redact(error instanceof Error ? error.message : String(error));
     appendSummary(renderUnexpectedErrorSummary(`Unexpected error: ${message}`), env);
-    runnerLogger.error(
+    setFailed(
       `Unexpected error: ${message}. This is a bug in the action; please report it ` +
         'with the log of this step (secrets are masked).',
       { title: 'Unexpected error' },
     );
-    process.exitCode = 1;
   }
 }

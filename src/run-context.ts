@@ -1,7 +1,6 @@
 /**
  * What every command shares with the flow: the run's context and state, the failure report
- * and the final reports. A leaf: the commands import it, and `flow.ts` loads the commands
- * only lazily, so nothing imports back.
+ * and the final reports. The commands import it; it imports none of them.
  */
 import { errorMessage } from './lib/text.js';
 import type { Config } from './config.js';
@@ -11,6 +10,8 @@ import type { HttpContext } from './http/request.js';
 import type { RunReport } from './report/types.js';
 import { redact, type Logger } from './runner.js';
 import type { Clock, Deadline } from './time.js';
+import { writeSummary } from './report/summary.js';
+import { upsertPrComment } from './github/pr-comment.js';
 
 /** What a command has learnt so far: read by the cancellation handler and the reports. */
 export interface RunState {
@@ -46,14 +47,12 @@ export async function writeReports(ctx: RunContext): Promise<void> {
   const report = ctx.state.report;
   report.finishedAt ??= ctx.clock.now();
   try {
-    const { writeSummary } = await import('./report/summary.js');
     await writeSummary(report, process.env, ctx.logger);
   } catch (error) {
     ctx.logger.warning(`Could not write the step summary: ${redact(errorMessage(error))}`);
   }
   const { config } = ctx;
   if (config.prComment && config.github.pullRequest && config.githubToken) {
-    const { upsertPrComment } = await import('./github/pr-comment.js');
     await bestEffortWithin(
       upsertPrComment({
         token: config.githubToken,

@@ -1,28 +1,24 @@
 /**
- * The GitHub runner's workflow-command protocol, implemented directly.
+ * What goes to the runner: `@actions/core` for the protocol (inputs, outputs, masks,
+ * annotations, groups, the exit code), and on top of it what core does not
+ * do, small and in one place:
  *
- * `@actions/core` does the same, but importing it loads `@actions/http-client` and undici
- * (about 40 ms on these machines), which would dominate the cold start of a run that fails
- * on an input error. The formats below are those of `@actions/core` 3 (`command.ts`,
- * `file-command.ts`); `__tests__/runner.test.ts` checks them against the library itself.
- *
- * Every line this module prints first goes through `redact()`: values registered with
- * `setSecret()` are replaced by `***` even where the runner's own masking does not apply
- * (local runs, `act`, a value that reached a message before the runner saw `::add-mask::`).
+ * - in-process redaction: every line printed here first goes through `redact()`, so values
+ *   registered with `setSecret()` are `***` even where the runner's own masking does not apply
+ *   (local runs, `act`, a value that reached a message before the runner saw `::add-mask::`),
+ *   including a secret's whitespace-collapsed form;
+ * - untrusted text (control-plane answers, logs, agent output, GitHub answers): `inert()` for a
+ *   value inside one of the action's lines, `printUntrusted()` for a block, printed between
+ *   `::stop-commands::<fresh token>` and `::<token>::`.
  */
-import { appendFileSync, writeSync } from 'node:fs';
+import * as core from '@actions/core';
 import { randomUUID } from 'node:crypto';
-import { EOL } from 'node:os';
 import { stripVTControlCharacters } from 'node:util';
 
-export interface AnnotationProperties {
-  title?: string;
-  file?: string;
-  startLine?: number;
-  endLine?: number;
-  startColumn?: number;
-  endColumn?: number;
-}
+export type AnnotationProperties = Pick<
+  core.AnnotationProperties,
+  'title' | 'file' | 'startLine' | 'endLine' | 'startColumn' | 'endColumn'
+>;
 
 /** What every module logs through; tests pass their own. */
 export interface Logger {
@@ -33,45 +29,13 @@ export interface Logger {
   error(message: string, properties?: AnnotationProperties): void;
 }
 
-/**
- * State shared by every copy of this module in the process: the bundle's entry (CommonJS, for
- * a fast start) and the flow (ESM chunks) each carry one, and both must see the same secrets.
- */
-interface RunnerState {
-  secrets: Set<string>;
-  write: (text: string) => void;
-}
-/**
- * Writes to stdout with `fs.writeSync`: the workflow commands must reach the log in order and
- * before the process exits, and initialising `process.stdout` (a stream) costs ~3 ms at start.
- */
-let stdoutClosed = false;
-function writeStdout(text: string): void {
-  if (stdoutClosed) return;
-  const buffer = Buffer.from(text, 'utf8');
-  for (let offset = 0; offset < buffer.length;) {
-    try {
-      offset += writeSync(1, buffer, offset);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      // The reader went away: nobody can see the rest, and the run's result must not change.
-      if (code === 'EPIPE') {
-        stdoutClosed = true;
-        return;
-      }
-      // A non-blocking pipe that is full: try again (the reader drains it).
-      if (code !== 'EAGAIN') throw error;
-    }
-  }
-}
-
-const STATE_KEY = Symbol.for('langgraph-deploy-action.runner');
-const shared = globalThis as typeof globalThis & { [STATE_KEY]?: RunnerState };
-const state: RunnerState = (shared[STATE_KEY] ??= {
-  secrets: new Set<string>(),
-  write: writeStdout,
+// The reader of stdout went away (a closed pipe): nobody can see the rest, and the run's
+// result must not change. Without a listener, the stream's error would end the process.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
 });
-const secretValues = state.secrets;
+
+const secretValues = new Set<string>();
 const MIN_REDACTED_LENGTH = 3;
 
 /** Replaces every registered secret value (longest first) with `***`. */
@@ -97,42 +61,24 @@ export function resetSecretsForTests(): void {
   secretValues.clear();
 }
 
-export function escapeData(s: string): string {
-  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-}
-
-export function escapeProperty(s: string): string {
-  return s
-    .replace(/%/g, '%25')
-    .replace(/\r/g, '%0D')
-    .replace(/\n/g, '%0A')
-    .replace(/:/g, '%3A')
-    .replace(/,/g, '%2C');
-}
-
-/** Test helper: capture what would go to stdout. Returns a function that restores it. */
+/**
+ * Test helper: capture what would go to stdout (everything `@actions/core` prints goes
+ * through `process.stdout.write`). Returns a function that restores it.
+ */
 export function captureOutputForTests(sink: (text: string) => void): () => void {
-  const previous = state.write;
-  state.write = sink;
+  const previous = Object.getOwnPropertyDescriptor(process.stdout, 'write');
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    sink(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+    return true;
+  }) as typeof process.stdout.write;
   return () => {
-    state.write = previous;
+    if (previous) Object.defineProperty(process.stdout, 'write', previous);
+    else delete (process.stdout as { write?: unknown }).write;
   };
 }
 
-function issueCommand(
-  command: string,
-  properties: Record<string, string | number | undefined>,
-  message: string,
-): void {
-  const props = Object.entries(properties)
-    .filter(([, v]) => v !== undefined && v !== '')
-    .map(([k, v]) => `${k}=${escapeProperty(redact(String(v)))}`)
-    .join(',');
-  state.write(`::${command}${props ? ' ' + props : ''}::${escapeData(redact(message))}${EOL}`);
-}
-
 /**
- * Masks a value in the runner's log (`::add-mask::`), line by line for multi-line values
+ * Masks a value in the runner's log (`core.setSecret`), line by line for multi-line values
  * (the runner masks per line), and registers it for `redact()`.
  */
 export function setSecret(value: string): void {
@@ -144,35 +90,38 @@ export function setSecret(value: string): void {
   for (const part of new Set(parts)) {
     if (secretValues.has(part)) continue;
     secretValues.add(part);
-    // Not through issueCommand: the value itself must not be redacted here.
-    state.write(`::add-mask::${escapeData(part)}${EOL}`);
+    core.setSecret(part);
   }
 }
 
-/** `core.getInput` semantics: `INPUT_<NAME>` (spaces → `_`, upper-cased, `-` kept), trimmed. */
+/**
+ * `core.getInput`: `INPUT_<NAME>` (spaces → `_`, upper-cased, `-` kept), trimmed. `env` is for
+ * tests that read inputs from an object of their own; the run itself reads `process.env`.
+ */
 export function getInput(name: string, env: NodeJS.ProcessEnv = process.env): string {
+  if (env === process.env) return core.getInput(name);
   return (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
 }
 
-/** Whether a raw input value is a YAML 1.2 core-schema boolean (`core.getBooleanInput`). */
+/**
+ * Whether a raw input value is a YAML 1.2 core-schema boolean, as `core.getBooleanInput`
+ * accepts it; `undefined` otherwise, so that the caller reports the input error its own way.
+ */
 export function parseBoolean(value: string): boolean | undefined {
   if (['true', 'True', 'TRUE'].includes(value)) return true;
   if (['false', 'False', 'FALSE'].includes(value)) return false;
   return undefined;
 }
 
-export function setOutput(name: string, value: string, env: NodeJS.ProcessEnv = process.env): void {
-  const file = env['GITHUB_OUTPUT'];
-  if (file) {
-    const delimiter = `ghadelimiter_${randomUUID()}`;
-    if (name.includes(delimiter) || value.includes(delimiter)) {
-      throw new Error('Unexpected input: output name or value contains the delimiter');
-    }
-    appendFileSync(file, `${name}<<${delimiter}${EOL}${value}${EOL}${delimiter}${EOL}`, 'utf8');
-    return;
-  }
-  state.write(EOL);
-  issueCommand('set-output', { name }, value);
+/** `core.setOutput`: appended to the file named by `GITHUB_OUTPUT`. */
+export function setOutput(name: string, value: string): void {
+  core.setOutput(name, value);
+}
+
+/** Fails the step (`process.exitCode` 1, as `core.setFailed`) with one `::error`. */
+export function setFailed(message: string, properties?: AnnotationProperties): void {
+  runnerLogger.error(message, properties);
+  process.exitCode = core.ExitCode.Failure;
 }
 
 /**
@@ -186,34 +135,32 @@ function infoLines(message: string): string {
     .map((line) =>
       neutraliseCommands(stripVTControlCharacters(line).replace(BLOCK_CONTROL_CHARACTERS, '')),
     )
-    .join(EOL);
+    .join('\n');
 }
 
-export const runnerLogger: Logger = {
-  info: (message) => state.write(infoLines(message) + EOL),
-  debug: (message) => issueCommand('debug', {}, message),
-  notice: (message, p = {}) => issueCommand('notice', toProps(p), message),
-  warning: (message, p = {}) => issueCommand('warning', toProps(p), message),
-  error: (message, p = {}) => issueCommand('error', toProps(p), message),
-};
-
-function toProps(p: AnnotationProperties): Record<string, string | number | undefined> {
+/** Annotation properties with secrets masked (core escapes them). */
+function masked(p: AnnotationProperties = {}): AnnotationProperties {
   return {
-    title: p.title,
-    file: p.file,
-    line: p.startLine,
-    endLine: p.endLine,
-    col: p.startColumn,
-    endColumn: p.endColumn,
+    ...p,
+    ...(p.title !== undefined && { title: redact(p.title) }),
+    ...(p.file !== undefined && { file: redact(p.file) }),
   };
 }
 
+export const runnerLogger: Logger = {
+  info: (message) => core.info(infoLines(message)),
+  debug: (message) => core.debug(redact(message)),
+  notice: (message, p) => core.notice(redact(message), masked(p)),
+  warning: (message, p) => core.warning(redact(message), masked(p)),
+  error: (message, p) => core.error(redact(message), masked(p)),
+};
+
 export function startGroup(name: string): void {
-  issueCommand('group', {}, name);
+  core.startGroup(redact(name));
 }
 
 export function endGroup(): void {
-  issueCommand('endgroup', {}, '');
+  core.endGroup();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -262,7 +209,7 @@ export function neutraliseCommands(text: string): string {
  */
 export function printUntrusted(
   text: string | readonly string[],
-  write: (line: string) => void = (l) => state.write(l + EOL),
+  write: (line: string) => void = (l) => core.info(l),
 ): void {
   const whole = redact(typeof text === 'string' ? text : text.join('\n'));
   const token = `untrusted-${randomUUID()}`;

@@ -7,6 +7,7 @@ import { inert } from '../runner.js';
 import { lookupTarget, uiUrl, waitUntilGone } from '../deployment/target.js';
 
 import { bestEffortWithin, writeReports, type RunContext } from '../run-context.js';
+import { deactivateEnvironment } from '../github/github-deployment.js';
 
 export async function runDelete(ctx: RunContext): Promise<number> {
   const { config, client, logger, state } = ctx;
@@ -65,7 +66,6 @@ export async function runDelete(ctx: RunContext): Promise<number> {
 async function afterDelete(ctx: RunContext): Promise<void> {
   const { config } = ctx;
   if (config.environment && config.githubToken) {
-    const { deactivateEnvironment } = await import('../github/github-deployment.js');
     await bestEffortWithin(
       deactivateEnvironment({
         token: config.githubToken,

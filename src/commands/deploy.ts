@@ -26,6 +26,13 @@ import type { SkipDecision } from '../deployment/skip-unchanged.js';
 import { inert } from '../runner.js';
 import type { SourceArchive } from '../source/archive.js';
 import { waitForRevision, type WaitResult } from '../deployment/wait.js';
+import { prepareSourceArchive } from '../source/prepare.js';
+import { interruptPrevious } from '../deployment/interrupt-previous.js';
+import { rollBackAfterFailedChecks } from './rollback.js';
+import { skippedMessage } from '../deployment/skip-unchanged.js';
+import { verifyDeployment } from '../verify/run-checks.js';
+import { BuildLogStream } from '../deployment/build-log-stream.js';
+import { checkUnchanged, recordSettings } from '../deployment/skip-run.js';
 
 export async function runDeploy(ctx: RunContext): Promise<number> {
   const { config, client, logger, state } = ctx;
@@ -44,7 +51,6 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   // `source: upload`: the archive of the same files, built (and size-checked) before any request.
   let sourceArchive: SourceArchive | undefined;
   if (config.source === 'upload') {
-    const { prepareSourceArchive } = await import('../source/prepare.js');
     sourceArchive = await prepareSourceArchive(ctx, parsed);
     report.source = { kind: 'upload', digest: sourceArchive.sha256 };
     ctx.output('source-digest', sourceArchive.sha256);
@@ -60,13 +66,11 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   // 3. Already live (skip-unchanged)? Else create or update; outputs as soon as the IDs are known.
   // Nothing touches a deployment of another kind (upsert checks again for a late create).
   if (found) checkSameKind(config, found);
-  const { checkUnchanged, recordSettings } = await import('../deployment/skip-run.js');
   const unchanged = found
     ? await checkUnchanged(ctx, found, parsed || undefined, sourceArchive?.sha256)
     : undefined;
   if (found && unchanged?.skip) return runSkipped(ctx, found, unchanged.skip);
   if (found && config.interruptPrevious) {
-    const { interruptPrevious } = await import('../deployment/interrupt-previous.js');
     await interruptPrevious(client, found, logger, unchanged?.latest);
   }
   const recorded = await recordSettings(ctx, found, sourceArchive?.sha256);
@@ -106,7 +110,7 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   state.onCancel = async () => ghDeployment?.setStatus('error', { description: 'Cancelled' });
   const stream =
     config.buildLog === 'stream'
-      ? new (await import('../deployment/build-log-stream.js')).BuildLogStream({
+      ? new BuildLogStream({
           client,
           deploymentId: deployment.id,
           revisionId,
@@ -191,7 +195,6 @@ async function finishDeployed(
   const verdict = await verify(ctx);
   if (!verdict.passed) {
     if (ctx.config.rollbackOnFailure && requested) {
-      const { rollBackAfterFailedChecks } = await import('./rollback.js');
       return rollBackAfterFailedChecks(ctx, {
         deployment,
         failedRevisionId: requested.revisionId,
@@ -242,7 +245,6 @@ type Skip = Extract<SkipDecision, { skip: true }>;
 
 /** No new revision: the outputs name the live one, and the checks run against it. */
 async function runSkipped(ctx: RunContext, found: Deployment, skip: Skip): Promise<number> {
-  const { skippedMessage } = await import('../deployment/skip-unchanged.js');
   setIdOutputs(ctx, found, skip.revisionId, false);
   ctx.output('skipped-build', true);
   ctx.logger.info(skippedMessage(found.name, skip, ctx.config));
@@ -311,7 +313,6 @@ async function verify(
   const { config, logger, state } = ctx;
   if (!config.healthCheck && config.smokeTest === undefined && !config.tests)
     return { passed: true };
-  const { verifyDeployment } = await import('../verify/run-checks.js');
   const result = await verifyDeployment(
     { http: ctx.http, apiKey: config.apiKey, logger },
     {

@@ -40,6 +40,7 @@ import {
 } from '../prune/template.js';
 import { inert, redact } from '../runner.js';
 import { proveOwnership } from '../prune/ownership.js';
+import { deactivateEnvironment } from '../github/github-deployment.js';
 
 interface Match {
   deployment: Deployment;
@@ -264,7 +265,6 @@ async function deactivateEnvironments(
   const { config, logger } = ctx;
   const prs = [...new Set(rows.filter((r) => isRemoved(r.action)).map((r) => r.pr))];
   if (prs.length === 0) return;
-  const { deactivateEnvironment } = await import('../github/github-deployment.js');
   for (const pr of prs) {
     if (ctx.signal.aborted) return;
     await bestEffortWithin(

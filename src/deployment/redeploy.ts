@@ -16,6 +16,7 @@ import { inert } from '../runner.js';
 import { Deadline } from '../time.js';
 import { waitForRevision } from './wait.js';
 import { agentUrlOf, showLogTail } from './steps.js';
+import { verifyDeployment } from '../verify/run-checks.js';
 
 /** The control plane as the rollback uses it: the usual calls plus the redeploy. */
 export interface RollbackPlane extends ControlPlane {
@@ -187,7 +188,6 @@ export async function serveAgain(ctx: RunContext, opts: ServeAgainOptions): Prom
   if (!config.healthCheck) return { revisionId, status: waited.status, outcome: 'restored' };
   const current = await client.getDeployment(deployment.id).catch(() => deployment);
   const url = agentUrlOf(current);
-  const { verifyDeployment } = await import('../verify/run-checks.js');
   const checked = await verifyDeployment(
     { http: opts.http, apiKey: config.apiKey, logger },
     { url, healthCheck: true },

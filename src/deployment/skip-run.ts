@@ -9,6 +9,7 @@ import type { RunContext } from '../run-context.js';
 import { inert } from '../runner.js';
 import { withRecord } from './settings-record.js';
 import { findLiveRevision, workflowCommit, type SkipDecision } from './skip-unchanged.js';
+import { readChanges } from '../github/compare.js';
 
 type Skip = Extract<SkipDecision, { skip: true }>;
 
@@ -25,7 +26,6 @@ export async function checkUnchanged(
   const { config } = ctx;
   if (!config.skipUnchanged || config.source === 'external_docker') return undefined;
   const compare = async (base: string, head: string) => {
-    const { readChanges } = await import('../github/compare.js');
     const { githubToken: token, github } = config;
     return readChanges({ token, github, base, head, logger: ctx.logger });
   };

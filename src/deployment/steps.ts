@@ -6,9 +6,9 @@
 import type { Deployment } from '../control-plane/schemas.js';
 import { fetchLogTail, logTypeFor, printLogBlock } from './logs.js';
 import { withoutCredentials } from '../output-checks.js';
-import type { GithubDeployment } from '../github/github-deployment.js';
 import { bestEffortWithin, writeReports, type RunContext } from '../run-context.js';
 import { inert, setSecret } from '../runner.js';
+import { GithubDeployment } from '../github/github-deployment.js';
 
 export async function failRun(ctx: RunContext): Promise<number> {
   ctx.state.report.outcome = 'failure';
@@ -78,7 +78,6 @@ export async function startGithubDeployment(
 ): Promise<GithubDeployment | undefined> {
   const { config } = ctx;
   if (!config.environment || !config.githubToken) return undefined;
-  const { GithubDeployment } = await import('../github/github-deployment.js');
   let started: GithubDeployment | undefined;
   await bestEffortWithin(
     GithubDeployment.start({

@@ -12,6 +12,7 @@ import {
   type UpsertContext,
   type UpsertResult,
 } from './writes.js';
+import { upsertFromUpload } from '../source/upload-revision.js';
 
 export type { UpsertContext, UpsertResult } from './writes.js';
 
@@ -21,7 +22,6 @@ export async function upsert(
   found: Deployment | undefined,
 ): Promise<UpsertResult> {
   if (ctx.config.source === 'upload') {
-    const { upsertFromUpload } = await import('../source/upload-revision.js');
     return upsertFromUpload(ctx, found);
   }
   if (found) return update(ctx, found);

@@ -11,6 +11,7 @@ import type { GithubContext } from '../config.js';
 import type { ChangedFile } from '../deployment/agent-files.js';
 import type { Logger } from '../runner.js';
 import { createOctokit, describeGithubError, splitRepository } from './octokit.js';
+import { gitChanges } from './git-history.js';
 
 /** GitHub's cap on the files of one comparison. */
 export const COMPARE_FILE_CAP = 300;
@@ -108,7 +109,6 @@ export async function readChanges(opts: {
 }): Promise<Comparison> {
   const api = await compareCommits(opts);
   if ('files' in api) return api;
-  const { gitChanges } = await import('./git-history.js');
   const local = await gitChanges(opts.github.workspace, opts.base, opts.head);
   if ('files' in local) {
     opts.logger.debug(`skip-unchanged: ${api.unreadable}; read the checkout's history instead.`);

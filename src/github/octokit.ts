@@ -1,6 +1,8 @@
 /**
  * The GitHub REST client for the best-effort side effects (PR comment, GitHub deployment).
- * `@actions/github` is loaded lazily: nothing on the cold-start path pays for it.
+ * `@actions/github` is loaded lazily, when a run first talks to GitHub: at import it reads and
+ * parses the event payload (`GITHUB_EVENT_PATH`) and throws on a broken one, which must not
+ * end a run that does not need GitHub, nor any run before its input checks.
  *
  * `@actions/github` 9 adds no retry or throttling plugin (only REST endpoint methods and
  * pagination), so a failed call fails once; each request is bounded by a timeout.

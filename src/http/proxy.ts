@@ -1,28 +1,37 @@
 /**
- * A proxy from `HTTPS_PROXY`/`HTTP_PROXY` (with `NO_PROXY`) through `@actions/http-client`,
- * which is only loaded when such a variable is set.
+ * The runner's proxy, the one look-up for every request the action makes: `@actions/http-client`
+ * reads `HTTPS_PROXY`/`HTTP_PROXY` (upper or lower case) and `NO_PROXY` for a URL, and builds
+ * the undici dispatcher (`fetch`: the control plane, the agent server) or the Node agent
+ * (`node:https`: the upload PUT) that goes through it. `@actions/github` does the same for
+ * the GitHub API.
  */
+import type { Agent } from 'node:http';
+import { getProxyUrl, HttpClient } from '@actions/http-client';
 
 const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];
-type HttpClientModule = typeof import('@actions/http-client');
-let httpClientModule: Promise<HttpClientModule> | undefined;
+const USER_AGENT = 'langgraph-deploy-action';
+/** One `fetch` dispatcher per proxy URL, reused by every request through it. */
 const dispatchers = new Map<string, unknown>();
 
+/** Whether a proxy variable is set at all (failure messages name it as a possible cause). */
 export function proxyConfigured(): boolean {
   return PROXY_VARIABLES.some((name) => (process.env[name] ?? '') !== '');
 }
 
-/** The proxy dispatcher for this URL, or undefined (no proxy set, or `NO_PROXY` matches). */
+/** The proxy dispatcher for `fetch` to this URL, or undefined (no proxy, or `NO_PROXY`). */
 export async function dispatcherFor(url: URL): Promise<unknown> {
-  if (!proxyConfigured()) return undefined;
-  httpClientModule ??= import('@actions/http-client');
-  const mod = await httpClientModule;
-  const proxy = mod.getProxyUrl(url.href);
+  const proxy = getProxyUrl(url.href);
   if (!proxy) return undefined;
   let dispatcher = dispatchers.get(proxy);
   if (dispatcher === undefined) {
-    dispatcher = new mod.HttpClient('langgraph-deploy-action').getAgentDispatcher(url.href);
+    dispatcher = new HttpClient(USER_AGENT).getAgentDispatcher(url.href);
     if (dispatcher !== undefined) dispatchers.set(proxy, dispatcher);
   }
   return dispatcher;
+}
+
+/** The proxy agent for a `node:http(s)` request to this URL, or undefined. */
+export function agentFor(url: URL): Agent | undefined {
+  if (!getProxyUrl(url.href)) return undefined;
+  return new HttpClient(USER_AGENT).getAgent(url.href) as Agent;
 }

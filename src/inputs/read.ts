@@ -19,6 +19,7 @@ import { Checks } from './checks.js';
 import { eventPayloadProblem, readGithubContext } from './github-event.js';
 import { parseSecrets } from './secrets.js';
 import { booleanDefault, choiceDefault, defaultOf, INPUTS, type InputName } from './spec.js';
+import { feedbackHostFor } from '../verify/feedback-url.js';
 
 const NO_SECRETS_ON_FORKS =
   'GitHub does not pass secrets to workflows triggered from forks or by Dependabot ' +
@@ -243,7 +244,6 @@ export async function readInputs(
     for (const message of loaded.problems) problems.push({ input: 'tests', message });
   }
   if (problems.length > 0 || !read.ok || !loaded.ok) return { ok: false, problems };
-  const { feedbackHostFor } = await import('../verify/feedback-url.js');
   read.config.tests = {
     file: tests,
     cases: loaded.suite.cases,

@@ -11,6 +11,7 @@ import type { Deployment } from '../control-plane/schemas.js';
 import { normalizeRepoUrl } from '../deployment/requests.js';
 import type { Logger } from '../runner.js';
 import { fillTemplate } from './template.js';
+import { recordedDeploymentIds } from '../github/github-deployment.js';
 
 export type Ownership = { owned: true } | { owned: false; reason: string };
 
@@ -56,7 +57,6 @@ export async function proveOwnership(
     }
     const environment = fillTemplate(ctx.environment, pr);
     if (!recorded.has(environment)) {
-      const { recordedDeploymentIds } = await import('../github/github-deployment.js');
       recorded.set(
         environment,
         recordedDeploymentIds({

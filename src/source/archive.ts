@@ -6,8 +6,7 @@
  *
  * Byte-identical for the same files: entries sorted, no folder entries, mtime fixed at
  * 1980-01-01 (the earliest time a zip or wheel built from the files can hold), no owner,
- * group, user or device fields, modes 0644/0755 from the executable bit. `tar` is loaded
- * lazily.
+ * group, user or device fields, modes 0644/0755 from the executable bit.
  */
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
@@ -24,6 +23,7 @@ import {
   type SourceFolder,
 } from './source-files.js';
 import { isRecord as isObject } from '../lib/guards.js';
+import { create } from 'tar';
 
 export const WARN_BYTES = 50 * 1024 * 1024;
 export const MAX_BYTES = 200 * 1024 * 1024;
@@ -205,8 +205,6 @@ export async function buildArchive(
   const file = join(dir, 'source.tar.gz');
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
   process.once('exit', cleanup);
-
-  const { create } = await import('tar');
   const warnings: string[] = [];
   const pack = create(
     {

@@ -14,10 +14,11 @@
  *   devices) are left out, without opening them, and listed.
  *
  * The result is sorted by archive path, so the archive does not depend on the order in which
- * the file system lists a folder. `ignore` is loaded lazily.
+ * the file system lists a folder.
  */
 import { readdirSync, lstatSync, type Dirent } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import * as ignoreModule from 'ignore';
 import type { Ignore } from 'ignore';
 import { readInsideWorkspace, readRegularFile } from '../lib/paths.js';
 
@@ -88,7 +89,6 @@ export async function selectSourceFiles(
   folders: SourceFolder[],
   options: SelectOptions = {},
 ): Promise<SourceSelection> {
-  const ignoreModule = await import('ignore');
   const factory = (ignoreModule.default ?? ignoreModule) as unknown as IgnoreFactory;
   const workspace = options.workspace ?? folders[0]?.absolute ?? '.';
   const walk: Walk = {

@@ -10,6 +10,7 @@ import { createReadStream } from 'node:fs';
 import { request as httpRequest, type Agent, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { CancelledError, DeadlineError } from '../errors.js';
+import { agentFor } from '../http/proxy.js';
 import { backoffDelay, parseRetryAfter } from '../http/retry-policy.js';
 import { inert, setSecret, type Logger } from '../runner.js';
 import type { Clock, Deadline } from '../time.js';
@@ -65,7 +66,7 @@ export async function putArchive(
     );
   }
   const host = inert(target.host, 200);
-  const agent = await proxyAgent(target);
+  const agent = agentFor(target);
   const maxAttempts = ctx.maxAttempts ?? 5;
   let last = '';
   for (let attempt = 1; ; attempt++) {
@@ -203,14 +204,4 @@ async function readSome(res: IncomingMessage): Promise<string> {
 function headerOf(res: IncomingMessage, name: string): string | undefined {
   const v = res.headers[name];
   return Array.isArray(v) ? v[0] : v;
-}
-
-const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];
-
-/** The runner's proxy for this URL (`@actions/http-client`, loaded only when one is set). */
-async function proxyAgent(url: URL): Promise<Agent | undefined> {
-  if (!PROXY_VARIABLES.some((name) => (process.env[name] ?? '') !== '')) return undefined;
-  const mod = await import('@actions/http-client');
-  if (!mod.getProxyUrl(url.href)) return undefined;
-  return new mod.HttpClient('langgraph-deploy-action').getAgent(url.href) as Agent;
 }

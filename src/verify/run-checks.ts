@@ -8,6 +8,7 @@ import { inert, redact } from '../runner.js';
 import { CheckError, baseUrl, skipAdvice, skipReason, type VerifyContext } from './shared.js';
 import { healthCheck } from './health.js';
 import { smokeTest, type SmokeResult } from './smoke.js';
+import { runConversationTests } from './conversation-tests.js';
 
 export interface VerifyOptions {
   /** The agent server URL (`url` output); undefined when the deployment has none. */
@@ -90,7 +91,6 @@ export async function verifyDeployment(
     }
   }
   if (options.tests) {
-    const { runConversationTests } = await import('./conversation-tests.js');
     const tests = await runConversationTests(ctx, { ...options.tests, url });
     result.testsResult = tests;
     result.tests = tests.failed > 0 ? 'failed' : 'passed';

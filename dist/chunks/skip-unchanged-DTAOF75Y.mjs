@@ -1,2 +1,0 @@
-import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{b as a,c as b,d as c,e as d,f as e,g as f,h as g}from"./chunk-C6QEUAFB.mjs";import"./chunk-G2LVU6HJ.mjs";import"./chunk-IDHC5VFB.mjs";import"./chunk-IRM5VVDU.mjs";import"./chunk-ZC56W3P3.mjs";export{a as UNSKIPPABLE_INPUTS,f as findLiveRevision,b as isInProgress,e as skipDecision,d as skipImpossible,g as skippedMessage,c as workflowCommit};
