@@ -128,7 +128,7 @@ describe('source: upload from a hostile checkout', () => {
     const result = await runAction({ workspace: ws, inputs: inputs(uniqueName('hostile-big')) });
     expectExit(result, 1);
     expect(Date.now() - started).toBeLessThan(15_000);
-    expect(errorText(result)).toMatch(/add up to 3072\.0 MB.*model\.bin \(3072\.0 MB\)/s);
+    expect(errorText(result)).toMatch(/add up to 3072\.0 MiB.*model\.bin \(3072\.0 MiB\)/s);
     expect(log.since()).toHaveLength(0);
   });
 

@@ -267,7 +267,7 @@ describe('prepareSourceArchive', () => {
     expect(warnings.join('\n')).toMatch(/hosts \(symbolic link\)/);
     // One unit (MiB, the unit of the platform's limit), and no file that shows as 0.0.
     expect(warnings.join('\n')).toMatch(
-      /is 0\.2 MiB compressed \(the limit is 200 MiB\)\. Largest files: weights\.bin \(0\.2 MiB\)\. /,
+      /holds 0\.2 MiB of files, 0\.2 MiB compressed \(the limit is 200 MiB compressed\)\. Largest files: weights\.bin \(0\.2 MiB\)\. /,
     );
     expect(warnings.join('\n')).not.toMatch(/\bMB\b|[( ]0\.0 MiB/);
     archive.cleanup();

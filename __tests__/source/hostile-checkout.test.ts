@@ -153,7 +153,7 @@ describe('a hostile checkout', () => {
     truncateSync(join(ws, 'weights.bin'), 3 * 1024 ** 3);
     const started = performance.now();
     await expect(entries(ws, 'langgraph.json', {})).rejects.toThrow(
-      /add up to 3072\.0 MB.*nothing was read or sent.*weights\.bin \(3072\.0 MB\)/s,
+      /add up to 3072\.0 MiB.*nothing was read or sent.*weights\.bin \(3072\.0 MiB\)/s,
     );
     expect(performance.now() - started).toBeLessThan(2000);
   });

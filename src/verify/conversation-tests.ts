@@ -1,13 +1,11 @@
 /**
  * Conversation tests (`tests` input) against the deployed agent server, after the health
- * check and the smoke run: each case on a new thread (created with `supersteps` when it has a
- * `state`), its turns in order with `runs/stream`, each turn's `expect` checked right after it,
- * `checkpoints` against the thread's history after the last turn. Cases run in parallel, at
- * most four at a time; threads are deleted afterwards (best effort).
- *
- * With a feedback key, every run asks for a pre-signed feedback URL (`feedback_keys` → a
- * `feedback` stream event), and once its case is decided the verdict is POSTed there as
- * `{score, comment}`, without the API key (the URL is its own authorisation), best effort.
+ * check and the smoke run: each case on a new thread (seeded with `supersteps` from `state`),
+ * its turns in order with `runs/stream`, each `expect` checked right after its turn,
+ * `checkpoints` against the thread's history at the end. At most four cases at a time;
+ * threads are deleted afterwards (best effort). With a feedback key, each verdict goes to the
+ * run's pre-signed feedback URL as `{score, comment}`, without the API key, only where
+ * `feedback-url.ts` allows the host (best effort).
  *
  * Every agent-server call goes through `@langchain/langgraph-sdk` on our HTTP layer (one
  * deadline, cancellation, no redirects, size caps, the stream POST never retried). Agent output
