@@ -146,6 +146,25 @@ describe('a hostile checkout', () => {
     }
   });
 
+  it('refuses .git spelt as macOS and Windows runners resolve it (case, trailing dots, 8.3 name)', async () => {
+    // On a case-insensitive file system `./.GIT` *is* the `.git` folder, and `realpath` keeps
+    // the case as written; Windows drops trailing dots and spaces and knows `GIT~1`. Here
+    // (case-sensitive) they are made as folders of their own, holding what `.git` would.
+    const ws = dir('hostile-ws-');
+    const spellings = ['.GIT', '.Git', '.git.', '.git ', 'GIT~1'];
+    write(ws, { 'langgraph.json': '{}', 'a.py': '' });
+    for (const s of spellings) write(ws, { [`${s}/config`]: 'extraheader = AUTHORIZATION: token' });
+    for (const s of spellings) {
+      expect(() => planArchive(ws, 'langgraph.json', { dependencies: ['.', `./${s}`] })).toThrow(
+        /`\.git` folder/,
+      );
+    }
+    expect(await entries(ws, 'langgraph.json', { dependencies: ['.'] })).toEqual([
+      'a.py',
+      'langgraph.json',
+    ]);
+  });
+
   it('refuses a sparse 3 GiB file from the sizes alone, at once, naming it', async () => {
     const ws = dir('hostile-ws-');
     write(ws, { 'langgraph.json': '{}', 'a.py': '' });

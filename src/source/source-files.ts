@@ -20,7 +20,7 @@ import { readdirSync, lstatSync, type Dirent } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import * as ignoreModule from 'ignore';
 import type { Ignore } from 'ignore';
-import { readInsideWorkspace, readRegularFile } from '../lib/paths.js';
+import { isGitName, readInsideWorkspace, readRegularFile } from '../lib/paths.js';
 
 export const ALWAYS_EXCLUDED_FOLDERS: ReadonlySet<string> = new Set([
   '.git',
@@ -42,7 +42,7 @@ export function isEnvFile(name: string): boolean {
 
 /** Never archived, wherever they are: `.git`, environment files, CI credential files. */
 export function isNeverArchived(name: string): boolean {
-  return name === '.git' || isEnvFile(name) || /^gha-creds-.*\.json$/i.test(name);
+  return isGitName(name) || isEnvFile(name) || /^gha-creds-.*\.json$/i.test(name);
 }
 
 export interface SelectOptions {
