@@ -25,6 +25,8 @@ export async function createOctokit(
   apiUrl: string,
   logger: Logger,
   timeoutMs = DEFAULT_GITHUB_TIMEOUT_MS,
+  /** The run's `timeout`, for calls that must not outlive it: each request gets what is left. */
+  deadline?: { remainingMs(): number },
 ): Promise<Octokit> {
   const { getOctokit } = await import('@actions/github');
   const debug = (message: string) => logger.debug(`GitHub API: ${inert(message, 300)}`);
@@ -33,7 +35,9 @@ export async function createOctokit(
     log: { debug: () => {}, info: () => {}, warn: debug, error: debug },
   });
   octokit.hook.wrap('request', async (request, options) => {
-    const signal = AbortSignal.timeout(timeoutMs);
+    const budget = Math.ceil(Math.min(timeoutMs, deadline?.remainingMs() ?? timeoutMs));
+    if (budget <= 0) throw new GithubTimeoutError(0);
+    const signal = AbortSignal.timeout(budget);
     // The fetch the defaults chose (the proxy's), its answers capped like the control plane's.
     const inner = (options.request?.fetch ?? globalThis.fetch) as typeof fetch;
     const fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> =>
@@ -43,7 +47,7 @@ export async function createOctokit(
     try {
       return await request(options);
     } catch (error) {
-      if (signal.aborted) throw new GithubTimeoutError(timeoutMs);
+      if (signal.aborted) throw new GithubTimeoutError(budget);
       throw error;
     }
   });
@@ -74,7 +78,11 @@ async function cappedGithubAnswer(
 
 export class GithubTimeoutError extends Error {
   constructor(readonly timeoutMs: number) {
-    super(`GitHub did not answer within ${Math.round(timeoutMs / 100) / 10} s`);
+    super(
+      timeoutMs <= 0
+        ? 'the `timeout` had run out, so GitHub was not asked'
+        : `GitHub did not answer within ${Math.round(timeoutMs / 100) / 10} s`,
+    );
     this.name = 'GithubTimeoutError';
   }
 }
