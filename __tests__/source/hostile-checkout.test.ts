@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { buildArchive, planArchive } from '../../src/source/archive.js';
+import { selectSourceFiles } from '../../src/source/source-files.js';
 import { CancelledError, DeadlineError } from '../../src/errors.js';
 import { tarNames } from '../helpers/tar.js';
 
@@ -218,6 +219,22 @@ describe('the build obeys timeout and cancellation', () => {
     ).rejects.toThrow(DeadlineError);
     expect(checks).toBeGreaterThan(5);
     expect(execFileSync('ls', ['-A', tempDir]).toString()).toBe('');
+  });
+
+  it('checks the deadline within a folder of many files, not only between folders', async () => {
+    const ws = dir('hostile-flat-');
+    write(ws, { 'langgraph.json': '{}' });
+    for (let i = 0; i < 3000; i++) writeFileSync(join(ws, `f${i}.py`), '');
+    let checks = 0;
+    await expect(
+      selectSourceFiles([{ absolute: ws, prefix: '' }], {
+        workspace: ws,
+        checkpoint: () => {
+          // The first check is on entering the folder; the second can only come from within it.
+          if (++checks === 2) throw new DeadlineError('deadline inside the folder');
+        },
+      }),
+    ).rejects.toThrow('deadline inside the folder');
   });
 
   it('stops on cancellation', async () => {
