@@ -274,18 +274,8 @@ describe('files the config names are read only through the one path rule', () =>
   it('an `env` file that links out of the checkout (to a FIFO) is not read: no hang, a warning', async () => {
     const ws = workspace({ ...AGENT, 'langgraph.json': graphConfig('vars.env') });
     symlinkSync(fifo('env-fifo'), join(ws, 'vars.env'));
-    const r = await runAction({
-      workspace: ws,
-      timeoutMs: 30_000,
-      inputs: {
-        'api-key': sim.apiKey,
-        'control-plane-url': sim.url,
-        name: 'pf-env-fifo',
-        'integration-id': '5c1a4b2e-8f3d-4e6a-9b7c-0d1e2f3a4b5c',
-        'poll-interval': '0.2',
-        timeout: '10',
-      },
-    });
+    // Without the path rule the read blocks: the run would be killed, not exit.
+    const r = await deploy('pf-env-fifo', ws, { timeout: '10' });
     expect(r.code).toBe(0);
     const warned = r.annotations.filter((a) => a.kind === 'warning').map((a) => a.message);
     expect(warned.join('\n')).toMatch(
@@ -296,18 +286,8 @@ describe('files the config names are read only through the one path rule', () =>
   it('a `.gitignore` that is a link to a FIFO outside is not read either', async () => {
     const ws = workspace({ ...AGENT, 'langgraph.json': graphConfig('.env') });
     symlinkSync(fifo('gitignore-fifo'), join(ws, '.gitignore'));
-    const r = await runAction({
-      workspace: ws,
-      timeoutMs: 30_000,
-      inputs: {
-        'api-key': sim.apiKey,
-        'control-plane-url': sim.url,
-        name: 'pf-gitignore-fifo',
-        'integration-id': '5c1a4b2e-8f3d-4e6a-9b7c-0d1e2f3a4b5c',
-        'poll-interval': '0.2',
-        timeout: '10',
-      },
-    });
+    // Without the path rule the read blocks: the run would be killed, not exit.
+    const r = await deploy('pf-gitignore-fifo', ws, { timeout: '10' });
     expect(r.code).toBe(0);
     expect(r.outputs['status']).toBe('DEPLOYED');
   });
