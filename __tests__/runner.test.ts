@@ -182,6 +182,16 @@ describe('secrets holding whitespace', () => {
   });
 });
 
+describe('secrets holding quotes, backslashes or control characters', () => {
+  it('are masked in their JSON-escaped form too (answers and agent output are printed as JSON)', () => {
+    const secret = 'pa"ss\\wo/rd\u0001x';
+    const out = capture(() => setSecret(secret));
+    const escaped = JSON.stringify(secret).slice(1, -1);
+    expect(out).toContain(`::add-mask::${escaped}`);
+    expect(redact(JSON.stringify({ password: secret }))).toBe('{"password":"***"}');
+  });
+});
+
 describe('secrets', () => {
   it('masks each line of a multi-line value and redacts every later message', () => {
     const out = capture(() => {

@@ -86,7 +86,12 @@ export function setSecret(value: string): void {
   const lines = [value, ...value.split(/\r?\n/)].map((p) => p.trim());
   // A message that reflows whitespace (an error detail collapsed to one line) would show the
   // value in its collapsed form: mask that form too.
-  const parts = [...lines, ...lines.map(collapseWhitespace)].filter((p) => p.length > 0);
+  const plain = [...lines, ...lines.map(collapseWhitespace)];
+  // Answers and agent output are often shown as JSON, where `"`, `\` and control characters
+  // are escaped: mask that form of the value too.
+  const parts = [...plain, ...plain.map((p) => JSON.stringify(p).slice(1, -1))].filter(
+    (p) => p.length > 0,
+  );
   for (const part of new Set(parts)) {
     if (secretValues.has(part)) continue;
     secretValues.add(part);

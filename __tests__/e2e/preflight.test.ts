@@ -4,6 +4,10 @@
  * check that needs the lookup stops before any create or update.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { tempWorkspaces, sentSecrets } from './deploy-support.js';
 import { runAction, type RunResult } from '../../scripts/run-action.js';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
@@ -251,4 +255,40 @@ it('without a config file in the workspace, one notice and the deploy goes on', 
   expect(notices[0]!.message).toContain('langgraph.json is not in the workspace');
   expect(requests('POST', '/v2/deployments')).toHaveLength(1);
   expect(r.outputs['status']).toBe('DEPLOYED');
+});
+
+describe('files the config names are read only through the one path rule', () => {
+  const outside = mkdtempSync(join(tmpdir(), 'e2e-preflight-outside-'));
+  afterAll(() => rmSync(outside, { recursive: true, force: true }));
+
+  /** A FIFO outside the checkout: opening it for reading blocks until a writer comes. */
+  function fifo(name: string): string {
+    const path = join(outside, name);
+    execFileSync('mkfifo', [path]);
+    return path;
+  }
+
+  const graphConfig = (env: string) =>
+    JSON.stringify({ dependencies: ['.'], graphs: { agent: './src/agent.py:graph' }, env });
+
+  it('an `env` file that links out of the checkout (to a FIFO) is not read: no hang, a warning', async () => {
+    const ws = workspace({ ...AGENT, 'langgraph.json': graphConfig('vars.env') });
+    symlinkSync(fifo('env-fifo'), join(ws, 'vars.env'));
+    // Without the path rule the read blocks: the run would be killed, not exit.
+    const r = await deploy('pf-env-fifo', ws, { timeout: '10' });
+    expect(r.code).toBe(0);
+    const warned = r.annotations.filter((a) => a.kind === 'warning').map((a) => a.message);
+    expect(warned.join('\n')).toMatch(
+      /env points to vars\.env, which is not a file of the repository/,
+    );
+  });
+
+  it('a `.gitignore` that is a link to a FIFO outside is not read either', async () => {
+    const ws = workspace({ ...AGENT, 'langgraph.json': graphConfig('.env') });
+    symlinkSync(fifo('gitignore-fifo'), join(ws, '.gitignore'));
+    // Without the path rule the read blocks: the run would be killed, not exit.
+    const r = await deploy('pf-gitignore-fifo', ws, { timeout: '10' });
+    expect(r.code).toBe(0);
+    expect(r.outputs['status']).toBe('DEPLOYED');
+  });
 });

@@ -153,6 +153,32 @@ describe('in debug mode no secret is ever printed', () => {
     expectNoLeak(r, SECRET_VALUES);
   });
 
+  test('a status message that echoes the key: the summary holds it in no escaped form either', async () => {
+    // Markdown escaping turns `_` into `&#95;` and `@` into `@` + a zero-width space; a secret
+    // masked only after escaping would reach the summary in that form, unmasked.
+    const atSecret = 'db-user@pass-e2e-9x';
+    sim.queueTimeline([
+      { status: 'QUEUED', durationMs: 30 },
+      {
+        status: 'BUILD_FAILED',
+        durationMs: 0,
+        statusMessage: `Build failed: key ${API_KEY} rejected, ${atSecret} and [${OPENAI}](x)`,
+      },
+    ]);
+    const r = await debugRun({
+      inputs: inputs('sec-status-message', {
+        secrets: `OPENAI_API_KEY=${OPENAI}\nDB_DSN=${atSecret}`,
+      }),
+    });
+    expect(r.code).toBe(1);
+    expect(r.summary).toContain('Build failed: key');
+    const decoded = r.summary
+      .replace(/&#(\d+);/g, (_m, n: string) => String.fromCharCode(Number(n)))
+      .replace(/\u200b/g, '');
+    expect(decoded).toContain('Build failed: key *** rejected, *** and [***](x)');
+    expectNoLeak({ ...r, summary: decoded }, [API_KEY, OPENAI, atSecret]);
+  });
+
   test('401: the rejected key is not printed either', async () => {
     const r = await debugRun({ inputs: inputs('sec-401', { 'api-key': WRONG_KEY }) });
     expect(r.code).toBe(1);

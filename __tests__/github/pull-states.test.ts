@@ -74,3 +74,32 @@ describe('readPullStates', () => {
     expect(fake.requestsTo('GET', '/repos/octo/app/pulls/1')).toHaveLength(1);
   });
 });
+
+describe("readPullStates within the run's timeout", () => {
+  it('a GitHub API that never answers holds prune no longer than what is left of `timeout`', async () => {
+    const { createServer } = await import('node:http');
+    const server = createServer(() => undefined); // takes each request, never answers
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as import('node:net').AddressInfo;
+    try {
+      const until = performance.now() + 300;
+      const deadline = { remainingMs: () => Math.max(0, until - performance.now()) };
+      const started = performance.now();
+      const numbers = Array.from({ length: 20 }, (_, i) => i + 1);
+      const states = await readPullStates(numbers, {
+        token: 't',
+        github: githubContext(`http://127.0.0.1:${port}`),
+        logger: recordingLogger(),
+        deadline,
+      });
+      // Each request's own 10 s, four at a time, would be 50 s.
+      expect(performance.now() - started).toBeLessThan(3000);
+      // Unread means unknown: those previews are kept, never deleted.
+      expect([...states.values()].every((s) => s.kind === 'unknown')).toBe(true);
+      expect(states.size).toBe(20);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});

@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { buildArchive, planArchive } from '../../src/source/archive.js';
+import { selectSourceFiles } from '../../src/source/source-files.js';
 import { CancelledError, DeadlineError } from '../../src/errors.js';
 import { tarNames } from '../helpers/tar.js';
 
@@ -146,6 +147,25 @@ describe('a hostile checkout', () => {
     }
   });
 
+  it('refuses .git spelt as macOS and Windows runners resolve it (case, trailing dots, 8.3 name)', async () => {
+    // On a case-insensitive file system `./.GIT` *is* the `.git` folder, and `realpath` keeps
+    // the case as written; Windows drops trailing dots and spaces and knows `GIT~1`. Here
+    // (case-sensitive) they are made as folders of their own, holding what `.git` would.
+    const ws = dir('hostile-ws-');
+    const spellings = ['.GIT', '.Git', '.git.', '.git ', 'GIT~1'];
+    write(ws, { 'langgraph.json': '{}', 'a.py': '' });
+    for (const s of spellings) write(ws, { [`${s}/config`]: 'extraheader = AUTHORIZATION: token' });
+    for (const s of spellings) {
+      expect(() => planArchive(ws, 'langgraph.json', { dependencies: ['.', `./${s}`] })).toThrow(
+        /`\.git` folder/,
+      );
+    }
+    expect(await entries(ws, 'langgraph.json', { dependencies: ['.'] })).toEqual([
+      'a.py',
+      'langgraph.json',
+    ]);
+  });
+
   it('refuses a sparse 3 GiB file from the sizes alone, at once, naming it', async () => {
     const ws = dir('hostile-ws-');
     write(ws, { 'langgraph.json': '{}', 'a.py': '' });
@@ -199,6 +219,22 @@ describe('the build obeys timeout and cancellation', () => {
     ).rejects.toThrow(DeadlineError);
     expect(checks).toBeGreaterThan(5);
     expect(execFileSync('ls', ['-A', tempDir]).toString()).toBe('');
+  });
+
+  it('checks the deadline within a folder of many files, not only between folders', async () => {
+    const ws = dir('hostile-flat-');
+    write(ws, { 'langgraph.json': '{}' });
+    for (let i = 0; i < 3000; i++) writeFileSync(join(ws, `f${i}.py`), '');
+    let checks = 0;
+    await expect(
+      selectSourceFiles([{ absolute: ws, prefix: '' }], {
+        workspace: ws,
+        checkpoint: () => {
+          // The first check is on entering the folder; the second can only come from within it.
+          if (++checks === 2) throw new DeadlineError('deadline inside the folder');
+        },
+      }),
+    ).rejects.toThrow('deadline inside the folder');
   });
 
   it('stops on cancellation', async () => {

@@ -67,7 +67,7 @@ export async function runPrune(ctx: RunContext): Promise<number> {
 
     const states = await readPullStates(
       matches.map((m) => m.pr),
-      { token: config.githubToken ?? '', github: config.github, logger },
+      { token: config.githubToken ?? '', github: config.github, logger, deadline: ctx.deadline },
     );
     ctx.signal.throwIfAborted();
     rows = matches.map(({ deployment, pr }) => {
@@ -154,6 +154,7 @@ async function keepWhatIsNotOurs(
       token: config.githubToken,
       github,
       logger,
+      deadline: ctx.deadline,
     },
     doomed.map(({ match }) => match),
   );

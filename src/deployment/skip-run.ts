@@ -27,7 +27,7 @@ export async function checkUnchanged(
   if (!config.skipUnchanged || config.source === 'external_docker') return undefined;
   const compare = async (base: string, head: string) => {
     const { githubToken: token, github } = config;
-    return readChanges({ token, github, base, head, logger: ctx.logger });
+    return readChanges({ token, github, base, head, logger: ctx.logger, deadline: ctx.deadline });
   };
   const { decision, latest } = await findLiveRevision(
     ctx.client,

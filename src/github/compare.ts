@@ -10,8 +10,13 @@
 import type { GithubContext } from '../config.js';
 import type { ChangedFile } from '../deployment/agent-files.js';
 import type { Logger } from '../runner.js';
-import { createOctokit, describeGithubError, splitRepository } from './octokit.js';
-import { gitChanges } from './git-history.js';
+import {
+  createOctokit,
+  DEFAULT_GITHUB_TIMEOUT_MS,
+  describeGithubError,
+  splitRepository,
+} from './octokit.js';
+import { gitChanges, GIT_TIMEOUT_MS } from './git-history.js';
 
 /** GitHub's cap on the files of one comparison. */
 export const COMPARE_FILE_CAP = 300;
@@ -106,10 +111,24 @@ export async function readChanges(opts: {
   base: string;
   head: string;
   logger: Logger;
+  /** The run's `timeout`: neither the API call nor `git` may outlive it. */
+  deadline?: { remainingMs(): number };
 }): Promise<Comparison> {
-  const api = await compareCommits(opts);
+  const within = (ms: number) =>
+    Math.max(1, Math.ceil(Math.min(ms, opts.deadline?.remainingMs() ?? ms)));
+  const api = await compareCommits({ ...opts, timeoutMs: within(DEFAULT_GITHUB_TIMEOUT_MS) });
   if ('files' in api) return api;
-  const local = await gitChanges(opts.github.workspace, opts.base, opts.head);
+  if (opts.deadline && opts.deadline.remainingMs() <= 0) {
+    return {
+      unreadable: `${api.unreadable}; and the \`timeout\` ran out before the checkout's history was read`,
+    };
+  }
+  const local = await gitChanges(
+    opts.github.workspace,
+    opts.base,
+    opts.head,
+    within(GIT_TIMEOUT_MS),
+  );
   if ('files' in local) {
     opts.logger.debug(`skip-unchanged: ${api.unreadable}; read the checkout's history instead.`);
     return local;

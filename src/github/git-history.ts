@@ -10,7 +10,7 @@ import type { ChangedFile } from '../deployment/agent-files.js';
 import type { Comparison } from './compare.js';
 
 const HEX = /^[0-9a-f]{7,64}$/i;
-const TIMEOUT_MS = 10_000;
+export const GIT_TIMEOUT_MS = 10_000;
 
 /** `git diff --name-status -z` output: status, NUL, path, NUL, … (no renames: one path each). */
 export function parseNameStatus(text: string): ChangedFile[] | undefined {
@@ -52,7 +52,7 @@ export async function gitChanges(
   workspace: string,
   base: string,
   head: string,
-  timeoutMs = TIMEOUT_MS,
+  timeoutMs = GIT_TIMEOUT_MS,
 ): Promise<Comparison> {
   if (!HEX.test(base) || !HEX.test(head)) return { unreadable: 'a commit ID is not hex' };
   const short = `${base.slice(0, 12)}..${head.slice(0, 12)}`;

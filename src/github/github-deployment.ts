@@ -260,6 +260,7 @@ export async function recordedDeploymentIds(opts: {
   environment: string;
   logger: Logger;
   timeoutMs?: number;
+  deadline?: { remainingMs(): number };
 }): Promise<{ ok: true; ids: Set<string> } | { ok: false; reason: string }> {
   if (!opts.token) return { ok: false, reason: '`github-token` is empty' };
   const { owner, repo } = splitRepository(opts.github.repository);
@@ -269,6 +270,7 @@ export async function recordedDeploymentIds(opts: {
       opts.github.apiUrl,
       opts.logger,
       opts.timeoutMs ?? DEFAULT_GITHUB_TIMEOUT_MS,
+      opts.deadline,
     );
     const ids = new Set<string>();
     let pages = 0;

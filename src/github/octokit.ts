@@ -8,6 +8,7 @@
  * pagination), so a failed call fails once; each request is bounded by a timeout.
  */
 import type { GithubContext } from '../config.js';
+import { readCapped } from '../http/answers.js';
 import { inert, type Logger } from '../runner.js';
 
 export type Octokit = ReturnType<(typeof import('@actions/github'))['getOctokit']>;
@@ -24,6 +25,8 @@ export async function createOctokit(
   apiUrl: string,
   logger: Logger,
   timeoutMs = DEFAULT_GITHUB_TIMEOUT_MS,
+  /** The run's `timeout`, for calls that must not outlive it: each request gets what is left. */
+  deadline?: { remainingMs(): number },
 ): Promise<Octokit> {
   const { getOctokit } = await import('@actions/github');
   const debug = (message: string) => logger.debug(`GitHub API: ${inert(message, 300)}`);
@@ -32,22 +35,54 @@ export async function createOctokit(
     log: { debug: () => {}, info: () => {}, warn: debug, error: debug },
   });
   octokit.hook.wrap('request', async (request, options) => {
-    const signal = AbortSignal.timeout(timeoutMs);
+    const budget = Math.ceil(Math.min(timeoutMs, deadline?.remainingMs() ?? timeoutMs));
+    if (budget <= 0) throw new GithubTimeoutError(0);
+    const signal = AbortSignal.timeout(budget);
+    // The fetch the defaults chose (the proxy's), its answers capped like the control plane's.
+    const inner = (options.request?.fetch ?? globalThis.fetch) as typeof fetch;
+    const fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> =>
+      cappedGithubAnswer(await inner(input, init), init?.method ?? 'GET', input);
     // A fresh object per request: the endpoint defaults are merged into a new one each time.
-    options.request = { ...options.request, signal };
+    options.request = { ...options.request, signal, fetch };
     try {
       return await request(options);
     } catch (error) {
-      if (signal.aborted) throw new GithubTimeoutError(timeoutMs);
+      if (signal.aborted) throw new GithubTimeoutError(budget);
       throw error;
     }
   });
   return octokit;
 }
 
+/**
+ * A GitHub answer read whole, but at most up to the answer cap (`http/answers.ts`), before
+ * Octokit sees it: a hostile or broken API must not make the runner hold gigabytes, and a
+ * body cut while streaming would reach Octokit as an empty answer (it reads a failed JSON
+ * body as `""`), so the refusal is thrown here, from the fetch.
+ */
+async function cappedGithubAnswer(
+  res: Response,
+  method: string,
+  input: string | URL | Request,
+): Promise<Response> {
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  const text = await readCapped(res, `GitHub's answer to ${method} ${url.pathname}`, method, url);
+  // Statuses without a body (204, 304) take none.
+  const body = [101, 204, 205, 304].includes(res.status) ? null : text;
+  return new Response(body, {
+    status: res.status,
+    statusText: res.statusText,
+    headers: res.headers,
+  });
+}
+
 export class GithubTimeoutError extends Error {
   constructor(readonly timeoutMs: number) {
-    super(`GitHub did not answer within ${Math.round(timeoutMs / 100) / 10} s`);
+    super(
+      timeoutMs <= 0
+        ? 'the `timeout` had run out, so GitHub was not asked'
+        : `GitHub did not answer within ${Math.round(timeoutMs / 100) / 10} s`,
+    );
     this.name = 'GithubTimeoutError';
   }
 }

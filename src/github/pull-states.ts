@@ -27,6 +27,8 @@ export interface ReadPullStatesOptions {
   github: GithubContext;
   logger: Logger;
   timeoutMs?: number;
+  /** The run's `timeout`: no request outlives it (what is left unread is `unknown`, kept). */
+  deadline?: { remainingMs(): number };
   /** For tests: an Octokit already made. */
   octokit?: Octokit;
 }
@@ -47,6 +49,7 @@ export async function readPullStates(
         opts.github.apiUrl,
         opts.logger,
         opts.timeoutMs ?? DEFAULT_GITHUB_TIMEOUT_MS,
+        opts.deadline,
       ));
   } catch (error) {
     const reason = describeGithubError(error).message;

@@ -62,8 +62,17 @@ export function resolveInsideWorkspace(workspace: string, path: string): InsideP
   }
   if (!isInside(root, real)) return { ok: false, refusal: 'outside' };
   const rel = relative(root, real);
-  if (rel.split(sep).includes('.git')) return { ok: false, refusal: 'git' };
+  if (rel.split(sep).some(isGitName)) return { ok: false, refusal: 'git' };
   return { ok: true, real, relative: rel.split(sep).join('/') };
+}
+
+/**
+ * Whether a path segment names the `.git` folder on some runner's file system: any case
+ * (macOS and Windows match names case-insensitively, and `realpath` keeps the case as
+ * written), with the trailing dots and spaces Windows drops, or its 8.3 short name.
+ */
+export function isGitName(segment: string): boolean {
+  return /^\.git[. ]*$/i.test(segment) || /^git~\d+$/i.test(segment);
 }
 
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);

@@ -1,6 +1,6 @@
 /** The config's own `env`, and whether the variables the webhook headers read will be set. */
-import { readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
+import { readInsideWorkspace, refusalText } from '../lib/paths.js';
 import type { Checker, Node } from './document.js';
 import { properties, typeName } from './document.js';
 import type { ConfigLocation } from './files.js';
@@ -81,12 +81,22 @@ export function checkEnv(c: Checker, loc: ConfigLocation, env: Node | undefined)
     );
     return [];
   }
-  try {
-    return dotenvNames(readFileSync(resolved.absolute, 'utf8'));
-  } catch {
+  // Through the one path rule: a link out of the checkout, a FIFO or a device is not read
+  // (a FIFO would block the run past `timeout` and cancellation).
+  const read = readInsideWorkspace(loc.workspace, resolved.relative, MAX_ENV_FILE_BYTES);
+  if (!read.ok) {
+    c.warning(
+      'env',
+      env,
+      `env points to ${written}, which is not a file of the repository (${resolved.relative} ${refusalText(read.refusal, read.code)}), so none of its variables will be set from it. Give the variables the deployment needs in the action's secrets input.`,
+    );
     return [];
   }
+  return dotenvNames(read.text);
 }
+
+/** A .env file holds a few variables; a larger one is not read. */
+const MAX_ENV_FILE_BYTES = 1024 * 1024;
 
 export interface EnvReferenceOptions {
   /**

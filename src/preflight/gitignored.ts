@@ -10,8 +10,8 @@
  * `[...]`, a leading or inner `/` (anchored to the file's folder), a trailing `/` (folders
  * only), `!` and `\` escapes.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readInsideWorkspace, readRegularFile } from '../lib/paths.js';
 
 interface Rule {
   negated: boolean;
@@ -19,12 +19,19 @@ interface Rule {
   regex: RegExp;
 }
 
-function read(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
+/** Ignore files are small; a larger one (or a link, FIFO, device) counts as empty. */
+const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
+
+/** A `.gitignore` of the checkout, read through the one path rule (`lib/paths.ts`). */
+function read(workspace: string, relative: string): string {
+  const file = readInsideWorkspace(workspace, relative, MAX_IGNORE_FILE_BYTES);
+  return file.ok ? file.text : '';
+}
+
+/** `.git/info/exclude`: inside `.git`, so read directly, a regular file only, bounded. */
+function readExclude(workspace: string): string {
+  const file = readRegularFile(join(workspace, '.git', 'info', 'exclude'), MAX_IGNORE_FILE_BYTES);
+  return file.ok ? file.text : '';
 }
 
 /** One glob (already without `!`, the anchoring `/` and the trailing `/`) as a RegExp body. */
@@ -107,11 +114,14 @@ export function isIgnoredByGit(workspace: string, relative: string): boolean {
   const parts = relative.split('/').filter((p) => p !== '' && p !== '.');
   if (parts.length === 0 || parts.includes('..')) return false;
   const sources: { folder: string[]; rules: Rule[] }[] = [
-    { folder: [], rules: parseGitignore(read(join(workspace, '.git', 'info', 'exclude'))) },
+    { folder: [], rules: parseGitignore(readExclude(workspace)) },
   ];
   for (let depth = 0; depth < parts.length; depth++) {
     const folder = parts.slice(0, depth);
-    sources.push({ folder, rules: parseGitignore(read(join(workspace, ...folder, '.gitignore'))) });
+    sources.push({
+      folder,
+      rules: parseGitignore(read(workspace, [...folder, '.gitignore'].join('/'))),
+    });
   }
   // Git does not look inside an ignored folder: an ignored ancestor ignores the file.
   for (let end = 1; end <= parts.length; end++) {

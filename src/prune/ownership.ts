@@ -23,6 +23,8 @@ export interface OwnershipContext {
   token: string | undefined;
   github: GithubContext;
   logger: Logger;
+  /** The run's `timeout`: GitHub is not asked past it (unread means not proven, kept). */
+  deadline?: { remainingMs(): number };
 }
 
 /** Decides, for each deployment (with its PR number), whether this repository owns it. */
@@ -64,6 +66,7 @@ export async function proveOwnership(
           github: ctx.github,
           environment,
           logger: ctx.logger,
+          ...(ctx.deadline ? { deadline: ctx.deadline } : {}),
         }),
       );
     }

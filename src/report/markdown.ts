@@ -4,14 +4,19 @@
  * document's structure (close a `<details>`, a code block or a table row) nor inject HTML.
  */
 import { stripVTControlCharacters } from 'node:util';
+import { redact } from '../runner.js';
 
 // Control characters other than tab and line breaks.
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
-/** Removes ANSI escape sequences and control characters (tab and line breaks are kept). */
+/**
+ * Masks registered secrets, then removes ANSI escape sequences and control characters (tab and
+ * line breaks are kept). Every helper below starts here, so a secret is masked before it is
+ * escaped (`_` → `&#95;`, `@` → `@\u200b`) or cut, when the whole text still shows it.
+ */
 export function cleanText(text: string): string {
-  return stripVTControlCharacters(text).replace(CONTROL, '');
+  return stripVTControlCharacters(redact(text)).replace(CONTROL, '');
 }
 
 /** One line: line breaks become spaces. */
@@ -84,7 +89,7 @@ export function codeFence(lines: string | readonly string[], info = 'text'): str
 export function markdownLink(label: string, url: string, options: { inTable?: boolean } = {}) {
   let href: string;
   try {
-    const parsed = new URL(url.trim());
+    const parsed = new URL(redact(url).trim());
     if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
       return codeSpan(url, options);
     }
@@ -108,7 +113,7 @@ export function tailWithin(
   const kept: string[] = [];
   let total = 0;
   for (let i = lines.length - 1; i >= 0; i--) {
-    let line = lines[i] ?? '';
+    let line = redact(lines[i] ?? '');
     if (line.length > maxLineChars) line = `${line.slice(0, maxLineChars)} …`;
     if (total + line.length + 1 > maxChars && kept.length > 0) break;
     kept.unshift(line);

@@ -20,7 +20,7 @@ import { readdirSync, lstatSync, type Dirent } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import * as ignoreModule from 'ignore';
 import type { Ignore } from 'ignore';
-import { readInsideWorkspace, readRegularFile } from '../lib/paths.js';
+import { isGitName, readInsideWorkspace, readRegularFile } from '../lib/paths.js';
 
 export const ALWAYS_EXCLUDED_FOLDERS: ReadonlySet<string> = new Set([
   '.git',
@@ -32,6 +32,9 @@ export const ALWAYS_EXCLUDED_FOLDERS: ReadonlySet<string> = new Set([
   '.mypy_cache',
 ]);
 
+/** Entries of one folder between two checks of the deadline and cancellation. */
+const CHECKPOINT_EVERY = 1000;
+
 /** Ignore files are small; a larger one is not honoured whole, so the build stops. */
 const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
 
@@ -42,7 +45,7 @@ export function isEnvFile(name: string): boolean {
 
 /** Never archived, wherever they are: `.git`, environment files, CI credential files. */
 export function isNeverArchived(name: string): boolean {
-  return name === '.git' || isEnvFile(name) || /^gha-creds-.*\.json$/i.test(name);
+  return isGitName(name) || isEnvFile(name) || /^gha-creds-.*\.json$/i.test(name);
 }
 
 export interface SelectOptions {
@@ -156,7 +159,9 @@ function walkFolder(walk: Walk, folder: SourceFolder): void {
         `could not list the folder ${archivePathOf(dirRel) || '.'} (${codeOf(error)})`,
       );
     }
-    for (const entry of entries) {
+    for (const [index, entry] of entries.entries()) {
+      // A folder of a million files is seconds of synchronous work: stop within it too.
+      if (index > 0 && index % CHECKPOINT_EVERY === 0) walk.checkpoint();
       const name = entry.name;
       if (name === '.' || name === '..' || name.includes('/')) continue;
       // `.git` (folder or file), `.env*` and credential files: never, whatever their kind.

@@ -139,7 +139,8 @@ export function partialMismatch(
 
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'missing';
-  return truncate(safeJson(value), 120);
+  // Masked before the cut: a secret the cut would split is still whole here.
+  return truncate(redact(safeJson(value)), 120);
 }
 
 export function chooseAssistant(assistants: Assistant[], wanted: string | undefined): Assistant {
