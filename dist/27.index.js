@@ -17,8 +17,8 @@ export const modules = {
  * JSON too, with the `yaml` package) and validated as an input, before any request. Every
  * problem names the file, the case and the key, and all of them are reported at once.
  *
- * Loaded lazily by the input stage only when `tests` is set, so the cold start of a run
- * without tests does not pay for the YAML parser.
+ * Loaded lazily by the input stage only when `tests` is set, so a run without tests does not
+ * load the YAML parser.
  */
 
 

@@ -10,7 +10,7 @@ import {
   normalizeRepoUrl,
   revisionRequest,
 } from '../../src/deployment/requests.js';
-import { ActionError } from '../../src/errors.js';
+import { ActionError } from '../../src/lib/errors.js';
 
 describe('normalizeRepoUrl', () => {
   it('ignores case, surrounding spaces, trailing slashes and a .git suffix', () => {

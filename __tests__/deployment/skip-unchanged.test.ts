@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { deploymentFixture } from '../helpers/fakes.js';
-import type { ControlPlane } from '../../src/control-plane/api.js';
-import type { Deployment, Revision } from '../../src/control-plane/schemas.js';
-import type { GithubContext } from '../../src/config.js';
+import type { ControlPlane } from '../../src/api/control-plane.js';
+import type { Deployment, Revision } from '../../src/api/schemas.js';
+import type { GithubContext } from '../../src/inputs/config.js';
 import {
   findLiveRevision,
   isInProgress,
@@ -12,9 +12,9 @@ import {
   type SkipConfig,
   type SkipEvidence,
 } from '../../src/deployment/skip-unchanged.js';
-import type { Logger } from '../../src/runner.js';
+import type { Logger } from '../../src/lib/untrusted.js';
 import { withRecord } from '../../src/deployment/settings-record.js';
-import type { Comparison } from '../../src/github/compare.js';
+import type { Comparison } from '../../src/report/github/compare.js';
 
 const SHA = 'a'.repeat(40);
 const HEAD = 'b'.repeat(40);

@@ -16,12 +16,12 @@ import {
   unknownOutcome,
   wire,
 } from './upsert-plane.js';
-import type { Deployment } from '../../src/control-plane/schemas.js';
-import type { Config } from '../../src/config.js';
+import type { Deployment } from '../../src/api/schemas.js';
+import type { Config } from '../../src/inputs/config.js';
 import { createRequest, revisionRequest } from '../../src/deployment/requests.js';
 import { upsert } from '../../src/deployment/upsert.js';
-import { ActionError } from '../../src/errors.js';
-import { OutcomeUnknownError } from '../../src/http/request.js';
+import { ActionError } from '../../src/lib/errors.js';
+import { OutcomeUnknownError } from '../../src/api/http/request.js';
 
 describe('upsert: create', () => {
   it('no deployment: POST the create body; created=true and its revision', async () => {

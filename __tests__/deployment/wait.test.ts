@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import type { ControlPlane } from '../../src/control-plane/api.js';
-import type { Revision, RevisionsList } from '../../src/control-plane/schemas.js';
-import { ActionError, ApiError, CancelledError, DeadlineError } from '../../src/errors.js';
-import type { Logger } from '../../src/runner.js';
-import { Deadline } from '../../src/time.js';
+import type { ControlPlane } from '../../src/api/control-plane.js';
+import type { Revision, RevisionsList } from '../../src/api/schemas.js';
+import { ActionError, ApiError, CancelledError, DeadlineError } from '../../src/lib/errors.js';
+import type { Logger } from '../../src/lib/untrusted.js';
+import { Deadline } from '../../src/lib/time.js';
 import { FakeClock } from '../helpers/fakes.js';
 import { INTERRUPTED_LIMIT_MS } from '../../src/deployment/revision-status.js';
 import {

@@ -7,10 +7,10 @@ import type {
   DeploymentCreateRequest,
   RevisionCreateRequest,
   SourceConfigRequest,
-} from '../control-plane/schemas.js';
-import type { Config } from '../config.js';
-import { ActionError } from '../errors.js';
-import { inert } from '../runner.js';
+} from '../api/schemas.js';
+import type { Config } from '../inputs/config.js';
+import { ActionError } from '../lib/errors.js';
+import { inert } from '../lib/untrusted.js';
 
 /**
  * Stops before an update that would deploy something other than the inputs describe. One

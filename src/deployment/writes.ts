@@ -8,11 +8,11 @@ import type {
   DeploymentPatchRequest,
   Revision,
   RevisionCreateRequest,
-} from '../control-plane/schemas.js';
-import { ActionError, ApiError } from '../errors.js';
-import { OutcomeUnknownError } from '../http/request.js';
-import { inert } from '../runner.js';
-import type { SourceArchive } from '../source/archive.js';
+} from '../api/schemas.js';
+import { ActionError, ApiError } from '../lib/errors.js';
+import { OutcomeUnknownError } from '../api/http/request.js';
+import { inert } from '../lib/untrusted.js';
+import type { SourceArchive } from './upload/archive.js';
 import { checkSameKind } from './requests.js';
 import { shortWaitMs, type TargetContext } from './target.js';
 import { isTracingProjectConflict, tracingProjectConflict } from './tracing-project-conflict.js';

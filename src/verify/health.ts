@@ -2,11 +2,11 @@
  * The health check: `GET <url>/ok` with the API key until it answers `{"ok": true}`, through
  * the action's HTTP layer (one deadline, the run's cancel signal, `Retry-After`).
  */
-import { ApiError, CancelledError, DeadlineError } from '../errors.js';
-import { RefusedAnswerError } from '../http/answers.js';
-import { OutcomeUnknownError, request, type HttpContext } from '../http/request.js';
-import { backoffCeiling, parseRetryAfter } from '../http/retry-policy.js';
-import { redact } from '../runner.js';
+import { ApiError, CancelledError, DeadlineError } from '../lib/errors.js';
+import { RefusedAnswerError } from '../api/http/limits.js';
+import { OutcomeUnknownError, request, type HttpContext } from '../api/http/request.js';
+import { backoffCeiling, parseRetryAfter } from '../api/http/retry-policy.js';
+import { redact } from '../lib/untrusted.js';
 import {
   CheckError,
   requireCheckableUrl,

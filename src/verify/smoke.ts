@@ -3,17 +3,17 @@
  * answers `{"ok": true}`) and the optional smoke run (find the assistant, create a thread,
  * stream one run, delete the thread).
  *
- * Both go through the action's HTTP layer (`src/http/`): one deadline, the run's cancel
+ * Both go through the action's HTTP layer (`src/api/http/`): one deadline, the run's cancel
  * signal, `Retry-After`, and the rule that the stream POST is sent once (a retry would start
  * a second run). The smoke run uses `@langchain/langgraph-sdk` with its own retries off and
  * our `fetch`. The API key goes only to https or loopback URLs; elsewhere both checks are
  * skipped with a warning.
  */
 import { safeJson } from '../lib/text.js';
-import { ActionError, CancelledError, DeadlineError } from '../errors.js';
-import { OutcomeUnknownError } from '../http/request.js';
-import { createResilientFetch } from '../http/sdk-fetch.js';
-import { inert, redact } from '../runner.js';
+import { ActionError, CancelledError, DeadlineError } from '../lib/errors.js';
+import { OutcomeUnknownError } from '../api/http/request.js';
+import { createResilientFetch } from '../api/http/sdk-fetch.js';
+import { inert, redact } from '../lib/untrusted.js';
 import {
   CheckError,
   requireCheckableUrl,
