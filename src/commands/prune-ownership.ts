@@ -10,7 +10,7 @@ import type { GithubContext } from '../inputs/config.js';
 import type { Deployment } from '../api/schemas.js';
 import { normalizeRepoUrl } from '../deployment/requests.js';
 import type { Logger } from '../lib/untrusted.js';
-import { fillTemplate } from './prune-template.js';
+import { fillTemplate } from '../inputs/prune-template.js';
 import { recordedDeploymentIds } from '../report/github/github-deployment.js';
 
 export type Ownership = { owned: true } | { owned: false; reason: string };

@@ -37,7 +37,7 @@ import {
   matchTemplate,
   parseNameTemplate,
   type NameTemplate,
-} from './prune-template.js';
+} from '../inputs/prune-template.js';
 import { inert, redact } from '../lib/untrusted.js';
 import { proveOwnership } from './prune-ownership.js';
 import { deactivateEnvironment } from '../report/github/github-deployment.js';

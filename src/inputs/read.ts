@@ -10,7 +10,7 @@
  * default; local runs and tests may pass nothing).
  */
 import type { Config, GithubContext, InputProblem, Source } from './config.js';
-import { parseNameTemplate } from '../commands/prune-template.js';
+import { parseNameTemplate } from './prune-template.js';
 import { getInput, setSecret } from '../lib/untrusted.js';
 import { describeRefusedCommand } from '../deployment/upload/build-commands.js';
 import { Checks } from './validate.js';

@@ -5,7 +5,7 @@ import {
   matchTemplate,
   parseNameTemplate,
   type NameTemplate,
-} from '../../src/commands/prune-template.js';
+} from '../../src/inputs/prune-template.js';
 
 function template(raw: string): NameTemplate {
   const parsed = parseNameTemplate(raw);
