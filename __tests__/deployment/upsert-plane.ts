@@ -16,6 +16,7 @@ import type {
 } from '../../src/api/schemas.js';
 import type { Config } from '../../src/inputs/config.js';
 import type { UpsertContext } from '../../src/deployment/upsert.js';
+import type { CreatableConfig } from '../../src/deployment/requests.js';
 import { ApiError } from '../../src/lib/errors.js';
 import { OutcomeUnknownError } from '../../src/api/http/request.js';
 import { Deadline } from '../../src/lib/time.js';
@@ -30,6 +31,12 @@ export const MAX_REREADS = 5;
 
 // ---------------------------------------------------------------------------------------------
 // Config, logger, context
+
+/** A test config as a create takes it: with its name (`checkCreatable` proves that in src/). */
+export function named(config: Config): CreatableConfig {
+  if (!config.name) throw new Error('This test config has no name.');
+  return { ...config, name: config.name };
+}
 
 export function makeConfig(overrides: Partial<Config> = {}): Config {
   return {

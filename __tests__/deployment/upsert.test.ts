@@ -15,6 +15,7 @@ import {
   setup,
   unknownOutcome,
   wire,
+  named,
 } from './upsert-plane.js';
 import type { Deployment } from '../../src/api/schemas.js';
 import type { Config } from '../../src/inputs/config.js';
@@ -27,7 +28,7 @@ describe('upsert: create', () => {
   it('no deployment: POST the create body; created=true and its revision', async () => {
     const { plane, ctx, config } = setup();
     const result = await upsert(ctx, undefined);
-    expect(plane.creates()).toStrictEqual([createRequest(config)]);
+    expect(plane.creates()).toStrictEqual([createRequest(named(config))]);
     expect(plane.count('patch')).toBe(0);
     expect(result.created).toBe(true);
     expect(result.revisionId).toBe('rev-1');

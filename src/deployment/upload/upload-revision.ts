@@ -66,7 +66,7 @@ export async function upsertFromUpload(
     } else if (!deployment) {
       checkCreatable(config);
       const made = await createDeployment(ctx, {
-        name: config.name!,
+        name: config.name,
         source: 'internal_source',
         source_config: { deployment_type: config.deploymentType },
         source_revision_config: { langgraph_config_path: archive.configPathInArchive },
