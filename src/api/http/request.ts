@@ -26,7 +26,15 @@ import type { Clock, Deadline } from '../../lib/time.js';
 import { isRedirect, readCapped, redirectError, RefusedAnswerError } from './limits.js';
 import { classify, type Failure } from './failures.js';
 import { dispatcherFor } from './proxy.js';
-import { backoffDelay, DEFAULTS, parseRetryAfter, retryAfterSpread } from './retry-policy.js';
+import {
+  backoffDelay,
+  DEFAULTS,
+  parseRetryAfter,
+  retrying,
+  retryAfterSpread,
+  type Attempted,
+  type RetryLoop,
+} from './retry-policy.js';
 
 export interface HttpContext {
   clock: Clock;
@@ -268,26 +276,51 @@ export async function send(ctx: HttpContext, req: SendOptions): Promise<HttpResp
   const s = settings(ctx);
   const maxAttempts = req.retry === 'never' ? 1 : s.maxAttempts;
   const path = req.url.pathname;
+  const sleepSignal = signalsOf(ctx.signal, req.signal);
   let unknownOutcomes = 0;
-  let last = '';
-  for (let attempt = 1; ; attempt++) {
-    throwIfAborted(ctx, req.signal, req.describe);
-    const remaining = ctx.deadline.remainingMs();
-    if (remaining <= 0) {
+  const loop: RetryLoop = {
+    clock: ctx.clock,
+    deadline: ctx.deadline,
+    signal: sleepSignal.length > 0 ? AbortSignal.any(sleepSignal) : undefined,
+    backoff: (retry) => backoffDelay(retry, ctx),
+    before: (attempt, last) => {
+      throwIfAborted(ctx, req.signal, req.describe);
+      if (ctx.deadline.remainingMs() > 0) return;
       throw new DeadlineError(
         redact(
           `The \`timeout\` ran out before ${req.describe} could be ${attempt > 1 ? 'retried' : 'sent'}` +
             `${last ? ` (last: ${last})` : ''}. Raise \`timeout\` if the platform needs longer.`,
         ),
       );
-    }
-    const a = await attemptOnce(ctx, req, Math.min(s.requestTimeoutMs, remaining));
-    let delay: number;
+    },
+    tooLate: (last, delay) =>
+      new DeadlineError(
+        redact(
+          `The \`timeout\` would run out before the next attempt of ${req.describe} ` +
+            `(last: ${last}; next attempt in ${seconds(delay)}, ` +
+            `${seconds(ctx.deadline.remainingMs())} left). ` +
+            'Re-run the job later, or raise `timeout`.',
+        ),
+      ),
+    log: (last, delay, attempt) =>
+      ctx.logger.debug(
+        redact(
+          `Retrying ${req.method} ${path} after ${last} in ${seconds(delay)} ` +
+            `(attempt ${attempt + 1} of ${maxAttempts})`,
+        ),
+      ),
+    interrupted: () => {
+      throwIfAborted(ctx, req.signal, req.describe);
+      return undefined;
+    },
+  };
+  return retrying(loop, async (attempt): Promise<Attempted<HttpResponse>> => {
+    const a = await attemptOnce(ctx, req, Math.min(s.requestTimeoutMs, ctx.deadline.remainingMs()));
     if (a.ok) {
       const { status } = a;
       const transient = status >= 500 || status === 408 || status === 429;
       if (!transient || req.retry === 'never') {
-        return makeResponse(req, a, attempt, unknownOutcomes);
+        return { done: makeResponse(req, a, attempt, unknownOutcomes) };
       }
       if (req.retry === 'unsafe' && status !== 429) {
         throw new OutcomeUnknownError({
@@ -299,63 +332,37 @@ export async function send(ctx: HttpContext, req: SendOptions): Promise<HttpResp
         });
       }
       if (status !== 429) unknownOutcomes++;
-      last = `HTTP ${status}`;
-      if (attempt >= maxAttempts) return makeResponse(req, a, attempt, unknownOutcomes);
+      if (attempt >= maxAttempts) return { done: makeResponse(req, a, attempt, unknownOutcomes) };
       const retryAfter = parseRetryAfter(a.headers.get('retry-after'), ctx.clock.now());
-      delay =
-        retryAfter !== undefined
-          ? retryAfter + retryAfterSpread(retryAfter, ctx)
-          : status === 429
-            ? s.default429DelayMs
-            : backoffDelay(attempt - 1, ctx);
-    } else {
-      const { failure } = a;
-      if (failure.kind === 'fatal') throw networkError(req, failure, attempt);
-      if (failure.kind === 'unknown') {
-        if (req.retry !== 'idempotent') {
-          throw new OutcomeUnknownError({
-            method: req.method,
-            path,
-            describe: req.describe,
-            reason: failure.code === 'timeout' ? failure.text : failure.code,
-            cause: failure.cause,
-          });
-        }
-        unknownOutcomes++;
-      } else if (req.retry === 'never') {
-        throw networkError(req, failure, attempt);
+      return {
+        again: `HTTP ${status}`,
+        afterMs:
+          retryAfter !== undefined
+            ? retryAfter + retryAfterSpread(retryAfter, ctx)
+            : status === 429
+              ? s.default429DelayMs
+              : undefined,
+      };
+    }
+    const { failure } = a;
+    if (failure.kind === 'fatal') throw networkError(req, failure, attempt);
+    if (failure.kind === 'unknown') {
+      if (req.retry !== 'idempotent') {
+        throw new OutcomeUnknownError({
+          method: req.method,
+          path,
+          describe: req.describe,
+          reason: failure.code === 'timeout' ? failure.text : failure.code,
+          cause: failure.cause,
+        });
       }
-      last = failure.code;
-      if (attempt >= maxAttempts) throw networkError(req, failure, attempt);
-      delay = backoffDelay(attempt - 1, ctx);
+      unknownOutcomes++;
+    } else if (req.retry === 'never') {
+      throw networkError(req, failure, attempt);
     }
-    if (delay > ctx.deadline.remainingMs()) {
-      throw new DeadlineError(
-        redact(
-          `The \`timeout\` would run out before the next attempt of ${req.describe} ` +
-            `(last: ${last}; next attempt in ${seconds(delay)}, ` +
-            `${seconds(ctx.deadline.remainingMs())} left). ` +
-            'Re-run the job later, or raise `timeout`.',
-        ),
-      );
-    }
-    ctx.logger.debug(
-      redact(
-        `Retrying ${req.method} ${path} after ${last} in ${seconds(delay)} ` +
-          `(attempt ${attempt + 1} of ${maxAttempts})`,
-      ),
-    );
-    try {
-      const sleepSignal = signalsOf(ctx.signal, req.signal);
-      await ctx.clock.sleep(
-        delay,
-        sleepSignal.length > 0 ? AbortSignal.any(sleepSignal) : undefined,
-      );
-    } catch (err) {
-      throwIfAborted(ctx, req.signal, req.describe);
-      throw err;
-    }
-  }
+    if (attempt >= maxAttempts) throw networkError(req, failure, attempt);
+    return { again: failure.code };
+  });
 }
 
 /**

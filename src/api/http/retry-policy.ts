@@ -1,7 +1,9 @@
 /**
- * The one retry rule, pure: full-jitter backoff, `Retry-After` read and spread. The request
- * loop and the health check both follow it; the upload's PUT uses it too.
+ * The one retry rule and the one retry loop: full-jitter backoff, `Retry-After` read and
+ * spread, and `retrying()`, which the request loop, the upload's PUT and the health check all
+ * run (each with its own words for what went wrong).
  */
+import type { Clock, Deadline } from '../../lib/time.js';
 import type { HttpContext } from './request.js';
 
 export const DEFAULTS = {
@@ -50,4 +52,52 @@ export function backoffDelay(
   const ceiling = backoffCeiling(attempt, base, max);
   const r = (ctx.random ?? Math.random)();
   return Math.floor(Math.min(1, Math.max(0, r)) * ceiling);
+}
+
+/** What one attempt came to: its result, or why to try again (and when, if the server said). */
+export type Attempted<T> = { done: T } | { again: string; afterMs?: number | undefined };
+
+export interface RetryLoop {
+  clock: Clock;
+  deadline: Deadline;
+  /** Cuts a wait short (cancellation). */
+  signal?: AbortSignal | undefined;
+  /** The wait before retry number `retry` (from 0) when the attempt named none. */
+  backoff: (retry: number) => number;
+  /** Before each attempt (from 1): throws when it must not start. `last`: why the previous failed. */
+  before?: (attempt: number, last: string) => void;
+  /** The error when the wait would not end before the deadline (`atDeadline`: nor at it). */
+  tooLate: (last: string, delayMs: number, attempt: number) => Error;
+  atDeadline?: boolean;
+  /** The one debug line before a wait. */
+  log: (last: string, delayMs: number, attempt: number) => void;
+  /** The error for a wait cut short (cancellation); none: the sleep's own error. */
+  interrupted?: (error: unknown) => Error | undefined;
+}
+
+/**
+ * Runs `attempt` until it is done: between attempts, the wait it named or the backoff, never
+ * past the deadline. An attempt throws to stop for good, and decides itself when its attempts
+ * are spent (the request loop then returns the last answer, the upload fails).
+ */
+export async function retrying<T>(
+  loop: RetryLoop,
+  attempt: (n: number) => Promise<Attempted<T>>,
+): Promise<T> {
+  let last = '';
+  for (let n = 1; ; n++) {
+    loop.before?.(n, last);
+    const result = await attempt(n);
+    if ('done' in result) return result.done;
+    last = result.again;
+    const delay = result.afterMs ?? loop.backoff(n - 1);
+    const left = loop.deadline.remainingMs();
+    if (delay > left || (loop.atDeadline && delay === left)) throw loop.tooLate(last, delay, n);
+    loop.log(last, delay, n);
+    try {
+      await loop.clock.sleep(delay, loop.signal);
+    } catch (error) {
+      throw loop.interrupted?.(error) ?? error;
+    }
+  }
 }

@@ -11,7 +11,13 @@ import { request as httpRequest, type Agent, type IncomingMessage } from 'node:h
 import { request as httpsRequest } from 'node:https';
 import { CancelledError, DeadlineError } from '../../lib/errors.js';
 import { agentFor } from '../../api/http/proxy.js';
-import { backoffDelay, parseRetryAfter } from '../../api/http/retry-policy.js';
+import {
+  backoffDelay,
+  parseRetryAfter,
+  retrying,
+  type Attempted,
+  type RetryLoop,
+} from '../../api/http/retry-policy.js';
 import { inert, setSecret, type Logger } from '../../lib/untrusted.js';
 import type { Clock, Deadline } from '../../lib/time.js';
 import { MAX_BYTES } from './archive.js';
@@ -68,17 +74,32 @@ export async function putArchive(
   const host = inert(target.host, 200);
   const agent = agentFor(target);
   const maxAttempts = ctx.maxAttempts ?? 5;
-  let last = '';
-  for (let attempt = 1; ; attempt++) {
-    if (ctx.signal?.aborted) throw new CancelledError('The run was cancelled during the upload.');
-    if (ctx.deadline.passed()) {
+  const loop: RetryLoop = {
+    clock: ctx.clock,
+    deadline: ctx.deadline,
+    signal: ctx.signal,
+    backoff: (retry) => backoffDelay(retry, ctx),
+    before: (_, last) => {
+      if (ctx.signal?.aborted) throw new CancelledError('The run was cancelled during the upload.');
+      if (!ctx.deadline.passed()) return;
       throw new DeadlineError(
         `The \`timeout\` ran out before the upload to ${host} finished` +
           `${last ? ` (last: ${last})` : ''}. Raise \`timeout\`.`,
       );
-    }
+    },
+    tooLate: (last) =>
+      new DeadlineError(
+        `The \`timeout\` would run out before the upload to ${host} could be retried ` +
+          `(last: ${last}). Re-run the job later, or raise \`timeout\`.`,
+      ),
+    log: (last, _, attempt) =>
+      ctx.logger.debug(
+        `Retrying the upload after ${last} (attempt ${attempt + 1} of ${maxAttempts})`,
+      ),
+  };
+  await retrying(loop, async (attempt): Promise<Attempted<void>> => {
     const result = await putOnce(ctx, target, file, bytes, agent);
-    if (result.kind === 'ok') return;
+    if (result.kind === 'ok') return { done: undefined };
     if (result.kind === 'refused') {
       const code = result.code ? ` ${inert(result.code, 60)}` : '';
       const expired = /expired/i.test(result.code ?? '');
@@ -91,25 +112,14 @@ export async function putArchive(
             : 'Re-run the job; if it persists, report it with the status above.'),
       );
     }
-    last = result.reason;
     if (attempt >= maxAttempts) {
       throw new UploadError(
-        `the upload to ${host} failed after ${attempt} attempts (last: ${last}). Check the ` +
-          "runner's network access to it (proxy: HTTPS_PROXY / NO_PROXY), then re-run the job.",
+        `the upload to ${host} failed after ${attempt} attempts (last: ${result.reason}). Check ` +
+          "the runner's network access to it (proxy: HTTPS_PROXY / NO_PROXY), then re-run the job.",
       );
     }
-    const delay = result.retryAfterMs ?? backoffDelay(attempt - 1, ctx);
-    if (delay > ctx.deadline.remainingMs()) {
-      throw new DeadlineError(
-        `The \`timeout\` would run out before the upload to ${host} could be retried ` +
-          `(last: ${last}). Re-run the job later, or raise \`timeout\`.`,
-      );
-    }
-    ctx.logger.debug(
-      `Retrying the upload after ${last} (attempt ${attempt + 1} of ${maxAttempts})`,
-    );
-    await ctx.clock.sleep(delay, ctx.signal);
-  }
+    return { again: result.reason, afterMs: result.retryAfterMs };
+  });
 }
 
 function putOnce(
