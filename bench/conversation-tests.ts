@@ -66,7 +66,7 @@ try {
           deadline: Deadline.fromSeconds(systemClock, 120),
           logger: quiet,
         },
-        apiKey: sim.apiKey,
+        config: { apiKey: sim.apiKey },
         logger: quiet,
       },
       { url: sim.agentUrl(id), file: 'bench.yaml', cases: parsed.suite.cases, feedbackKey: 'ci' },

@@ -72,7 +72,11 @@ describeServer('conversation tests against a real LangGraph agent server', () =>
       logger,
       baseDelayMs: 200,
     };
-    const ctx: VerifyContext = { http, apiKey: 'lsv2_sk_integration_key_42', logger };
+    const ctx: VerifyContext = {
+      http,
+      config: { apiKey: 'lsv2_sk_integration_key_42' },
+      logger,
+    };
     const result = await runConversationTests(ctx, {
       url: server.url,
       file: 'tests.yaml',

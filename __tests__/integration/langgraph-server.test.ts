@@ -38,7 +38,7 @@ describeServer('verify against a real LangGraph agent server', () => {
       logger,
       baseDelayMs: 200,
     };
-    return { http, apiKey: API_KEY, logger };
+    return { http, config: { apiKey: API_KEY }, logger };
   }
 
   beforeAll(async () => {

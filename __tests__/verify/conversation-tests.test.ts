@@ -35,7 +35,7 @@ function context(options: { signal?: AbortSignal; seconds?: number } = {}): Veri
     baseDelayMs: 20,
     ...(options.signal ? { signal: options.signal } : {}),
   };
-  return { http, apiKey: sim.apiKey, logger };
+  return { http, config: { apiKey: sim.apiKey }, logger };
 }
 
 function suite(yaml: string): TestCase[] {

@@ -125,7 +125,7 @@ function context(options: { timeoutSeconds?: number; signal?: AbortSignal } = {}
     random: () => 0.5,
     ...(options.signal ? { signal: options.signal } : {}),
   };
-  return { http, apiKey: API_KEY, logger };
+  return { http, config: { apiKey: API_KEY }, logger };
 }
 
 /** Assistants as the agent server lists them; `system` ones are the graphs' defaults. */

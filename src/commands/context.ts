@@ -8,8 +8,8 @@ import type { ControlPlaneClient } from '../api/client.js';
 import { ActionError } from '../lib/errors.js';
 import type { HttpContext } from '../api/http/request.js';
 import type { RunReport } from '../report/record.js';
-import { redact, type Logger } from '../lib/untrusted.js';
-import type { Clock, Deadline } from '../lib/time.js';
+import { redact } from '../lib/untrusted.js';
+import type { RunBasics } from '../lib/time.js';
 import { writeSummary } from '../report/step-summary.js';
 import { upsertPrComment } from '../report/github/pr-comment.js';
 
@@ -20,12 +20,9 @@ export interface RunState {
   onCancel?: () => Promise<void>;
 }
 
-export interface RunContext {
+export interface RunContext extends RunBasics {
   config: Config;
-  clock: Clock;
-  deadline: Deadline;
   signal: AbortSignal;
-  logger: Logger;
   http: HttpContext;
   client: ControlPlaneClient;
   state: RunState;

@@ -310,19 +310,16 @@ function revisionFailure(
 async function verify(
   ctx: RunContext,
 ): Promise<{ passed: true } | { passed: false; error: unknown }> {
-  const { config, logger, state } = ctx;
+  const { config, state } = ctx;
   if (!config.healthCheck && config.smokeTest === undefined && !config.tests)
     return { passed: true };
-  const result = await verifyDeployment(
-    { http: ctx.http, apiKey: config.apiKey, logger },
-    {
-      url: state.report.url,
-      healthCheck: config.healthCheck,
-      smokeTest: config.smokeTest,
-      smokeTestAssistant: config.smokeTestAssistant,
-      ...(config.tests && { tests: config.tests }),
-    },
-  );
+  const result = await verifyDeployment(ctx, {
+    url: state.report.url,
+    healthCheck: config.healthCheck,
+    smokeTest: config.smokeTest,
+    smokeTestAssistant: config.smokeTestAssistant,
+    ...(config.tests && { tests: config.tests }),
+  });
   state.report.checks = { health: result.health, smoke: result.smoke, tests: result.tests };
   if (result.testsResult) {
     state.report.tests = result.testsResult.cases;

@@ -189,7 +189,7 @@ export async function serveAgain(ctx: RunContext, opts: ServeAgainOptions): Prom
   const current = await client.getDeployment(deployment.id).catch(() => deployment);
   const url = agentUrlOf(current);
   const checked = await verifyDeployment(
-    { http: opts.http, apiKey: config.apiKey, logger },
+    { http: opts.http, config, logger },
     { url, healthCheck: true },
   );
   record.health = checked.health;

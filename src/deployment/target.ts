@@ -6,17 +6,13 @@ import type { ControlPlane } from '../api/control-plane.js';
 import type { Deployment } from '../api/schemas.js';
 import type { Config } from '../inputs/config.js';
 import { ActionError, ApiError, DeadlineError } from '../lib/errors.js';
-import { inert, type Logger } from '../lib/untrusted.js';
-import type { Clock, Deadline } from '../lib/time.js';
+import { inert } from '../lib/untrusted.js';
+import type { RunBasics } from '../lib/time.js';
 
 /** What finding the target and waiting for a deletion need (the upsert's context is one). */
-export interface TargetContext {
+export interface TargetContext extends RunBasics {
   client: ControlPlane;
   config: Config;
-  logger: Logger;
-  clock: Clock;
-  deadline: Deadline;
-  signal?: AbortSignal;
 }
 
 /**

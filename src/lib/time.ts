@@ -1,4 +1,17 @@
 /** Time, injectable: polling and retry code takes a Clock so tests run without waiting. */
+import type { Logger } from './untrusted.js';
+
+/**
+ * What every layer takes from the run, handed down as it is (the run's context is one): its
+ * clock, its one deadline, its cancellation and its logger.
+ */
+export interface RunBasics {
+  clock: Clock;
+  deadline: Deadline;
+  /** Aborted when the run is cancelled (SIGINT/SIGTERM). */
+  signal?: AbortSignal | undefined;
+  logger: Logger;
+}
 
 export interface Clock {
   /** Milliseconds, monotonic enough for deadlines. */

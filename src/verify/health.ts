@@ -91,7 +91,7 @@ export async function healthCheck(ctx: VerifyContext, url: string): Promise<Heal
         const res = await request(oneRequest, {
           method: 'GET',
           url: okUrl,
-          headers: { 'x-api-key': ctx.apiKey, accept: 'application/json' },
+          headers: { 'x-api-key': ctx.config.apiKey, accept: 'application/json' },
           retry: 'never',
           describe: `GET ${okUrl}`,
         });

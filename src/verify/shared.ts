@@ -15,10 +15,11 @@ export class CheckError extends ActionError {
   }
 }
 
+/** What the checks take from the run: its HTTP settings, logger and API key (a `RunContext` is one). */
 export interface VerifyContext {
   http: HttpContext;
-  apiKey: string;
   logger: Logger;
+  config: { apiKey: string };
 }
 
 /**

@@ -56,7 +56,7 @@ export async function createSdkClient(
     // null: never read LANGSMITH_API_KEY & co. from the environment; the key is sent as a
     // header, which our fetch drops for URLs the key may not go to.
     apiKey: null,
-    defaultHeaders: { 'x-api-key': ctx.apiKey },
+    defaultHeaders: { 'x-api-key': ctx.config.apiKey },
     // The SDK's own retries ignore Retry-After and would resend the stream POST: off.
     callerOptions: { maxRetries: 0, maxConcurrency, fetch: createResilientFetch(ctx.http) },
   });

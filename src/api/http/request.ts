@@ -21,8 +21,8 @@
  */
 import { formatSeconds as seconds } from '../../lib/text.js';
 import { ActionError, ApiError, CancelledError, DeadlineError } from '../../lib/errors.js';
-import { redact, type Logger } from '../../lib/untrusted.js';
-import type { Clock, Deadline } from '../../lib/time.js';
+import { redact } from '../../lib/untrusted.js';
+import type { RunBasics } from '../../lib/time.js';
 import { isRedirect, readCapped, redirectError, RefusedAnswerError } from './limits.js';
 import { classify, type Failure } from './failures.js';
 import { dispatcherFor } from './proxy.js';
@@ -36,12 +36,7 @@ import {
   type RetryLoop,
 } from './retry-policy.js';
 
-export interface HttpContext {
-  clock: Clock;
-  deadline: Deadline;
-  /** Aborted when the run is cancelled (SIGINT/SIGTERM). */
-  signal?: AbortSignal;
-  logger: Logger;
+export interface HttpContext extends RunBasics {
   /** In [0, 1); `Math.random` by default. Tests pass a fixed value. */
   random?: () => number;
   fetchImpl?: typeof fetch;

@@ -11,6 +11,7 @@ import { request as httpRequest, type Agent, type IncomingMessage } from 'node:h
 import { request as httpsRequest } from 'node:https';
 import { CancelledError, DeadlineError } from '../../lib/errors.js';
 import { agentFor } from '../../api/http/proxy.js';
+import type { HttpContext } from '../../api/http/request.js';
 import {
   backoffDelay,
   parseRetryAfter,
@@ -18,20 +19,13 @@ import {
   type Attempted,
   type RetryLoop,
 } from '../../api/http/retry-policy.js';
-import { inert, setSecret, type Logger } from '../../lib/untrusted.js';
-import type { Clock, Deadline } from '../../lib/time.js';
+import { inert, setSecret } from '../../lib/untrusted.js';
 import { MAX_BYTES } from './archive.js';
 
-export interface PutContext {
-  clock: Clock;
-  deadline: Deadline;
-  signal?: AbortSignal;
-  logger: Logger;
-  random?: () => number;
-  baseDelayMs?: number;
+/** The run's HTTP settings (backoff, attempts) and how long a connection may stay idle. */
+export interface PutContext extends HttpContext {
   /** No byte for this long on a connection: the attempt failed. Default 60 s. */
   idleTimeoutMs?: number;
-  maxAttempts?: number;
 }
 
 export class UploadError extends Error {
