@@ -126,27 +126,7 @@ const FileSchema = strict({
         .min(1)
         .max(MAX_CASES, {
         error: (iss) => `has ${lengthOf(iss.input)} cases; at most ${MAX_CASES} are allowed.`,
-    })
-        .superRefine((cases, ctx) => {
-        const seen = new Map();
-        cases.forEach((item, index) => {
-            // Runs even when some case has problems (`when`): its name may be missing then.
-            const raw = isObject(item) ? item['name'] : undefined;
-            const name = typeof raw === 'string' ? raw.trim() : '';
-            if (name === '')
-                return;
-            const first = seen.get(name);
-            if (first === undefined)
-                seen.set(name, index);
-            else {
-                ctx.addIssue({
-                    code: 'custom',
-                    path: [index, 'name'],
-                    message: `is not unique: case #${first + 1} has the same name.`,
-                });
-            }
-        });
-    }, { when: ({ value }) => Array.isArray(value) }),
+    }),
 }, (v) => `the file must be a mapping with a \`cases\` list, not ${kind(v)}.`);
 function lengthOf(value) {
     return Array.isArray(value) ? value.length : 0;
@@ -193,18 +173,68 @@ function parseTestsFile(text, file) {
     }
     const value = doc.toJS({ maxAliasCount: 100 });
     const parsed = FileSchema.safeParse(value);
-    if (parsed.success)
+    const found = [...(parsed.success ? [] : parsed.error.issues), ...duplicateNames(value)];
+    if (parsed.success && found.length === 0) {
         return { ok: true, suite: { file, cases: parsed.data.cases } };
-    const issues = [...parsed.error.issues].sort((a, b) => order(a) - order(b));
+    }
+    const issues = found.sort((a, b) => compareKeys(order(a), order(b)));
     return { ok: false, problems: issues.flatMap((i) => sentences(i, value, file)) };
 }
-/** Case by case, and in a case its name first, then its unknown keys, then the rest. */
+/**
+ * A case name given twice. Checked on the file as written, beside the schema: zod skips an
+ * array's refinements once one of its items failed, and this must be said either way.
+ */
+function duplicateNames(value) {
+    const cases = isObject(value) ? value['cases'] : undefined;
+    if (!Array.isArray(cases) || cases.length > MAX_CASES)
+        return [];
+    const seen = new Map();
+    return cases.flatMap((item, index) => {
+        const raw = isObject(item) ? item['name'] : undefined;
+        const name = typeof raw === 'string' ? raw.trim() : '';
+        if (name === '')
+            return [];
+        const first = seen.get(name);
+        if (first === undefined) {
+            seen.set(name, index);
+            return [];
+        }
+        const message = `is not unique: case #${first + 1} has the same name.`;
+        return [{ code: 'custom', path: ['cases', index, 'name'], message, input: raw }];
+    });
+}
+/**
+ * The order problems are told in, as a reader goes through the file: case by case, and in
+ * each mapping its `name` first, then its unknown keys (`''` below), then its keys in the order
+ * the format lists them.
+ */
+const KEY_ORDER = [
+    'name',
+    '',
+    'cases',
+    'assistant',
+    'state',
+    'turns',
+    'checkpoints',
+    'input',
+    'expect',
+    'contains',
+    'matches',
+    'values',
+    'updates',
+    'as_node',
+    'command',
+];
 function order(issue) {
-    const [top, index, key] = issue.path;
-    if (top !== 'cases' || typeof index !== 'number')
-        return -1;
-    const rank = key === 'name' ? 0 : key === undefined && issue.code === 'unrecognized_keys' ? 1 : 2;
-    return index * 3 + rank;
+    const path = issue.code === 'unrecognized_keys' ? [...issue.path, ''] : issue.path;
+    return path.map((key) => (typeof key === 'number' ? key : KEY_ORDER.indexOf(String(key))));
+}
+function compareKeys(a, b) {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) {
+        if (a[i] !== b[i])
+            return a[i] - b[i];
+    }
+    return a.length - b.length;
 }
 function firstLine(text) {
     return (text.split('\n')[0] ?? '').replace(/[.:]\s*$/, '');
