@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  appendStepSummary,
   captureOutputForTests,
   collapseWhitespace,
   getInput,
@@ -22,6 +23,7 @@ import {
   startGroup,
 } from '../../src/lib/untrusted.js';
 import { forgedCommands, replayRunner } from '../helpers/runner-replay.js';
+import { recordingLogger } from '../helpers/fakes.js';
 
 afterEach(() => resetSecretsForTests());
 
@@ -268,5 +270,23 @@ describe('stdout', () => {
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(stderr).not.toContain('EPIPE');
     expect(code).toBe(3);
+  });
+});
+
+describe('appendStepSummary (the one writer of the step summary)', () => {
+  it('appends with secrets masked, does nothing without the variable, warns when it cannot write', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'summary-'));
+    const file = join(dir, 'summary.md');
+    setSecret('sum-s3cret-value');
+    const logger = recordingLogger();
+    appendStepSummary('one sum-s3cret-value', { GITHUB_STEP_SUMMARY: file }, logger);
+    appendStepSummary('two', { GITHUB_STEP_SUMMARY: file }, logger);
+    expect(readFileSync(file, 'utf8').split(/\r?\n/)).toEqual(['one ***', 'two', '']);
+    appendStepSummary('three', {}, logger);
+    expect(logger.warnings()).toHaveLength(0);
+    appendStepSummary('four', { GITHUB_STEP_SUMMARY: dir }, logger);
+    expect(logger.warnings().map((w) => w.message)).toEqual([
+      expect.stringContaining(`Could not write the step summary to ${dir}`),
+    ]);
   });
 });

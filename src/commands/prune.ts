@@ -13,8 +13,6 @@
  * 6. One summary table; output `deleted` (names).
  */
 import { errorMessage } from '../lib/text.js';
-import { appendFile } from 'node:fs/promises';
-import { EOL } from 'node:os';
 import { BULK_DELETE_LIMIT } from '../api/bulk-delete.js';
 import { MAX_PAGES } from '../api/client.js';
 import type { Deployment } from '../api/schemas.js';
@@ -38,7 +36,7 @@ import {
   parseNameTemplate,
   type NameTemplate,
 } from '../inputs/prune-template.js';
-import { inert, redact } from '../lib/untrusted.js';
+import { appendStepSummary, inert, redact } from '../lib/untrusted.js';
 import { proveOwnership } from './prune-ownership.js';
 import { deactivateEnvironment } from '../report/github/github-deployment.js';
 
@@ -285,12 +283,7 @@ async function writePruneSummary(
   rows: readonly PruneRow[],
   dryRun: boolean,
 ): Promise<void> {
-  const file = process.env['GITHUB_STEP_SUMMARY'];
   const report = ctx.state.report;
-  if (!file) {
-    ctx.logger.debug('GITHUB_STEP_SUMMARY is not set: no step summary written.');
-    return;
-  }
   const github = ctx.config.github;
   const markdown = renderPruneSummary({
     template,
@@ -300,14 +293,5 @@ async function writePruneSummary(
     ...(report.error !== undefined ? { error: report.error } : {}),
     ...(report.warnings ? { warnings: report.warnings } : {}),
   });
-  try {
-    await appendFile(file, redact(markdown) + EOL, 'utf8');
-  } catch (error) {
-    ctx.logger.warning(
-      `Could not write the step summary to ${file}: ${redact(errorMessage(error))}.`,
-      {
-        title: 'Step summary not written',
-      },
-    );
-  }
+  appendStepSummary(markdown, process.env, ctx.logger);
 }

@@ -4,11 +4,9 @@
  *
  * Written before any network call: only the Markdown escaping helpers, no report module.
  */
-import { appendFileSync } from 'node:fs';
-import { EOL } from 'node:os';
 import { codeSpan } from '../report/markdown.js';
 import { messageMarkdown } from '../report/message-markdown.js';
-import { redact } from '../lib/untrusted.js';
+import { appendStepSummary } from '../lib/untrusted.js';
 
 export interface InputProblemLike {
   input: string;
@@ -49,15 +47,9 @@ export function renderUnexpectedErrorSummary(message: string): string {
   ].join('\n');
 }
 
-/** Appends `markdown` to `GITHUB_STEP_SUMMARY`, redacted; never throws. */
+/** Appends `markdown` to the step summary, redacted; never throws (the log has the same text). */
 export function appendSummary(markdown: string, env: NodeJS.ProcessEnv = process.env): void {
-  const file = env['GITHUB_STEP_SUMMARY'];
-  if (!file) return;
-  try {
-    appendFileSync(file, redact(markdown) + EOL, 'utf8');
-  } catch {
-    // Best effort: the same text is in the log as an annotation.
-  }
+  appendStepSummary(markdown, env);
 }
 
 /**

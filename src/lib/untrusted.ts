@@ -13,6 +13,8 @@
  */
 import * as core from '@actions/core';
 import { randomUUID } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
+import { EOL } from 'node:os';
 import { stripVTControlCharacters } from 'node:util';
 
 export type AnnotationProperties = Pick<
@@ -154,6 +156,35 @@ export const runnerLogger: Logger = {
   warning: (message, p) => core.warning(redact(message), masked(p)),
   error: (message, p) => core.error(redact(message), masked(p)),
 };
+
+/**
+ * Appends Markdown to the step summary (the file named by `GITHUB_STEP_SUMMARY`), registered
+ * secrets masked first: the one writer of the summary. Nothing when the variable is not set;
+ * never throws (a failed write is a warning, with `logger`). Not `core.summary`: it keeps the
+ * first file's path for the whole process and refuses a file that does not exist yet.
+ */
+export function appendStepSummary(
+  markdown: string,
+  env: NodeJS.ProcessEnv = process.env,
+  logger?: Logger,
+): void {
+  const file = env['GITHUB_STEP_SUMMARY'];
+  if (!file) {
+    logger?.debug('GITHUB_STEP_SUMMARY is not set: no step summary written.');
+    return;
+  }
+  try {
+    appendFileSync(file, redact(markdown) + EOL, 'utf8');
+  } catch (error) {
+    logger?.warning(
+      redact(
+        `Could not write the step summary to ${file}: ${(error as Error).message}. ` +
+          "The run's result is unchanged.",
+      ),
+      { title: 'Step summary not written' },
+    );
+  }
+}
 
 export function startGroup(name: string): void {
   core.startGroup(redact(name));

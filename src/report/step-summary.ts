@@ -2,9 +2,7 @@
  * The job's step summary (Markdown appended to the file named by `GITHUB_STEP_SUMMARY`),
  * written for every run: success, failure, superseded, cancelled or delete.
  */
-import { appendFile } from 'node:fs/promises';
-import { EOL } from 'node:os';
-import { redact, type Logger } from '../lib/untrusted.js';
+import { appendStepSummary, type Logger } from '../lib/untrusted.js';
 import {
   detailsTable,
   errorBlock,
@@ -49,17 +47,5 @@ export async function writeSummary(
   env: NodeJS.ProcessEnv = process.env,
   logger?: Logger,
 ): Promise<void> {
-  const file = env['GITHUB_STEP_SUMMARY'];
-  if (!file) {
-    logger?.debug('GITHUB_STEP_SUMMARY is not set: no step summary written.');
-    return;
-  }
-  try {
-    await appendFile(file, redact(renderSummary(report)) + EOL, 'utf8');
-  } catch (error) {
-    logger?.warning(
-      `Could not write the step summary to ${file}: ${(error as Error).message}. The deploy result is unchanged.`,
-      { title: 'Step summary not written' },
-    );
-  }
+  appendStepSummary(renderSummary(report), env, logger);
 }
