@@ -21,6 +21,7 @@ import {
   shortError,
   type VerifyContext,
 } from './shared.js';
+import { listAssistants } from './expectations.js';
 
 export interface SmokeResult {
   /** `interrupted`: the run stopped at an interrupt waiting for human input (passes). */
@@ -33,8 +34,6 @@ export interface SmokeResult {
 }
 
 const SUMMARY_MAX_CHARS = 300;
-const ASSISTANT_PAGE_SIZE = 100;
-const ASSISTANT_MAX_PAGES = 10;
 
 // ---------------------------------------------------------------------------------------------
 // Smoke run
@@ -217,17 +216,7 @@ async function chooseAssistant(
   wanted: string | undefined,
   signal: AbortSignal | undefined,
 ): Promise<AssistantChoice> {
-  const assistants: { assistant_id: string; graph_id: string; metadata?: unknown }[] = [];
-  for (let page = 0; page < ASSISTANT_MAX_PAGES; page++) {
-    const batch = await client.assistants.search({
-      limit: ASSISTANT_PAGE_SIZE,
-      offset: page * ASSISTANT_PAGE_SIZE,
-      ...(signal ? { signal } : {}),
-    });
-    if (!Array.isArray(batch)) break;
-    assistants.push(...batch);
-    if (batch.length < ASSISTANT_PAGE_SIZE) break;
-  }
+  const assistants = await listAssistants(client, signal);
   const graphs = [...new Set(assistants.map((a) => a.graph_id))].sort();
   const systemFirst = (graphId: string) =>
     assistants.find(
