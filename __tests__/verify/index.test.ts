@@ -7,9 +7,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { CancelledError } from '../../src/lib/errors.js';
 import type { HttpContext } from '../../src/api/http/request.js';
-import type { AnnotationProperties, Logger } from '../../src/lib/untrusted.js';
 import { Deadline } from '../../src/lib/time.js';
-import { FakeClock } from '../helpers/fakes.js';
+import { FakeClock, recordingLogger } from '../helpers/fakes.js';
 import { healthCheck } from '../../src/verify/health.js';
 import { verifyDeployment } from '../../src/verify/index.js';
 import { CheckError, type VerifyContext } from '../../src/verify/shared.js';
@@ -90,27 +89,6 @@ function sse(res: ServerResponse, events: [string, unknown][], runId = 'run-1'):
     res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\nid: ${i}\n\n`);
   });
   res.end();
-}
-
-interface Logged {
-  level: keyof Logger;
-  message: string;
-}
-
-function recordingLogger(): Logger & { lines: Logged[]; text(): string } {
-  const lines: Logged[] = [];
-  const add = (level: keyof Logger) => (message: string, _p?: AnnotationProperties) => {
-    lines.push({ level, message });
-  };
-  return {
-    lines,
-    text: () => lines.map((l) => l.message).join('\n'),
-    info: add('info'),
-    debug: add('debug'),
-    notice: add('notice'),
-    warning: add('warning'),
-    error: add('error'),
-  };
 }
 
 let server: AgentServer;
