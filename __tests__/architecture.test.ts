@@ -1,10 +1,12 @@
 /**
  * The shape of src/: no import cycles (static imports and dynamic `import()` alike; type-only
- * imports are erased and do not count) and no file over 400 lines. The graph is read from the
- * sources themselves, so a new cycle or a grown file fails here, naming it.
+ * imports are erased and do not count), no file over 400 lines, and every source file with
+ * logic tested at its mirrored path or listed with the test that covers it. The graph is read
+ * from the sources themselves, so a new cycle, a grown file or an untested file fails here,
+ * naming it.
  */
 import { describe, expect, it } from '@jest/globals';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -16,6 +18,56 @@ const MAX_LINES = 400;
  * shrink: a file listed here that is already short enough fails the test too.
  */
 const PENDING_SPLIT: ReadonlySet<string> = new Set<string>([]);
+
+/**
+ * Source files with logic but no test at their mirrored path, each with the test that covers
+ * it: a unit test that reaches it through its imports (checked below), or an end-to-end test,
+ * which runs the bundle and so the whole tree. A file that gets its mirrored test leaves the
+ * list (checked too).
+ */
+const COVERED_ELSEWHERE: Readonly<Record<string, string>> = {
+  'src/index.ts': '__tests__/e2e/deploy.test.ts',
+  'src/main.ts': '__tests__/e2e/deploy.test.ts',
+  'src/flow.ts': '__tests__/e2e/cancel.test.ts',
+  'src/inputs/spec.ts': '__tests__/action-yml.test.ts',
+  'src/inputs/validate.ts': '__tests__/inputs/read.test.ts',
+  'src/preflight/document.ts': '__tests__/preflight/index.test.ts',
+  'src/preflight/env.ts': '__tests__/preflight/index.test.ts',
+  'src/preflight/files.ts': '__tests__/preflight/index.test.ts',
+  'src/preflight/graphs.ts': '__tests__/preflight/index.test.ts',
+  'src/preflight/keys.ts': '__tests__/preflight/index.test.ts',
+  'src/preflight/values.ts': '__tests__/preflight/index.test.ts',
+  'src/preflight/webhook-policy.ts': '__tests__/preflight/webhooks.test.ts',
+  'src/commands/context.ts': '__tests__/commands/prune.test.ts',
+  'src/commands/deploy.ts': '__tests__/e2e/deploy.test.ts',
+  'src/commands/delete.ts': '__tests__/e2e/delete.test.ts',
+  'src/commands/rollback.ts': '__tests__/e2e/rollback.test.ts',
+  'src/commands/prune-ownership.ts': '__tests__/commands/prune.test.ts',
+  'src/deployment/preconditions.ts': '__tests__/e2e/preflight.test.ts',
+  'src/deployment/skip-run.ts': '__tests__/e2e/skip-changes.test.ts',
+  'src/deployment/steps.ts': '__tests__/deployment/redeploy.test.ts',
+  'src/deployment/tracing-project-conflict.ts': '__tests__/deployment/upsert.test.ts',
+  'src/deployment/writes.ts': '__tests__/deployment/upsert.test.ts',
+  'src/deployment/upload/build-commands.ts': '__tests__/deployment/upload/archive.test.ts',
+  'src/deployment/upload/prepare.ts': '__tests__/deployment/upload/archive.test.ts',
+  'src/deployment/upload/source-files.ts': '__tests__/deployment/upload/archive.test.ts',
+  'src/deployment/upload/upload-revision.ts': '__tests__/e2e/deploy-upload.test.ts',
+  'src/api/answers.ts': '__tests__/api/client.test.ts',
+  'src/api/error-messages.ts': '__tests__/api/http/request.test.ts',
+  'src/api/transport.ts': '__tests__/api/client.test.ts',
+  'src/api/http/failures.ts': '__tests__/api/http/request.test.ts',
+  'src/api/http/key-policy.ts': '__tests__/api/http/request.test.ts',
+  'src/api/http/sdk-fetch.ts': '__tests__/api/http/request.test.ts',
+  'src/verify/health.ts': '__tests__/verify/index.test.ts',
+  'src/verify/shared.ts': '__tests__/verify/index.test.ts',
+  'src/verify/smoke.ts': '__tests__/verify/index.test.ts',
+  'src/report/access.ts': '__tests__/report/what-failed.test.ts',
+  'src/report/render.ts': '__tests__/report/what-failed.test.ts',
+  'src/report/message-markdown.ts': '__tests__/inputs/error-summary.test.ts',
+  'src/lib/errors.ts': '__tests__/api/client.test.ts',
+  'src/lib/paths.ts': '__tests__/inputs/secrets.test.ts',
+  'src/lib/time.ts': '__tests__/api/http/request.test.ts',
+};
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -56,6 +108,27 @@ export function runtimeImports(text: string): string[] {
     found.push(m[1]!);
   }
   return found.filter((s) => s.startsWith('.'));
+}
+
+/** Whether a file has code that runs (not only types and interfaces, comments aside). */
+function hasLogic(text: string): boolean {
+  return /\bfunction\b|=>|\bclass\s|\bnew\s/.test(withoutComments(text));
+}
+
+/** Every file a test reaches through relative imports (type imports too: they name it). */
+function reachedFrom(testFile: string): Set<string> {
+  const seen = new Set<string>();
+  const todo = [testFile];
+  while (todo.length > 0) {
+    const file = todo.pop()!;
+    if (seen.has(file) || !existsSync(file)) continue;
+    seen.add(file);
+    const text = withoutComments(readFileSync(file, 'utf8'));
+    for (const m of text.matchAll(/(?:from\s+|import\(\s*)['"](\.{1,2}\/[^'"]+)\.js['"]/g)) {
+      todo.push(resolve(dirname(file), `${m[1]}.ts`));
+    }
+  }
+  return seen;
 }
 
 function graph(): Map<string, string[]> {
@@ -125,6 +198,34 @@ describe('src/ architecture', () => {
     expect(over.filter((f) => !PENDING_SPLIT.has(f))).toEqual([]);
     // The list only shrinks: a file split already must leave it.
     expect([...PENDING_SPLIT].filter((f) => !over.includes(f))).toEqual([]);
+  });
+});
+
+describe('tests mirror src/', () => {
+  const withLogic = sourceFiles(SRC).filter((file) => hasLogic(readFileSync(file, 'utf8')));
+  const mirrored = (file: string) =>
+    join(ROOT, '__tests__', relative(SRC, file).replace(/\.ts$/, '.test.ts'));
+
+  it('gives every source file with logic its test at the mirrored path, or lists it', () => {
+    const missing = withLogic
+      .filter((file) => !existsSync(mirrored(file)))
+      .map(rel)
+      .filter((file) => !(file in COVERED_ELSEWHERE));
+    expect(missing).toEqual([]);
+  });
+
+  it('lists only files without a mirrored test, each with a test that reaches it', () => {
+    const wrong = Object.entries(COVERED_ELSEWHERE).flatMap(([file, test]) => {
+      const source = join(ROOT, file);
+      const testFile = join(ROOT, test);
+      if (!existsSync(source)) return [`${file}: no such source file`];
+      if (existsSync(mirrored(source))) return [`${file}: has its mirrored test now`];
+      if (!existsSync(testFile)) return [`${file}: no such test ${test}`];
+      // An end-to-end test runs the bundle, which holds every module.
+      if (test.startsWith('__tests__/e2e/')) return [];
+      return reachedFrom(testFile).has(source) ? [] : [`${file}: ${test} does not import it`];
+    });
+    expect(wrong).toEqual([]);
   });
 });
 

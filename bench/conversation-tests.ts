@@ -10,8 +10,8 @@
  */
 import { parseArgs } from 'node:util';
 import { startSimulator } from '../simulator/index.js';
-import type { Logger } from '../src/runner.js';
-import { Deadline, systemClock } from '../src/time.js';
+import type { Logger } from '../src/lib/untrusted.js';
+import { Deadline, systemClock } from '../src/lib/time.js';
 import { runConversationTests } from '../src/verify/conversation-tests.js';
 import { parseTestsFile } from '../src/verify/tests-file.js';
 import { median } from './stats.js';
@@ -66,7 +66,7 @@ try {
           deadline: Deadline.fromSeconds(systemClock, 120),
           logger: quiet,
         },
-        apiKey: sim.apiKey,
+        config: { apiKey: sim.apiKey },
         logger: quiet,
       },
       { url: sim.agentUrl(id), file: 'bench.yaml', cases: parsed.suite.cases, feedbackKey: 'ci' },

@@ -18,7 +18,7 @@ import {
   type Simulator,
   type TimelineStep,
 } from '../simulator/index.js';
-import type { Revision } from '../src/control-plane/schemas.js';
+import type { Revision } from '../src/api/schemas.js';
 import {
   historyFromRevisions,
   nextPollDelay,

@@ -6,20 +6,20 @@ import { runDelete } from './commands/delete.js';
 import { runDeploy } from './commands/deploy.js';
 import { runPrune } from './commands/prune.js';
 import { runRollback } from './commands/rollback.js';
-import type { Config } from './config.js';
-import { ControlPlaneClient } from './control-plane/client.js';
-import { CancelledError } from './errors.js';
-import type { HttpContext } from './http/request.js';
-import { outputGate } from './output-checks.js';
-import { runnerLogger, type Logger } from './runner.js';
+import type { Config } from './inputs/config.js';
+import { ControlPlaneClient } from './api/client.js';
+import { CancelledError } from './lib/errors.js';
+import type { HttpContext } from './api/http/request.js';
+import { outputGate } from './lib/outputs.js';
+import { runnerLogger, type Logger } from './lib/untrusted.js';
 import {
   bestEffortWithin,
   fail,
   writeReports,
   type RunContext,
   type RunState,
-} from './run-context.js';
-import { Deadline, systemClock, type Clock } from './time.js';
+} from './commands/context.js';
+import { Deadline, systemClock, type Clock } from './lib/time.js';
 
 const COMMANDS: Record<Config['command'], (ctx: RunContext) => Promise<number>> = {
   deploy: runDeploy,

@@ -3,10 +3,10 @@ import {
   appendSummary,
   renderUnexpectedErrorSummary,
   writeInputErrorSummary,
-} from './inputs/summary.js';
+} from './inputs/error-summary.js';
 import { execute } from './flow.js';
 import { readInputs } from './inputs/read.js';
-import { redact, runnerLogger, setFailed } from './runner.js';
+import { redact, runnerLogger, setFailed } from './lib/untrusted.js';
 
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   try {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { unusedPlane } from '../helpers/fakes.js';
 import { BuildLogStream, STREAMED_STATUSES } from '../../src/deployment/build-log-stream.js';
-import type { ControlPlane } from '../../src/control-plane/api.js';
-import type { RevisionLogs, RevisionLogsRequest } from '../../src/control-plane/schemas.js';
-import { ApiError } from '../../src/errors.js';
-import { captureOutputForTests } from '../../src/runner.js';
+import type { ControlPlane } from '../../src/api/control-plane.js';
+import type { RevisionLogs, RevisionLogsRequest } from '../../src/api/schemas.js';
+import { ApiError } from '../../src/lib/errors.js';
+import { captureOutputForTests } from '../../src/lib/untrusted.js';
 
 type Call = { kind: string; body: RevisionLogsRequest };
 

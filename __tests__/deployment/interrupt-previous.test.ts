@@ -1,8 +1,8 @@
 import { deploymentFixture, recordingLogger } from '../helpers/fakes.js';
 import { describe, expect, it } from '@jest/globals';
-import type { ControlPlane } from '../../src/control-plane/api.js';
-import type { Deployment, Revision } from '../../src/control-plane/schemas.js';
-import { ApiError, CancelledError } from '../../src/errors.js';
+import type { ControlPlane } from '../../src/api/control-plane.js';
+import type { Deployment, Revision } from '../../src/api/schemas.js';
+import { ApiError, CancelledError } from '../../src/lib/errors.js';
 import { interruptPrevious } from '../../src/deployment/interrupt-previous.js';
 
 const DEP: Deployment = deploymentFixture();

@@ -1,15 +1,15 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { unusedPlane } from '../helpers/fakes.js';
-import type { ControlPlane } from '../../src/control-plane/api.js';
-import type { RevisionLogs } from '../../src/control-plane/schemas.js';
-import { ApiError } from '../../src/errors.js';
+import type { ControlPlane } from '../../src/api/control-plane.js';
+import type { RevisionLogs } from '../../src/api/schemas.js';
+import { ApiError } from '../../src/lib/errors.js';
 import {
   fetchLogTail,
   logTypeFor,
   MAX_LINE_CHARS,
   renderLogEntry,
 } from '../../src/deployment/logs.js';
-import { captureOutputForTests, resetSecretsForTests, setSecret } from '../../src/runner.js';
+import { captureOutputForTests, resetSecretsForTests, setSecret } from '../../src/lib/untrusted.js';
 
 /** The kind of log and the request body, as one record for the assertions. */
 type LogsQuery = { type: 'build' | 'deploy' } & Parameters<ControlPlane['getRevisionLogs']>[3];

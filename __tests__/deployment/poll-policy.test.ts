@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Revision } from '../../src/control-plane/schemas.js';
+import type { Revision } from '../../src/api/schemas.js';
 import {
   historyFromRevisions,
   nextPollDelay,

@@ -4,13 +4,13 @@
  */
 import { describe, expect, it, jest } from '@jest/globals';
 import { listAllRevisions, pickRollbackTarget } from '../../src/deployment/redeploy.js';
-import type { ControlPlane } from '../../src/control-plane/api.js';
-import type { Revision, RevisionsList } from '../../src/control-plane/schemas.js';
+import type { ControlPlane } from '../../src/api/control-plane.js';
+import type { Revision, RevisionsList } from '../../src/api/schemas.js';
 import { readConfig } from '../../src/inputs/read.js';
 import { headline, rollbackSection } from '../../src/report/render.js';
-import { renderComment } from '../../src/github/pr-comment.js';
-import { renderSummary } from '../../src/report/summary.js';
-import type { RunReport } from '../../src/report/types.js';
+import { renderComment } from '../../src/report/github/pr-comment.js';
+import { renderSummary } from '../../src/report/step-summary.js';
+import type { RunReport } from '../../src/report/record.js';
 
 const UUID = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
 

@@ -2,7 +2,7 @@
  * The request bodies and the checks on what the lookup found (src/deployment/requests.ts).
  */
 import { describe, expect, it } from '@jest/globals';
-import { SECRET_VALUE, dockerConfig, makeConfig, setup, wire } from './upsert-plane.js';
+import { SECRET_VALUE, dockerConfig, makeConfig, named, setup, wire } from './upsert-plane.js';
 import {
   checkCreatable,
   checkSameKind,
@@ -10,7 +10,7 @@ import {
   normalizeRepoUrl,
   revisionRequest,
 } from '../../src/deployment/requests.js';
-import { ActionError } from '../../src/errors.js';
+import { ActionError } from '../../src/lib/errors.js';
 
 describe('normalizeRepoUrl', () => {
   it('ignores case, surrounding spaces, trailing slashes and a .git suffix', () => {
@@ -55,7 +55,7 @@ describe('createRequest', () => {
       k8sNamespace: 'ns',
       resourceSpec: { min_scale: 1 },
     });
-    expect(wire(createRequest(config))).toStrictEqual({
+    expect(wire(createRequest(named(config)))).toStrictEqual({
       name: 'my-agent',
       source: 'github',
       source_config: {
@@ -77,15 +77,15 @@ describe('createRequest', () => {
       { name: 'OPENAI_API_KEY', value: SECRET_VALUE },
       { name: 'MODE', value: 'a=b' },
     ];
-    expect(createRequest(makeConfig({ secrets })).secrets).toStrictEqual(secrets);
-    expect(createRequest(dockerConfig({ secrets })).secrets).toStrictEqual(secrets);
+    expect(createRequest(named(makeConfig({ secrets }))).secrets).toStrictEqual(secrets);
+    expect(createRequest(named(dockerConfig({ secrets }))).secrets).toStrictEqual(secrets);
   });
 
   it('external_docker minimal: image_uri only, no github fields, secrets []', () => {
     // Defaulted github inputs (config-path, deployment-type, build-on-push) are in the Config
     // but must not be sent, nor github fields that happen to be set.
     const config = dockerConfig({ repoUrl: 'https://github.com/acme/agent', repoRef: 'main' });
-    expect(wire(createRequest(config))).toStrictEqual({
+    expect(wire(createRequest(named(config)))).toStrictEqual({
       name: 'my-agent',
       source: 'external_docker',
       source_config: {},
@@ -101,7 +101,7 @@ describe('createRequest', () => {
       k8sNamespace: 'agents',
       resourceSpec: { min_scale: 1, max_scale: 3 },
     });
-    expect(wire(createRequest(config))).toStrictEqual({
+    expect(wire(createRequest(named(config)))).toStrictEqual({
       name: 'my-agent',
       source: 'external_docker',
       source_config: {
@@ -116,7 +116,7 @@ describe('createRequest', () => {
   });
 
   it('external_docker: listener_config only with a k8s namespace', () => {
-    const body = wire(createRequest(dockerConfig({ listenerId: 'listener-1' }))) as {
+    const body = wire(createRequest(named(dockerConfig({ listenerId: 'listener-1' })))) as {
       source_config: Record<string, unknown>;
     };
     expect(body.source_config).toStrictEqual({ listener_id: 'listener-1' });
@@ -140,7 +140,7 @@ describe('revisionRequest', () => {
     const config = makeConfig({ installCommand: 'npm ci', buildCommand: 'npm run build' });
     const commands = { install_command: 'npm ci', build_command: 'npm run build' };
     expect(wire(revisionRequest(config))).toMatchObject({ source_config: commands });
-    expect(wire(createRequest(config))).toMatchObject({ source_config: commands });
+    expect(wire(createRequest(named(config)))).toMatchObject({ source_config: commands });
     const onlyBuild = wire(revisionRequest(makeConfig({ buildCommand: 'make' }))) as {
       source_config?: object;
     };

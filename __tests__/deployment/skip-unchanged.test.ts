@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { deploymentFixture } from '../helpers/fakes.js';
-import type { ControlPlane } from '../../src/control-plane/api.js';
-import type { Deployment, Revision } from '../../src/control-plane/schemas.js';
-import type { GithubContext } from '../../src/config.js';
+import { deploymentFixture, recordingLogger } from '../helpers/fakes.js';
+import type { ControlPlane } from '../../src/api/control-plane.js';
+import type { Deployment, Revision } from '../../src/api/schemas.js';
+import type { GithubContext } from '../../src/inputs/config.js';
 import {
   findLiveRevision,
   isInProgress,
@@ -12,9 +12,8 @@ import {
   type SkipConfig,
   type SkipEvidence,
 } from '../../src/deployment/skip-unchanged.js';
-import type { Logger } from '../../src/runner.js';
 import { withRecord } from '../../src/deployment/settings-record.js';
-import type { Comparison } from '../../src/github/compare.js';
+import type { Comparison } from '../../src/report/github/compare.js';
 
 const SHA = 'a'.repeat(40);
 const HEAD = 'b'.repeat(40);
@@ -229,18 +228,6 @@ describe('isInProgress', () => {
   });
 });
 
-function silentLogger(): Logger & { debugs: string[] } {
-  const debugs: string[] = [];
-  return {
-    debugs,
-    info: () => undefined,
-    debug: (m) => debugs.push(m),
-    notice: () => undefined,
-    warning: () => undefined,
-    error: () => undefined,
-  };
-}
-
 describe('findLiveRevision', () => {
   it('reads the live revision once, and the latest only when it is another one', async () => {
     const calls: string[] = [];
@@ -250,7 +237,7 @@ describe('findLiveRevision', () => {
         return rev === LIVE ? revision() : revision({ id: rev, status: 'BUILD_FAILED' });
       },
     } as unknown as ControlPlane;
-    const same = await findLiveRevision(client, config(), deployment(), silentLogger());
+    const same = await findLiveRevision(client, config(), deployment(), recordingLogger());
     expect(same.decision.skip).toBe(true);
     expect(same.latest?.id).toBe(LIVE);
     expect(calls).toEqual([LIVE]);
@@ -259,7 +246,7 @@ describe('findLiveRevision', () => {
       client,
       config(),
       deployment({ latest_revision_id: 'rev-new' }),
-      silentLogger(),
+      recordingLogger(),
     );
     expect(other.decision.skip).toBe(true);
     expect(calls).toEqual([LIVE, 'rev-new']);
@@ -273,7 +260,7 @@ describe('findLiveRevision', () => {
         throw new Error('HTTP 500');
       },
     } as unknown as ControlPlane;
-    const logger = silentLogger();
+    const logger = recordingLogger();
     expect(
       (await findLiveRevision(failing, config({ resourceSpec: {} }), deployment(), logger)).decision
         .skip,
@@ -283,7 +270,7 @@ describe('findLiveRevision', () => {
       false,
     );
     expect(calls).toBe(1);
-    expect(logger.debugs.join('\n')).toMatch(/HTTP 500/);
+    expect(logger.messages('debug').join('\n')).toMatch(/HTTP 500/);
   });
 });
 
@@ -456,14 +443,14 @@ describe('skipDecision across commits (agent files unchanged)', () => {
       asked.push(`${base}...${head}`);
       return files('web/x');
     };
-    const other = await findLiveRevision(client, cfg(), deployment(), silentLogger(), {
+    const other = await findLiveRevision(client, cfg(), deployment(), recordingLogger(), {
       configJson: JSON_CONFIG,
       compare,
     });
     expect(other.decision.skip).toBe(true);
     expect(asked).toEqual([`${SHA}...${HEAD}`]);
     const same = config({ configPath: 'agent/langgraph.json' });
-    await findLiveRevision(client, same, deployment(), silentLogger(), { compare });
+    await findLiveRevision(client, same, deployment(), recordingLogger(), { compare });
     expect(asked).toHaveLength(1);
   });
 });

@@ -4,7 +4,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { apiError, caught, makeConfig, setup } from './upsert-plane.js';
 import { findTarget, lookupTarget, uiUrl, waitUntilGone } from '../../src/deployment/target.js';
-import { ActionError, ApiError, DeadlineError } from '../../src/errors.js';
+import { ActionError, ApiError, DeadlineError } from '../../src/lib/errors.js';
 
 describe('uiUrl', () => {
   it('is <ui base>/o/<tenant_id>/host/deployments/<id>', () => {

@@ -3,7 +3,7 @@
  * after or before the platform applied them, rejections, a revision that shows up late, a
  * deployment being deleted), and the configs and context the deployment tests share.
  */
-import type { ControlPlane } from '../../src/control-plane/api.js';
+import type { ControlPlane } from '../../src/api/control-plane.js';
 import type {
   Deployment,
   DeploymentCreateRequest,
@@ -13,12 +13,13 @@ import type {
   RevisionCreateRequest,
   RevisionLogs,
   RevisionsList,
-} from '../../src/control-plane/schemas.js';
-import type { Config } from '../../src/config.js';
+} from '../../src/api/schemas.js';
+import type { Config } from '../../src/inputs/config.js';
 import type { UpsertContext } from '../../src/deployment/upsert.js';
-import { ApiError } from '../../src/errors.js';
-import { OutcomeUnknownError } from '../../src/http/request.js';
-import { Deadline } from '../../src/time.js';
+import type { CreatableConfig } from '../../src/deployment/requests.js';
+import { ApiError } from '../../src/lib/errors.js';
+import { OutcomeUnknownError } from '../../src/api/http/request.js';
+import { Deadline } from '../../src/lib/time.js';
 
 import { FakeClock, recordingLogger } from '../helpers/fakes.js';
 
@@ -30,6 +31,12 @@ export const MAX_REREADS = 5;
 
 // ---------------------------------------------------------------------------------------------
 // Config, logger, context
+
+/** A test config as a create takes it: with its name (`checkCreatable` proves that in src/). */
+export function named(config: Config): CreatableConfig {
+  if (!config.name) throw new Error('This test config has no name.');
+  return { ...config, name: config.name };
+}
 
 export function makeConfig(overrides: Partial<Config> = {}): Config {
   return {

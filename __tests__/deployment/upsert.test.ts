@@ -15,19 +15,20 @@ import {
   setup,
   unknownOutcome,
   wire,
+  named,
 } from './upsert-plane.js';
-import type { Deployment } from '../../src/control-plane/schemas.js';
-import type { Config } from '../../src/config.js';
+import type { Deployment } from '../../src/api/schemas.js';
+import type { Config } from '../../src/inputs/config.js';
 import { createRequest, revisionRequest } from '../../src/deployment/requests.js';
 import { upsert } from '../../src/deployment/upsert.js';
-import { ActionError } from '../../src/errors.js';
-import { OutcomeUnknownError } from '../../src/http/request.js';
+import { ActionError } from '../../src/lib/errors.js';
+import { OutcomeUnknownError } from '../../src/api/http/request.js';
 
 describe('upsert: create', () => {
   it('no deployment: POST the create body; created=true and its revision', async () => {
     const { plane, ctx, config } = setup();
     const result = await upsert(ctx, undefined);
-    expect(plane.creates()).toStrictEqual([createRequest(config)]);
+    expect(plane.creates()).toStrictEqual([createRequest(named(config))]);
     expect(plane.count('patch')).toBe(0);
     expect(result.created).toBe(true);
     expect(result.revisionId).toBe('rev-1');

@@ -1,10 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import type { ControlPlane } from '../../src/control-plane/api.js';
-import type { Revision, RevisionsList } from '../../src/control-plane/schemas.js';
-import { ActionError, ApiError, CancelledError, DeadlineError } from '../../src/errors.js';
-import type { Logger } from '../../src/runner.js';
-import { Deadline } from '../../src/time.js';
-import { FakeClock } from '../helpers/fakes.js';
+import type { ControlPlane } from '../../src/api/control-plane.js';
+import type { Revision, RevisionsList } from '../../src/api/schemas.js';
+import { ActionError, ApiError, CancelledError, DeadlineError } from '../../src/lib/errors.js';
+import { Deadline } from '../../src/lib/time.js';
+import { FakeClock, recordingLogger, unusedPlane } from '../helpers/fakes.js';
 import { INTERRUPTED_LIMIT_MS } from '../../src/deployment/revision-status.js';
 import {
   isTransientPollError,
@@ -43,6 +42,8 @@ type Step = string | Error | (() => Promise<Revision>);
  * An in-memory control plane: `getRevision` answers the scripted steps one per call (the
  * last one repeats), or `statusAt(now)` when given. Only what the wait uses is implemented.
  */
+const unused = unusedPlane();
+
 class FakePlane implements ControlPlane {
   readonly revisionCalls: { id: string; revisionId: string; at: number }[] = [];
   readonly listCalls: { id: string; query: unknown }[] = [];
@@ -68,39 +69,13 @@ class FakePlane implements ControlPlane {
     if (this.earlier instanceof Error) throw this.earlier;
     return { resources: [revision('newer-than-ours', 'QUEUED'), ...this.earlier], offset: 0 };
   }
-  listDeployments(): never {
-    throw new Error('not used');
-  }
-  findDeploymentByName(): never {
-    throw new Error('not used');
-  }
-  getDeployment(): never {
-    throw new Error('not used');
-  }
-  createDeployment(): never {
-    throw new Error('not used');
-  }
-  patchDeployment(): never {
-    throw new Error('not used');
-  }
-  deleteDeployment(): never {
-    throw new Error('not used');
-  }
-  getRevisionLogs(): never {
-    throw new Error('not used');
-  }
-}
-
-class RecordingLogger implements Logger {
-  readonly lines: { level: string; message: string }[] = [];
-  info = (message: string) => void this.lines.push({ level: 'info', message });
-  debug = (message: string) => void this.lines.push({ level: 'debug', message });
-  notice = (message: string) => void this.lines.push({ level: 'notice', message });
-  warning = (message: string) => void this.lines.push({ level: 'warning', message });
-  error = (message: string) => void this.lines.push({ level: 'error', message });
-  infos(): string[] {
-    return this.lines.filter((l) => l.level === 'info').map((l) => l.message);
-  }
+  readonly listDeployments = unused.listDeployments;
+  readonly findDeploymentByName = unused.findDeploymentByName;
+  readonly getDeployment = unused.getDeployment;
+  readonly createDeployment = unused.createDeployment;
+  readonly patchDeployment = unused.patchDeployment;
+  readonly deleteDeployment = unused.deleteDeployment;
+  readonly getRevisionLogs = unused.getRevisionLogs;
 }
 
 /** Records, for every sleep, the remaining time before the deadline when it began. */
@@ -121,7 +96,7 @@ function setup(
   const deadline = Deadline.fromSeconds(clock, options.timeoutS ?? 1800);
   clock.deadlineAt = deadline.at;
   const client = new FakePlane(clock, steps, options.statusAt);
-  const logger = new RecordingLogger();
+  const logger = recordingLogger();
   const changes: StatusChange[] = [];
   const opts = {
     client,
@@ -218,7 +193,7 @@ describe('waitForRevision logging', () => {
       'DEPLOYED',
     ]);
     const result = await waitForRevision(opts);
-    const statusLines = logger.infos().filter((m) => m.includes(' status: '));
+    const statusLines = logger.messages('info').filter((m) => m.includes(' status: '));
     // Checks at 0, 15, 30, 45, 60, 75, 90 and 105 s: each line names the previous check's
     // status and how long ago that check was, never a time "spent" in a status.
     expect(statusLines).toEqual([
@@ -262,7 +237,7 @@ describe('waitForRevision logging', () => {
     const result = await waitForRevision(opts);
     expect(result).toMatchObject({ outcome: 'deployed', status: 'DEPLOYED' });
     expect(client.revisionCalls).toHaveLength(4);
-    const line = logger.infos().find((m) => m.includes('status: INTERRUPTED'));
+    const line = logger.messages('info').find((m) => m.includes('status: INTERRUPTED'));
     expect(line).toMatch(/not a final status; the action keeps waiting up to 5 minutes/);
   });
 
@@ -273,7 +248,9 @@ describe('waitForRevision logging', () => {
     const seen = client.revisionCalls.find((_, i) => i === 1)!.at;
     // Checked again right when the 5 minutes are over, not a poll interval later.
     expect(clock.now() - seen).toBe(INTERRUPTED_LIMIT_MS);
-    expect(logger.infos().at(-1)).toMatch(/stayed INTERRUPTED for 5 min 00 s.*stops waiting/);
+    expect(logger.messages('info').at(-1)).toMatch(
+      /stayed INTERRUPTED for 5 min 00 s.*stops waiting/,
+    );
   });
 
   it('ends at the timeout as a failure naming INTERRUPTED when that comes first', async () => {
@@ -301,7 +278,7 @@ describe('waitForRevision logging', () => {
       const { opts, logger } = setup(['BUILDING', status, status, 'BUILDING', 'DEPLOYED']);
       const result = await waitForRevision(opts);
       expect(result.outcome).toBe('deployed');
-      const lines = logger.infos().filter((m) => m.includes(`status: ${status}`));
+      const lines = logger.messages('info').filter((m) => m.includes(`status: ${status}`));
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/not a final status; the action keeps waiting/);
     });
@@ -320,7 +297,7 @@ describe('waitForRevision logging', () => {
     ]);
     const result = await waitForRevision(opts);
     expect(result.status).toBe('BUILD_FAILED');
-    const lines = logger.infos().filter((m) => m.includes('status:'));
+    const lines = logger.messages('info').filter((m) => m.includes('status:'));
     expect(lines).toHaveLength(3);
     expect(lines[0]).not.toContain(' — ');
     expect(lines[1]).toMatch(/status: BUILDING — Installing dependencies$/);
@@ -397,7 +374,7 @@ describe('waitForRevision through faults', () => {
     const result = await waitForRevision(opts);
     expect(result.outcome).toBe('deployed');
     expect(result.pollCount).toBe(11);
-    expect(logger.infos().filter((m) => m.includes('keeps waiting'))).toHaveLength(9);
+    expect(logger.messages('info').filter((m) => m.includes('keeps waiting'))).toHaveLength(9);
   });
 
   it('failures that are not in a row do not add up', async () => {

@@ -2,27 +2,19 @@
  * End to end: a cancelled workflow (SIGTERM or SIGINT while the revision builds) stops within
  * two seconds, exits 1, and logs the IDs, the last status and that the revision goes on.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { startSimulator, type Simulator } from '../../simulator/index.js';
+import { describe, expect, test } from '@jest/globals';
+import { useSimulator } from '../helpers/simulator.js';
 import { runAction } from '../../scripts/run-action.js';
 
 const INTEGRATION_ID = '5c1a4b2e-8f3d-4e6a-9b7c-0d1e2f3a4b5c';
 
-let sim: Simulator;
-
-beforeAll(async () => {
-  // BUILDING lasts far longer than any test: only the signal can end the wait.
-  sim = await startSimulator({
-    timeline: [
-      { status: 'QUEUED', durationMs: 30 },
-      { status: 'BUILDING', durationMs: 600_000 },
-      { status: 'DEPLOYED', durationMs: 0 },
-    ],
-  });
-});
-
-afterAll(async () => {
-  await sim.close();
+// BUILDING lasts far longer than any test: only the signal can end the wait.
+const sim = useSimulator({
+  timeline: [
+    { status: 'QUEUED', durationMs: 30 },
+    { status: 'BUILDING', durationMs: 600_000 },
+    { status: 'DEPLOYED', durationMs: 0 },
+  ],
 });
 
 describe.each(['SIGTERM', 'SIGINT'] as const)('%s during the wait', (signal) => {

@@ -3,35 +3,27 @@
  * key, so they compete for it). All succeed, none makes a duplicate deployment, and ten that
  * deploy the same name go through the create-conflict path: one creates, the others update.
  */
-import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { startSimulator, type Simulator } from '../../simulator/index.js';
+import { expect, test } from '@jest/globals';
+import { useSimulator } from '../helpers/simulator.js';
 import { runAction, type RunResult } from '../../scripts/run-action.js';
 
 const INTEGRATION_ID = '5c1a4b2e-8f3d-4e6a-9b7c-0d1e2f3a4b5c';
 const SHARED = 'conc-shared';
 
-let sim: Simulator;
-
-beforeAll(async () => {
-  sim = await startSimulator({
-    // Tight enough that the first second's burst (a lookup, a create and the first checks of
-    // twenty runs) is refused in part with 429 + Retry-After on an idle machine. A loaded
-    // machine starts the twenty processes too slowly to burst, so the test also answers the
-    // first lookups 429 itself (below): the limit is met on every machine.
-    rateLimit: { requests: 40, windowMs: 1000 },
-    timeline: [
-      { status: 'QUEUED', durationMs: 50 },
-      { status: 'BUILDING', durationMs: 50 },
-      { status: 'DEPLOYED', durationMs: 0 },
-    ],
-    // Keep every revision: a PATCH of one run must not mark another run's revision SKIPPED,
-    // so that all ten runs of the shared name follow their own revision to DEPLOYED.
-    supersede: false,
-  });
-});
-
-afterAll(async () => {
-  await sim.close();
+const sim = useSimulator({
+  // Tight enough that the first second's burst (a lookup, a create and the first checks of
+  // twenty runs) is refused in part with 429 + Retry-After on an idle machine. A loaded
+  // machine starts the twenty processes too slowly to burst, so the test also answers the
+  // first lookups 429 itself (below): the limit is met on every machine.
+  rateLimit: { requests: 40, windowMs: 1000 },
+  timeline: [
+    { status: 'QUEUED', durationMs: 50 },
+    { status: 'BUILDING', durationMs: 50 },
+    { status: 'DEPLOYED', durationMs: 0 },
+  ],
+  // Keep every revision: a PATCH of one run must not mark another run's revision SKIPPED,
+  // so that all ten runs of the shared name follow their own revision to DEPLOYED.
+  supersede: false,
 });
 
 test('twenty runs at once under a tight rate limit: all succeed, no duplicate', async () => {

@@ -3,31 +3,27 @@
  * verdicts in the outputs, the step summary and the log; feedback posted without the API key;
  * an invalid file is an input error before any request.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tempWorkspaces } from './deploy-support.js';
 import { runAction, type RunResult } from '../../scripts/run-action.js';
-import { startSimulator, type Simulator } from '../../simulator/index.js';
+import { useSimulator } from '../helpers/simulator.js';
 
-let sim: Simulator;
 const workspaces = tempWorkspaces('e2e-tests');
 const outsideDir = mkdtempSync(join(tmpdir(), 'e2e-tests-outside-'));
 const secretFile = join(outsideDir, 'secret.yaml');
 writeFileSync(secretFile, 'cases: [{name: OUTSIDE-SECRET, turns: [{input: {}}]}]\n');
 
-beforeAll(async () => {
-  sim = await startSimulator({
-    timeline: [
-      { status: 'QUEUED', durationMs: 30 },
-      { status: 'DEPLOYED', durationMs: 0 },
-    ],
-  });
+const sim = useSimulator({
+  timeline: [
+    { status: 'QUEUED', durationMs: 30 },
+    { status: 'DEPLOYED', durationMs: 0 },
+  ],
 });
 afterAll(async () => {
-  await sim.close();
   workspaces.removeAll();
   rmSync(outsideDir, { recursive: true, force: true });
 });

@@ -2,9 +2,10 @@
  * End to end: `command: delete` (INTERFACE.md "Delete", and "`command: delete` validates only
  * what it uses").
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { runAction } from '../../scripts/run-action.js';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
+import { useSimulator } from '../helpers/simulator.js';
 import {
   baseInputs,
   byRoute,
@@ -18,15 +19,7 @@ import {
   uniqueName,
 } from './deploy-support.js';
 
-let sim: Simulator;
-
-beforeAll(async () => {
-  sim = await startSimulator({ timeline: SHORT_TIMELINE });
-});
-
-afterAll(async () => {
-  await sim.close();
-});
+const sim = useSimulator({ timeline: SHORT_TIMELINE });
 
 function deleteInputs(target: Simulator, extra: Record<string, string>) {
   return baseInputs(target, { command: 'delete', ...extra });

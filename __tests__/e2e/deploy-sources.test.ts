@@ -4,9 +4,9 @@
  * "`name` and `deployment-id` together").
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { runAction } from '../../scripts/run-action.js';
-import { startSimulator, type Simulator } from '../../simulator/index.js';
+import { useSimulator } from '../helpers/simulator.js';
 import {
   baseInputs,
   byRoute,
@@ -27,15 +27,7 @@ import {
 const LISTENER_ID = '0f7e6d5c-4b3a-4291-8877-665544332211';
 const RESOURCE_SPEC = { min_scale: 1, max_scale: 2, cpu: 1, memory_mb: 1024 };
 
-let sim: Simulator;
-
-beforeAll(async () => {
-  sim = await startSimulator({ timeline: SHORT_TIMELINE });
-});
-
-afterAll(async () => {
-  await sim.close();
-});
+const sim = useSimulator({ timeline: SHORT_TIMELINE });
 
 describe('external_docker', () => {
   it('creates with exactly image_uri, custom_url, resource_spec and the listener (no github field)', async () => {

@@ -2,7 +2,7 @@
  * End to end: how a run ends for each revision outcome of INTERFACE.md ("Revision statuses",
  * "After SKIPPED", build and deploy logs, timeout), and a deployment found being deleted.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { runAction } from '../../scripts/run-action.js';
 import {
   DEFAULT_TENANT_ID,
@@ -10,6 +10,7 @@ import {
   type Simulator,
   type TimelineStep,
 } from '../../simulator/index.js';
+import { useSimulator } from '../helpers/simulator.js';
 import { BUILD_ERROR, DEPLOY_ERROR } from '../../simulator/logs.js';
 import {
   baseInputs,
@@ -31,15 +32,7 @@ import {
   warnings,
 } from './deploy-support.js';
 
-let sim: Simulator;
-
-beforeAll(async () => {
-  sim = await startSimulator({ timeline: SHORT_TIMELINE });
-});
-
-afterAll(async () => {
-  await sim.close();
-});
+const sim = useSimulator({ timeline: SHORT_TIMELINE });
 
 function createInputs(target: Simulator, name: string, extra: Record<string, string> = {}) {
   return baseInputs(target, { name, 'integration-id': INTEGRATION_ID, ...extra });

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { runAction } from '../../scripts/run-action.js';
-import { startSimulator, type Simulator } from '../../simulator/index.js';
+import { useSimulator } from '../helpers/simulator.js';
 import {
   baseInputs,
   byRoute,
@@ -25,7 +25,7 @@ import {
 } from './deploy-support.js';
 import { tarNames } from '../helpers/tar.js';
 
-let sim: Simulator;
+const sim = useSimulator({ timeline: SHORT_TIMELINE });
 let workspace: string;
 
 /** A checkout: agent in apps/agent, a shared library next to it, things that must stay out. */
@@ -55,13 +55,11 @@ function makeCheckout(): string {
   return ws;
 }
 
-beforeAll(async () => {
-  sim = await startSimulator({ timeline: SHORT_TIMELINE });
+beforeAll(() => {
   workspace = makeCheckout();
 });
 
-afterAll(async () => {
-  await sim.close();
+afterAll(() => {
   rmSync(workspace, { recursive: true, force: true });
 });
 

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { runAction } from '../../scripts/run-action.js';
 import { DEFAULT_TENANT_ID, startSimulator, type Simulator } from '../../simulator/index.js';
+import { useSimulator } from '../helpers/simulator.js';
 import {
   baseInputs,
   byRoute,
@@ -25,8 +26,6 @@ import {
   sentSecrets,
 } from './deploy-support.js';
 
-let sim: Simulator;
-
 /** Every line of the action's stdout, stderr and summary that holds `value` is its mask. */
 function expectOnlyMasked(result: Awaited<ReturnType<typeof runAction>>, value: string): void {
   const stdout = result.stdout.split('\n').filter((l) => l.includes(value));
@@ -37,13 +36,7 @@ function expectOnlyMasked(result: Awaited<ReturnType<typeof runAction>>, value: 
   for (const output of Object.values(result.outputs)) expect(output).not.toContain(value);
 }
 
-beforeAll(async () => {
-  sim = await startSimulator({ timeline: SHORT_TIMELINE });
-});
-
-afterAll(async () => {
-  await sim.close();
-});
+const sim = useSimulator({ timeline: SHORT_TIMELINE });
 
 describe('create', () => {
   it('POSTs exactly the github fields and sets every output', async () => {

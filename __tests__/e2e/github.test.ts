@@ -4,27 +4,20 @@
  * `GITHUB_API_URL` as on a GitHub Enterprise runner, plus the step summary.
  */
 import { HEAD_SHA, PR_EVENT } from './deploy-support.js';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { runAction, type RunResult } from '../../scripts/run-action.js';
-import { startSimulator, type Simulator } from '../../simulator/index.js';
+import { useSimulator } from '../helpers/simulator.js';
 import { ACTIONS_BOT, FakeGithub } from '../helpers/fake-github.js';
 
 const RUN_URL = 'https://github.com/acme/agent/actions/runs/4242';
 
-let sim: Simulator;
 let github: FakeGithub;
 
-beforeAll(async () => {
-  sim = await startSimulator({
-    timeline: [
-      { status: 'QUEUED', durationMs: 30 },
-      { status: 'DEPLOYED', durationMs: 0 },
-    ],
-  });
-});
-
-afterAll(async () => {
-  await sim.close();
+const sim = useSimulator({
+  timeline: [
+    { status: 'QUEUED', durationMs: 30 },
+    { status: 'DEPLOYED', durationMs: 0 },
+  ],
 });
 
 beforeEach(async () => {

@@ -7,13 +7,14 @@
  * `E2E_DIST=<dir>/index.js` runs these cases against another build (e.g. the base commit's,
  * to count the commands forged before the fix).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { beforeEach, describe, expect, it } from '@jest/globals';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runAction, type RunResult } from '../../scripts/run-action.js';
 import { sseEvent } from '../../simulator/agent-server.js';
-import { startSimulator, type Simulator, type TimelineStep } from '../../simulator/index.js';
+import { type TimelineStep } from '../../simulator/index.js';
+import { useSimulator } from '../helpers/simulator.js';
 import { forgedCommands, replayRunner } from '../helpers/runner-replay.js';
 import {
   baseInputs,
@@ -54,15 +55,7 @@ const PASSING: TimelineStep[] = [
   { status: 'DEPLOYED', durationMs: 0 },
 ];
 
-let sim: Simulator;
-
-beforeAll(async () => {
-  sim = await startSimulator({ timeline: PASSING });
-});
-
-afterAll(async () => {
-  await sim.close();
-});
+const sim = useSimulator({ timeline: PASSING });
 
 beforeEach(() => sim.reset());
 

@@ -6,9 +6,10 @@
  * `source: upload` onto a deployment made by `langgraph deploy`, and the inputs refused before
  * any request.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { runAction } from '../../scripts/run-action.js';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
+import { useSimulator } from '../helpers/simulator.js';
 import {
   baseInputs,
   byRoute,
@@ -25,20 +26,12 @@ import {
 } from './deploy-support.js';
 
 const REVISIONS_PATH = /^\/v2\/deployments\/[^/]+\/revisions$/;
-let sim: Simulator;
-let old: Simulator;
+const sim = useSimulator({ timeline: SHORT_TIMELINE });
+// An older self-hosted control plane: no POST …/revisions (405).
+const old = useSimulator({ timeline: SHORT_TIMELINE, revisionsEndpoint: false });
 const workspaces = tempWorkspaces('e2e-fidelity-2');
 
-beforeAll(async () => {
-  [sim, old] = await Promise.all([
-    startSimulator({ timeline: SHORT_TIMELINE }),
-    // An older self-hosted control plane: no POST …/revisions (405).
-    startSimulator({ timeline: SHORT_TIMELINE, revisionsEndpoint: false }),
-  ]);
-});
-
-afterAll(async () => {
-  await Promise.all([sim.close(), old.close()]);
+afterAll(() => {
   workspaces.removeAll();
 });
 

@@ -4,9 +4,9 @@
  * `status_message`, the top-level `url`, the 409 of a surviving tracing project (a reopened
  * pull request), a checkout without the config, and an ignored `.env` that is no finding.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { runAction } from '../../scripts/run-action.js';
-import { startSimulator, type Simulator } from '../../simulator/index.js';
+import { useSimulator } from '../helpers/simulator.js';
 import { BUILD_ERROR } from '../../simulator/logs.js';
 import {
   baseInputs,
@@ -23,20 +23,16 @@ import {
   warnings,
 } from './deploy-support.js';
 
-let sim: Simulator;
 const workspaces = tempWorkspaces('e2e-fidelity');
 
-beforeAll(async () => {
-  sim = await startSimulator({
-    timeline: [
-      { status: 'QUEUED', durationMs: 30 },
-      { status: 'DEPLOYED', durationMs: 0 },
-    ],
-  });
+const sim = useSimulator({
+  timeline: [
+    { status: 'QUEUED', durationMs: 30 },
+    { status: 'DEPLOYED', durationMs: 0 },
+  ],
 });
 
 afterAll(async () => {
-  await sim.close();
   workspaces.removeAll();
 });
 

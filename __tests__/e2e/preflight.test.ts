@@ -3,29 +3,25 @@
  * fail the run before any request, with annotations on the file and line; the variable
  * check that needs the lookup stops before any create or update.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tempWorkspaces, sentSecrets } from './deploy-support.js';
 import { runAction, type RunResult } from '../../scripts/run-action.js';
-import { startSimulator, type Simulator } from '../../simulator/index.js';
+import { useSimulator } from '../helpers/simulator.js';
 
-let sim: Simulator;
 const workspaces = tempWorkspaces('e2e-preflight');
 
-beforeAll(async () => {
-  sim = await startSimulator({
-    timeline: [
-      { status: 'QUEUED', durationMs: 30 },
-      { status: 'DEPLOYED', durationMs: 0 },
-    ],
-  });
+const sim = useSimulator({
+  timeline: [
+    { status: 'QUEUED', durationMs: 30 },
+    { status: 'DEPLOYED', durationMs: 0 },
+  ],
 });
 
 afterAll(async () => {
-  await sim.close();
   workspaces.removeAll();
 });
 

@@ -3,23 +3,16 @@
  * simulator's control plane and its GitHub pull requests (`<sim>/github` as GITHUB_API_URL),
  * and the fake GitHub for the environments.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { beforeEach, describe, expect, it } from '@jest/globals';
 import { runAction, type RunResult } from '../../scripts/run-action.js';
-import { startSimulator, type Simulator } from '../../simulator/index.js';
+import { useSimulator } from '../helpers/simulator.js';
 import { FakeGithub } from '../helpers/fake-github.js';
 import { byRoute, errors, expectExit, mark, warnings } from './deploy-support.js';
 
 const REPO = 'acme/agent';
 /** This repository as a deployment names it: any case, with or without .git. */
 const OURS = 'https://GitHub.com/Acme/Agent.git';
-let sim: Simulator;
-
-beforeAll(async () => {
-  sim = await startSimulator();
-});
-afterAll(async () => {
-  await sim.close();
-});
+const sim = useSimulator();
 beforeEach(() => {
   sim.reset();
 });

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { runAction, type RunResult } from '../../scripts/run-action.js';
-import { startSimulator, type Simulator } from '../../simulator/index.js';
+import { useSimulator } from '../helpers/simulator.js';
 import { FakeGithub } from '../helpers/fake-github.js';
 import {
   baseInputs,
@@ -24,17 +24,15 @@ import {
 
 const REDEPLOY_PATH = /^\/v2\/deployments\/[^/]+\/revisions\/[^/]+\/redeploy$/;
 
-let sim: Simulator;
+const sim = useSimulator({ timeline: SHORT_TIMELINE });
 let github: FakeGithub;
 const workspaces = tempWorkspaces('e2e-rb-tests');
 
 beforeAll(async () => {
-  sim = await startSimulator({ timeline: SHORT_TIMELINE });
   github = await FakeGithub.start();
 });
 
 afterAll(async () => {
-  await sim.close();
   await github.close();
   workspaces.removeAll();
 });

@@ -8,7 +8,7 @@ import { gitIn } from '../helpers/git.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runAction, type RunResult } from '../../scripts/run-action.js';
-import { startSimulator, type Simulator } from '../../simulator/index.js';
+import { useSimulator } from '../helpers/simulator.js';
 import {
   baseInputs,
   byRoute,
@@ -52,13 +52,9 @@ function agentRun(
   });
 }
 
-let sim: Simulator;
 const workspaces = tempWorkspaces('e2e-skip');
-beforeAll(async () => {
-  sim = await startSimulator({ timeline: SHORT_TIMELINE });
-});
+const sim = useSimulator({ timeline: SHORT_TIMELINE });
 afterAll(async () => {
-  await sim.close();
   workspaces.removeAll();
 });
 

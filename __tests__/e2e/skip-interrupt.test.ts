@@ -3,9 +3,10 @@
  * still run) and `interrupt-previous` (a revision in progress is interrupted before the new revision;
  * 404/405/409 there are a notice), on the built bundle against the simulator.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { runAction } from '../../scripts/run-action.js';
-import { startSimulator, type Simulator } from '../../simulator/index.js';
+import { type Simulator } from '../../simulator/index.js';
+import { useSimulator } from '../helpers/simulator.js';
 import {
   baseInputs,
   byRoute,
@@ -43,11 +44,7 @@ function prEvent(headSha: string) {
 }
 
 describe('skip-unchanged', () => {
-  let sim: Simulator;
-  beforeAll(async () => {
-    sim = await startSimulator({ timeline: SHORT_TIMELINE, commitSha: LIVE_SHA });
-  });
-  afterAll(async () => sim.close());
+  const sim = useSimulator({ timeline: SHORT_TIMELINE, commitSha: LIVE_SHA });
 
   /** A deployment whose live revision runs LIVE_SHA from main with langgraph.json. */
   function seedLive(prefix: string) {
@@ -137,17 +134,9 @@ describe('skip-unchanged', () => {
 });
 
 describe('interrupt-previous', () => {
-  let queue: Simulator;
-  let plain: Simulator;
-  beforeAll(async () => {
-    // The platform's behaviour: a new revision waits behind the one in progress.
-    queue = await startSimulator({ timeline: SHORT_TIMELINE, queueBehind: true });
-    plain = await startSimulator({ timeline: SHORT_TIMELINE });
-  });
-  afterAll(async () => {
-    await queue.close();
-    await plain.close();
-  });
+  // The platform's behaviour: a new revision waits behind the one in progress.
+  const queue = useSimulator({ timeline: SHORT_TIMELINE, queueBehind: true });
+  const plain = useSimulator({ timeline: SHORT_TIMELINE });
 
   /** A deployment whose latest revision builds for ever (it never ends on its own). */
   function seedBuilding(sim: Simulator, prefix: string) {

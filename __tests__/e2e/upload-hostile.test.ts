@@ -8,9 +8,9 @@ import { randomBytes } from 'node:crypto';
 import { rmSync, symlinkSync, truncateSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it } from '@jest/globals';
 import { runAction } from '../../scripts/run-action.js';
-import { startSimulator, type Simulator } from '../../simulator/index.js';
+import { useSimulator } from '../helpers/simulator.js';
 import { tarNames } from '../helpers/tar.js';
 import {
   baseInputs,
@@ -24,17 +24,13 @@ import {
   uniqueName,
 } from './deploy-support.js';
 
-let sim: Simulator;
 const workspaces = tempWorkspaces('upload-hostile');
 const outside = mkdtempSync(join(tmpdir(), 'upload-hostile-outside-'));
 writeFileSync(join(outside, 'id_rsa'), 'OUTSIDE-SECRET');
 
-beforeAll(async () => {
-  sim = await startSimulator({ timeline: SHORT_TIMELINE });
-});
+const sim = useSimulator({ timeline: SHORT_TIMELINE });
 
 afterAll(async () => {
-  await sim.close();
   workspaces.removeAll();
   rmSync(outside, { recursive: true, force: true });
 });

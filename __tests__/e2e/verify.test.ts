@@ -2,23 +2,15 @@
  * End to end: the checks after DEPLOYED (health check and smoke run) against the simulator's
  * agent servers, running the bundle as the GitHub runner does.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { beforeEach, describe, expect, it } from '@jest/globals';
 import { runAction, type RunResult } from '../../scripts/run-action.js';
-import { startSimulator, type Simulator } from '../../simulator/index.js';
+import { useSimulator } from '../helpers/simulator.js';
 
-let sim: Simulator;
-
-beforeAll(async () => {
-  sim = await startSimulator({
-    timeline: [
-      { status: 'QUEUED', durationMs: 30 },
-      { status: 'DEPLOYED', durationMs: 0 },
-    ],
-  });
-});
-
-afterAll(async () => {
-  await sim.close();
+const sim = useSimulator({
+  timeline: [
+    { status: 'QUEUED', durationMs: 30 },
+    { status: 'DEPLOYED', durationMs: 0 },
+  ],
 });
 
 // Fresh state, request log and agent defaults for every test.

@@ -2,11 +2,11 @@
  * Shared fakes for unit and integration tests (test-only code lives here, not in src/): a
  * clock whose sleep takes no time, a logger that records, a GitHub context.
  */
-import type { ControlPlane } from '../../src/control-plane/api.js';
-import type { Deployment } from '../../src/control-plane/schemas.js';
-import type { GithubContext } from '../../src/config.js';
-import type { AnnotationProperties, Logger } from '../../src/runner.js';
-import type { Clock } from '../../src/time.js';
+import type { ControlPlane } from '../../src/api/control-plane.js';
+import type { Deployment } from '../../src/api/schemas.js';
+import type { GithubContext } from '../../src/inputs/config.js';
+import type { AnnotationProperties, Logger } from '../../src/lib/untrusted.js';
+import type { Clock } from '../../src/lib/time.js';
 
 /** A clock for tests: `sleep` advances time instantly and records each wait. */
 export class FakeClock implements Clock {

@@ -4,7 +4,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '../../src/runner.js';
+import type { Logger } from '../../src/lib/untrusted.js';
 
 export interface Recorded {
   method: string;

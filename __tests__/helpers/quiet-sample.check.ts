@@ -4,7 +4,7 @@
  * second test fails, to show that a real failure is still printed.
  */
 import { expect, it } from '@jest/globals';
-import { runnerLogger, setSecret } from '../../src/runner.js';
+import { runnerLogger, setSecret } from '../../src/lib/untrusted.js';
 
 it('registers a secret and logs through the runner', () => {
   setSecret('quiet-sample-secret-value');

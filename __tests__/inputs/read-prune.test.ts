@@ -1,6 +1,6 @@
 /** Inputs of `command: prune`: checked before any request, each problem naming its input. */
 import { describe, expect, it, jest } from '@jest/globals';
-import type { InputProblem } from '../../src/config.js';
+import type { InputProblem } from '../../src/inputs/config.js';
 import { readConfig } from '../../src/inputs/read.js';
 
 function read(inputs: Record<string, string>) {

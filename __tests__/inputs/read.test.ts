@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it, jest } from '@jest/globals';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Config, InputProblem } from '../../src/config.js';
+import type { Config, InputProblem } from '../../src/inputs/config.js';
 import { readConfig } from '../../src/inputs/read.js';
 import { defaultOf, INPUT_NAMES, INPUTS, type InputSpec } from '../../src/inputs/spec.js';
 import { CONTRACT_INPUTS } from '../helpers/contract.js';

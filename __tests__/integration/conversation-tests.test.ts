@@ -4,9 +4,9 @@
  * the thread history. No feedback key: the dev server would ask LangSmith for the URLs.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { HttpContext } from '../../src/http/request.js';
-import type { Logger } from '../../src/runner.js';
-import { Deadline, systemClock } from '../../src/time.js';
+import type { HttpContext } from '../../src/api/http/request.js';
+import type { Logger } from '../../src/lib/untrusted.js';
+import { Deadline, systemClock } from '../../src/lib/time.js';
 import { runConversationTests } from '../../src/verify/conversation-tests.js';
 import { parseTestsFile } from '../../src/verify/tests-file.js';
 import type { VerifyContext } from '../../src/verify/shared.js';
@@ -72,7 +72,11 @@ describeServer('conversation tests against a real LangGraph agent server', () =>
       logger,
       baseDelayMs: 200,
     };
-    const ctx: VerifyContext = { http, apiKey: 'lsv2_sk_integration_key_42', logger };
+    const ctx: VerifyContext = {
+      http,
+      config: { apiKey: 'lsv2_sk_integration_key_42' },
+      logger,
+    };
     const result = await runConversationTests(ctx, {
       url: server.url,
       file: 'tests.yaml',

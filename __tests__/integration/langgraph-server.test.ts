@@ -7,10 +7,10 @@
  */
 import { recordingLogger } from '../helpers/fakes.js';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { HttpContext } from '../../src/http/request.js';
-import { Deadline, systemClock } from '../../src/time.js';
+import type { HttpContext } from '../../src/api/http/request.js';
+import { Deadline, systemClock } from '../../src/lib/time.js';
 import { healthCheck } from '../../src/verify/health.js';
-import { verifyDeployment } from '../../src/verify/run-checks.js';
+import { verifyDeployment } from '../../src/verify/index.js';
 import { CheckError, type VerifyContext } from '../../src/verify/shared.js';
 import { smokeTest } from '../../src/verify/smoke.js';
 import {
@@ -38,7 +38,7 @@ describeServer('verify against a real LangGraph agent server', () => {
       logger,
       baseDelayMs: 200,
     };
-    return { http, apiKey: API_KEY, logger };
+    return { http, config: { apiKey: API_KEY }, logger };
   }
 
   beforeAll(async () => {

@@ -2,8 +2,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { Finding } from '../../src/preflight.js';
-import { preflightConfig } from '../../src/preflight.js';
+import type { Finding } from '../../src/preflight/index.js';
+import { preflightConfig } from '../../src/preflight/index.js';
 
 const created: string[] = [];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { checkImageUri } from '../../src/preflight.js';
+import { checkImageUri } from '../../src/preflight/index.js';
 
 const DIGEST = `sha256:${'0123456789abcdef'.repeat(4)}`;
 

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { checkEnvReferences } from '../../src/preflight.js';
-import type { ParsedLangGraphConfig } from '../../src/preflight.js';
+import { checkEnvReferences } from '../../src/preflight/index.js';
+import type { ParsedLangGraphConfig } from '../../src/preflight/index.js';
 import { VALID, check, errors, keys, removeWorkspaces, warnings } from './helpers.js';
 
 afterAll(removeWorkspaces);

@@ -1,9 +1,9 @@
 /** The conversation tests table in the step summary and the PR comment. */
 import { describe, expect, it } from '@jest/globals';
-import { renderComment } from '../../src/github/pr-comment.js';
-import { renderSummary } from '../../src/report/summary.js';
+import { renderComment } from '../../src/report/github/pr-comment.js';
+import { renderSummary } from '../../src/report/step-summary.js';
 import { testsSection } from '../../src/report/tests-table.js';
-import type { RunReport } from '../../src/report/types.js';
+import type { RunReport } from '../../src/report/record.js';
 
 const report: RunReport = {
   command: 'deploy',

@@ -4,11 +4,11 @@
  * can answer, and a failed conversation test shows the reply that failed it.
  */
 import { describe, expect, it } from '@jest/globals';
-import { renderComment } from '../../src/github/pr-comment.js';
+import { renderComment } from '../../src/report/github/pr-comment.js';
 import { accessSection } from '../../src/report/access.js';
 import { headline } from '../../src/report/render.js';
-import { renderSummary } from '../../src/report/summary.js';
-import type { RunReport } from '../../src/report/types.js';
+import { renderSummary } from '../../src/report/step-summary.js';
+import type { RunReport } from '../../src/report/record.js';
 import { splitFences } from './support.js';
 
 const UI = 'https://smith.langchain.com/o/t-1/host/deployments/dep-1';

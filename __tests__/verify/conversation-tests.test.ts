@@ -6,19 +6,19 @@
 import { recordingLogger } from '../helpers/fakes.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
-import { CancelledError } from '../../src/errors.js';
-import type { HttpContext } from '../../src/http/request.js';
+import { CancelledError } from '../../src/lib/errors.js';
+import type { HttpContext } from '../../src/api/http/request.js';
 import {
   captureOutputForTests,
   redact,
   resetSecretsForTests,
   setSecret,
-} from '../../src/runner.js';
-import { Deadline, systemClock } from '../../src/time.js';
-import { lastMessageContent, partialMismatch } from '../../src/verify/conversation-checks.js';
+} from '../../src/lib/untrusted.js';
+import { Deadline, systemClock } from '../../src/lib/time.js';
+import { lastMessageContent, partialMismatch } from '../../src/verify/expectations.js';
 import { runConversationTests } from '../../src/verify/conversation-tests.js';
 import { parseTestsFile, type TestCase } from '../../src/verify/tests-file.js';
-import { verifyDeployment } from '../../src/verify/run-checks.js';
+import { verifyDeployment } from '../../src/verify/index.js';
 import type { VerifyContext } from '../../src/verify/shared.js';
 
 let sim: Simulator;
@@ -35,7 +35,7 @@ function context(options: { signal?: AbortSignal; seconds?: number } = {}): Veri
     baseDelayMs: 20,
     ...(options.signal ? { signal: options.signal } : {}),
   };
-  return { http, apiKey: sim.apiKey, logger };
+  return { http, config: { apiKey: sim.apiKey }, logger };
 }
 
 function suite(yaml: string): TestCase[] {

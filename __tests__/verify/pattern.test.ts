@@ -4,7 +4,7 @@
  * takes minutes on 30 characters of `(a+)+b`).
  */
 import { describe, expect, it } from '@jest/globals';
-import { checkTurn } from '../../src/verify/conversation-checks.js';
+import { checkTurn } from '../../src/verify/expectations.js';
 import { MAX_CHECKED_CHARS, patternMatches, patternProblem } from '../../src/verify/pattern.js';
 
 const SIXTY_FOUR_KIB = 64 * 1024;

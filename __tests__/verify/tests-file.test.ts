@@ -113,6 +113,25 @@ cases:
     ]);
   });
 
+  it('finds a name given twice even when other cases have problems, in reading order', () => {
+    const found = problems(`
+cases:
+  - turns: [{input: 3}]
+  - name: b
+    turns: [{input: {}, expect: {contain: x, matches: "["}}]
+  - name: b
+    turns: []
+`);
+    expect(found.map((p) => p.replace(/:.*/, ''))).toEqual([
+      'Tests file tests/agent.yaml, case #1, key `name`',
+      'Tests file tests/agent.yaml, case #1, turn 1, key `input`',
+      'Tests file tests/agent.yaml, case "b", turn 1, key `expect`',
+      'Tests file tests/agent.yaml, case "b", turn 1, key `expect.matches`',
+      'Tests file tests/agent.yaml, case "b" (#3), key `name`',
+      'Tests file tests/agent.yaml, case "b", key `turns`',
+    ]);
+  });
+
   it('refuses unknown keys at every level, naming the case and the key', () => {
     const found = problems(`
 cases:

@@ -3,11 +3,11 @@
  * Idempotent: nothing to delete is `NOT_FOUND` and success. After the DELETE it reads the
  * deployment until it answers 404 (as LangChain's Terraform provider does), within `timeout`.
  */
-import { inert } from '../runner.js';
+import { inert } from '../lib/untrusted.js';
 import { lookupTarget, uiUrl, waitUntilGone } from '../deployment/target.js';
 
-import { bestEffortWithin, writeReports, type RunContext } from '../run-context.js';
-import { deactivateEnvironment } from '../github/github-deployment.js';
+import { bestEffortWithin, writeReports, type RunContext } from './context.js';
+import { deactivateEnvironment } from '../report/github/github-deployment.js';
 
 export async function runDelete(ctx: RunContext): Promise<number> {
   const { config, client, logger, state } = ctx;

@@ -2,12 +2,12 @@
  * `command: deploy`: pre-flight checks, find, create or update, follow this run's revision,
  * verify the agent server, report.
  */
-import type { Deployment } from '../control-plane/schemas.js';
+import type { Deployment } from '../api/schemas.js';
 import { checkSameKind } from '../deployment/requests.js';
 import { revisionStatus } from '../deployment/revision-status.js';
 import { findTarget, uiUrl } from '../deployment/target.js';
 import { upsert } from '../deployment/upsert.js';
-import { ActionError } from '../errors.js';
+import { ActionError } from '../lib/errors.js';
 import {
   failRun,
   setStatus,
@@ -19,18 +19,18 @@ import {
   checkCommit,
   checkEnvironmentAfterLookup,
   preflight,
-} from '../deployment/deploy-checks.js';
-import { fail, writeReports, type RunContext } from '../run-context.js';
-import type { GithubDeployment } from '../github/github-deployment.js';
+} from '../deployment/preconditions.js';
+import { fail, writeReports, type RunContext } from './context.js';
+import type { GithubDeployment } from '../report/github/github-deployment.js';
 import type { SkipDecision } from '../deployment/skip-unchanged.js';
-import { inert } from '../runner.js';
-import type { SourceArchive } from '../source/archive.js';
+import { inert } from '../lib/untrusted.js';
+import type { SourceArchive } from '../deployment/upload/archive.js';
 import { waitForRevision, type WaitResult } from '../deployment/wait.js';
-import { prepareSourceArchive } from '../source/prepare.js';
+import { prepareSourceArchive } from '../deployment/upload/prepare.js';
 import { interruptPrevious } from '../deployment/interrupt-previous.js';
 import { rollBackAfterFailedChecks } from './rollback.js';
 import { skippedMessage } from '../deployment/skip-unchanged.js';
-import { verifyDeployment } from '../verify/run-checks.js';
+import { verifyDeployment } from '../verify/index.js';
 import { BuildLogStream } from '../deployment/build-log-stream.js';
 import { checkUnchanged, recordSettings } from '../deployment/skip-run.js';
 
@@ -310,19 +310,16 @@ function revisionFailure(
 async function verify(
   ctx: RunContext,
 ): Promise<{ passed: true } | { passed: false; error: unknown }> {
-  const { config, logger, state } = ctx;
+  const { config, state } = ctx;
   if (!config.healthCheck && config.smokeTest === undefined && !config.tests)
     return { passed: true };
-  const result = await verifyDeployment(
-    { http: ctx.http, apiKey: config.apiKey, logger },
-    {
-      url: state.report.url,
-      healthCheck: config.healthCheck,
-      smokeTest: config.smokeTest,
-      smokeTestAssistant: config.smokeTestAssistant,
-      ...(config.tests && { tests: config.tests }),
-    },
-  );
+  const result = await verifyDeployment(ctx, {
+    url: state.report.url,
+    healthCheck: config.healthCheck,
+    smokeTest: config.smokeTest,
+    smokeTestAssistant: config.smokeTestAssistant,
+    ...(config.tests && { tests: config.tests }),
+  });
   state.report.checks = { health: result.health, smoke: result.smoke, tests: result.tests };
   if (result.testsResult) {
     state.report.tests = result.testsResult.cases;

@@ -5,7 +5,7 @@
  *    keep those whose whole name is the template with a PR number in place of `{pr}`.
  * 2. Read each pull request's state from GitHub. Open → keep; closed, merged or 404 → delete;
  *    any other answer → keep with a warning (never delete on doubt).
- * 3. Keep what is not provably this repository's (`prune/ownership.ts`: its `repo_url`, or for
+ * 3. Keep what is not provably this repository's (`prune-ownership.ts`: its `repo_url`, or for
  *    a deployment without one, this repository's GitHub deployments recording its ID).
  * 4. Delete: one at a time with `delete-tracing-project` (the bulk call has no such flag) or
  *    when there is only one, else in bulk calls of up to 100. Failures fail the step by name.
@@ -13,13 +13,11 @@
  * 6. One summary table; output `deleted` (names).
  */
 import { errorMessage } from '../lib/text.js';
-import { appendFile } from 'node:fs/promises';
-import { EOL } from 'node:os';
-import { BULK_DELETE_LIMIT } from '../control-plane/bulk-delete.js';
-import { MAX_PAGES } from '../control-plane/client.js';
-import type { Deployment } from '../control-plane/schemas.js';
-import { ActionError, ApiError, CancelledError } from '../errors.js';
-import { bestEffortWithin, fail, type RunContext } from '../run-context.js';
+import { BULK_DELETE_LIMIT } from '../api/bulk-delete.js';
+import { MAX_PAGES } from '../api/client.js';
+import type { Deployment } from '../api/schemas.js';
+import { ActionError, ApiError, CancelledError } from '../lib/errors.js';
+import { bestEffortWithin, fail, type RunContext } from './context.js';
 import {
   actionLabel,
   isFailed,
@@ -29,18 +27,18 @@ import {
   stateLabel,
   type PruneAction,
   type PruneRow,
-} from '../prune/plan.js';
-import { readPullStates, type PullState } from '../github/pull-states.js';
+} from './prune-plan.js';
+import { readPullStates, type PullState } from '../report/github/pull-states.js';
 import {
   fillTemplate,
   listFilter,
   matchTemplate,
   parseNameTemplate,
   type NameTemplate,
-} from '../prune/template.js';
-import { inert, redact } from '../runner.js';
-import { proveOwnership } from '../prune/ownership.js';
-import { deactivateEnvironment } from '../github/github-deployment.js';
+} from '../inputs/prune-template.js';
+import { appendStepSummary, inert, redact } from '../lib/untrusted.js';
+import { proveOwnership } from './prune-ownership.js';
+import { deactivateEnvironment } from '../report/github/github-deployment.js';
 
 interface Match {
   deployment: Deployment;
@@ -134,7 +132,7 @@ export async function runPrune(ctx: RunContext): Promise<number> {
 
 /**
  * Marks every row that would be deleted but is not provably this repository's as kept, with
- * the reason (`prune/ownership.ts`), `dry-run` or not.
+ * the reason (`prune-ownership.ts`), `dry-run` or not.
  */
 async function keepWhatIsNotOurs(
   ctx: RunContext,
@@ -286,12 +284,7 @@ async function writePruneSummary(
   rows: readonly PruneRow[],
   dryRun: boolean,
 ): Promise<void> {
-  const file = process.env['GITHUB_STEP_SUMMARY'];
   const report = ctx.state.report;
-  if (!file) {
-    ctx.logger.debug('GITHUB_STEP_SUMMARY is not set: no step summary written.');
-    return;
-  }
   const github = ctx.config.github;
   const markdown = renderPruneSummary({
     template,
@@ -301,14 +294,5 @@ async function writePruneSummary(
     ...(report.error !== undefined ? { error: report.error } : {}),
     ...(report.warnings ? { warnings: report.warnings } : {}),
   });
-  try {
-    await appendFile(file, redact(markdown) + EOL, 'utf8');
-  } catch (error) {
-    ctx.logger.warning(
-      `Could not write the step summary to ${file}: ${redact(errorMessage(error))}.`,
-      {
-        title: 'Step summary not written',
-      },
-    );
-  }
+  appendStepSummary(markdown, process.env, ctx.logger);
 }

@@ -5,8 +5,8 @@
  * replays the old one's source), follow the revision that creates to DEPLOYED with the same
  * polling as a deploy, and check its health.
  */
-import { ControlPlaneClient } from '../control-plane/client.js';
-import type { Deployment } from '../control-plane/schemas.js';
+import { ControlPlaneClient } from '../api/client.js';
+import type { Deployment } from '../api/schemas.js';
 import {
   listAllRevisions,
   message,
@@ -16,13 +16,13 @@ import {
   type RollbackPlane,
 } from '../deployment/redeploy.js';
 import { lookupTarget, uiUrl } from '../deployment/target.js';
-import { ActionError } from '../errors.js';
-import { fail, writeReports, type RunContext } from '../run-context.js';
-import { type HttpContext } from '../http/request.js';
-import type { GithubDeployment } from '../github/github-deployment.js';
-import type { RollbackReport } from '../report/types.js';
-import { inert } from '../runner.js';
-import { Deadline } from '../time.js';
+import { ActionError } from '../lib/errors.js';
+import { fail, writeReports, type RunContext } from './context.js';
+import { type HttpContext } from '../api/http/request.js';
+import type { GithubDeployment } from '../report/github/github-deployment.js';
+import type { RollbackReport } from '../report/record.js';
+import { inert } from '../lib/untrusted.js';
+import { Deadline } from '../lib/time.js';
 import { failRun, setStatus, setUrl, startGithubDeployment } from '../deployment/steps.js';
 
 // ---------------------------------------------------------------------------------------------

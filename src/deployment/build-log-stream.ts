@@ -11,9 +11,9 @@
  * before (same `id`) are not printed twice. Lines are untrusted: they are printed through
  * `printLogBlock` (a collapsed group, `printUntrusted` inside).
  */
-import type { ControlPlane } from '../control-plane/api.js';
+import type { ControlPlane } from '../api/control-plane.js';
 import { logEntryId, printLogBlock, renderLogEntry } from './logs.js';
-import type { Logger } from '../runner.js';
+import type { Logger } from '../lib/untrusted.js';
 import { statusesWhere } from './revision-status.js';
 
 /** The statuses during which the CLI streams the build log. */

@@ -9,10 +9,10 @@
  * Cancellation and the deadline still end the run.
  */
 import { errorMessage as describe } from '../lib/text.js';
-import type { ControlPlane } from '../control-plane/api.js';
-import type { Deployment, Revision } from '../control-plane/schemas.js';
-import { CancelledError, DeadlineError } from '../errors.js';
-import { inert, type Logger } from '../runner.js';
+import type { ControlPlane } from '../api/control-plane.js';
+import type { Deployment, Revision } from '../api/schemas.js';
+import { CancelledError, DeadlineError } from '../lib/errors.js';
+import { inert, type Logger } from '../lib/untrusted.js';
 import { isInProgress } from './skip-unchanged.js';
 
 export type InterruptOutcome =

@@ -9,7 +9,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import { isRecord } from '../lib/guards.js';
 import { safeJson as toJson } from '../lib/text.js';
-import type { ControlPlane } from '../control-plane/api.js';
+import type { ControlPlane } from '../api/control-plane.js';
 import {
   endGroup,
   inert,
@@ -18,7 +18,7 @@ import {
   runnerLogger,
   startGroup,
   type Logger,
-} from '../runner.js';
+} from '../lib/untrusted.js';
 import { revisionStatus } from './revision-status.js';
 
 /** Longest rendered line; build logs can hold minified bundles or base64 blobs. */

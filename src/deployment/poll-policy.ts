@@ -18,7 +18,7 @@
  * detection lag under 1 s and a p95 under 3 s; `__tests__/poll-policy.test.ts` simulates it.
  * Both goals together are at the limit of that spread: see bench/RESULTS.md.
  */
-import type { Revision } from '../control-plane/schemas.js';
+import type { Revision } from '../api/schemas.js';
 import { revisionStatus } from './revision-status.js';
 
 export interface PollState {

@@ -4,19 +4,19 @@
  * that revision to DEPLOYED and through its health check. Used by `command: rollback` and by
  * `rollback-on-failure`.
  */
-import type { ControlPlane } from '../control-plane/api.js';
-import { MAX_PAGES } from '../control-plane/client.js';
-import type { Deployment, Revision } from '../control-plane/schemas.js';
+import type { ControlPlane } from '../api/control-plane.js';
+import { MAX_PAGES } from '../api/client.js';
+import type { Deployment, Revision } from '../api/schemas.js';
 import { revisionStatus } from './revision-status.js';
-import { ActionError, ApiError, CancelledError } from '../errors.js';
-import { type RunContext } from '../run-context.js';
-import { OutcomeUnknownError, type HttpContext } from '../http/request.js';
-import type { RollbackReport } from '../report/types.js';
-import { inert } from '../runner.js';
-import { Deadline } from '../time.js';
+import { ActionError, ApiError, CancelledError } from '../lib/errors.js';
+import { type RunContext } from '../commands/context.js';
+import { OutcomeUnknownError, type HttpContext } from '../api/http/request.js';
+import type { RollbackReport } from '../report/record.js';
+import { inert } from '../lib/untrusted.js';
+import { Deadline } from '../lib/time.js';
 import { waitForRevision } from './wait.js';
 import { agentUrlOf, showLogTail } from './steps.js';
-import { verifyDeployment } from '../verify/run-checks.js';
+import { verifyDeployment } from '../verify/index.js';
 
 /** The control plane as the rollback uses it: the usual calls plus the redeploy. */
 export interface RollbackPlane extends ControlPlane {
@@ -189,7 +189,7 @@ export async function serveAgain(ctx: RunContext, opts: ServeAgainOptions): Prom
   const current = await client.getDeployment(deployment.id).catch(() => deployment);
   const url = agentUrlOf(current);
   const checked = await verifyDeployment(
-    { http: opts.http, apiKey: config.apiKey, logger },
+    { http: opts.http, config, logger },
     { url, healthCheck: true },
   );
   record.health = checked.health;

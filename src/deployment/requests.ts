@@ -7,10 +7,10 @@ import type {
   DeploymentCreateRequest,
   RevisionCreateRequest,
   SourceConfigRequest,
-} from '../control-plane/schemas.js';
-import type { Config } from '../config.js';
-import { ActionError } from '../errors.js';
-import { inert } from '../runner.js';
+} from '../api/schemas.js';
+import type { Config } from '../inputs/config.js';
+import { ActionError } from '../lib/errors.js';
+import { inert } from '../lib/untrusted.js';
 
 /**
  * Stops before an update that would deploy something other than the inputs describe. One
@@ -55,7 +55,10 @@ export function normalizeRepoUrl(url: string): string {
 }
 
 /** Checks that depend on the lookup: what a create needs. */
-export function checkCreatable(config: Config): void {
+/** The inputs of a create: the name is known (`checkCreatable` proves it). */
+export type CreatableConfig = Config & { name: string };
+
+export function checkCreatable(config: Config): asserts config is CreatableConfig {
   if (config.source === 'github' && !config.integrationId) {
     throw new ActionError(
       `No deployment named '${config.name}' exists, so this run creates it, and creating a ` +
@@ -82,11 +85,11 @@ export function buildCommandFields(
   };
 }
 
-export function createRequest(config: Config): DeploymentCreateRequest {
+export function createRequest(config: CreatableConfig): DeploymentCreateRequest {
   const secrets = config.secrets ?? [];
   if (config.source === 'github') {
     return {
-      name: config.name!,
+      name: config.name,
       source: 'github',
       source_config: {
         integration_id: config.integrationId,
@@ -103,7 +106,7 @@ export function createRequest(config: Config): DeploymentCreateRequest {
     };
   }
   return {
-    name: config.name!,
+    name: config.name,
     source: 'external_docker',
     source_config: {
       ...(config.resourceSpec ? { resource_spec: config.resourceSpec } : {}),

@@ -14,7 +14,7 @@
  * Pure apart from the hash functions: no request, no logging.
  */
 import { createHmac, hkdfSync } from 'node:crypto';
-import type { SecretEntry } from '../config.js';
+import type { SecretEntry } from '../inputs/config.js';
 import { RECORD_NAME } from '../inputs/secrets.js';
 
 export { RECORD_NAME };

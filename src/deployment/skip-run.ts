@@ -3,13 +3,13 @@
  * read what the decision needs and log why a build is needed, and add the keyed record of the
  * settings to what the write path sends.
  */
-import type { Deployment, Revision } from '../control-plane/schemas.js';
-import type { ParsedLangGraphConfig } from '../preflight.js';
-import type { RunContext } from '../run-context.js';
-import { inert } from '../runner.js';
+import type { Deployment, Revision } from '../api/schemas.js';
+import type { ParsedLangGraphConfig } from '../preflight/index.js';
+import type { RunContext } from '../commands/context.js';
+import { inert } from '../lib/untrusted.js';
 import { withRecord } from './settings-record.js';
 import { findLiveRevision, workflowCommit, type SkipDecision } from './skip-unchanged.js';
-import { readChanges } from '../github/compare.js';
+import { readChanges } from '../report/github/compare.js';
 
 type Skip = Extract<SkipDecision, { skip: true }>;
 

@@ -11,11 +11,11 @@
  * - the settings the run sends (`secrets`, `resource-spec`, `install-command`, `build-command`):
  *   the keyed record of `settings-record.ts` proves them the same.
  */
-import type { ControlPlane } from '../control-plane/api.js';
-import type { Deployment, Revision } from '../control-plane/schemas.js';
-import type { Config } from '../config.js';
-import type { Comparison } from '../github/compare.js';
-import { inert, type Logger } from '../runner.js';
+import type { ControlPlane } from '../api/control-plane.js';
+import type { Deployment, Revision } from '../api/schemas.js';
+import type { Config } from '../inputs/config.js';
+import type { Comparison } from '../report/github/compare.js';
+import { inert, type Logger } from '../lib/untrusted.js';
 import { agentPaths, classifyChanges, listFiles } from './agent-files.js';
 import { revisionStatus } from './revision-status.js';
 import { compareSettings, sentSettings, type RecordBinding } from './settings-record.js';

@@ -3,12 +3,12 @@
  * log tail of a failed revision, and the GitHub deployment. Both commands import this module;
  * it imports neither.
  */
-import type { Deployment } from '../control-plane/schemas.js';
+import type { Deployment } from '../api/schemas.js';
 import { fetchLogTail, logTypeFor, printLogBlock } from './logs.js';
-import { withoutCredentials } from '../output-checks.js';
-import { bestEffortWithin, writeReports, type RunContext } from '../run-context.js';
-import { inert, setSecret } from '../runner.js';
-import { GithubDeployment } from '../github/github-deployment.js';
+import { withoutCredentials } from '../lib/outputs.js';
+import { bestEffortWithin, writeReports, type RunContext } from '../commands/context.js';
+import { inert, setSecret } from '../lib/untrusted.js';
+import { GithubDeployment } from '../report/github/github-deployment.js';
 
 export async function failRun(ctx: RunContext): Promise<number> {
   ctx.state.report.outcome = 'failure';

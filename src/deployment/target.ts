@@ -2,21 +2,17 @@
  * Which deployment the inputs name, for every command: by `deployment-id` (checked against
  * `name`) or by exact `name`; and waiting for a deployment being deleted to be gone.
  */
-import type { ControlPlane } from '../control-plane/api.js';
-import type { Deployment } from '../control-plane/schemas.js';
-import type { Config } from '../config.js';
-import { ActionError, ApiError, DeadlineError } from '../errors.js';
-import { inert, type Logger } from '../runner.js';
-import type { Clock, Deadline } from '../time.js';
+import type { ControlPlane } from '../api/control-plane.js';
+import type { Deployment } from '../api/schemas.js';
+import type { Config } from '../inputs/config.js';
+import { ActionError, ApiError, DeadlineError } from '../lib/errors.js';
+import { inert } from '../lib/untrusted.js';
+import type { RunBasics } from '../lib/time.js';
 
 /** What finding the target and waiting for a deletion need (the upsert's context is one). */
-export interface TargetContext {
+export interface TargetContext extends RunBasics {
   client: ControlPlane;
   config: Config;
-  logger: Logger;
-  clock: Clock;
-  deadline: Deadline;
-  signal?: AbortSignal;
 }
 
 /**

@@ -5,8 +5,8 @@
  * project name is taken. The server's detail reads "There already exists a project in
  * LangSmith named: <name>".
  */
-import { ActionError, ApiError } from '../errors.js';
-import { inert } from '../runner.js';
+import { ActionError, ApiError } from '../lib/errors.js';
+import { inert } from '../lib/untrusted.js';
 
 const DETAIL = /already exists a project in LangSmith named/i;
 

@@ -3,7 +3,7 @@
  * revision (POST …/revisions) after checking it is the same kind; `source: upload` goes
  * through its own path.
  */
-import type { Deployment } from '../control-plane/schemas.js';
+import type { Deployment } from '../api/schemas.js';
 import { checkCreatable, checkSameKind, createRequest, revisionRequest } from './requests.js';
 import {
   createDeployment,
@@ -12,7 +12,7 @@ import {
   type UpsertContext,
   type UpsertResult,
 } from './writes.js';
-import { upsertFromUpload } from '../source/upload-revision.js';
+import { upsertFromUpload } from './upload/upload-revision.js';
 
 export type { UpsertContext, UpsertResult } from './writes.js';
 

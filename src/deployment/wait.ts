@@ -4,17 +4,17 @@
  * `nextPollDelay` (poll-policy.ts); time comes from an injectable Clock.
  */
 
-import type { ControlPlane } from '../control-plane/api.js';
-import type { Revision } from '../control-plane/schemas.js';
-import { ActionError, ApiError, CancelledError, DeadlineError } from '../errors.js';
+import type { ControlPlane } from '../api/control-plane.js';
+import type { Revision } from '../api/schemas.js';
+import { ActionError, ApiError, CancelledError, DeadlineError } from '../lib/errors.js';
 import {
   historyFromRevisions,
   nextPollDelay,
   statusStartEstimate,
   type DeployHistory,
 } from './poll-policy.js';
-import { inert, type Logger } from '../runner.js';
-import type { Clock, Deadline } from '../time.js';
+import { inert, type Logger } from '../lib/untrusted.js';
+import type { Clock, Deadline } from '../lib/time.js';
 import { endsWait, revisionStatus } from './revision-status.js';
 import { errorMessage as describe, formatDuration } from '../lib/text.js';
 

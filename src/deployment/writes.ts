@@ -8,11 +8,11 @@ import type {
   DeploymentPatchRequest,
   Revision,
   RevisionCreateRequest,
-} from '../control-plane/schemas.js';
-import { ActionError, ApiError } from '../errors.js';
-import { OutcomeUnknownError } from '../http/request.js';
-import { inert } from '../runner.js';
-import type { SourceArchive } from '../source/archive.js';
+} from '../api/schemas.js';
+import { ActionError, ApiError } from '../lib/errors.js';
+import { OutcomeUnknownError } from '../api/http/request.js';
+import { inert } from '../lib/untrusted.js';
+import type { SourceArchive } from './upload/archive.js';
 import { checkSameKind } from './requests.js';
 import { shortWaitMs, type TargetContext } from './target.js';
 import { isTracingProjectConflict, tracingProjectConflict } from './tracing-project-conflict.js';
@@ -56,7 +56,7 @@ export async function createDeployment(
           `The create request for '${config.name}' got no usable answer (${error.message}); ` +
             'checking whether the deployment was created anyway.',
         );
-        const existing = await client.findDeploymentByName(config.name!);
+        const existing = await client.findDeploymentByName(body.name);
         if (existing) {
           // Someone else's deployment of another source or repository is not ours to adopt.
           checkSameKind(config, existing);
@@ -70,7 +70,7 @@ export async function createDeployment(
       }
       if (error instanceof ApiError && (error.status === 400 || error.status === 409)) {
         // Perhaps a concurrent run created it first: then this run updates it.
-        const existing = await client.findDeploymentByName(config.name!);
+        const existing = await client.findDeploymentByName(body.name);
         if (existing) {
           logger.info(
             `Deployment '${inert(existing.name)}' was created by someone else in the meantime; updating it instead.`,
@@ -78,7 +78,7 @@ export async function createDeployment(
           checkSameKind(config, existing);
           return { deployment: existing, created: false };
         }
-        if (isTracingProjectConflict(error)) throw tracingProjectConflict(config.name!);
+        if (isTracingProjectConflict(error)) throw tracingProjectConflict(body.name);
       }
       throw error;
     }

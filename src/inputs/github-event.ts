@@ -1,9 +1,9 @@
 /**
  * The workflow's GitHub context, read from the runner's `GITHUB_*` variables and the event
- * payload file. Built-ins only: this runs on the cold-start path, before any input check.
+ * payload file, before any input check.
  */
 import { readFileSync } from 'node:fs';
-import type { GithubContext } from '../config.js';
+import type { GithubContext } from './config.js';
 
 type PullRequest = NonNullable<GithubContext['pullRequest']>;
 

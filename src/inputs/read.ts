@@ -2,20 +2,18 @@
  * Action inputs → one typed, validated `Config`, with every problem reported at once (each
  * naming its input) before any network call.
  *
- * This module is on the cold-start path of a run that fails on an input error, so it uses
- * only Node built-ins and our own small modules (not zod: loading `zod/mini` alone costs
- * about 50 ms, more than everything else here). Every input is read with a literal
- * `getInput('<name>', env)` call: `__tests__/action-yml.test.ts` finds them that way and
- * checks them against `action.yml` and `./spec.ts`.
+ * Every input is read with a literal `getInput('<name>', env)` call:
+ * `__tests__/action-yml.test.ts` finds them that way and checks them against `action.yml` and
+ * `./spec.ts`.
  *
  * An empty input means its default from `./spec.ts` (the runner passes the `action.yml`
  * default; local runs and tests may pass nothing).
  */
-import type { Config, GithubContext, InputProblem, Source } from '../config.js';
-import { parseNameTemplate } from '../prune/template.js';
-import { getInput, setSecret } from '../runner.js';
-import { describeRefusedCommand } from '../source/build-commands.js';
-import { Checks } from './checks.js';
+import type { Config, GithubContext, InputProblem, Source } from './config.js';
+import { parseNameTemplate } from './prune-template.js';
+import { getInput, setSecret } from '../lib/untrusted.js';
+import { describeRefusedCommand } from '../deployment/upload/build-commands.js';
+import { Checks } from './validate.js';
 import { eventPayloadProblem, readGithubContext } from './github-event.js';
 import { parseSecrets } from './secrets.js';
 import { booleanDefault, choiceDefault, defaultOf, INPUTS, type InputName } from './spec.js';

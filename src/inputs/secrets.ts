@@ -3,7 +3,7 @@
  * object. Problems never quote a value, nor a line that could not be parsed (it may be a
  * secret): they name the variable or give the line number.
  */
-import type { SecretEntry } from '../config.js';
+import type { SecretEntry } from './config.js';
 
 /**
  * The environment entry in which `skip-unchanged` keeps its keyed record of the settings a run

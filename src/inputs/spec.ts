@@ -7,12 +7,12 @@
  * This table drives `readConfig` (defaults and choices, `./read.ts`), the `action.yml` check
  * (`__tests__/action-yml.test.ts`: names, order, defaults, required) and the README tables
  * (`scripts/readme-tables.ts`). To add an input: a row here, its
- * description in `action.yml`, its reading in `./read.ts`, its field in `../config.ts`; then
+ * description in `action.yml`, its reading in `./read.ts`, its field in `./config.ts`; then
  * `npm run readme`.
  *
- * On the cold path: plain data, no imports but types.
+ * Plain data, no imports but types: scripts and tests read it without loading the action.
  */
-import type { Command, Source } from '../config.js';
+import type { Command, Source } from './config.js';
 
 export interface InputSpec {
   /** The default `action.yml` declares; absent: `''`. */

@@ -1,7 +1,7 @@
 /**
  * Text helpers shared by the log and the reports, one copy each, so both say the same thing
  * the same way. Pure, Node built-ins only. (ANSI sequences: `util.stripVTControlCharacters`;
- * untrusted text for a line of the log: `inert` in `../runner.ts`; for Markdown:
+ * untrusted text for a line of the log: `inert` in `./untrusted.ts`; for Markdown:
  * `../report/markdown.ts`.)
  */
 

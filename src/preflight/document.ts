@@ -5,7 +5,7 @@
  */
 import { getNodeValue, parseTree, printParseErrorCode } from 'jsonc-parser';
 import type { Node, ParseError } from 'jsonc-parser';
-import type { Finding } from './types.js';
+import type { Finding } from './finding.js';
 
 export type { Node } from 'jsonc-parser';
 

@@ -5,7 +5,7 @@ import type { Checker, Node } from './document.js';
 import { properties, typeName } from './document.js';
 import type { ConfigLocation } from './files.js';
 import { relativeToHint, resolveConfigPath } from './files.js';
-import type { Finding, ParsedLangGraphConfig } from './types.js';
+import type { Finding, ParsedLangGraphConfig } from './finding.js';
 import { isIgnoredByGit } from './gitignored.js';
 import { looksLikeSecret } from './values.js';
 

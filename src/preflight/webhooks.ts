@@ -6,7 +6,7 @@
  */
 import type { Checker, Node } from './document.js';
 import { child, properties, typeName } from './document.js';
-import type { EnvReference } from './types.js';
+import type { EnvReference } from './finding.js';
 import { checkBoolean, looksLikeSecret, toVariableName } from './values.js';
 import { checkAllowedFields, checkUrlPolicy } from './webhook-policy.js';
 

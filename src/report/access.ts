@@ -5,7 +5,7 @@
  * variable (never the key itself: the comment is public to everyone who can read the PR).
  */
 import { codeFence, codeSpan, markdownLink } from './markdown.js';
-import type { RunReport } from './types.js';
+import type { RunReport } from './record.js';
 
 /** The variable the `curl` line reads the key from. */
 export const API_KEY_VARIABLE = 'LANGSMITH_API_KEY';

@@ -4,7 +4,7 @@
  * document's structure (close a `<details>`, a code block or a table row) nor inject HTML.
  */
 import { stripVTControlCharacters } from 'node:util';
-import { redact } from '../runner.js';
+import { redact } from '../lib/untrusted.js';
 
 // Control characters other than tab and line breaks.
 // eslint-disable-next-line no-control-regex

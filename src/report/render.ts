@@ -9,7 +9,7 @@ import {
   tailWithin,
 } from './markdown.js';
 import { messageMarkdown } from './message-markdown.js';
-import type { RunReport } from './types.js';
+import type { RunReport } from './record.js';
 import { formatDuration } from '../lib/text.js';
 
 export function displayName(report: RunReport): string {

@@ -1,7 +1,7 @@
 /** The conversation tests table of the step summary and the pull-request comment. */
 import { formatDuration } from '../lib/text.js';
 import { codeFence, escapeHtml, escapeMarkdown } from './markdown.js';
-import type { RunReport } from './types.js';
+import type { RunReport } from './record.js';
 
 /** Untrusted text in a cell: escaped (`escapeMarkdown` also breaks `@name`, so it notifies nobody). */
 function cell(text: string): string {

@@ -11,10 +11,10 @@
  * deadline, cancellation, no redirects, size caps, the stream POST never retried). Agent output
  * is untrusted: it reaches the log only through `inert()` / `printUntrusted()`, masked.
  */
-import { CancelledError, DeadlineError } from '../errors.js';
+import { CancelledError, DeadlineError } from '../lib/errors.js';
 import { feedbackTarget } from './feedback-url.js';
-import { request } from '../http/request.js';
-import { inert, printUntrusted, redact, setSecret } from '../runner.js';
+import { request } from '../api/http/request.js';
+import { inert, printUntrusted, redact, setSecret } from '../lib/untrusted.js';
 import { shortError, type VerifyContext } from './shared.js';
 import { createSdkClient, deleteThread, describeRequestError, describeRunError } from './smoke.js';
 import {
@@ -25,7 +25,7 @@ import {
   listAssistants,
   truncate,
   type Assistant,
-} from './conversation-checks.js';
+} from './expectations.js';
 import type { TestCase, TestTurn } from './tests-file.js';
 
 type SdkClient = import('@langchain/langgraph-sdk').Client;

@@ -6,9 +6,9 @@
  * stream names the URL, so anything else (another host, path, credentials, a query) gets no
  * request.
  */
-import { LOOPBACK_HOSTS } from '../http/key-policy.js';
-import type { Region } from '../config.js';
-import { REGION_CONTROL_PLANE_URLS } from '../inputs/checks.js';
+import { LOOPBACK_HOSTS } from '../api/http/key-policy.js';
+import type { Region } from '../inputs/config.js';
+import { REGION_CONTROL_PLANE_URLS } from '../inputs/validate.js';
 
 /** The LangSmith API host of each region (where its feedback tokens live). */
 export const REGION_API_HOSTS: Readonly<Record<Region, string>> = {

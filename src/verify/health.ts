@@ -2,11 +2,17 @@
  * The health check: `GET <url>/ok` with the API key until it answers `{"ok": true}`, through
  * the action's HTTP layer (one deadline, the run's cancel signal, `Retry-After`).
  */
-import { ApiError, CancelledError, DeadlineError } from '../errors.js';
-import { RefusedAnswerError } from '../http/answers.js';
-import { OutcomeUnknownError, request, type HttpContext } from '../http/request.js';
-import { backoffCeiling, parseRetryAfter } from '../http/retry-policy.js';
-import { redact } from '../runner.js';
+import { ApiError, CancelledError, DeadlineError } from '../lib/errors.js';
+import { RefusedAnswerError } from '../api/http/limits.js';
+import { OutcomeUnknownError, request, type HttpContext } from '../api/http/request.js';
+import {
+  backoffCeiling,
+  parseRetryAfter,
+  retrying,
+  type Attempted,
+  type RetryLoop,
+} from '../api/http/retry-policy.js';
+import { redact } from '../lib/untrusted.js';
 import {
   CheckError,
   requireCheckableUrl,
@@ -59,65 +65,77 @@ export async function healthCheck(ctx: VerifyContext, url: string): Promise<Heal
   };
   let last = 'no answer yet';
   let attempts = 0;
-  for (;;) {
-    attempts++;
-    let retryAfterMs: number | undefined;
-    try {
-      const res = await request(oneRequest, {
-        method: 'GET',
-        url: okUrl,
-        headers: { 'x-api-key': ctx.apiKey, accept: 'application/json' },
-        retry: 'never',
-        describe: `GET ${okUrl}`,
-      });
-      if (res.status === 200 && isHealthy(res.text)) return { ok: true, attempts };
-      if (res.status === 401 || res.status === 403) {
-        throw new CheckError(
-          redact(
-            `Health check of ${okUrl} failed: the agent server refused the API key ` +
-              `(HTTP ${res.status}). Check that \`api-key\` has access to the deployment's ` +
-              'workspace (and `workspace-id`).',
-          ),
-          'Health check failed',
-        );
+  /** The deadline came first: the check failed (with the message below). */
+  const outOfTime = new Error('out of time');
+  const loop: RetryLoop = {
+    clock: http.clock,
+    deadline: http.deadline,
+    signal: http.signal,
+    backoff: (retry) => backoffCeiling(retry, base, base * HEALTH_MAX_DELAY_FACTOR),
+    tooLate: () => outOfTime,
+    atDeadline: true,
+    log: (_, delay, attempt) =>
+      ctx.logger.debug(
+        `Health check: ${okUrl} answered ${last}; next try in ${seconds(delay)} ` +
+          `(attempt ${attempt + 1}).`,
+      ),
+    interrupted: () =>
+      http.signal?.aborted
+        ? new CancelledError('The run was cancelled during the health check.')
+        : undefined,
+  };
+  try {
+    return await retrying(loop, async (attempt): Promise<Attempted<HealthResult>> => {
+      attempts = attempt;
+      try {
+        const res = await request(oneRequest, {
+          method: 'GET',
+          url: okUrl,
+          headers: { 'x-api-key': ctx.config.apiKey, accept: 'application/json' },
+          retry: 'never',
+          describe: `GET ${okUrl}`,
+        });
+        if (res.status === 200 && isHealthy(res.text)) return { done: { ok: true, attempts } };
+        if (res.status === 401 || res.status === 403) {
+          throw new CheckError(
+            redact(
+              `Health check of ${okUrl} failed: the agent server refused the API key ` +
+                `(HTTP ${res.status}). Check that \`api-key\` has access to the deployment's ` +
+                'workspace (and `workspace-id`).',
+            ),
+            'Health check failed',
+          );
+        }
+        last =
+          res.status === 200
+            ? 'HTTP 200 with a body other than {"ok": true}'
+            : `HTTP ${res.status}`;
+        const retryAfterMs =
+          res.status === 429
+            ? parseRetryAfter(res.headers.get('retry-after'), http.clock.now())
+            : undefined;
+        return { again: last, afterMs: retryAfterMs };
+      } catch (error) {
+        if (error instanceof DeadlineError) {
+          attempts--; // it was never sent
+          throw outOfTime;
+        }
+        // A network fault or an unknown outcome: retried. Anything else (cancellation, the
+        // key refused) ends the check.
+        if (!(error instanceof ApiError || error instanceof OutcomeUnknownError)) throw error;
+        // A redirect or an oversized answer will not change on a retry: fail at once.
+        if (error instanceof RefusedAnswerError) {
+          throw new CheckError(
+            redact(`Health check of ${okUrl} failed: ${error.message}`),
+            'Health check failed',
+          );
+        }
+        last = shortError(error);
+        return { again: last };
       }
-      last =
-        res.status === 200 ? 'HTTP 200 with a body other than {"ok": true}' : `HTTP ${res.status}`;
-      if (res.status === 429) {
-        retryAfterMs = parseRetryAfter(res.headers.get('retry-after'), http.clock.now());
-      }
-    } catch (error) {
-      if (error instanceof DeadlineError) {
-        attempts--; // it was never sent
-        break;
-      }
-      // A network fault or an unknown outcome: retried. Anything else (cancellation, the
-      // key refused) ends the check.
-      if (!(error instanceof ApiError || error instanceof OutcomeUnknownError)) throw error;
-      // A redirect or an oversized answer will not change on a retry: fail at once.
-      if (error instanceof RefusedAnswerError) {
-        throw new CheckError(
-          redact(`Health check of ${okUrl} failed: ${error.message}`),
-          'Health check failed',
-        );
-      }
-      last = shortError(error);
-    }
-    const delay =
-      retryAfterMs ?? backoffCeiling(attempts - 1, base, base * HEALTH_MAX_DELAY_FACTOR);
-    if (delay >= http.deadline.remainingMs()) break;
-    ctx.logger.debug(
-      `Health check: ${okUrl} answered ${last}; next try in ${seconds(delay)} ` +
-        `(attempt ${attempts + 1}).`,
-    );
-    try {
-      await http.clock.sleep(delay, http.signal);
-    } catch (error) {
-      if (http.signal?.aborted) {
-        throw new CancelledError('The run was cancelled during the health check.');
-      }
-      throw error;
-    }
+    });
+  } catch (error) {
+    if (error !== outOfTime) throw error;
   }
   throw new CheckError(
     redact(

@@ -2,10 +2,10 @@
  * What every check of the agent server shares: its context, its error, whether the API key
  * may go to the URL (https, or http on loopback), and short wordings of what went wrong.
  */
-import { ActionError } from '../errors.js';
-import { keyAllowedFor } from '../http/key-policy.js';
-import { OutcomeUnknownError, type HttpContext } from '../http/request.js';
-import type { Logger } from '../runner.js';
+import { ActionError } from '../lib/errors.js';
+import { keyAllowedFor } from '../api/http/key-policy.js';
+import { OutcomeUnknownError, type HttpContext } from '../api/http/request.js';
+import type { Logger } from '../lib/untrusted.js';
 
 /** A check failed; the message is written for the workflow's author. */
 export class CheckError extends ActionError {
@@ -15,10 +15,11 @@ export class CheckError extends ActionError {
   }
 }
 
+/** What the checks take from the run: its HTTP settings, logger and API key (a `RunContext` is one). */
 export interface VerifyContext {
   http: HttpContext;
-  apiKey: string;
   logger: Logger;
+  config: { apiKey: string };
 }
 
 /**

@@ -3,17 +3,17 @@
  * answers `{"ok": true}`) and the optional smoke run (find the assistant, create a thread,
  * stream one run, delete the thread).
  *
- * Both go through the action's HTTP layer (`src/http/`): one deadline, the run's cancel
+ * Both go through the action's HTTP layer (`src/api/http/`): one deadline, the run's cancel
  * signal, `Retry-After`, and the rule that the stream POST is sent once (a retry would start
  * a second run). The smoke run uses `@langchain/langgraph-sdk` with its own retries off and
  * our `fetch`. The API key goes only to https or loopback URLs; elsewhere both checks are
  * skipped with a warning.
  */
 import { safeJson } from '../lib/text.js';
-import { ActionError, CancelledError, DeadlineError } from '../errors.js';
-import { OutcomeUnknownError } from '../http/request.js';
-import { createResilientFetch } from '../http/sdk-fetch.js';
-import { inert, redact } from '../runner.js';
+import { ActionError, CancelledError, DeadlineError } from '../lib/errors.js';
+import { OutcomeUnknownError } from '../api/http/request.js';
+import { createResilientFetch } from '../api/http/sdk-fetch.js';
+import { inert, redact } from '../lib/untrusted.js';
 import {
   CheckError,
   requireCheckableUrl,
@@ -21,6 +21,7 @@ import {
   shortError,
   type VerifyContext,
 } from './shared.js';
+import { listAssistants } from './expectations.js';
 
 export interface SmokeResult {
   /** `interrupted`: the run stopped at an interrupt waiting for human input (passes). */
@@ -33,8 +34,6 @@ export interface SmokeResult {
 }
 
 const SUMMARY_MAX_CHARS = 300;
-const ASSISTANT_PAGE_SIZE = 100;
-const ASSISTANT_MAX_PAGES = 10;
 
 // ---------------------------------------------------------------------------------------------
 // Smoke run
@@ -56,7 +55,7 @@ export async function createSdkClient(
     // null: never read LANGSMITH_API_KEY & co. from the environment; the key is sent as a
     // header, which our fetch drops for URLs the key may not go to.
     apiKey: null,
-    defaultHeaders: { 'x-api-key': ctx.apiKey },
+    defaultHeaders: { 'x-api-key': ctx.config.apiKey },
     // The SDK's own retries ignore Retry-After and would resend the stream POST: off.
     callerOptions: { maxRetries: 0, maxConcurrency, fetch: createResilientFetch(ctx.http) },
   });
@@ -217,17 +216,7 @@ async function chooseAssistant(
   wanted: string | undefined,
   signal: AbortSignal | undefined,
 ): Promise<AssistantChoice> {
-  const assistants: { assistant_id: string; graph_id: string; metadata?: unknown }[] = [];
-  for (let page = 0; page < ASSISTANT_MAX_PAGES; page++) {
-    const batch = await client.assistants.search({
-      limit: ASSISTANT_PAGE_SIZE,
-      offset: page * ASSISTANT_PAGE_SIZE,
-      ...(signal ? { signal } : {}),
-    });
-    if (!Array.isArray(batch)) break;
-    assistants.push(...batch);
-    if (batch.length < ASSISTANT_PAGE_SIZE) break;
-  }
+  const assistants = await listAssistants(client, signal);
   const graphs = [...new Set(assistants.map((a) => a.graph_id))].sort();
   const systemFirst = (graphId: string) =>
     assistants.find(

@@ -1,47 +1,16 @@
 /**
  * The conversation tests file (`tests` input): read from the checkout, parsed (YAML, and so
- * JSON too, with the `yaml` package) and validated as an input, before any request. Every
- * problem names the file, the case and the key, and all of them are reported at once.
+ * JSON too, with the `yaml` package) and validated as an input, before any request, against
+ * one `zod` schema. Every problem names the file, the case and the key, and all of them are
+ * reported at once.
  *
- * Loaded lazily by the input stage only when `tests` is set, so the cold start of a run
- * without tests does not pay for the YAML parser.
+ * Loaded lazily by the input stage only when `tests` is set, so a run without tests does not
+ * load the YAML parser.
  */
 import { readInsideWorkspace, refusalText } from '../lib/paths.js';
 import { patternProblem } from './pattern.js';
 import { LineCounter, parseDocument } from 'yaml';
-
-export interface TestUpdate {
-  values: unknown;
-  asNode: string;
-  command?: Record<string, unknown>;
-}
-
-export interface TestTurn {
-  input: unknown;
-  expect?: {
-    contains?: string;
-    /** The source of a valid regular expression. */
-    matches?: string;
-    values?: Record<string, unknown>;
-  };
-}
-
-export interface TestCase {
-  name: string;
-  assistant?: string;
-  /** Thread supersteps applied when the thread is created. */
-  state?: { updates: TestUpdate[] }[];
-  turns: TestTurn[];
-  checkpoints?: number;
-}
-
-export interface TestSuite {
-  /** The path as given in the `tests` input (for messages). */
-  file: string;
-  cases: TestCase[];
-}
-
-export type LoadResult = { ok: true; suite: TestSuite } | { ok: false; problems: string[] };
+import * as z from 'zod';
 
 /** Bounds that keep one run of the file finite. */
 export const MAX_CASES = 200;
@@ -49,12 +18,165 @@ export const MAX_TURNS = 50;
 export const MAX_CHECKPOINTS = 1000;
 const MAX_FILE_BYTES = 1024 * 1024;
 
-const FILE_KEYS = ['cases'];
-const CASE_KEYS = ['name', 'assistant', 'state', 'turns', 'checkpoints'];
-const TURN_KEYS = ['input', 'expect'];
-const EXPECT_KEYS = ['contains', 'matches', 'values'];
-const SUPERSTEP_KEYS = ['updates'];
-const UPDATE_KEYS = ['values', 'as_node', 'command'];
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function kind(v: unknown): string {
+  if (v === null || v === undefined) return 'empty';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'object') return 'a mapping';
+  return `a ${typeof v}`;
+}
+
+/**
+ * What is wrong with a value that must be a non-empty list: missing, an empty list (which is a
+ * list: say it is empty), or something else.
+ */
+function notAList(value: unknown, one: string, detail = ''): string {
+  const list = `a non-empty list of ${one}s${detail}`;
+  if (value === undefined) return `is required: ${list}.`;
+  if (Array.isArray(value)) return `is an empty list: give at least one ${one}${detail}.`;
+  return `must be ${list}, not ${kind(value)}.`;
+}
+
+/** A mapping (not a list, not null); anything else gets `message`. */
+const mapping = (message: (input: unknown) => string) =>
+  z.custom<Record<string, unknown>>(isObject, { error: (iss) => message(iss.input) });
+
+/**
+ * A mapping with known keys only: an unknown key is a problem of its own (worded by
+ * `sentences`, with the keys allowed there); anything but a mapping gets `message`.
+ */
+function strict<T extends z.core.$ZodLooseShape>(shape: T, message: (input: unknown) => string) {
+  return z.strictObject(shape, {
+    error: (iss) => (iss.code === 'unrecognized_keys' ? undefined : message(iss.input)),
+  });
+}
+
+/** One message for every way a value can be wrong. */
+const says = (message: string) => ({ error: message });
+
+const UpdateSchema = strict(
+  {
+    values: z
+      .unknown()
+      .optional()
+      .transform((v) => v ?? null),
+    as_node: z
+      .string(
+        says(
+          'is required: `__start__` or a node of the graph (the agent server drops an ' +
+            '`__input__` update when the next run brings its own input).',
+        ),
+      )
+      .min(1),
+    command: mapping((v) => `must be a mapping, not ${kind(v)}.`).optional(),
+  },
+  (v) => `must be a mapping with \`values\` and \`as_node\`, not ${kind(v)}.`,
+).transform(({ values, as_node, command }) => ({
+  values,
+  asNode: as_node,
+  ...(command !== undefined ? { command } : {}),
+}));
+
+const SuperstepSchema = strict(
+  { updates: z.array(UpdateSchema, says('must be a non-empty list of updates.')).min(1) },
+  (v) => `must be a mapping with \`updates\`, not ${kind(v)}.`,
+);
+
+const ExpectSchema = strict(
+  {
+    contains: z
+      .union(
+        [z.string().min(1, says('must be a non-empty string.')), z.number(), z.boolean()],
+        says('must be a non-empty string.'),
+      )
+      .transform(String)
+      .optional(),
+    matches: z
+      .string(says('must be a regular expression (a string).'))
+      .min(1)
+      .superRefine((source, ctx) => {
+        const problem = patternProblem(source);
+        if (problem === undefined) return;
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'is not a regular expression in RE2 syntax (the linear-time engine the checks ' +
+            `use; no lookarounds or back-references): ${problem}.`,
+        });
+      })
+      .optional(),
+    values: mapping(
+      (v) => `must be a mapping (a partial match of the thread's state values), not ${kind(v)}.`,
+    ).optional(),
+  },
+  () => 'must be a mapping (`contains`, `matches`, `values`).',
+);
+
+const TurnSchema = strict(
+  {
+    input: mapping(
+      () =>
+        'is required: the run input, a mapping such as `{messages: [{role: user, content: Hi}]}`.',
+    ),
+    expect: ExpectSchema.nullish().transform((v) => v ?? undefined),
+  },
+  (v) => `must be a mapping with \`input\`, not ${kind(v)}.`,
+).transform(({ input, expect }) => ({ input: input as unknown, ...(expect ? { expect } : {}) }));
+
+const wholeCount = says(
+  `must be a whole number from 0 to ${MAX_CHECKPOINTS} (the least number of ` +
+    'checkpoints in the thread history after the last turn).',
+);
+
+const CaseSchema = strict(
+  {
+    name: z.string(says('is required: a non-empty string.')).trim().min(1),
+    assistant: z
+      .string(says('must be a graph ID or assistant ID (a string).'))
+      .trim()
+      .min(1)
+      .optional(),
+    state: z
+      .array(SuperstepSchema, says('must be a non-empty list of supersteps (each with `updates`).'))
+      .min(1)
+      .optional(),
+    turns: z
+      .array(TurnSchema, { error: (iss) => notAList(iss.input, 'turn', ' (each with an `input`)') })
+      .min(1)
+      .max(MAX_TURNS, {
+        error: (iss) => `has ${lengthOf(iss.input)} turns; at most ${MAX_TURNS}.`,
+      }),
+    checkpoints: z.int(wholeCount).min(0, wholeCount).max(MAX_CHECKPOINTS, wholeCount).optional(),
+  },
+  (v) => `must be a mapping (with \`name\` and \`turns\`), not ${kind(v)}.`,
+);
+
+const FileSchema = strict(
+  {
+    cases: z
+      .array(CaseSchema, { error: (iss) => notAList(iss.input, 'case') })
+      .min(1)
+      .max(MAX_CASES, {
+        error: (iss) => `has ${lengthOf(iss.input)} cases; at most ${MAX_CASES} are allowed.`,
+      }),
+  },
+  (v) => `the file must be a mapping with a \`cases\` list, not ${kind(v)}.`,
+);
+
+export type TestCase = z.output<typeof CaseSchema>;
+export type TestTurn = TestCase['turns'][number];
+export interface TestSuite {
+  /** The path as given in the `tests` input (for messages). */
+  file: string;
+  cases: TestCase[];
+}
+export type LoadResult = { ok: true; suite: TestSuite } | { ok: false; problems: string[] };
+
+function lengthOf(value: unknown): number {
+  return Array.isArray(value) ? value.length : 0;
+}
 
 /**
  * Reads `path` (relative to the checkout `workspace`, which it must not leave) and validates
@@ -99,270 +221,142 @@ export function parseTestsFile(text: string, file: string): LoadResult {
     };
   }
   const value: unknown = doc.toJS({ maxAliasCount: 100 });
-  const v = new Validator(file);
-  const cases = v.file(value);
-  if (v.problems.length > 0) return { ok: false, problems: v.problems };
-  return { ok: true, suite: { file, cases } };
+  const parsed = FileSchema.safeParse(value);
+  const found = [...(parsed.success ? [] : parsed.error.issues), ...duplicateNames(value)];
+  if (parsed.success && found.length === 0) {
+    return { ok: true, suite: { file, cases: parsed.data.cases } };
+  }
+  const issues = found.sort((a, b) => compareKeys(order(a), order(b)));
+  return { ok: false, problems: issues.flatMap((i) => sentences(i, value, file)) };
+}
+
+/**
+ * A case name given twice. Checked on the file as written, beside the schema: zod skips an
+ * array's refinements once one of its items failed, and this must be said either way.
+ */
+function duplicateNames(value: unknown): z.core.$ZodIssue[] {
+  const cases = isObject(value) ? value['cases'] : undefined;
+  if (!Array.isArray(cases) || cases.length > MAX_CASES) return [];
+  const seen = new Map<string, number>();
+  return cases.flatMap((item: unknown, index): z.core.$ZodIssue[] => {
+    const raw = isObject(item) ? item['name'] : undefined;
+    const name = typeof raw === 'string' ? raw.trim() : '';
+    if (name === '') return [];
+    const first = seen.get(name);
+    if (first === undefined) {
+      seen.set(name, index);
+      return [];
+    }
+    const message = `is not unique: case #${first + 1} has the same name.`;
+    return [{ code: 'custom', path: ['cases', index, 'name'], message, input: raw }];
+  });
+}
+
+/**
+ * The order problems are told in, as a reader goes through the file: case by case, and in
+ * each mapping its `name` first, then its unknown keys (`''` below), then its keys in the order
+ * the format lists them.
+ */
+const KEY_ORDER = [
+  'name',
+  '',
+  'cases',
+  'assistant',
+  'state',
+  'turns',
+  'checkpoints',
+  'input',
+  'expect',
+  'contains',
+  'matches',
+  'values',
+  'updates',
+  'as_node',
+  'command',
+];
+
+function order(issue: z.core.$ZodIssue): number[] {
+  const path = issue.code === 'unrecognized_keys' ? [...issue.path, ''] : issue.path;
+  return path.map((key) => (typeof key === 'number' ? key : KEY_ORDER.indexOf(String(key))));
+}
+
+function compareKeys(a: number[], b: number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    if (a[i] !== b[i]) return a[i]! - b[i]!;
+  }
+  return a.length - b.length;
 }
 
 function firstLine(text: string): string {
   return (text.split('\n')[0] ?? '').replace(/[.:]\s*$/, '');
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function kind(v: unknown): string {
-  if (v === null || v === undefined) return 'empty';
-  if (Array.isArray(v)) return 'a list';
-  if (typeof v === 'object') return 'a mapping';
-  return `a ${typeof v}`;
-}
+/** The keys allowed in each mapping, for the message about an unknown one. */
+const KEYS = {
+  file: Object.keys(FileSchema.shape),
+  case: Object.keys(CaseSchema.shape),
+  turn: Object.keys(TurnSchema.in.shape),
+  expect: Object.keys(ExpectSchema.shape),
+  superstep: Object.keys(SuperstepSchema.shape),
+  update: Object.keys(UpdateSchema.in.shape),
+};
 
 /**
- * What is wrong with a value that must be a non-empty list: missing, an empty list (which is a
- * list: say it is empty), or something else.
+ * Where a problem is, in the file's words: `case "name"` (or `case #3` while the case has no
+ * valid name), `turn 1`, `key \`state\`, superstep 1`, `update 2`, `key \`expect.matches\``;
+ * and which mapping the path ends in (for the keys allowed there).
  */
-function notAList(value: unknown, one: string, detail = ''): string {
-  const list = `a non-empty list of ${one}s${detail}`;
-  if (value === undefined) return `is required: ${list}.`;
-  if (Array.isArray(value)) return `is an empty list: give at least one ${one}${detail}.`;
-  return `must be ${list}, not ${kind(value)}.`;
+function locate(
+  path: readonly PropertyKey[],
+  value: unknown,
+): { where: string[]; at: keyof typeof KEYS } {
+  const where: string[] = [];
+  let at: keyof typeof KEYS = 'file';
+  let node: unknown = value;
+  for (let i = 0; i < path.length; i++) {
+    const key = path[i];
+    const next = path[i + 1];
+    const child = (v: unknown, k: PropertyKey) =>
+      isObject(v) || Array.isArray(v) ? (v as Record<PropertyKey, unknown>)[k] : undefined;
+    if (typeof next === 'number') {
+      const item = child(child(node, key as PropertyKey), next);
+      if (key === 'cases') {
+        const name = isObject(item) && typeof item['name'] === 'string' ? item['name'].trim() : '';
+        where.push(name ? `case "${name}"` : `case #${next + 1}`);
+        at = 'case';
+      } else if (key === 'turns') {
+        where.push(`turn ${next + 1}`);
+        at = 'turn';
+      } else if (key === 'state') {
+        where.push(`key \`state\`, superstep ${next + 1}`);
+        at = 'superstep';
+      } else {
+        where.push(`update ${next + 1}`);
+        at = 'update';
+      }
+      node = item;
+      i++;
+    } else if (key === 'expect' && path[i + 1] !== undefined) {
+      where.push(`key \`expect.${String(path[i + 1])}\``);
+      i++;
+    } else {
+      where.push(`key \`${String(key)}\``);
+      if (key === 'expect') at = 'expect';
+      node = child(node, key as PropertyKey);
+    }
+  }
+  return { where, at };
 }
 
-class Validator {
-  readonly problems: string[] = [];
-  constructor(private readonly name: string) {}
-
-  private problem(where: string, message: string): void {
-    this.problems.push(`Tests file ${this.name}${where ? `, ${where}` : ''}: ${message}`);
+/** An issue as sentences (one per unknown key) that start with the file's name. */
+function sentences(issue: z.core.$ZodIssue, value: unknown, file: string): string[] {
+  const { where, at } = locate(issue.path, value);
+  // A name given twice: which of the cases of that name this is.
+  if (issue.code === 'custom' && issue.path.length === 3 && issue.path[2] === 'name') {
+    where[0] += ` (#${Number(issue.path[1]) + 1})`;
   }
-
-  private unknownKeys(where: string, value: Record<string, unknown>, known: string[]): void {
-    for (const key of Object.keys(value)) {
-      if (!known.includes(key)) {
-        this.problem(
-          where,
-          `unknown key \`${key}\`; the keys here are ${known.map((k) => `\`${k}\``).join(', ')}.`,
-        );
-      }
-    }
-  }
-
-  file(value: unknown): TestCase[] {
-    if (!isObject(value)) {
-      this.problem('', `the file must be a mapping with a \`cases\` list, not ${kind(value)}.`);
-      return [];
-    }
-    this.unknownKeys('', value, FILE_KEYS);
-    const cases = value['cases'];
-    if (!Array.isArray(cases) || cases.length === 0) {
-      this.problem('key `cases`', notAList(cases, 'case'));
-      return [];
-    }
-    if (cases.length > MAX_CASES) {
-      this.problem('key `cases`', `has ${cases.length} cases; at most ${MAX_CASES} are allowed.`);
-      return [];
-    }
-    const seen = new Map<string, number>();
-    const out: TestCase[] = [];
-    cases.forEach((raw, index) => {
-      const parsed = this.testCase(raw, index, seen);
-      if (parsed) out.push(parsed);
-    });
-    return out;
-  }
-
-  private testCase(raw: unknown, index: number, seen: Map<string, number>): TestCase | undefined {
-    const number = `case #${index + 1}`;
-    if (!isObject(raw)) {
-      this.problem(number, `must be a mapping (with \`name\` and \`turns\`), not ${kind(raw)}.`);
-      return undefined;
-    }
-    const rawName = raw['name'];
-    let where = number;
-    let name = '';
-    if (typeof rawName !== 'string' || rawName.trim() === '') {
-      this.problem(`${number}, key \`name\``, 'is required: a non-empty string.');
-    } else {
-      name = rawName.trim();
-      where = `case "${name}"`;
-      const first = seen.get(name);
-      if (first !== undefined) {
-        this.problem(
-          `${where} (#${index + 1}), key \`name\``,
-          `is not unique: case #${first + 1} has the same name.`,
-        );
-      } else seen.set(name, index);
-    }
-    this.unknownKeys(where, raw, CASE_KEYS);
-    const result: TestCase = { name, turns: [] };
-
-    const assistant = raw['assistant'];
-    if (assistant !== undefined) {
-      if (typeof assistant === 'string' && assistant.trim() !== '') {
-        result.assistant = assistant.trim();
-      } else {
-        this.problem(
-          `${where}, key \`assistant\``,
-          'must be a graph ID or assistant ID (a string).',
-        );
-      }
-    }
-
-    const state = raw['state'];
-    if (state !== undefined) {
-      const steps = this.state(where, state);
-      if (steps) result.state = steps;
-    }
-
-    const turns = raw['turns'];
-    if (!Array.isArray(turns) || turns.length === 0) {
-      this.problem(`${where}, key \`turns\``, notAList(turns, 'turn', ' (each with an `input`)'));
-    } else if (turns.length > MAX_TURNS) {
-      this.problem(`${where}, key \`turns\``, `has ${turns.length} turns; at most ${MAX_TURNS}.`);
-    } else {
-      turns.forEach((turn, i) => {
-        const parsed = this.turn(`${where}, turn ${i + 1}`, turn);
-        if (parsed) result.turns.push(parsed);
-      });
-    }
-
-    const checkpoints = raw['checkpoints'];
-    if (checkpoints !== undefined) {
-      if (
-        typeof checkpoints === 'number' &&
-        Number.isInteger(checkpoints) &&
-        checkpoints >= 0 &&
-        checkpoints <= MAX_CHECKPOINTS
-      ) {
-        result.checkpoints = checkpoints;
-      } else {
-        this.problem(
-          `${where}, key \`checkpoints\``,
-          `must be a whole number from 0 to ${MAX_CHECKPOINTS} (the least number of ` +
-            'checkpoints in the thread history after the last turn).',
-        );
-      }
-    }
-    return result;
-  }
-
-  private state(where: string, state: unknown): TestCase['state'] {
-    const at = `${where}, key \`state\``;
-    if (!Array.isArray(state) || state.length === 0) {
-      this.problem(at, `must be a non-empty list of supersteps (each with \`updates\`).`);
-      return undefined;
-    }
-    const steps: { updates: TestUpdate[] }[] = [];
-    state.forEach((step, i) => {
-      const here = `${at}, superstep ${i + 1}`;
-      if (!isObject(step)) {
-        this.problem(here, `must be a mapping with \`updates\`, not ${kind(step)}.`);
-        return;
-      }
-      this.unknownKeys(here, step, SUPERSTEP_KEYS);
-      const updates = step['updates'];
-      if (!Array.isArray(updates) || updates.length === 0) {
-        this.problem(`${here}, key \`updates\``, 'must be a non-empty list of updates.');
-        return;
-      }
-      const out: TestUpdate[] = [];
-      updates.forEach((update, j) => {
-        const u = `${here}, update ${j + 1}`;
-        if (!isObject(update)) {
-          this.problem(
-            u,
-            `must be a mapping with \`values\` and \`as_node\`, not ${kind(update)}.`,
-          );
-          return;
-        }
-        this.unknownKeys(u, update, UPDATE_KEYS);
-        const asNode = update['as_node'];
-        if (typeof asNode !== 'string' || asNode === '') {
-          this.problem(
-            `${u}, key \`as_node\``,
-            'is required: `__start__` or a node of the graph (the agent server drops an ' +
-              '`__input__` update when the next run brings its own input).',
-          );
-          return;
-        }
-        const command = update['command'];
-        if (command !== undefined && !isObject(command)) {
-          this.problem(`${u}, key \`command\``, `must be a mapping, not ${kind(command)}.`);
-          return;
-        }
-        out.push({
-          values: update['values'] ?? null,
-          asNode,
-          ...(command !== undefined ? { command } : {}),
-        });
-      });
-      steps.push({ updates: out });
-    });
-    return steps;
-  }
-
-  private turn(where: string, turn: unknown): TestTurn | undefined {
-    if (!isObject(turn)) {
-      this.problem(where, `must be a mapping with \`input\`, not ${kind(turn)}.`);
-      return undefined;
-    }
-    this.unknownKeys(where, turn, TURN_KEYS);
-    if (!('input' in turn) || !isObject(turn['input'])) {
-      this.problem(
-        `${where}, key \`input\``,
-        'is required: the run input, a mapping such as `{messages: [{role: user, content: Hi}]}`.',
-      );
-      return undefined;
-    }
-    const result: TestTurn = { input: turn['input'] };
-    const expect = turn['expect'];
-    if (expect === undefined || expect === null) return result;
-    const at = `${where}, key \`expect\``;
-    if (!isObject(expect)) {
-      this.problem(at, `must be a mapping (\`contains\`, \`matches\`, \`values\`).`);
-      return result;
-    }
-    this.unknownKeys(at, expect, EXPECT_KEYS);
-    const checks: NonNullable<TestTurn['expect']> = {};
-    const contains = expect['contains'];
-    if (contains !== undefined) {
-      if (typeof contains === 'string' && contains !== '') checks.contains = contains;
-      else if (typeof contains === 'number' || typeof contains === 'boolean') {
-        checks.contains = String(contains);
-      } else this.problem(`${where}, key \`expect.contains\``, 'must be a non-empty string.');
-    }
-    const matches = expect['matches'];
-    if (matches !== undefined) {
-      if (typeof matches !== 'string' || matches === '') {
-        this.problem(
-          `${where}, key \`expect.matches\``,
-          'must be a regular expression (a string).',
-        );
-      } else {
-        const problem = patternProblem(matches);
-        if (problem === undefined) checks.matches = matches;
-        else {
-          this.problem(
-            `${where}, key \`expect.matches\``,
-            `is not a regular expression in RE2 syntax (the linear-time engine the checks ` +
-              `use; no lookarounds or back-references): ${problem}.`,
-          );
-        }
-      }
-    }
-    const values = expect['values'];
-    if (values !== undefined) {
-      if (isObject(values)) checks.values = values;
-      else {
-        this.problem(
-          `${where}, key \`expect.values\``,
-          `must be a mapping (a partial match of the thread's state values), not ${kind(values)}.`,
-        );
-      }
-    }
-    result.expect = checks;
-    return result;
-  }
+  const prefix = `Tests file ${file}${where.length > 0 ? `, ${where.join(', ')}` : ''}: `;
+  if (issue.code !== 'unrecognized_keys') return [prefix + issue.message];
+  const known = KEYS[at].map((k) => `\`${k}\``).join(', ');
+  return issue.keys.map((key) => `${prefix}unknown key \`${key}\`; the keys here are ${known}.`);
 }

@@ -1,0 +1,330 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import {
+  commentMarker,
+  isOwnComment,
+  startsWithMarker,
+  renderComment,
+  upsertPrComment,
+} from '../../../src/report/github/pr-comment.js';
+import type { RunReport } from '../../../src/report/record.js';
+import {
+  captureOutputForTests,
+  resetSecretsForTests,
+  setSecret,
+} from '../../../src/lib/untrusted.js';
+import { FakeGithub } from '../../helpers/fake-github.js';
+import { githubContext, recordingLogger } from '../../helpers/fakes.js';
+import { splitFences } from '../support.js';
+
+const COMMENTS = '/repos/octo/app/issues/7/comments';
+const T0 = Date.UTC(2024, 4, 1, 12, 0, 0);
+
+function report(fields: Partial<RunReport> = {}): RunReport {
+  return {
+    command: 'deploy',
+    outcome: 'success',
+    name: 'pr-7-agent',
+    deploymentId: 'dep-1',
+    revisionId: 'rev-1',
+    status: 'DEPLOYED',
+    url: 'https://pr-7-agent.example.com',
+    created: true,
+    timeline: [
+      { status: 'QUEUED', at: T0 },
+      { status: 'DEPLOYED', at: T0 + 60_000 },
+    ],
+    finishedAt: T0 + 61_000,
+    ...fields,
+  };
+}
+
+let fake: FakeGithub;
+beforeEach(async () => {
+  fake = await FakeGithub.start();
+});
+afterEach(async () => {
+  await fake.close();
+  resetSecretsForTests();
+});
+
+async function upsert(r: RunReport, logger = recordingLogger(), options: { pr?: boolean } = {}) {
+  await upsertPrComment({
+    token: 'ghs_test',
+    github: githubContext(fake.url, options),
+    report: r,
+    logger,
+  });
+  return logger;
+}
+
+describe('renderComment: how a reviewer reaches the deployment', () => {
+  const UI = 'https://smith.langchain.com/o/t-1/host/deployments/dep-1';
+
+  it('leads with the LangSmith page, then the API URL with a curl that sends X-Api-Key', () => {
+    const body = renderComment(report({ uiUrl: UI }), commentMarker('pr-7-agent'));
+    const lines = body.split('\n');
+    expect(lines[0]).toBe('<!-- langgraph-deploy:pr-7-agent -->');
+    expect(lines[2]).toMatch(/^### /);
+    expect(lines[4]).toBe(`**[Open the deployment in LangSmith](${UI})**`);
+    expect(body.indexOf(UI)).toBeLessThan(body.indexOf('https://pr-7-agent.example.com'));
+    const { fenced } = splitFences(body);
+    expect(fenced).toContainEqual([
+      `curl -H "X-Api-Key: $LANGSMITH_API_KEY" 'https://pr-7-agent.example.com/ok'`,
+    ]);
+  });
+
+  it('never puts the key itself in the comment', async () => {
+    const key = 'lsv2_pt_0123456789abcdef0123456789abcdef_0123456789';
+    setSecret(key);
+    await upsert(report({ uiUrl: UI }));
+    const body = fake.comments[0]?.body ?? '';
+    expect(body).toContain('X-Api-Key: $LANGSMITH_API_KEY');
+    expect(body).not.toContain(key);
+  });
+
+  it('quotes the URL for the shell (a quote in it is percent-encoded)', () => {
+    const body = renderComment(report({ url: "https://a.example.com/x'y" }), 'm');
+    expect(body).toContain(`'https://a.example.com/x%27y/ok'`);
+  });
+
+  it('shows only what is known: no URL, no curl; a delete shows neither', () => {
+    const noUrl = renderComment(report({ uiUrl: UI, url: undefined }), 'm');
+    expect(noUrl).toContain('Open the deployment in LangSmith');
+    expect(noUrl).not.toContain('curl');
+    const deleted = renderComment(
+      report({ command: 'delete', outcome: 'deleted', uiUrl: UI }),
+      'm',
+    );
+    expect(deleted).not.toContain('Open the deployment in LangSmith');
+    expect(deleted).not.toContain('curl');
+  });
+});
+
+describe('renderComment', () => {
+  it('starts with the marker and shows status, URL and the run link', () => {
+    const marker = commentMarker('pr-7-agent');
+    expect(marker).toBe('<!-- langgraph-deploy:pr-7-agent -->');
+    const body = renderComment(report(), marker, {
+      runUrl: 'https://github.com/octo/app/actions/runs/42',
+    });
+    expect(body.startsWith(`${marker}\n\n### ✅ \`pr-7-agent\` is deployed`)).toBe(true);
+    expect(body).toContain('| Status | **`DEPLOYED`** |');
+    expect(body).toContain(`'https://pr-7-agent.example.com/ok'`);
+    expect(body).toContain('[workflow run](https://github.com/octo/app/actions/runs/42)');
+    expect(body).toContain('| `QUEUED` | 2024-05-01 12:00:00 UTC | 2024-05-01 12:00:00 UTC |');
+  });
+
+  it('keeps hostile error text and log lines inert', () => {
+    const tail = ['</details><script>alert(1)</script>', '`````'];
+    const body = renderComment(
+      report({ outcome: 'failure', error: 'x </details><script>', logTail: tail }),
+      commentMarker('a'),
+    );
+    const { outside, fenced } = splitFences(body);
+    expect(fenced).toContainEqual(tail);
+    expect(outside).not.toContain('<script');
+    expect(outside.match(/<\/details>/g)?.length).toBe(outside.match(/<details>/g)?.length);
+  });
+
+  it('encodes a marker key that could end the HTML comment', () => {
+    expect(commentMarker('a-->b')).toBe('<!-- langgraph-deploy:a--%3Eb -->');
+  });
+});
+
+describe('isOwnComment', () => {
+  const bot = { login: 'github-actions[bot]', type: 'Bot' };
+  it('with the workflow token: github-actions[bot] or an app bot acting via its app', () => {
+    expect(isOwnComment({ id: 1, user: bot }, undefined)).toBe(true);
+    expect(
+      isOwnComment(
+        {
+          id: 1,
+          user: { login: 'my-app[bot]', type: 'Bot' },
+          performed_via_github_app: { slug: 'my-app' },
+        },
+        undefined,
+      ),
+    ).toBe(true);
+    expect(isOwnComment({ id: 1, user: { login: 'my-app[bot]', type: 'Bot' } }, undefined)).toBe(
+      false,
+    );
+    expect(isOwnComment({ id: 1, user: { login: 'alice', type: 'User' } }, undefined)).toBe(false);
+  });
+  it('with a token that may read GET /user: exactly that login', () => {
+    expect(isOwnComment({ id: 1, user: { login: 'deployer', type: 'User' } }, 'deployer')).toBe(
+      true,
+    );
+    expect(isOwnComment({ id: 1, user: bot }, 'deployer')).toBe(false);
+  });
+});
+
+describe('upsertPrComment', () => {
+  it('creates one comment, then updates it in place', async () => {
+    const logger = await upsert(report({ status: 'BUILDING', outcome: 'started' }));
+    expect(fake.requestsTo('POST', COMMENTS)).toHaveLength(1);
+    expect(fake.comments).toHaveLength(1);
+    expect(fake.comments[0]!.body).toContain('<!-- langgraph-deploy:pr-7-agent -->');
+    expect(fake.comments[0]!.body).toContain('`BUILDING`');
+    expect(fake.requests.every((r) => r.authorized)).toBe(true);
+
+    await upsert(report(), logger);
+    expect(fake.requestsTo('POST', COMMENTS)).toHaveLength(1);
+    expect(
+      fake.requestsTo('PATCH', `/repos/octo/app/issues/comments/${fake.comments[0]!.id}`),
+    ).toHaveLength(1);
+    expect(fake.comments).toHaveLength(1);
+    expect(fake.comments[0]!.body).toContain('**`DEPLOYED`**');
+    expect(fake.comments[0]!.body).not.toContain('`BUILDING`');
+    expect(logger.warnings()).toHaveLength(0);
+  });
+
+  it('keeps one comment per deployment name', async () => {
+    await upsert(report());
+    await upsert(report({ name: 'pr-7-other' }));
+    expect(fake.comments.map((c) => c.body.split('\n')[0])).toEqual([
+      '<!-- langgraph-deploy:pr-7-agent -->',
+      '<!-- langgraph-deploy:pr-7-other -->',
+    ]);
+  });
+
+  it('leaves a comment by another author alone, even with the same marker', async () => {
+    const foreign = fake.addComment(7, '<!-- langgraph-deploy:pr-7-agent -->\nfake status', {
+      login: 'mallory',
+      type: 'User',
+    });
+    await upsert(report());
+    expect(fake.requestsTo('PATCH', /\/issues\/comments\//)).toHaveLength(0);
+    expect(foreign.body).toBe('<!-- langgraph-deploy:pr-7-agent -->\nfake status');
+    expect(fake.comments).toHaveLength(2);
+    expect(fake.comments[1]!.user.login).toBe('github-actions[bot]');
+  });
+
+  it('leaves its own identity’s comment alone when the marker is not its exact first line', async () => {
+    const quoted = [
+      'See the bot: <!-- langgraph-deploy:pr-7-agent -->',
+      ' <!-- langgraph-deploy:pr-7-agent -->\nindented',
+      '<!-- langgraph-deploy:pr-7-agent -->-old\nanother deployment',
+      '> <!-- langgraph-deploy:pr-7-agent -->\nquoted',
+    ].map((body) => fake.addComment(7, body));
+    await upsert(report());
+    expect(fake.requestsTo('PATCH', /\/issues\/comments\//)).toHaveLength(0);
+    expect(fake.comments).toHaveLength(quoted.length + 1);
+    expect(startsWithMarker(fake.comments.at(-1)!.body, commentMarker('pr-7-agent'))).toBe(true);
+  });
+
+  it('with a token that may read GET /user, updates only that user’s comment', async () => {
+    fake.viewer = 'deployer';
+    const botComment = fake.addComment(7, '<!-- langgraph-deploy:pr-7-agent -->\nold');
+    const mine = fake.addComment(7, '<!-- langgraph-deploy:pr-7-agent -->\nold', {
+      login: 'deployer',
+      type: 'User',
+    });
+    await upsert(report());
+    expect(botComment.body).toContain('old');
+    expect(mine.body).toContain('**`DEPLOYED`**');
+    expect(fake.requestsTo('POST', COMMENTS)).toHaveLength(0);
+  });
+
+  it('finds its comment on a later page', async () => {
+    for (let i = 0; i < 130; i++) {
+      fake.addComment(7, `chatter ${i}`, { login: `user${i % 3}`, type: 'User' });
+    }
+    const ours = fake.addComment(7, '<!-- langgraph-deploy:pr-7-agent -->\nold');
+    fake.addComment(7, 'later chatter', { login: 'user1', type: 'User' });
+    await upsert(report());
+    const lists = fake.requestsTo('GET', COMMENTS);
+    expect(lists.map((r) => [r.query['per_page'], r.query['page'] ?? '1'])).toEqual([
+      ['100', '1'],
+      ['100', '2'],
+    ]);
+    expect(fake.requestsTo('POST', COMMENTS)).toHaveLength(0);
+    expect(ours.body).toContain('**`DEPLOYED`**');
+  });
+
+  it('turns a 403 into exactly one warning naming pull-requests: write, without throwing', async () => {
+    fake.failOn('POST', COMMENTS, 403);
+    const logger = recordingLogger();
+    await expect(upsert(report(), logger)).resolves.toBe(logger);
+    expect(logger.warnings()).toHaveLength(1);
+    const [warning] = logger.warnings();
+    expect(warning!.message).toContain('pull-requests: write');
+    expect(warning!.message).toContain('Resource not accessible by integration');
+    expect(warning!.message).toContain('pull request #7');
+    expect(warning!.properties?.title).toBe('PR comment not updated');
+    expect(logger.entries.filter((e) => e.level === 'error')).toHaveLength(0);
+  });
+
+  it('turns a 403 on listing into one warning as well', async () => {
+    fake.failOn('GET', COMMENTS, 403);
+    const logger = await upsert(report());
+    expect(logger.warnings()).toHaveLength(1);
+    expect(logger.warnings()[0]!.message).toContain('pull-requests: write');
+  });
+
+  it('warns (once) on a server error and on a timeout', async () => {
+    fake.failOn('PATCH', /\/issues\/comments\//, 502, { message: 'Bad Gateway' });
+    fake.addComment(7, '<!-- langgraph-deploy:pr-7-agent -->\nold');
+    const logger = await upsert(report());
+    expect(logger.warnings()).toHaveLength(1);
+    expect(logger.warnings()[0]!.message).toContain('HTTP 502');
+
+    fake.hangOn('GET', COMMENTS);
+    const slow = recordingLogger();
+    await upsertPrComment({
+      token: 'ghs_test',
+      github: githubContext(fake.url),
+      report: report(),
+      logger: slow,
+      timeoutMs: 200,
+    });
+    expect(slow.warnings()).toHaveLength(1);
+    expect(slow.warnings()[0]!.message).toContain('did not answer within 0.2 s');
+  });
+
+  it('does nothing outside pull-request events', async () => {
+    const logger = await upsert(report(), recordingLogger(), { pr: false });
+    expect(fake.requests).toHaveLength(0);
+    expect(logger.warnings()).toHaveLength(0);
+  });
+
+  it('on delete, updates the comment to say the preview was removed, and creates none', async () => {
+    await upsert(report());
+    await upsert({
+      command: 'delete',
+      outcome: 'deleted',
+      name: 'pr-7-agent',
+      deploymentId: 'dep-1',
+      status: 'DELETED',
+      timeline: [],
+    });
+    expect(fake.comments).toHaveLength(1);
+    expect(fake.comments[0]!.body).toContain('The preview deployment was removed.');
+    expect(fake.comments[0]!.body).not.toContain('is deployed');
+
+    await upsert({ command: 'delete', outcome: 'not_found', name: 'never-deployed', timeline: [] });
+    expect(fake.comments).toHaveLength(1);
+    expect(fake.requestsTo('POST', COMMENTS)).toHaveLength(1);
+  });
+
+  it('redacts registered secrets from the comment', async () => {
+    const restore = captureOutputForTests(() => {});
+    try {
+      setSecret('hunter2-secret');
+    } finally {
+      restore();
+    }
+    await upsert(
+      report({ outcome: 'failure', error: 'boom hunter2-secret', logTail: ['hunter2-secret'] }),
+    );
+    const sent = fake.requestsTo('POST', COMMENTS)[0]!.body as { body: string };
+    expect(sent.body).not.toContain('hunter2-secret');
+    expect(sent.body).toContain('boom ***');
+  });
+
+  it('warns once when there is no token', async () => {
+    const logger = recordingLogger();
+    await upsertPrComment({ token: '', github: githubContext(fake.url), report: report(), logger });
+    expect(logger.warnings()).toHaveLength(1);
+    expect(fake.requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,183 @@
+/**
+ * Turns a control-plane answer that is not a success into an `ApiError` whose message says
+ * what happened and what to do. Response bodies are never printed: only the server's
+ * `detail` text, and for 422 the fields and messages of each validation error (never their
+ * `input`, which can echo secret values). Every message goes through `redact()`.
+ */
+import { ApiError } from '../lib/errors.js';
+import { collapseWhitespace, inert, redact } from '../lib/untrusted.js';
+import { DetailSchema, HTTPValidationErrorSchema } from './schemas.js';
+import * as z from 'zod/mini';
+
+export interface ErrorContext {
+  method: string;
+  /** URL path, without query. */
+  path: string;
+  /** What was being done, e.g. `GET deployment 1234`. */
+  describe: string;
+  /** What a 404 means here, e.g. `Deployment 1234 does not exist. Check \`deployment-id\`.` */
+  notFound?: string;
+  /** The `workspace-id` input, when set (changes the 403 advice). */
+  workspaceId?: string;
+}
+
+export interface ErrorAnswer {
+  status: number;
+  text: string;
+  headers?: Headers;
+  /** Attempts made (retries included). */
+  attempts?: number;
+}
+
+const STATUS_PAGE = 'https://status.smith.langchain.com';
+const MAX_DETAIL = 600;
+
+/** Request fields → the action input they come from, to point at what to fix. */
+const FIELD_INPUTS: Record<string, string> = {
+  name: 'name',
+  source: 'source',
+  secrets: 'secrets',
+  'source_config.integration_id': 'integration-id',
+  'source_config.repo_url': 'repo-url',
+  'source_config.deployment_type': 'deployment-type',
+  'source_config.build_on_push': 'build-on-push',
+  'source_config.custom_url': 'custom-url',
+  'source_config.resource_spec': 'resource-spec',
+  'source_config.listener_id': 'listener-id',
+  'source_config.listener_config': 'k8s-namespace',
+  'source_config.listener_config.k8s_namespace': 'k8s-namespace',
+  'source_revision_config.repo_ref': 'repo-ref',
+  'source_revision_config.langgraph_config_path': 'config-path',
+  'source_revision_config.image_uri': 'image-uri',
+  delete_tracing_project: 'delete-tracing-project',
+};
+
+/**
+ * One line of at most `max` characters, made inert for the runner. Secrets are masked in the
+ * full text first: a secret that holds a tab or two spaces, or that the cut would halve, must
+ * not show after the reflow or the cut.
+ */
+function truncate(text: string, max = MAX_DETAIL): string {
+  return inert(collapseWhitespace(redact(text)), max + 1);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The server's `detail` (or `message`) text, when the body carries one. */
+export function serverDetail(text: string): string | undefined {
+  const body = parseJson(text);
+  const detail = z.safeParse(DetailSchema, body);
+  if (detail.success) return truncate(detail.data.detail);
+  if (body !== null && typeof body === 'object') {
+    const message = (body as { message?: unknown }).message;
+    if (typeof message === 'string' && message.trim() !== '') return truncate(message);
+  }
+  return undefined;
+}
+
+/**
+ * One line per validation error: `source_config.integration_id: Field required`, the leading
+ * `body`/`query`/`path`/`header` element of `loc` dropped, the input named when known. Never
+ * the entry's `input` or `ctx` (they can echo the values sent, secrets included).
+ */
+export function renderValidationErrors(text: string): string[] | undefined {
+  const parsed = z.safeParse(HTTPValidationErrorSchema, parseJson(text));
+  if (!parsed.success) return undefined;
+  return parsed.data.detail.map((entry) => {
+    const loc = [...entry.loc];
+    if (typeof loc[0] === 'string' && ['body', 'query', 'path', 'header'].includes(loc[0])) {
+      loc.shift();
+    }
+    const field = loc.map(String).join('.');
+    const input =
+      FIELD_INPUTS[field] ?? FIELD_INPUTS[loc.filter((p) => typeof p === 'string').join('.')];
+    const msg = truncate(entry.msg, 300);
+    return `${inert(field, 120) || '(request)'}: ${msg}${input ? ` (input \`${input}\`)` : ''}`;
+  });
+}
+
+/** Maps a non-2xx answer to an `ApiError` with advice. */
+export function errorFromResponse(res: ErrorAnswer, ctx: ErrorContext): ApiError {
+  const { status } = res;
+  // Without its final period: the messages below go on with ". What to do".
+  const detail = serverDetail(res.text)?.replace(/\.$/, '');
+  const withDetail = detail ? `: ${detail}` : '';
+  const attempts = res.attempts ?? 1;
+  let message: string;
+  let title: string | undefined;
+
+  if (status === 401) {
+    title = 'API key rejected';
+    message =
+      `${ctx.describe} was rejected (HTTP 401 Unauthorized): the control plane did not accept ` +
+      'the API key. Check the `api-key` secret: it must be a valid, unexpired LangSmith API ' +
+      'key of the organization or workspace that owns the deployments (and for the region / ' +
+      '`control-plane-url` used).';
+  } else if (status === 403) {
+    title = 'Permission denied';
+    message = `${ctx.describe} was refused (HTTP 403 Forbidden)${withDetail}. `;
+    message += ctx.workspaceId
+      ? `Check that \`workspace-id\` (${ctx.workspaceId}) is the workspace of the deployments ` +
+        'and that the API key has permission to manage deployments there.'
+      : 'A workspace-scoped or organization-scoped API key needs the `workspace-id` input ' +
+        '(sent as X-Tenant-Id); otherwise the key lacks permission to manage deployments.';
+  } else if (status === 404) {
+    title = 'Not found';
+    message =
+      ctx.notFound ??
+      `${ctx.describe} answered 404 Not Found${withDetail}. Check the URL and the IDs given.`;
+  } else if (status === 400 || status === 409) {
+    message =
+      `${ctx.describe} was rejected (HTTP ${status})${detail ? `: ${detail}` : ' without a reason'}` +
+      '. Check the inputs the message names.';
+  } else if (status === 422) {
+    title = 'Request rejected as invalid';
+    const lines = renderValidationErrors(res.text);
+    message =
+      lines && lines.length > 0
+        ? `${ctx.describe} was rejected as invalid (HTTP 422):\n${lines
+            .map((l) => `  - ${l}`)
+            .join('\n')}\nFix the inputs named above.`
+        : `${ctx.describe} was rejected as invalid (HTTP 422)${withDetail}. Check the inputs.`;
+  } else if (status === 429) {
+    title = 'Rate limited';
+    message =
+      `${ctx.describe} was still rate limited (HTTP 429) after ${attempts} attempt` +
+      `${attempts === 1 ? '' : 's'}. The control plane limits requests per API key: wait a few ` +
+      'minutes and re-run the job, and avoid running many deploy jobs with the same key at once.';
+  } else if (status >= 500) {
+    title = 'Control plane unavailable';
+    message =
+      `${ctx.describe} failed with HTTP ${status}${attempts > 1 ? ` after ${attempts} attempts` : ''}` +
+      `${withDetail}. The platform may be having trouble: re-run the job later, and check ` +
+      `${STATUS_PAGE}.`;
+  } else if (status >= 300 && status < 400) {
+    const location = res.headers?.get('location');
+    let where = '';
+    if (location) {
+      try {
+        const u = new URL(location, 'http://invalid.invalid');
+        where = u.host === 'invalid.invalid' ? ` to ${u.pathname}` : ` to ${u.origin}${u.pathname}`;
+      } catch {
+        where = '';
+      }
+    }
+    message =
+      `${ctx.describe} was redirected (HTTP ${status})${where}. Redirects are not followed, so ` +
+      'that the API key is not sent elsewhere: set `control-plane-url` to the final address.';
+  } else {
+    message = `${ctx.describe} failed with HTTP ${status}${withDetail}.`;
+  }
+  return new ApiError(redact(message), {
+    status,
+    method: ctx.method,
+    path: ctx.path,
+    ...(title ? { title } : {}),
+  });
+}

@@ -1,0 +1,118 @@
+/** Answers the action refuses or caps: no redirects followed, a size cap on every body. */
+import { ApiError } from '../../lib/errors.js';
+import { redact } from '../../lib/untrusted.js';
+
+/** Largest answer the action reads (control plane and agent server). */
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
+/** An answer the action refuses (a redirect, or one over the size cap): never retried. */
+export class RefusedAnswerError extends ApiError {
+  constructor(
+    message: string,
+    options: { status: number; method: string; path: string; title: string },
+  ) {
+    super(message, options);
+    this.name = 'RefusedAnswerError';
+  }
+}
+
+/** 3xx with a target (304 is a cache answer, not a redirect). */
+export function isRedirect(status: number): boolean {
+  return status >= 300 && status < 400 && status !== 304;
+}
+
+/** The host a redirect points at, never its path, query or credentials. */
+function redirectTarget(location: string | null, from: URL): string {
+  if (location === null || location.trim() === '') return 'no Location given';
+  try {
+    return `to ${new URL(location, from).host || 'an address without a host'}`;
+  } catch {
+    return 'to an invalid Location';
+  }
+}
+
+/**
+ * A redirect is never followed (it could carry the API key to another host): a 3xx fails at
+ * once, not retried, naming the target's host.
+ */
+export function redirectError(method: string, url: URL, describe: string, res: Response): ApiError {
+  const target = redirectTarget(res.headers.get('location'), url);
+  return new RefusedAnswerError(
+    redact(
+      `${describe} answered HTTP ${res.status}, a redirect (${target}), which the action does ` +
+        'not follow: the API key must not travel to another address. Check the URL (scheme, ' +
+        'host, path prefix, trailing slash) and set it to the final address.',
+    ),
+    { status: res.status, method, path: url.pathname, title: 'Redirect refused' },
+  );
+}
+
+export function tooLargeError(
+  status: number,
+  method: string,
+  url: URL,
+  describe: string,
+): ApiError {
+  return new RefusedAnswerError(
+    redact(
+      `${describe}: answer too large (over ${MAX_ANSWER_BYTES / 1024 / 1024} MiB); the action ` +
+        'stopped reading it. Check the URL points at the API (not a file or a proxy page).',
+    ),
+    { status, method, path: url.pathname, title: 'Answer too large' },
+  );
+}
+
+/**
+ * Reads a body as UTF-8 text, counting bytes as they arrive: past `MAX_ANSWER_BYTES` the read
+ * is cancelled and an "answer too large" error thrown, so memory stays bounded whatever the
+ * server sends (a `Content-Length` over the cap fails before reading).
+ */
+export async function readCapped(
+  res: Response,
+  describe: string,
+  method: string,
+  url: URL,
+): Promise<string> {
+  const declared = Number(res.headers.get('content-length') ?? '');
+  if (Number.isFinite(declared) && declared > MAX_ANSWER_BYTES) {
+    await res.body?.cancel().catch(() => undefined);
+    throw tooLargeError(res.status, method, url, describe);
+  }
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_ANSWER_BYTES) {
+      chunks.length = 0;
+      await reader.cancel().catch(() => undefined);
+      throw tooLargeError(res.status, method, url, describe);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
+/** The same cap on a streamed answer (a run's events), passed through as it is read. */
+export function cappedStream(res: Response, describe: string, method: string, url: URL): Response {
+  if (!res.body) return res;
+  let size = 0;
+  const counter = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      size += chunk.byteLength;
+      if (size > MAX_ANSWER_BYTES) {
+        controller.error(tooLargeError(res.status, method, url, describe));
+        return;
+      }
+      controller.enqueue(chunk);
+    },
+  });
+  return new Response(res.body.pipeThrough(counter), {
+    status: res.status,
+    statusText: res.statusText,
+    headers: res.headers,
+  });
+}

@@ -1,0 +1,158 @@
+/**
+ * Shapes of the control-plane API (LangSmith Deployment, `/v2`), written from its published
+ * OpenAPI description. Responses are validated loosely: extra fields are kept, required ones
+ * must be there, and enums the action only reports (statuses) are plain strings so that a
+ * value the platform adds later does not break a deploy.
+ *
+ * `zod/mini` rather than `zod`: same checks, a smaller share of the bundle.
+ */
+import * as z from 'zod/mini';
+
+const nullableString = z.optional(z.nullable(z.string()));
+
+export const SecretSchema = z.looseObject({ name: z.string(), value: z.string() });
+
+export const SourceConfigSchema = z.looseObject({
+  integration_id: nullableString,
+  repo_url: nullableString,
+  deployment_type: nullableString,
+  build_on_push: z.optional(z.nullable(z.boolean())),
+  custom_url: nullableString,
+  resource_spec: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
+  listener_id: nullableString,
+  listener_config: z.optional(z.nullable(z.looseObject({ k8s_namespace: nullableString }))),
+});
+
+export const SourceRevisionConfigSchema = z.looseObject({
+  repo_ref: nullableString,
+  langgraph_config_path: nullableString,
+  image_uri: nullableString,
+  repo_commit_sha: nullableString,
+});
+
+export const DeploymentSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  source: z.string(),
+  source_config: SourceConfigSchema,
+  source_revision_config: SourceRevisionConfigSchema,
+  secrets: z.array(SecretSchema),
+  tenant_id: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  status: z.string(),
+  latest_revision_id: z.nullable(z.string()),
+  active_revision_id: z.optional(z.nullable(z.string())),
+  /** The agent server's URL as LangSmith Cloud fills it (`source_config.custom_url` wins). */
+  url: nullableString,
+});
+export type Deployment = z.infer<typeof DeploymentSchema>;
+
+export const DeploymentsListSchema = z.looseObject({
+  resources: z.array(DeploymentSchema),
+  offset: z.number(),
+});
+export type DeploymentsList = z.infer<typeof DeploymentsListSchema>;
+
+export const RevisionSchema = z.looseObject({
+  id: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  status: z.string(),
+  source: z.string(),
+  source_revision_config: SourceRevisionConfigSchema,
+  /** Why the revision is in its status, when the platform says (untrusted text). */
+  status_message: nullableString,
+});
+export type Revision = z.infer<typeof RevisionSchema>;
+
+export const RevisionsListSchema = z.looseObject({
+  resources: z.array(RevisionSchema),
+  offset: z.number(),
+});
+export type RevisionsList = z.infer<typeof RevisionsListSchema>;
+
+/**
+ * `POST /v1/projects/{deployment_id}/revisions/{rev}/build_logs` (and `deploy_logs`): not in the
+ * spec snapshot; the shape is the one the platform's `langgraph deploy` CLI reads
+ * (`{logs: [{id, timestamp, level, message}], next_offset}`, timestamp epoch ms or a string).
+ * Entries are kept loose and rendered tolerantly.
+ */
+export const RevisionLogsSchema = z.looseObject({
+  logs: z.array(z.unknown()),
+  next_offset: z.optional(z.nullable(z.union([z.string(), z.number()]))),
+});
+export type RevisionLogs = z.infer<typeof RevisionLogsSchema>;
+
+/** The body of a logs request: newest or oldest first, a page size, and where to go on. */
+export interface RevisionLogsRequest {
+  order: 'asc' | 'desc';
+  limit: number;
+  offset?: string;
+}
+
+export const ValidationErrorSchema = z.looseObject({
+  loc: z.array(z.union([z.string(), z.number()])),
+  msg: z.string(),
+  type: z.string(),
+});
+export const HTTPValidationErrorSchema = z.looseObject({
+  detail: z.array(ValidationErrorSchema),
+});
+/** `POST /v2/deployments/{id}/upload-url`: a signed URL and the object path to build from. */
+export const UploadTargetSchema = z.looseObject({
+  upload_url: z.string().check(z.minLength(1)),
+  object_path: z.string().check(z.minLength(1)),
+});
+export type UploadTarget = z.infer<typeof UploadTargetSchema>;
+
+/** 400/404/409 bodies: `{detail: "..."}`. */
+export const DetailSchema = z.looseObject({ detail: z.string() });
+
+// Requests (built by the action; typed, not validated at run time).
+
+export interface SourceConfigRequest {
+  integration_id?: string;
+  repo_url?: string;
+  deployment_type?: string;
+  build_on_push?: boolean;
+  custom_url?: string;
+  resource_spec?: Record<string, unknown>;
+  listener_id?: string;
+  listener_config?: { k8s_namespace?: string };
+  install_command?: string;
+  build_command?: string;
+}
+
+export interface SourceRevisionConfigRequest {
+  source_tarball_path?: string;
+  repo_ref?: string;
+  langgraph_config_path?: string;
+  image_uri?: string;
+}
+
+export interface DeploymentCreateRequest {
+  name: string;
+  source: 'github' | 'external_docker' | 'internal_source';
+  source_config: SourceConfigRequest;
+  source_revision_config: SourceRevisionConfigRequest;
+  secrets: { name: string; value: string }[];
+}
+
+export interface DeploymentPatchRequest {
+  revision_source?: 'internal_source';
+  source_config?: SourceConfigRequest;
+  source_revision_config?: SourceRevisionConfigRequest;
+  secrets?: { name: string; value: string }[];
+}
+
+/**
+ * `POST /v2/deployments/{id}/revisions` (the API reference's "Create Deployment Revision"):
+ * always makes a new revision and answers with it. `source_config` only with what changes;
+ * `secrets` only when the run sends secrets (a sent list replaces the environment).
+ */
+export interface RevisionCreateRequest {
+  source_config?: SourceConfigRequest;
+  source_revision_config: SourceRevisionConfigRequest;
+  secrets?: { name: string; value: string }[];
+}

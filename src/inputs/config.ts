@@ -1,0 +1,118 @@
+/**
+ * The one typed, validated configuration a run works from. `inputs/read.ts` builds it from the
+ * action inputs and the GitHub context; nothing else reads `INPUT_*` variables.
+ */
+
+export type Command = 'deploy' | 'delete' | 'rollback' | 'prune';
+export type Source = 'github' | 'external_docker' | 'upload';
+export type Region = 'us' | 'eu' | 'apac' | 'aws-us';
+export type BuildLogMode = 'tail' | 'stream' | 'off';
+export type DeploymentType = 'dev_free' | 'dev' | 'prod' | 'dev_zero' | 'dev_free_zero';
+
+export interface SecretEntry {
+  name: string;
+  value: string;
+}
+
+export interface GithubContext {
+  eventName: string;
+  /** `GITHUB_REF`, e.g. `refs/heads/main`, `refs/tags/v1.2.0`, `refs/pull/7/merge`. */
+  ref: string;
+  /** `GITHUB_SHA`. */
+  sha: string;
+  /** `owner/name`. */
+  repository: string;
+  serverUrl: string;
+  apiUrl: string;
+  runId: string;
+  runAttempt: string;
+  workspace: string;
+  /** Set on `pull_request` / `pull_request_target` events (from the event payload). */
+  pullRequest?: {
+    number: number;
+    headRef: string;
+    headSha: string;
+    headRepoFullName: string;
+    baseRepoFullName: string;
+  };
+}
+
+export interface Config {
+  command: Command;
+  apiKey: string;
+  workspaceId?: string;
+  region: Region;
+  /** Base URL of the control plane, without trailing slash (e.g. `https://api.host.langchain.com`). */
+  controlPlaneUrl: string;
+  /** The LangSmith UI base, e.g. `https://smith.langchain.com`. */
+  uiBaseUrl: string;
+  name?: string;
+  deploymentId?: string;
+  wait: boolean;
+  /** Seconds. */
+  timeoutSeconds: number;
+  /** Seconds: the longest gap between two status checks. */
+  pollIntervalSeconds: number;
+
+  // deploy only
+  source: Source;
+  integrationId?: string;
+  repoUrl?: string;
+  repoRef?: string;
+  configPath: string;
+  imageUri?: string;
+  customUrl?: string;
+  listenerId?: string;
+  k8sNamespace?: string;
+  deploymentType: DeploymentType;
+  buildOnPush: boolean;
+  /** `undefined` when the `secrets` input is empty (an update then keeps the environment). */
+  secrets?: SecretEntry[];
+  resourceSpec?: Record<string, unknown>;
+  /** `skip-unchanged`: no new revision when the live one already runs this commit. */
+  skipUnchanged: boolean;
+  /** `interrupt-previous`: interrupt an in-progress revision before the PATCH. */
+  interruptPrevious: boolean;
+  /** `source_config.install_command` / `build_command` (`github` and `upload`). */
+  installCommand?: string;
+  buildCommand?: string;
+  healthCheck: boolean;
+  /** `build-log`: the log tail on failure (`tail`), also live while building (`stream`), or none. */
+  buildLog: BuildLogMode;
+  /** Parsed JSON run input for the smoke test, when set. */
+  smokeTest?: unknown;
+  smokeTestAssistant?: string;
+  /** The validated conversation tests file (`tests`), when set. */
+  tests?: {
+    file: string;
+    cases: import('../verify/tests-file.js').TestCase[];
+    /** `tests-feedback-key`; absent when empty (no feedback). */
+    feedbackKey?: string;
+    /** The only host verdicts are sent to (`verify/feedback-url.ts`). */
+    feedbackHost?: string;
+  };
+
+  // delete and prune
+  deleteTracingProject: boolean;
+  /** `command: prune`: report what would be deleted, change nothing. */
+  dryRun?: boolean;
+
+  // rollback (see commands/rollback.ts)
+  /** `deploy` update: serve the previously live revision again when the checks fail. */
+  rollbackOnFailure?: boolean;
+  /** `command: rollback`: the revision to serve again (default: the newest earlier DEPLOYED). */
+  rollbackTo?: string;
+
+  // reporting
+  githubToken?: string;
+  prComment: boolean;
+  environment?: string;
+
+  github: GithubContext;
+}
+
+/** One problem with one input, reported before any network call. */
+export interface InputProblem {
+  input: string;
+  message: string;
+}

@@ -1,0 +1,312 @@
+/**
+ * The checks of single inputs, each naming its input in its message: `Checks` collects every
+ * problem and note so that `readConfig` reports them all at once, and each check returns a
+ * usable value either way. Also the control-plane URL of each region and its UI base URL.
+ */
+import type { GithubContext, InputProblem, Region } from './config.js';
+import { isPullRequestEvent } from './github-event.js';
+import { describeJsonError } from './secrets.js';
+import { parseBoolean } from '../lib/untrusted.js';
+import { defaultOf, INPUTS, type ChoiceInput, type ChoiceOf, type InputName } from './spec.js';
+
+export const REGION_CONTROL_PLANE_URLS: Readonly<Record<Region, string>> = {
+  us: 'https://api.host.langchain.com',
+  eu: 'https://eu.api.host.langchain.com',
+  apac: 'https://apac.api.host.langchain.com',
+  'aws-us': 'https://aws.api.host.langchain.com',
+};
+
+const CLOUD_API_HOST = 'api.host.langchain.com';
+
+/**
+ * The LangSmith UI base for a control-plane URL, by the `langgraph deploy` CLI's rule:
+ * `api.host.langchain.com` → `https://smith.langchain.com`, `<prefix>.api.host.langchain.com`
+ * → `https://<prefix>.smith.langchain.com`; any other (self-hosted) install → the control-plane
+ * URL without its `/api-host` suffix.
+ */
+export function uiBaseUrlFor(controlPlaneUrl: string): string {
+  let host: string;
+  try {
+    host = new URL(controlPlaneUrl).hostname.toLowerCase();
+  } catch {
+    return controlPlaneUrl.replace(/\/api-host$/, '');
+  }
+  if (host === CLOUD_API_HOST) return 'https://smith.langchain.com';
+  if (host.endsWith(`.${CLOUD_API_HOST}`)) {
+    return `https://${host.slice(0, -(CLOUD_API_HOST.length + 1))}.smith.langchain.com`;
+  }
+  return controlPlaneUrl.replace(/\/+$/, '').replace(/\/api-host$/, '');
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** The platform's name rule as the `langgraph` CLI checks it: no hyphen at either end. */
+const NAME_PATTERN = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const SECONDS_PATTERN = /^(\d+(\.\d*)?|\.\d+)$/;
+
+/** Collects problems and notes; each check returns a usable value either way. */
+export class Checks {
+  readonly problems: InputProblem[] = [];
+  readonly notes: string[] = [];
+
+  problem(input: InputName, message: string): void {
+    this.problems.push({ input, message });
+  }
+
+  note(message: string): void {
+    this.notes.push(message);
+  }
+
+  /** A choice among the input's `values` in the spec; empty means its default. */
+  oneOf<N extends ChoiceInput>(input: N, raw: string): ChoiceOf<N> | undefined {
+    const allowed: readonly ChoiceOf<N>[] = INPUTS[input].values;
+    const value = (raw || defaultOf(input)).toLowerCase();
+    const found = allowed.find((a) => a === value);
+    if (found === undefined) {
+      this.problem(
+        input,
+        `Input \`${input}\` is "${raw}"; it must be one of ${allowed.map((a) => `\`${a}\``).join(', ')}.`,
+      );
+    }
+    return found;
+  }
+
+  /** A boolean; empty means its default in the spec. */
+  boolean(input: InputName, raw: string): boolean {
+    const fallback = defaultOf(input) === 'true';
+    if (raw === '') return fallback;
+    const value = parseBoolean(raw);
+    if (value !== undefined) return value;
+    this.problem(
+      input,
+      `Input \`${input}\` is "${raw}"; it must be a boolean: true, True, TRUE, false, False ` +
+        'or FALSE (YAML 1.2 core schema, as `core.getBooleanInput`).',
+    );
+    return fallback;
+  }
+
+  /** A positive number of seconds; empty means its default in the spec. */
+  seconds(input: InputName, raw: string): number {
+    const fallback = Number(defaultOf(input));
+    if (raw === '') return fallback;
+    if (SECONDS_PATTERN.test(raw) && Number(raw) > 0) return Number(raw);
+    this.problem(
+      input,
+      `Input \`${input}\` is "${raw}"; it must be a positive number of seconds (decimals ` +
+        `allowed, e.g. \`${fallback}\` or \`0.5\`).`,
+    );
+    return fallback;
+  }
+
+  name(raw: string): string {
+    if (raw === '' || NAME_PATTERN.test(raw)) return raw;
+    const suggestion = suggestName(raw);
+    this.problem(
+      'name',
+      `Input \`name\` is "${raw}", which is not a valid deployment name: use only lowercase ` +
+        'letters, digits and hyphens, not starting or ending with a hyphen (the platform’s ' +
+        'rule), ' +
+        (suggestion ? `e.g. \`${suggestion}\`.` : 'e.g. `my-agent` or `my-agent-pr-12`.'),
+    );
+    return '';
+  }
+
+  /** `workspace-id`: a UUID (it is sent as `X-Tenant-Id`), or '' with a problem. */
+  workspaceId(raw: string): string {
+    if (raw === '' || UUID_PATTERN.test(raw)) return raw;
+    this.problem(
+      'workspace-id',
+      `Input \`workspace-id\` is "${raw}", which is not a workspace ID (a UUID such as ` +
+        '3fa85f64-5717-4562-b3fc-2c963f66afa6). Copy it from Settings → Workspaces in ' +
+        'LangSmith, or leave it empty for a workspace-scoped API key.',
+    );
+    return '';
+  }
+
+  deploymentId(raw: string): string {
+    if (raw === '' || UUID_PATTERN.test(raw)) return raw;
+    this.problem(
+      'deployment-id',
+      `Input \`deployment-id\` is "${raw}", which does not look like a deployment ID (a UUID ` +
+        'such as 3fa85f64-5717-4562-b3fc-2c963f66afa6). Copy it from the deployment’s page in ' +
+        'LangSmith or from the `deployment-id` output of an earlier run, or use `name` instead.',
+    );
+    return '';
+  }
+
+  /** A revision ID (a UUID, as the platform's revision IDs are), or '' with a problem. */
+  revisionId(input: InputName, raw: string): string {
+    if (raw === '' || UUID_PATTERN.test(raw)) return raw;
+    this.problem(
+      input,
+      `Input \`${input}\` is "${raw}", which does not look like a revision ID (a UUID such as ` +
+        '3fa85f64-5717-4562-b3fc-2c963f66afa6). Copy it from the `revision-id` output of the run ' +
+        'that deployed it, or from the Revisions tab of the deployment in LangSmith; leave it ' +
+        'empty to serve the newest earlier revision that reached DEPLOYED.',
+    );
+    return '';
+  }
+
+  /** The control-plane base URL and the UI base URL; a bad `control-plane-url` is a problem. */
+  controlPlaneUrl(raw: string, region: Region | undefined): { url: string; uiBaseUrl: string } {
+    const r = region ?? 'us';
+    const regionUrl = REGION_CONTROL_PLANE_URLS[r];
+    const byRegion = { url: regionUrl, uiBaseUrl: uiBaseUrlFor(regionUrl) };
+    if (raw === '') return byRegion;
+    const url = this.httpUrl('control-plane-url', raw, { loopbackOnlyForHttp: true });
+    if (!url) return byRegion;
+    return { url, uiBaseUrl: uiBaseUrlFor(url) };
+  }
+
+  /**
+   * An `http(s)://` URL without query, fragment or trailing slash, or `undefined` (with a
+   * problem when `raw` is set). Messages do not repeat the URL: it could carry credentials.
+   */
+  httpUrl(
+    input: InputName,
+    raw: string,
+    options: { loopbackOnlyForHttp?: boolean } = {},
+  ): string | undefined {
+    if (raw === '') return undefined;
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      this.problem(
+        input,
+        `Input \`${input}\` is not a URL; give an absolute URL such as https://example.com.`,
+      );
+      return undefined;
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+      this.problem(input, `Input \`${input}\` must start with https:// (it is ${url.protocol}//).`);
+      return undefined;
+    }
+    if (
+      options.loopbackOnlyForHttp &&
+      url.protocol === 'http:' &&
+      !LOOPBACK_HOSTS.has(url.hostname)
+    ) {
+      this.problem(
+        input,
+        `Input \`${input}\` uses http:// with host ${url.hostname}: the API key would cross the ` +
+          'network in clear text. Use https://; plain http:// is accepted only for localhost, ' +
+          '127.0.0.1 and [::1].',
+      );
+      return undefined;
+    }
+    if (url.username || url.password || url.search || url.hash) {
+      this.problem(
+        input,
+        `Input \`${input}\` must be a plain base URL, without credentials, query (?…) or ` +
+          'fragment (#…).',
+      );
+      return undefined;
+    }
+    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  }
+
+  /** `repo-url`, or `<server_url>/<repository>` of the workflow when it is empty. */
+  repoUrl(raw: string, github: GithubContext): string | undefined {
+    if (raw !== '') return this.httpUrl('repo-url', raw);
+    if (github.repository) return `${github.serverUrl}/${github.repository}`;
+    this.problem(
+      'repo-url',
+      'Input `repo-url` is empty and GITHUB_REPOSITORY is not set, so the repository to deploy ' +
+        'is unknown. Set `repo-url`, e.g. https://github.com/owner/repo.',
+    );
+    return undefined;
+  }
+
+  /** `repo-ref` derived from the event (see INTERFACE.md, "`repo-ref` derivation"). */
+  derivedRepoRef(
+    github: GithubContext,
+    env: NodeJS.ProcessEnv,
+    repoUrl: string | undefined,
+  ): string | undefined {
+    if (isPullRequestEvent(github.eventName)) {
+      const pr = github.pullRequest;
+      if (pr && isFork(pr) && !(repoUrl && pointsTo(repoUrl, pr.headRepoFullName))) {
+        const base = pr.baseRepoFullName || github.repository;
+        const head = pr.headRepoFullName || 'a fork that no longer exists';
+        this.problem(
+          'repo-ref',
+          `Pull request #${pr.number} comes from ${head}, but LangSmith Deployment builds ` +
+            `from the base repository ${base}, where its branch does not exist. To preview ` +
+            'pull requests from forks, build an image in the workflow and deploy it with ' +
+            '`source: external_docker`; or push the branch to the base repository; or set ' +
+            '`repo-ref` to a branch of it.',
+        );
+        return undefined;
+      }
+      const headRef = pr?.headRef || env['GITHUB_HEAD_REF'] || '';
+      if (headRef) return headRef;
+      this.problem(
+        'repo-ref',
+        `Input \`repo-ref\` is empty and the head branch of this ${github.eventName} event is ` +
+          'unknown (no readable event payload, no GITHUB_HEAD_REF). Set `repo-ref` to the ' +
+          'branch to deploy, e.g. `repo-ref: ${{ github.head_ref }}`.',
+      );
+      return undefined;
+    }
+    if (github.ref.startsWith('refs/tags/')) return github.ref;
+    if (github.ref.startsWith('refs/heads/')) return github.ref.slice('refs/heads/'.length);
+    this.problem(
+      'repo-ref',
+      `Input \`repo-ref\` is empty and cannot be derived from GITHUB_REF ` +
+        `"${github.ref}" (event ${github.eventName || 'unknown'}): it is neither a branch nor ` +
+        'a tag. Set `repo-ref` to a branch name or to refs/tags/<tag>.',
+    );
+    return undefined;
+  }
+
+  /** Any JSON value; a problem with the position of the error otherwise. */
+  json(input: InputName, raw: string): { ok: true; value: unknown } | { ok: false } {
+    try {
+      return { ok: true, value: JSON.parse(raw) as unknown };
+    } catch (error) {
+      this.problem(
+        input,
+        `Input \`${input}\` is not valid JSON: ${describeJsonError(raw, error)}.`,
+      );
+      return { ok: false };
+    }
+  }
+
+  jsonObject(input: InputName, raw: string): Record<string, unknown> | undefined {
+    if (raw === '') return undefined;
+    const parsed = this.json(input, raw);
+    if (!parsed.ok) return undefined;
+    const value = parsed.value;
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      return value as Record<string, unknown>;
+    }
+    this.problem(
+      input,
+      `Input \`${input}\` must be a JSON object ({ … }), not ${
+        value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`
+      }.`,
+    );
+    return undefined;
+  }
+}
+
+function isFork(pr: NonNullable<GithubContext['pullRequest']>): boolean {
+  return pr.headRepoFullName.toLowerCase() !== pr.baseRepoFullName.toLowerCase();
+}
+
+/** The nearest valid deployment name, or `undefined` when nothing of `raw` is left. */
+export function suggestName(raw: string): string | undefined {
+  const name = raw
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return NAME_PATTERN.test(name) ? name : undefined;
+}
+
+/** Whether a repository URL names `owner/name` (case-insensitive, `.git` optional). */
+function pointsTo(repoUrl: string, fullName: string): boolean {
+  if (!fullName) return false;
+  const path = repoUrl.replace(/\.git$/, '').toLowerCase();
+  return path.endsWith(`/${fullName.toLowerCase()}`);
+}

@@ -1,0 +1,153 @@
+/**
+ * The one gate every output passes (INTERFACE v1.2, "every output is checked"): a later step
+ * may paste an output into a shell (`run: echo "${{ steps.deploy.outputs.url }}"`), so every
+ * value must have the shape its name promises, or it is not written (a warning says why).
+ * There is no list of names to skip: an output this module has no own rule for gets the
+ * strictest one (an ID's), so a new output cannot slip past it. `setOutput` is called from
+ * here only (`__tests__/lib/outputs.test.ts` checks that).
+ */
+import { inert, setOutput, type Logger } from './untrusted.js';
+
+/** The platform's deployment name rule (the `name` input's). */
+const NAME = /^[a-z0-9-]{1,200}$/;
+const HEX = /^[0-9a-f]{7,64}$/i;
+/** IDs: letters, digits, `-`, `_` and `.` only. */
+const ID = /^[A-Za-z0-9._-]{1,200}$/;
+const STATUS = /^[A-Za-z0-9_-]{1,64}$/;
+const BOOLEAN = /^(true|false)$/;
+const SHA256 = /^[0-9a-f]{64}$/;
+const COUNT = /^[0-9]{1,9}$/;
+
+type Rule = (value: string) => string | undefined;
+
+const pattern =
+  (re: RegExp, what: string): Rule =>
+  (value) =>
+    re.test(value) ? undefined : what;
+
+const ID_RULE = pattern(ID, 'it is not an ID (letters, digits, -, _ and . only)');
+
+const RULES: Readonly<Record<string, Rule>> = {
+  name: pattern(NAME, 'it is not a deployment name (lowercase letters, digits and hyphens)'),
+  'commit-sha': pattern(HEX, 'it is not a hexadecimal commit SHA'),
+  'deployment-id': ID_RULE,
+  'revision-id': ID_RULE,
+  'rolled-back-to': ID_RULE,
+  status: pattern(STATUS, 'it is not a status (letters, digits, _ and -)'),
+  created: pattern(BOOLEAN, 'it is not true or false'),
+  'skipped-build': pattern(BOOLEAN, 'it is not true or false'),
+  url: urlProblem,
+  'ui-url': urlProblem,
+  'source-digest': pattern(SHA256, 'it is not a SHA-256 digest (64 hexadecimal digits)'),
+  'tests-passed': pattern(COUNT, 'it is not a count'),
+  'tests-failed': pattern(COUNT, 'it is not a count'),
+  deleted: namesProblem,
+};
+
+/** Why `value` cannot be the output `name`, or undefined when it can. */
+export function outputProblem(name: string, value: string): string | undefined {
+  return (RULES[name] ?? ID_RULE)(value);
+}
+
+/** `deleted`: a JSON array of deployment names, nothing else. */
+function namesProblem(value: string): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return 'it is not a JSON array of deployment names';
+  }
+  return Array.isArray(parsed) &&
+    parsed.every((n) => typeof n === 'string' && NAME.test(n)) &&
+    JSON.stringify(parsed) === value
+    ? undefined
+    : 'it is not a JSON array of deployment names';
+}
+
+/**
+ * The run's output writer: each value is checked, written once (the same value again is not
+ * written twice) and otherwise left out with one warning per value. `write` is for tests.
+ */
+export function outputGate(
+  logger: Pick<Logger, 'warning'>,
+  write: (name: string, value: string) => void = setOutput,
+): (name: string, value: string | boolean | number | undefined) => void {
+  const written = new Map<string, string>();
+  const rejected = new Set<string>();
+  return (name, value) => {
+    if (value === undefined) return;
+    const text = String(value);
+    if (written.get(name) === text) return;
+    const problem = /^[a-z][a-z0-9-]{0,63}$/.test(name)
+      ? outputProblem(name, text)
+      : 'the output name is not one the action writes';
+    if (problem !== undefined) {
+      // Once per value: the same answer read twice is one warning.
+      if (rejected.has(`${name}\n${text}`)) return;
+      rejected.add(`${name}\n${text}`);
+      logger.warning(
+        `Output \`${inert(name, 64)}\` not written: the value "${inert(text, 120)}" was refused ` +
+          `because ${problem}. Later steps see it empty.`,
+        { title: 'Output not written' },
+      );
+      return;
+    }
+    written.set(name, text);
+    write(name, text);
+  };
+}
+
+/**
+ * A URL output must be an `http(s)` URL without credentials, written exactly as the URL
+ * standard serializes it (so quotes, spaces and other shell-active characters are encoded).
+ */
+export function urlProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'it is not a URL';
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'it is not an http(s) URL';
+  if (url.username !== '' || url.password !== '') return 'it holds credentials';
+  const serialized = url.href;
+  // `new URL` adds a slash to a bare origin; the action trims trailing slashes.
+  if (serialized !== value && serialized.replace(/\/+$/, '') !== value) {
+    return 'it is not in the URL standard’s serialized form (characters a shell could read)';
+  }
+  if (/["'`$\\\s<>|;&(){}]/.test(value)) return 'it holds characters a shell could read';
+  return undefined;
+}
+
+/**
+ * A URL from an answer without its `user:password@` part, and the values to mask (the
+ * password, and `user:password`, encoded and decoded); the URL as given when it has none.
+ */
+export function withoutCredentials(value: string): { url: string; credentials: string[] } {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return { url: value, credentials: [] };
+  }
+  if (url.username === '' && url.password === '') return { url: value, credentials: [] };
+  const forms =
+    url.password === '' ? [url.username] : [url.password, `${url.username}:${url.password}`];
+  const credentials = new Set<string>();
+  for (const form of forms) {
+    if (form === '') continue;
+    credentials.add(form);
+    try {
+      credentials.add(decodeURIComponent(form));
+    } catch {
+      // not percent-encoded text: the encoded form is masked
+    }
+  }
+  url.username = '';
+  url.password = '';
+  const clean = url.href;
+  return {
+    url: /\/$/.test(value) ? clean : clean.replace(/\/$/, ''),
+    credentials: [...credentials],
+  };
+}

@@ -1,0 +1,61 @@
+/** Time, injectable: polling and retry code takes a Clock so tests run without waiting. */
+import type { Logger } from './untrusted.js';
+
+/**
+ * What every layer takes from the run, handed down as it is (the run's context is one): its
+ * clock, its one deadline, its cancellation and its logger.
+ */
+export interface RunBasics {
+  clock: Clock;
+  deadline: Deadline;
+  /** Aborted when the run is cancelled (SIGINT/SIGTERM). */
+  signal?: AbortSignal | undefined;
+  logger: Logger;
+}
+
+export interface Clock {
+  /** Milliseconds, monotonic enough for deadlines. */
+  now(): number;
+  /** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export const systemClock: Clock = {
+  now: () => performance.timeOrigin + performance.now(),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      const timer = setTimeout(
+        () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+        Math.max(0, ms),
+      );
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(signal?.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+};
+
+/** The run's single deadline (`timeout`, counted from process start). */
+export class Deadline {
+  constructor(
+    readonly clock: Clock,
+    readonly at: number,
+  ) {}
+  static fromSeconds(clock: Clock, seconds: number, start = clock.now()): Deadline {
+    return new Deadline(clock, start + seconds * 1000);
+  }
+  remainingMs(): number {
+    return Math.max(0, this.at - this.clock.now());
+  }
+  passed(): boolean {
+    return this.clock.now() >= this.at;
+  }
+}

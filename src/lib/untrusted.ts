@@ -1,0 +1,257 @@
+/**
+ * What goes to the runner: `@actions/core` for the protocol (inputs, outputs, masks,
+ * annotations, groups, the exit code), and on top of it what core does not
+ * do, small and in one place:
+ *
+ * - in-process redaction: every line printed here first goes through `redact()`, so values
+ *   registered with `setSecret()` are `***` even where the runner's own masking does not apply
+ *   (local runs, `act`, a value that reached a message before the runner saw `::add-mask::`),
+ *   including a secret's whitespace-collapsed form;
+ * - untrusted text (control-plane answers, logs, agent output, GitHub answers): `inert()` for a
+ *   value inside one of the action's lines, `printUntrusted()` for a block, printed between
+ *   `::stop-commands::<fresh token>` and `::<token>::`.
+ */
+import * as core from '@actions/core';
+import { randomUUID } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
+import { EOL } from 'node:os';
+import { stripVTControlCharacters } from 'node:util';
+
+export type AnnotationProperties = Pick<
+  core.AnnotationProperties,
+  'title' | 'file' | 'startLine' | 'endLine' | 'startColumn' | 'endColumn'
+>;
+
+/** What every module logs through; tests pass their own. */
+export interface Logger {
+  info(message: string): void;
+  debug(message: string): void;
+  notice(message: string, properties?: AnnotationProperties): void;
+  warning(message: string, properties?: AnnotationProperties): void;
+  error(message: string, properties?: AnnotationProperties): void;
+}
+
+// The reader of stdout went away (a closed pipe): nobody can see the rest, and the run's
+// result must not change. Without a listener, the stream's error would end the process.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+});
+
+const secretValues = new Set<string>();
+const MIN_REDACTED_LENGTH = 3;
+
+/** Replaces every registered secret value (longest first) with `***`. */
+export function redact(text: string): string {
+  if (secretValues.size === 0 || text.length === 0) return text;
+  let out = text;
+  for (const value of [...secretValues].sort((a, b) => b.length - a.length)) {
+    // Values this short are no secret, and replacing them would garble every message
+    // (a secret "1" would turn "HTTP 401" into "HTTP 40***"); they are still add-masked.
+    if (value.length >= MIN_REDACTED_LENGTH && out.includes(value))
+      out = out.split(value).join('***');
+  }
+  return out;
+}
+
+/** Runs of whitespace (tabs and line breaks included) → one space, trimmed. */
+export function collapseWhitespace(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Test helper: forget registered secrets. */
+export function resetSecretsForTests(): void {
+  secretValues.clear();
+}
+
+/**
+ * Test helper: capture what would go to stdout (everything `@actions/core` prints goes
+ * through `process.stdout.write`). Returns a function that restores it.
+ */
+export function captureOutputForTests(sink: (text: string) => void): () => void {
+  const previous = Object.getOwnPropertyDescriptor(process.stdout, 'write');
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    sink(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+    return true;
+  }) as typeof process.stdout.write;
+  return () => {
+    if (previous) Object.defineProperty(process.stdout, 'write', previous);
+    else delete (process.stdout as { write?: unknown }).write;
+  };
+}
+
+/**
+ * Masks a value in the runner's log (`core.setSecret`), line by line for multi-line values
+ * (the runner masks per line), and registers it for `redact()`.
+ */
+export function setSecret(value: string): void {
+  if (!value) return;
+  const lines = [value, ...value.split(/\r?\n/)].map((p) => p.trim());
+  // A message that reflows whitespace (an error detail collapsed to one line) would show the
+  // value in its collapsed form: mask that form too.
+  const plain = [...lines, ...lines.map(collapseWhitespace)];
+  // Answers and agent output are often shown as JSON, where `"`, `\` and control characters
+  // are escaped: mask that form of the value too.
+  const parts = [...plain, ...plain.map((p) => JSON.stringify(p).slice(1, -1))].filter(
+    (p) => p.length > 0,
+  );
+  for (const part of new Set(parts)) {
+    if (secretValues.has(part)) continue;
+    secretValues.add(part);
+    core.setSecret(part);
+  }
+}
+
+/**
+ * `core.getInput`: `INPUT_<NAME>` (spaces → `_`, upper-cased, `-` kept), trimmed. `env` is for
+ * tests that read inputs from an object of their own; the run itself reads `process.env`.
+ */
+export function getInput(name: string, env: NodeJS.ProcessEnv = process.env): string {
+  if (env === process.env) return core.getInput(name);
+  return (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
+}
+
+/**
+ * Whether a raw input value is a YAML 1.2 core-schema boolean, as `core.getBooleanInput`
+ * accepts it; `undefined` otherwise, so that the caller reports the input error its own way.
+ */
+export function parseBoolean(value: string): boolean | undefined {
+  if (['true', 'True', 'TRUE'].includes(value)) return true;
+  if (['false', 'False', 'FALSE'].includes(value)) return false;
+  return undefined;
+}
+
+/** `core.setOutput`: appended to the file named by `GITHUB_OUTPUT`. */
+export function setOutput(name: string, value: string): void {
+  core.setOutput(name, value);
+}
+
+/** Fails the step (`process.exitCode` 1, as `core.setFailed`) with one `::error`. */
+export function setFailed(message: string, properties?: AnnotationProperties): void {
+  runnerLogger.error(message, properties);
+  process.exitCode = core.ExitCode.Failure;
+}
+
+/**
+ * An info line is plain text: the action never means a workflow command by one. So whatever
+ * a message holds (an untrusted value a call site forgot to pass through `inert()`), each of
+ * its lines has its control characters removed and `::` / `##[` neutralised.
+ */
+function infoLines(message: string): string {
+  return redact(message)
+    .split(/\r\n|\r|\n|\u2028|\u2029/)
+    .map((line) =>
+      neutraliseCommands(stripVTControlCharacters(line).replace(BLOCK_CONTROL_CHARACTERS, '')),
+    )
+    .join('\n');
+}
+
+/** Annotation properties with secrets masked (core escapes them). */
+function masked(p: AnnotationProperties = {}): AnnotationProperties {
+  return {
+    ...p,
+    ...(p.title !== undefined && { title: redact(p.title) }),
+    ...(p.file !== undefined && { file: redact(p.file) }),
+  };
+}
+
+export const runnerLogger: Logger = {
+  info: (message) => core.info(infoLines(message)),
+  debug: (message) => core.debug(redact(message)),
+  notice: (message, p) => core.notice(redact(message), masked(p)),
+  warning: (message, p) => core.warning(redact(message), masked(p)),
+  error: (message, p) => core.error(redact(message), masked(p)),
+};
+
+/**
+ * Appends Markdown to the step summary (the file named by `GITHUB_STEP_SUMMARY`), registered
+ * secrets masked first: the one writer of the summary. Nothing when the variable is not set;
+ * never throws (a failed write is a warning, with `logger`). Not `core.summary`: it keeps the
+ * first file's path for the whole process and refuses a file that does not exist yet.
+ */
+export function appendStepSummary(
+  markdown: string,
+  env: NodeJS.ProcessEnv = process.env,
+  logger?: Logger,
+): void {
+  const file = env['GITHUB_STEP_SUMMARY'];
+  if (!file) {
+    logger?.debug('GITHUB_STEP_SUMMARY is not set: no step summary written.');
+    return;
+  }
+  try {
+    appendFileSync(file, redact(markdown) + EOL, 'utf8');
+  } catch (error) {
+    logger?.warning(
+      redact(
+        `Could not write the step summary to ${file}: ${(error as Error).message}. ` +
+          "The run's result is unchanged.",
+      ),
+      { title: 'Step summary not written' },
+    );
+  }
+}
+
+export function startGroup(name: string): void {
+  core.startGroup(redact(name));
+}
+
+export function endGroup(): void {
+  core.endGroup();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Untrusted text: everything the action did not write (control-plane answers, log lines,
+// agent output, GitHub answers) reaches stdout only through the two functions below.
+// The runner executes a line that starts (after spaces) with `::`, and the legacy
+// `##[command]` form anywhere in a line, splitting lines at CR and LF.
+// ---------------------------------------------------------------------------------------------
+
+/** C0 and C1 control characters, DEL, and the Unicode line and paragraph separators. */
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+/** The same but the tab, for lines of a block. */
+// eslint-disable-next-line no-control-regex
+const BLOCK_CONTROL_CHARACTERS = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+/**
+ * Makes an untrusted value safe inside one of the action's own lines: secrets are masked
+ * first (before anything is cut), ANSI sequences removed, every control character (CR and
+ * LF included) replaced by a space, and `::` / `##[` broken up so the runner cannot read a
+ * command in them. `maxLength` cuts the result (after masking) with an ellipsis.
+ */
+export function inert(text: unknown, maxLength?: number): string {
+  let out = redact(String(text ?? ''));
+  out = stripVTControlCharacters(out).replace(CONTROL_CHARACTERS, ' ');
+  out = neutraliseCommands(out);
+  if (maxLength !== undefined && out.length > maxLength) {
+    out = out.slice(0, Math.max(0, maxLength - 1)).trimEnd() + '…';
+  }
+  return out;
+}
+
+/**
+ * `::` → `:\u200b:` and `##[` → `#\u200b#[`: the same to a reader, no command to the runner.
+ * Every pair of colons is broken (`:::` too), and a lone `#` before `[` after a `#`.
+ */
+export function neutraliseCommands(text: string): string {
+  return text.replace(/:(?=:)/g, ':\u200b').replace(/#(?=#\[)/g, '#\u200b');
+}
+
+/**
+ * Prints a block of untrusted lines (a log tail, streamed logs, run output) between
+ * `::stop-commands::<fresh random token>` and `::<token>::`, so nothing in it is executed.
+ * Secrets are masked in the whole text before it is split into lines; ANSI sequences and
+ * other control characters (but tabs) are removed from each line.
+ */
+export function printUntrusted(
+  text: string | readonly string[],
+  write: (line: string) => void = (l) => core.info(l),
+): void {
+  const whole = redact(typeof text === 'string' ? text : text.join('\n'));
+  const token = `untrusted-${randomUUID()}`;
+  write(`::stop-commands::${token}`);
+  for (const line of whole.split(/\r\n|\r|\n/)) {
+    write(stripVTControlCharacters(line).replace(BLOCK_CONTROL_CHARACTERS, ''));
+  }
+  write(`::${token}::`);
+}

@@ -1,0 +1,114 @@
+/**
+ * Checks of the agent server after `DEPLOYED`, in order: the health check, the smoke run, the
+ * conversation tests (each loaded only when its input asks for it). A URL the API key may not
+ * go to skips them all with one warning.
+ */
+import { CancelledError } from '../lib/errors.js';
+import { inert, redact } from '../lib/untrusted.js';
+import { CheckError, baseUrl, skipAdvice, skipReason, type VerifyContext } from './shared.js';
+import { healthCheck } from './health.js';
+import { smokeTest, type SmokeResult } from './smoke.js';
+import { runConversationTests } from './conversation-tests.js';
+
+export interface VerifyOptions {
+  /** The agent server URL (`url` output); undefined when the deployment has none. */
+  url: string | undefined;
+  healthCheck: boolean;
+  /** The parsed `smoke-test` input; undefined when not set. */
+  smokeTest?: unknown;
+  smokeTestAssistant?: string;
+  /** The validated conversation tests (`tests` input); run after the smoke run. */
+  tests?: Omit<import('./conversation-tests.js').ConversationTestsOptions, 'url'>;
+}
+
+/** Same shape as the report's `checks`; `error` is set when a check failed. */
+export interface VerifyResult {
+  health?: 'passed' | 'failed' | 'skipped';
+  smoke?: 'passed' | 'interrupted' | 'failed' | 'skipped';
+  error?: unknown;
+  smokeResult?: SmokeResult;
+  /** Conversation tests: `failed` when a case failed (the failure is in `error`). */
+  tests?: 'passed' | 'failed' | 'skipped';
+  testsResult?: import('./conversation-tests.js').ConversationTestsResult;
+}
+
+/**
+ * Runs the checks the inputs ask for, in order (health, then smoke). A missing URL or a
+ * plain-http URL on a non-loopback host skips both with one warning. A failed check is
+ * returned in `error` (the second check is not run); a cancellation is thrown.
+ */
+export async function verifyDeployment(
+  ctx: VerifyContext,
+  options: VerifyOptions,
+): Promise<VerifyResult> {
+  const wantSmoke = options.smokeTest !== undefined;
+  const wantTests = options.tests !== undefined;
+  if (!options.healthCheck && !wantSmoke && !wantTests) return {};
+  const skipped: VerifyResult = {
+    ...(options.healthCheck ? { health: 'skipped' as const } : {}),
+    ...(wantSmoke ? { smoke: 'skipped' as const } : {}),
+    ...(wantTests ? { tests: 'skipped' as const } : {}),
+  };
+  const checks = [
+    options.healthCheck ? 'the health check' : '',
+    wantSmoke ? 'the smoke run' : '',
+    wantTests ? 'the conversation tests' : '',
+  ].filter(Boolean);
+  const what =
+    checks.length === 1
+      ? `${checks[0]} ${checks[0] === 'the conversation tests' ? 'were' : 'was'}`
+      : `${checks.slice(0, -1).join(', ')} and ${checks[checks.length - 1]} were`;
+  const reason = skipReason(options.url);
+  if (reason !== undefined) {
+    ctx.logger.warning(`${reason}, so ${what} skipped. ${skipAdvice(options.url)}`, {
+      title: 'Checks skipped',
+    });
+    return skipped;
+  }
+  const url = options.url as string;
+  const result: VerifyResult = {};
+  if (options.healthCheck) {
+    try {
+      const health = await healthCheck(ctx, url);
+      result.health = 'passed';
+      ctx.logger.info(
+        `Health check passed: ${baseUrl(url)}/ok answered {"ok": true} ` +
+          `(${health.attempts} request${health.attempts === 1 ? '' : 's'}).`,
+      );
+    } catch (error) {
+      if (error instanceof CancelledError) throw error;
+      return { ...result, health: 'failed', error };
+    }
+  }
+  if (wantSmoke) {
+    try {
+      const smoke = await smokeTest(ctx, url, options.smokeTest, options.smokeTestAssistant);
+      result.smoke = smoke.outcome;
+      result.smokeResult = smoke;
+    } catch (error) {
+      if (error instanceof CancelledError) throw error;
+      return { ...result, smoke: 'failed', error };
+    }
+  }
+  if (options.tests) {
+    const tests = await runConversationTests(ctx, { ...options.tests, url });
+    result.testsResult = tests;
+    result.tests = tests.failed > 0 ? 'failed' : 'passed';
+    if (tests.failed > 0) {
+      const failed = tests.cases.filter((c) => c.verdict === 'failed');
+      const listed = failed
+        .slice(0, 5)
+        .map((c) => `"${inert(c.name, 100)}" (${inert(c.reason, 200)})`)
+        .join('; ');
+      result.error = new CheckError(
+        redact(
+          `${tests.failed} of ${tests.cases.length} conversation tests failed on ${baseUrl(url)}: ` +
+            `${listed}${failed.length > 5 ? `; and ${failed.length - 5} more` : ''}. The table ` +
+            'in the step summary has every verdict; fix the agent (or the tests file) and push again.',
+        ),
+        'Conversation tests failed',
+      );
+    }
+  }
+  return result;
+}
