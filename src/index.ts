@@ -1,4 +1,7 @@
+import { keepGoingWhenStdoutCloses } from './lib/untrusted.js';
 import { run } from './main.js';
+
+keepGoingWhenStdoutCloses();
 
 // Exit as soon as the result and the reports are written (every write is synchronous): a
 // request still in flight in the background (a best-effort read, a GitHub call past its

@@ -264,7 +264,8 @@ describe('stdout', () => {
   it('keeps going (same exit code, no crash) when the reader closes the pipe', async () => {
     const { spawn } = await import('node:child_process');
     const script =
-      "import { runnerLogger } from './src/lib/untrusted.ts';" +
+      "import { keepGoingWhenStdoutCloses, runnerLogger } from './src/lib/untrusted.ts';" +
+      'keepGoingWhenStdoutCloses();' +
       "for (let i = 0; i < 2000; i++) runnerLogger.info('x'.repeat(1000));" +
       'process.exitCode = 3;';
     const child = spawn(

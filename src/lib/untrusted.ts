@@ -31,11 +31,17 @@ export interface Logger {
   error(message: string, properties?: AnnotationProperties): void;
 }
 
-// The reader of stdout went away (a closed pipe): nobody can see the rest, and the run's
-// result must not change. Without a listener, the stream's error would end the process.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
-});
+/**
+ * The reader of stdout went away (a closed pipe): nobody can see the rest, and the run's
+ * result must not change. Without a listener, the stream's error would end the process. The
+ * entry calls this once per process (a module-level listener would be added again each time a
+ * test loads this module).
+ */
+export function keepGoingWhenStdoutCloses(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+  });
+}
 
 const secretValues = new Set<string>();
 const MIN_REDACTED_LENGTH = 3;
