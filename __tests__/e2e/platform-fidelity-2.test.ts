@@ -90,11 +90,10 @@ describe('a new revision of an existing deployment', () => {
     const before = await run(old);
     const routes = (rs: { method: string; path: string }[]) =>
       rs.map((r) => `${r.method} ${r.path.replace(/[0-9a-f-]{36}/g, ':id')}`);
-    console.log(
+    const counted =
       `Control-plane requests of a plain update: ${now.requests.length} with POST …/revisions ` +
-        `(${routes(now.requests).join(', ')}); ${before.requests.length} on an install with ` +
-        `only the PATCH (${routes(before.requests).join(', ')}).`,
-    );
+      `(${routes(now.requests).join(', ')}); ${before.requests.length} on an install with ` +
+      `only the PATCH (${routes(before.requests).join(', ')}).`;
     // The older install: the 405, the PATCH, and a first read of the revision.
     expect(byRoute(before.requests, 'POST', REVISIONS_PATH)).toMatchObject([{ status: 405 }]);
     expect(byRoute(before.requests, 'PATCH', DEPLOYMENT_PATH)).toHaveLength(1);
@@ -102,7 +101,10 @@ describe('a new revision of an existing deployment', () => {
     expect(notice).toMatch(
       /^::notice title=Revision requested with PATCH::.*HTTP 405.*PATCH instead/,
     );
-    expect(now.requests.length).toBe(before.requests.length - 2);
+    expect({ requests: now.requests.length, counted }).toEqual({
+      requests: before.requests.length - 2,
+      counted,
+    });
   });
 });
 
@@ -159,6 +161,25 @@ describe('delete', () => {
       const reads = byRoute(slow.requests, 'GET', `/v2/deployments/${seeded.id}`);
       expect(reads.at(-1)?.status).toBe(404);
       expect(reads.at(-1)!.at - deleted!.at).toBeGreaterThanOrEqual(350);
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+describe('command: delete when the deployment outlives the timeout', () => {
+  it('reports DELETED with a warning (the platform accepted it), not a failed cleanup', async () => {
+    const slow = await startSimulator({ timeline: SHORT_TIMELINE, deleteDelayMs: 60_000 });
+    try {
+      const seeded = slow.seedDeployment({ name: uniqueName('del'), repoUrl: REPO_URL });
+      const result = await runAction({
+        inputs: baseInputs(slow, { command: 'delete', name: seeded.name, timeout: '1' }),
+      });
+      expectExit(result, 0);
+      expect(result.outputs['status']).toBe('DELETED');
+      expect(result.stdout).toMatch(/::warning title=Deletion still in progress::/);
+      expect(result.stdout).toContain('was still being deleted when `timeout` ran out');
+      expect(byRoute(slow.requests, 'DELETE', DEPLOYMENT_PATH)).toHaveLength(1);
     } finally {
       await slow.close();
     }

@@ -3,6 +3,7 @@
  * Idempotent: nothing to delete is `NOT_FOUND` and success. After the DELETE it reads the
  * deployment until it answers 404 (as LangChain's Terraform provider does), within `timeout`.
  */
+import { DeadlineError } from '../lib/errors.js';
 import { inert } from '../lib/untrusted.js';
 import { lookupTarget, uiUrl, waitUntilGone } from '../deployment/target.js';
 
@@ -40,26 +41,44 @@ export async function runDelete(ctx: RunContext): Promise<number> {
   const result = await client.deleteDeployment(found.id, {
     deleteTracingProject: config.deleteTracingProject,
   });
+  // The outcome is known now: outputs and the report say so before the wait below.
+  report.outcome = result === 'deleted' ? 'deleted' : 'not_found';
+  report.status = result === 'deleted' ? 'DELETED' : 'NOT_FOUND';
+  ctx.output('status', report.status);
   if (result === 'deleted') {
-    // Always (not only with `wait`): a create of this name right after (a reopened pull
-    // request) must not meet a deployment that is still going away. Bounded by `timeout`.
-    await waitUntilGone({ ...ctx }, found.id);
-    logger.info(`Deployment '${inert(found.name)}' is gone.`);
+    report.deletedTracingProject = config.deleteTracingProject;
+    await waitForTheDeletion(ctx, found.id, found.name);
   }
   if (result === 'deleted' && !config.deleteTracingProject) {
     // The platform refuses to create this name again while the project exists (HTTP 409).
     logger.info(
-      `Its tracing project '${found.name}' was kept (input \`delete-tracing-project\` is false): ` +
+      `Its tracing project '${inert(found.name)}' was kept (input \`delete-tracing-project\` is false): ` +
         'a deployment of this name cannot be created again (e.g. for a reopened pull request) ' +
         'until that project is deleted in LangSmith.',
     );
   }
-  report.outcome = result === 'deleted' ? 'deleted' : 'not_found';
-  if (result === 'deleted') report.deletedTracingProject = config.deleteTracingProject;
-  report.status = result === 'deleted' ? 'DELETED' : 'NOT_FOUND';
-  ctx.output('status', report.status);
   await afterDelete(ctx);
   return 0;
+}
+
+/**
+ * Always (not only with `wait`): a create of this name right after (a reopened pull request)
+ * must not meet a deployment that is still going away. Bounded by `timeout`; the DELETE was
+ * accepted, so running out of time is a warning, not a failed cleanup.
+ */
+async function waitForTheDeletion(ctx: RunContext, id: string, name: string): Promise<void> {
+  try {
+    await waitUntilGone(ctx, id);
+    ctx.logger.info(`Deployment '${inert(name)}' is gone.`);
+  } catch (error) {
+    if (!(error instanceof DeadlineError)) throw error;
+    ctx.logger.warning(
+      `Deployment '${inert(name)}' (${inert(id)}) was still being deleted when \`timeout\` ran ` +
+        'out. The platform accepted the deletion and it goes on; a deployment of this name ' +
+        'created right now may meet it. Raise `timeout` to wait until it is gone.',
+      { title: 'Deletion still in progress' },
+    );
+  }
 }
 
 /** PR comment ("preview removed"), GitHub environment inactive, summary: all best effort. */

@@ -280,10 +280,10 @@ function revisionFailure(
   // A failure no log explains: a person or a newer run stopped it (INTERRUPTED).
   if (revisionStatus(status).log === 'none') {
     return new ActionError(
-      `Revision ${inert(revisionId)} of deployment '${inert(name)}' was INTERRUPTED before it was deployed: ` +
+      `Revision ${inert(revisionId)} of deployment '${inert(name)}' stayed INTERRUPTED (for 5 minutes, or until the timeout): ` +
         'a person stopped it in LangSmith, or a newer run of this workflow interrupted it to ' +
-        `deploy a newer commit.${said} The revision will not go on, and it no longer blocks ` +
-        'later revisions. If no newer run is deploying, re-run this job to deploy this commit' +
+        `deploy a newer commit.${said} It may still go on on the platform, and it no longer ` +
+        'blocks later revisions. If no newer run is deploying, re-run this job to deploy this commit' +
         (report.uiUrl ? ` (the deployment: ${report.uiUrl}).` : '.'),
       'Revision interrupted',
     );
