@@ -152,7 +152,9 @@ describe('INTERRUPTED and status_message', () => {
     const failure = errors(result);
     expect(failure).toHaveLength(1);
     expect(failure[0]!.props).toContain('Revision interrupted');
-    expect(failure[0]!.message).toMatch(/stayed INTERRUPTED \(for 5 minutes, or until the timeout\).*may still go on on the platform/);
+    expect(failure[0]!.message).toMatch(
+      /stayed INTERRUPTED \(for 5 minutes, or until the timeout\).*may still go on on the platform/,
+    );
     expect(failure[0]!.message).toMatch(/a newer run of this workflow interrupted it/);
     expect(failure[0]!.message).toContain('The platform says: Interrupted by ada@example.com');
     expect(result.stdout).toMatch(/status: INTERRUPTED.*— Interrupted by ada@example\.com/);
