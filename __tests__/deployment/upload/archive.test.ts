@@ -44,6 +44,15 @@ function tree(files: Record<string, string>): string {
   return root;
 }
 
+/** The archive of a checkout whose config is at its root, built inside it. */
+function archiveOf(root: string, options: Partial<Parameters<typeof buildArchive>[1]> = {}) {
+  return buildArchive(planArchive(root, 'langgraph.json', {}), {
+    workspace: root,
+    tempDir: root,
+    ...options,
+  });
+}
+
 async function selected(root: string): Promise<string[]> {
   const { files } = await selectSourceFiles([{ absolute: root, prefix: '' }]);
   return files.map((f) => f.archivePath);
@@ -147,14 +156,8 @@ describe('buildArchive', () => {
     const two = tree(files);
     utimesSync(join(two, 'src/agent.py'), new Date('2001-02-03'), new Date('2001-02-03'));
     utimesSync(join(two, 'b.txt'), new Date(), new Date());
-    const a = await buildArchive(planArchive(one, 'langgraph.json', {}), {
-      workspace: one,
-      tempDir: one,
-    });
-    const b = await buildArchive(planArchive(two, 'langgraph.json', {}), {
-      workspace: two,
-      tempDir: two,
-    });
+    const a = await archiveOf(one);
+    const b = await archiveOf(two);
     const bytesA = readFileSync(a.file);
     expect(bytesA.equals(readFileSync(b.file))).toBe(true);
     expect(a.sha256).toBe(b.sha256);
@@ -180,14 +183,8 @@ describe('buildArchive', () => {
   it('changes the digest when a file changes', async () => {
     const one = tree(files);
     const two = tree({ ...files, 'b.txt': 'c' });
-    const a = await buildArchive(planArchive(one, 'langgraph.json', {}), {
-      workspace: one,
-      tempDir: one,
-    });
-    const b = await buildArchive(planArchive(two, 'langgraph.json', {}), {
-      workspace: two,
-      tempDir: two,
-    });
+    const a = await archiveOf(one);
+    const b = await archiveOf(two);
     expect(a.sha256).not.toBe(b.sha256);
   });
 
@@ -197,21 +194,15 @@ describe('buildArchive', () => {
     writeFileSync(join(root, 'weights.bin'), big);
     const tmp = mkdtempSync(join(tmpdir(), 'archive-tmp-'));
     made.push(tmp);
-    await expect(
-      buildArchive(planArchive(root, 'langgraph.json', {}), {
-        workspace: root,
-        tempDir: tmp,
-        maxBytes: 100_000,
-      }),
-    ).rejects.toThrow(/over 0\.1 MiB.*Largest files: weights\.bin \(0\.3 MiB\)\. /s);
+    await expect(archiveOf(root, { tempDir: tmp, maxBytes: 100_000 })).rejects.toThrow(
+      /over 0\.1 MiB.*Largest files: weights\.bin \(0\.3 MiB\)\. /s,
+    );
     expect(readdirSync(tmp)).toEqual([]);
   });
 
   it('refuses a config that an ignore rule would leave out', async () => {
     const root = tree({ 'langgraph.json': '{}', '.dockerignore': '*.json\n' });
-    await expect(
-      buildArchive(planArchive(root, 'langgraph.json', {}), { workspace: root, tempDir: root }),
-    ).rejects.toThrow(/would not be in the `source: upload` archive/);
+    await expect(archiveOf(root)).rejects.toThrow(/would not be in the `source: upload` archive/);
   });
 });
 
