@@ -53,8 +53,6 @@ const COVERED_ELSEWHERE: Readonly<Record<string, string>> = {
   'src/deployment/upload/source-files.ts': '__tests__/deployment/upload/archive.test.ts',
   'src/deployment/upload/upload-revision.ts': '__tests__/e2e/deploy-upload.test.ts',
   'src/api/answers.ts': '__tests__/api/client.test.ts',
-  'src/api/error-messages.ts': '__tests__/api/http/request.test.ts',
-  'src/api/transport.ts': '__tests__/api/client.test.ts',
   'src/api/http/failures.ts': '__tests__/api/http/request.test.ts',
   'src/api/http/key-policy.ts': '__tests__/api/http/request.test.ts',
   'src/api/http/sdk-fetch.ts': '__tests__/api/http/request.test.ts',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { unusedPlane } from '../helpers/fakes.js';
 import { BuildLogStream, STREAMED_STATUSES } from '../../src/deployment/build-log-stream.js';
-import type { ControlPlane } from '../../src/api/control-plane.js';
+import type { ControlPlane } from '../../src/api/client.js';
 import type { RevisionLogs, RevisionLogsRequest } from '../../src/api/schemas.js';
 import { ApiError } from '../../src/lib/errors.js';
 import { captureOutputForTests } from '../../src/lib/untrusted.js';

@@ -1,6 +1,6 @@
 import { deploymentFixture, recordingLogger } from '../helpers/fakes.js';
 import { describe, expect, it } from '@jest/globals';
-import type { ControlPlane } from '../../src/api/control-plane.js';
+import type { ControlPlane } from '../../src/api/client.js';
 import type { Deployment, Revision } from '../../src/api/schemas.js';
 import { ApiError, CancelledError } from '../../src/lib/errors.js';
 import { interruptPrevious } from '../../src/deployment/interrupt-previous.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { unusedPlane } from '../helpers/fakes.js';
-import type { ControlPlane } from '../../src/api/control-plane.js';
+import type { ControlPlane } from '../../src/api/client.js';
 import type { RevisionLogs } from '../../src/api/schemas.js';
 import { ApiError } from '../../src/lib/errors.js';
 import {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it, jest } from '@jest/globals';
 import { listAllRevisions, pickRollbackTarget } from '../../src/deployment/redeploy.js';
-import type { ControlPlane } from '../../src/api/control-plane.js';
+import type { ControlPlane } from '../../src/api/client.js';
 import type { Revision, RevisionsList } from '../../src/api/schemas.js';
 import { readConfig } from '../../src/inputs/read.js';
 import { headline, rollbackSection } from '../../src/report/render.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { deploymentFixture, recordingLogger } from '../helpers/fakes.js';
-import type { ControlPlane } from '../../src/api/control-plane.js';
+import type { ControlPlane } from '../../src/api/client.js';
 import type { Deployment, Revision } from '../../src/api/schemas.js';
 import type { GithubContext } from '../../src/inputs/config.js';
 import {

@@ -3,7 +3,7 @@
  * after or before the platform applied them, rejections, a revision that shows up late, a
  * deployment being deleted), and the configs and context the deployment tests share.
  */
-import type { ControlPlane } from '../../src/api/control-plane.js';
+import type { ControlPlane } from '../../src/api/client.js';
 import type {
   Deployment,
   DeploymentCreateRequest,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { ControlPlane } from '../../src/api/control-plane.js';
+import type { ControlPlane } from '../../src/api/client.js';
 import type { Revision, RevisionsList } from '../../src/api/schemas.js';
 import { ActionError, ApiError, CancelledError, DeadlineError } from '../../src/lib/errors.js';
 import { Deadline } from '../../src/lib/time.js';

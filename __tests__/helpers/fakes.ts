@@ -2,7 +2,7 @@
  * Shared fakes for unit and integration tests (test-only code lives here, not in src/): a
  * clock whose sleep takes no time, a logger that records, a GitHub context.
  */
-import type { ControlPlane } from '../../src/api/control-plane.js';
+import type { ControlPlane } from '../../src/api/client.js';
 import type { Deployment } from '../../src/api/schemas.js';
 import type { GithubContext } from '../../src/inputs/config.js';
 import type { AnnotationProperties, Logger } from '../../src/lib/untrusted.js';

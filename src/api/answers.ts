@@ -1,47 +1,172 @@
 /**
- * What the client does with an answer before anyone reads it: masks every secret value and
- * URL credential of a deployment, checks the shape against `schemas.ts`, and picks the one
- * deployment of a name.
+ * What the client makes of an answer before anyone reads it: every secret value and URL
+ * credential of a deployment in it masked, its shape checked against `schemas.ts`, and a
+ * status that is not a success turned into an `ApiError` whose message says what happened and
+ * what to do. Response bodies are never printed: only the field paths and types of a shape
+ * mismatch, the server's `detail` text, and for 422 the fields and messages of each validation
+ * error (never their `input`, which can echo secret values). Every message goes through
+ * `redact()`.
  */
-import { isRecord as isObject } from '../lib/guards.js';
 import * as z from 'zod/mini';
 import { ActionError, ApiError } from '../lib/errors.js';
-import type { HttpResponse } from './http/request.js';
+import { isRecord } from '../lib/guards.js';
 import { withoutCredentials } from '../lib/outputs.js';
-import { inert, redact } from '../lib/untrusted.js';
-import type { Deployment } from './schemas.js';
+import { collapseWhitespace, inert, redact } from '../lib/untrusted.js';
+import { DetailSchema, HTTPValidationErrorSchema, type Deployment } from './schemas.js';
 
-function typeName(v: unknown): string {
-  if (v === undefined) return 'nothing';
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+export interface ErrorContext {
+  method: string;
+  /** URL path, without query. */
+  path: string;
+  /** What was being done, e.g. `GET deployment 1234`. */
+  describe: string;
+  /** What a 404 means here, e.g. `Deployment 1234 does not exist. Check \`deployment-id\`.` */
+  notFound?: string;
+  /** The `workspace-id` input, when set (changes the 403 advice). */
+  workspaceId?: string;
 }
 
-function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
-  let cur = data;
-  for (const key of path) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<PropertyKey, unknown>)[key];
+const STATUS_PAGE = 'https://status.smith.langchain.com';
+const MAX_DETAIL = 600;
+
+/** Request fields → the action input they come from, to point at what to fix. */
+const FIELD_INPUTS: Record<string, string> = {
+  name: 'name',
+  source: 'source',
+  secrets: 'secrets',
+  'source_config.integration_id': 'integration-id',
+  'source_config.repo_url': 'repo-url',
+  'source_config.deployment_type': 'deployment-type',
+  'source_config.build_on_push': 'build-on-push',
+  'source_config.custom_url': 'custom-url',
+  'source_config.resource_spec': 'resource-spec',
+  'source_config.listener_id': 'listener-id',
+  'source_config.listener_config': 'k8s-namespace',
+  'source_config.listener_config.k8s_namespace': 'k8s-namespace',
+  'source_revision_config.repo_ref': 'repo-ref',
+  'source_revision_config.langgraph_config_path': 'config-path',
+  'source_revision_config.image_uri': 'image-uri',
+  delete_tracing_project: 'delete-tracing-project',
+};
+
+/**
+ * One line of at most `max` characters, made inert for the runner. Secrets are masked in the
+ * full text first: a secret that holds a tab or two spaces, or that the cut would halve, must
+ * not show after the reflow or the cut.
+ */
+function truncate(text: string, max = MAX_DETAIL): string {
+  return inert(collapseWhitespace(redact(text)), max + 1);
+}
+
+/** The body as JSON, or undefined when it is not JSON. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
   }
-  return cur;
 }
 
-/** `resources.0.status: expected string, got a number` — field paths and types, no values. */
-function describeIssues(issues: readonly z.core.$ZodIssue[], data: unknown): string {
-  return issues
-    .slice(0, 3)
-    .map((issue) => {
-      const field = issue.path.map(String).join('.') || '(body)';
-      if (issue.code === 'invalid_type') {
-        const got = valueAt(data, issue.path);
-        return got === undefined
-          ? `${field}: missing (expected ${issue.expected})`
-          : `${field}: expected ${issue.expected}, got ${typeName(got)}`;
-      }
-      return `${field}: ${issue.message}`;
-    })
-    .join('; ');
+/** The server's `detail` (or `message`) text, when the body carries one. */
+function serverDetail(text: string): string | undefined {
+  const body = parseJson(text);
+  const detail = z.safeParse(DetailSchema, body);
+  if (detail.success) return truncate(detail.data.detail);
+  if (body !== null && typeof body === 'object') {
+    const message = (body as { message?: unknown }).message;
+    if (typeof message === 'string' && message.trim() !== '') return truncate(message);
+  }
+  return undefined;
+}
+
+/**
+ * One line per validation error: `source_config.integration_id: Field required`, the leading
+ * `body`/`query`/`path`/`header` element of `loc` dropped, the input named when known. Never
+ * the entry's `input` or `ctx` (they can echo the values sent, secrets included).
+ */
+function renderValidationErrors(text: string): string[] | undefined {
+  const parsed = z.safeParse(HTTPValidationErrorSchema, parseJson(text));
+  if (!parsed.success) return undefined;
+  return parsed.data.detail.map((entry) => {
+    const loc = [...entry.loc];
+    if (typeof loc[0] === 'string' && ['body', 'query', 'path', 'header'].includes(loc[0])) {
+      loc.shift();
+    }
+    const field = loc.map(String).join('.');
+    const input =
+      FIELD_INPUTS[field] ?? FIELD_INPUTS[loc.filter((p) => typeof p === 'string').join('.')];
+    const msg = truncate(entry.msg, 300);
+    return `${inert(field, 120) || '(request)'}: ${msg}${input ? ` (input \`${input}\`)` : ''}`;
+  });
+}
+
+/** Maps a non-2xx answer to an `ApiError` with advice. */
+export function errorFromResponse(
+  res: { status: number; text: string; attempts?: number },
+  ctx: ErrorContext,
+): ApiError {
+  const { status } = res;
+  // Without its final period: the messages below go on with ". What to do".
+  const detail = serverDetail(res.text)?.replace(/\.$/, '');
+  const withDetail = detail ? `: ${detail}` : '';
+  const attempts = res.attempts ?? 1;
+  let message: string;
+  let title: string | undefined;
+
+  if (status === 401) {
+    title = 'API key rejected';
+    message =
+      `${ctx.describe} was rejected (HTTP 401 Unauthorized): the control plane did not accept ` +
+      'the API key. Check the `api-key` secret: it must be a valid, unexpired LangSmith API ' +
+      'key of the organization or workspace that owns the deployments (and for the region / ' +
+      '`control-plane-url` used).';
+  } else if (status === 403) {
+    title = 'Permission denied';
+    message = `${ctx.describe} was refused (HTTP 403 Forbidden)${withDetail}. `;
+    message += ctx.workspaceId
+      ? `Check that \`workspace-id\` (${ctx.workspaceId}) is the workspace of the deployments ` +
+        'and that the API key has permission to manage deployments there.'
+      : 'A workspace-scoped or organization-scoped API key needs the `workspace-id` input ' +
+        '(sent as X-Tenant-Id); otherwise the key lacks permission to manage deployments.';
+  } else if (status === 404) {
+    title = 'Not found';
+    message =
+      ctx.notFound ??
+      `${ctx.describe} answered 404 Not Found${withDetail}. Check the URL and the IDs given.`;
+  } else if (status === 400 || status === 409) {
+    message =
+      `${ctx.describe} was rejected (HTTP ${status})${detail ? `: ${detail}` : ' without a reason'}` +
+      '. Check the inputs the message names.';
+  } else if (status === 422) {
+    title = 'Request rejected as invalid';
+    const lines = renderValidationErrors(res.text);
+    message =
+      lines && lines.length > 0
+        ? `${ctx.describe} was rejected as invalid (HTTP 422):\n${lines
+            .map((l) => `  - ${l}`)
+            .join('\n')}\nFix the inputs named above.`
+        : `${ctx.describe} was rejected as invalid (HTTP 422)${withDetail}. Check the inputs.`;
+  } else if (status === 429) {
+    title = 'Rate limited';
+    message =
+      `${ctx.describe} was still rate limited (HTTP 429) after ${attempts} attempt` +
+      `${attempts === 1 ? '' : 's'}. The control plane limits requests per API key: wait a few ` +
+      'minutes and re-run the job, and avoid running many deploy jobs with the same key at once.';
+  } else if (status >= 500) {
+    title = 'Control plane unavailable';
+    message =
+      `${ctx.describe} failed with HTTP ${status}${attempts > 1 ? ` after ${attempts} attempts` : ''}` +
+      `${withDetail}. The platform may be having trouble: re-run the job later, and check ` +
+      `${STATUS_PAGE}.`;
+  } else {
+    message = `${ctx.describe} failed with HTTP ${status}${withDetail}.`;
+  }
+  return new ApiError(redact(message), {
+    status,
+    method: ctx.method,
+    path: ctx.path,
+    ...(title ? { title } : {}),
+  });
 }
 
 /**
@@ -50,64 +175,69 @@ function describeIssues(issues: readonly z.core.$ZodIssue[], data: unknown): str
  */
 export function maskDeploymentSecrets(body: unknown, mask: (value: string) => void): void {
   const maskOne = (d: unknown) => {
-    if (!isObject(d)) return;
-    const sourceConfig = d['source_config'];
-    if (isObject(sourceConfig)) {
-      for (const value of Object.values(sourceConfig)) {
-        if (typeof value === 'string' && value.includes('@')) {
-          for (const credential of withoutCredentials(value).credentials) mask(credential);
-        }
+    if (!isRecord(d)) return;
+    for (const value of Object.values(isRecord(d['source_config']) ? d['source_config'] : {})) {
+      if (typeof value === 'string' && value.includes('@')) {
+        for (const credential of withoutCredentials(value).credentials) mask(credential);
       }
     }
-    if (!Array.isArray(d['secrets'])) return;
-    for (const secret of d['secrets']) {
-      if (isObject(secret) && typeof secret['value'] === 'string' && secret['value'] !== '') {
+    for (const secret of Array.isArray(d['secrets']) ? d['secrets'] : []) {
+      if (isRecord(secret) && typeof secret['value'] === 'string' && secret['value'] !== '') {
         mask(secret['value']);
       }
     }
   };
   maskOne(body);
-  if (isObject(body) && Array.isArray(body['resources'])) body['resources'].forEach(maskOne);
+  if (isRecord(body) && Array.isArray(body['resources'])) body['resources'].forEach(maskOne);
 }
 
-/** The answer checked against its schema; a mismatch names field paths and types, no values. */
+/**
+ * The answer checked against its schema. A mismatch names up to three field paths and types
+ * (`resources.0.status: expected string, got a number`), never values.
+ */
 export function parseAnswer<S extends z.ZodMiniType>(
   schema: S,
   body: unknown,
-  call: { describe: string; status: number; method: string; path: string },
+  status: number,
+  ctx: ErrorContext,
 ): z.infer<S> {
-  const result = z.safeParse(schema, body);
-  if (!result.success) {
-    throw new ApiError(
-      redact(
-        `Unexpected response from ${call.describe} (HTTP ${call.status}): ` +
-          `${describeIssues(result.error.issues, body)}. The answer does not match the ` +
-          'published control-plane API; check `control-plane-url`, and report this if it persists.',
-      ),
-      { status: call.status, method: call.method, path: call.path },
-    );
-  }
-  return result.data;
-}
-
-/** The 404 of a deployment read: deleted meanwhile, or in another workspace. */
-export function deploymentNotFound(workspaceId: string | undefined, id: string): string {
-  return (
-    `Deployment ${id} does not exist (HTTP 404)${workspaceId ? ` in workspace ${workspaceId}` : ''}: ` +
-    'it was deleted in the meantime, or it belongs to another workspace. Check `deployment-id` ' +
-    'if you gave one' +
-    (workspaceId
-      ? ', and `workspace-id`.'
-      : ', and set `workspace-id` if the key can reach several workspaces.')
+  const result = z.safeParse(schema, body, { reportInput: true });
+  if (result.success) return result.data;
+  const typeName = (v: unknown) =>
+    v === null
+      ? 'null'
+      : Array.isArray(v)
+        ? 'an array'
+        : typeof v === 'object'
+          ? 'an object'
+          : `a ${typeof v}`;
+  const issues = result.error.issues.slice(0, 3).map((issue) => {
+    const field = issue.path.map(String).join('.') || '(body)';
+    if (issue.code !== 'invalid_type') return `${field}: ${issue.message}`;
+    return issue.input === undefined
+      ? `${field}: missing (expected ${issue.expected})`
+      : `${field}: expected ${issue.expected}, got ${typeName(issue.input)}`;
+  });
+  throw new ApiError(
+    redact(
+      `Unexpected response from ${ctx.describe} (HTTP ${status}): ${issues.join('; ')}. The ` +
+        'answer does not match the published control-plane API; check `control-plane-url`, ' +
+        'and report this if it persists.',
+    ),
+    { status, method: ctx.method, path: ctx.path },
   );
 }
 
-export function safeJson(res: HttpResponse): unknown {
-  try {
-    return res.json();
-  } catch {
-    return undefined;
-  }
+/** The 404 of a deployment read: deleted meanwhile, or in another workspace. */
+export function deploymentNotFound(id: string, workspace: string | undefined): string {
+  return (
+    `Deployment ${id} does not exist (HTTP 404)${workspace ? ` in workspace ${workspace}` : ''}: ` +
+    'it was deleted in the meantime, or it belongs to another workspace. Check `deployment-id` ' +
+    'if you gave one' +
+    (workspace
+      ? ', and `workspace-id`.'
+      : ', and set `workspace-id` if the key can reach several workspaces.')
+  );
 }
 
 /**

@@ -1,13 +1,23 @@
 /**
- * The control-plane REST API (`/v2/deployments…`) over `request()`. Every answer is validated
- * against `schemas.ts`; every secret value in a Deployment is masked as soon as the body is
- * parsed, before anything else looks at it.
+ * The control-plane REST API (`/v2/deployments…`): the one client, over `request()`. It sends
+ * the API key (masked at once) and the workspace, and does three things with every answer
+ * before anyone reads it: masks every secret value and URL credential of a deployment in it,
+ * checks its shape against `schemas.ts`, and turns a failure into advice (all in `answers.ts`).
  */
+import type * as z from 'zod/mini';
 import { ApiError } from '../lib/errors.js';
-import { redact } from '../lib/untrusted.js';
-import type { ControlPlane } from './control-plane.js';
+import { redact, setSecret } from '../lib/untrusted.js';
+import {
+  deploymentNotFound,
+  errorFromResponse,
+  maskDeploymentSecrets,
+  onlyMatch,
+  parseAnswer,
+  parseJson,
+} from './answers.js';
 import { BULK_DELETE_LIMIT, readBulkDeleteAnswer, type BulkDeleteOutcome } from './bulk-delete.js';
-import { deploymentNotFound, maskDeploymentSecrets, onlyMatch, safeJson } from './answers.js';
+import { checkControlPlaneUrl } from './http/key-policy.js';
+import { request, type HttpContext, type HttpResponse, type RetryMode } from './http/request.js';
 import {
   DeploymentSchema,
   DeploymentsListSchema,
@@ -26,32 +36,88 @@ import {
   type RevisionsList,
   type UploadTarget,
 } from './schemas.js';
-import { ControlPlaneTransport, type Call } from './transport.js';
 
-export { USER_AGENT, type ControlPlaneClientOptions } from './transport.js';
+export const USER_AGENT = 'langgraph-deploy-action/1 (+GitHub Action)';
 
 /** More pages than this while looking a name up is an error (a paging bug, not a big org). */
 export const MAX_PAGES = 50;
 
-export class ControlPlaneClient extends ControlPlaneTransport implements ControlPlane {
-  async listDeployments(query: {
+/**
+ * What the rest of the action needs from the control plane; tests may implement it in memory.
+ * The three calls only some steps make are optional there, so that fakes need not implement
+ * them; `redeployRevision` and the bulk delete belong to the commands that hold the client.
+ */
+export type ControlPlane = Omit<ControlPlaneClient, OptionalCalls | CommandCalls> &
+  Partial<Pick<ControlPlaneClient, OptionalCalls>>;
+type OptionalCalls = 'interruptRevision' | 'createRevision' | 'requestUploadUrl';
+type CommandCalls = 'redeployRevision' | 'deleteDeployments';
+
+interface Call {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  path: string;
+  /** An array value is sent as the parameter repeated (`ids=a&ids=b`), as FastAPI reads lists. */
+  query?: Record<string, string | number | boolean | undefined | readonly string[]>;
+  body?: unknown;
+  retry: RetryMode;
+  describe: string;
+  notFound?: string;
+}
+
+/** `/v2/deployments/{id}…`: each part after the prefix URL-encoded. */
+function apiPath(prefix: string, ...parts: string[]): string {
+  return [prefix, ...parts.map(encodeURIComponent)].join('/');
+}
+
+export class ControlPlaneClient {
+  private readonly baseUrl: string;
+  private readonly headers: Record<string, string>;
+  private readonly workspaceId: string | undefined;
+  private readonly http: HttpContext;
+  private readonly mask: (value: string) => void;
+  private readonly pageLimit: number;
+
+  constructor(options: {
+    /** E.g. `https://api.host.langchain.com` or `https://<host>/api-host`; trailing `/` allowed. */
+    baseUrl: string;
+    apiKey: string;
+    workspaceId?: string;
+    http: HttpContext;
+    /** Masks a secret value; default `setSecret`. */
+    mask?: (value: string) => void;
+    /** `limit` of list calls; default (and the API's maximum) 100. */
+    pageLimit?: number;
+  }) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    checkControlPlaneUrl(this.baseUrl);
+    this.workspaceId = options.workspaceId || undefined;
+    this.http = options.http;
+    this.mask = options.mask ?? setSecret;
+    this.mask(options.apiKey);
+    this.pageLimit = Math.min(100, Math.max(1, Math.floor(options.pageLimit ?? 100)));
+    this.headers = {
+      'X-Api-Key': options.apiKey,
+      Accept: 'application/json',
+      'User-Agent': USER_AGENT,
+      ...(this.workspaceId ? { 'X-Tenant-Id': this.workspaceId } : {}),
+    };
+  }
+
+  listDeployments(query: {
     nameContains?: string;
     limit?: number;
     offset?: number;
   }): Promise<DeploymentsList> {
-    const call: Call = {
+    const { nameContains: name, limit, offset } = query;
+    return this.json(DeploymentsListSchema, [200], {
       method: 'GET',
       path: '/v2/deployments',
-      query: { name_contains: query.nameContains, limit: query.limit, offset: query.offset },
+      query: { name_contains: name, limit, offset },
       retry: 'idempotent',
-      describe:
-        query.nameContains !== undefined
-          ? `GET deployments named like "${query.nameContains}"`
-          : 'GET deployments',
-    };
-    return this.json(call, DeploymentsListSchema, { ok: [200], deployments: true });
+      describe: name !== undefined ? `GET deployments named like "${name}"` : 'GET deployments',
+    });
   }
 
+  /** Exact, whole-name match across every page; `undefined` when there is none. */
   async findDeploymentByName(name: string): Promise<Deployment | undefined> {
     const limit = this.pageLimit;
     let offset = 0;
@@ -78,53 +144,55 @@ export class ControlPlaneClient extends ControlPlaneTransport implements Control
     return onlyMatch(name, matches);
   }
 
-  async getDeployment(id: string): Promise<Deployment> {
-    const call: Call = {
+  /** Throws `ApiError` with `status: 404` when it does not exist. */
+  getDeployment(id: string): Promise<Deployment> {
+    return this.json(DeploymentSchema, [200], {
       method: 'GET',
-      path: `/v2/deployments/${encodeURIComponent(id)}`,
+      path: apiPath('/v2/deployments', id),
       retry: 'idempotent',
       describe: `GET deployment ${id}`,
-      notFound: deploymentNotFound(this.workspaceId, id),
-    };
-    return this.json(call, DeploymentSchema, { ok: [200], deployments: true });
+      notFound: deploymentNotFound(id, this.workspaceId),
+    });
   }
 
-  async createDeployment(body: DeploymentCreateRequest): Promise<Deployment> {
-    const call: Call = {
+  createDeployment(body: DeploymentCreateRequest): Promise<Deployment> {
+    return this.json(DeploymentSchema, [200, 201], {
       method: 'POST',
       path: '/v2/deployments',
       body,
       retry: 'unsafe',
       describe: `POST (create) deployment "${body.name}"`,
-    };
-    return this.json(call, DeploymentSchema, { ok: [200, 201], deployments: true });
+    });
   }
 
-  async patchDeployment(id: string, body: DeploymentPatchRequest): Promise<Deployment> {
-    const call: Call = {
+  patchDeployment(id: string, body: DeploymentPatchRequest): Promise<Deployment> {
+    return this.json(DeploymentSchema, [200], {
       method: 'PATCH',
-      path: `/v2/deployments/${encodeURIComponent(id)}`,
+      path: apiPath('/v2/deployments', id),
       body,
       retry: 'unsafe',
       describe: `PATCH (update) deployment ${id}`,
-      notFound: deploymentNotFound(this.workspaceId, id),
-    };
-    return this.json(call, DeploymentSchema, { ok: [200], deployments: true });
+      notFound: deploymentNotFound(id, this.workspaceId),
+    });
   }
 
+  /**
+   * `'not_found'` when the deployment does not exist. A retried DELETE (the first attempt's
+   * outcome unknown) that answers 404 counts as `'deleted'`.
+   */
   async deleteDeployment(
     id: string,
     options: { deleteTracingProject: boolean },
   ): Promise<'deleted' | 'not_found'> {
     const call: Call = {
       method: 'DELETE',
-      path: `/v2/deployments/${encodeURIComponent(id)}`,
+      path: apiPath('/v2/deployments', id),
       query: { delete_tracing_project: options.deleteTracingProject },
       retry: 'idempotent',
       describe: `DELETE deployment ${id}`,
     };
     const res = await this.send(call);
-    if (res.status === 204 || res.status === 200 || res.status === 202) return 'deleted';
+    if ([200, 202, 204].includes(res.status)) return 'deleted';
     if (res.status === 404) return res.attemptsWithUnknownOutcome > 0 ? 'deleted' : 'not_found';
     throw this.fail(call, res);
   }
@@ -150,63 +218,61 @@ export class ControlPlaneClient extends ControlPlaneTransport implements Control
     };
     const res = await this.send(call);
     if ([200, 202, 204, 207].includes(res.status)) {
-      return readBulkDeleteAnswer(ids, res.status, res.status === 207 ? safeJson(res) : undefined);
+      return readBulkDeleteAnswer(
+        ids,
+        res.status,
+        res.status === 207 ? parseJson(res.text) : undefined,
+      );
     }
     if (res.status === 404) return 'not_found';
     throw this.fail(call, res);
   }
 
-  async listRevisions(
-    id: string,
-    query: { limit?: number; offset?: number },
-  ): Promise<RevisionsList> {
-    const call: Call = {
+  listRevisions(id: string, query: { limit?: number; offset?: number }): Promise<RevisionsList> {
+    return this.json(RevisionsListSchema, [200], {
       method: 'GET',
-      path: `/v2/deployments/${encodeURIComponent(id)}/revisions`,
+      path: apiPath('/v2/deployments', id, 'revisions'),
       query: { limit: query.limit, offset: query.offset },
       retry: 'idempotent',
       describe: `GET revisions of deployment ${id}`,
-      notFound: deploymentNotFound(this.workspaceId, id),
-    };
-    return this.json(call, RevisionsListSchema, { ok: [200] });
+      notFound: deploymentNotFound(id, this.workspaceId),
+    });
   }
 
-  async getRevision(id: string, revisionId: string): Promise<Revision> {
-    const call: Call = {
+  getRevision(id: string, revisionId: string): Promise<Revision> {
+    return this.json(RevisionSchema, [200], {
       method: 'GET',
-      path: `/v2/deployments/${encodeURIComponent(id)}/revisions/${encodeURIComponent(revisionId)}`,
+      path: apiPath('/v2/deployments', id, 'revisions', revisionId),
       retry: 'idempotent',
       describe: `GET revision ${revisionId} of deployment ${id}`,
       notFound:
         `Revision ${revisionId} of deployment ${id} does not exist (HTTP 404): the deployment ` +
         'may have been deleted or replaced meanwhile. Check the deployment in the LangSmith UI.',
-    };
-    return this.json(call, RevisionSchema, { ok: [200] });
+    });
   }
 
   /**
    * `POST …/revisions/{rev}/redeploy`: the platform creates a new revision that serves this
    * one's source again; the answer is the deployment, whose `latest_revision_id` is that new
-   * revision. Not in the `ControlPlane` interface: only `commands/rollback.ts` uses it.
+   * revision.
    */
-  async redeployRevision(id: string, revisionId: string): Promise<Deployment> {
-    const call: Call = {
+  redeployRevision(id: string, revisionId: string): Promise<Deployment> {
+    return this.json(DeploymentSchema, [200, 201], {
       method: 'POST',
-      path:
-        `/v2/deployments/${encodeURIComponent(id)}/revisions/` +
-        `${encodeURIComponent(revisionId)}/redeploy`,
+      path: apiPath('/v2/deployments', id, 'revisions', revisionId, 'redeploy'),
       retry: 'unsafe',
       describe: `POST redeploy of revision ${revisionId} of deployment ${id}`,
       notFound:
         `Revision ${revisionId} of deployment ${id} cannot be redeployed: the control plane ` +
         'does not know it (HTTP 404). Check `rollback-to` against the deployment’s revisions.',
-    };
-    return this.json(call, DeploymentSchema, { ok: [200, 201], deployments: true });
+    });
   }
 
   /**
    * `POST …/revisions/{rev}/interrupt` (the API reference's path); a 404 there is asked once
    * more on `…/interruption` (the path of LangChain's CI/CD example, older installs).
+   * `'interrupted'` on 2xx; the HTTP status on 404, 405 or 409 (nothing to interrupt, or not
+   * offered); throws on the rest.
    */
   async interruptRevision(
     id: string,
@@ -216,9 +282,7 @@ export class ControlPlaneClient extends ControlPlaneTransport implements Control
     for (const tail of ['interrupt', 'interruption']) {
       const call: Call = {
         method: 'POST',
-        path:
-          `/v2/deployments/${encodeURIComponent(id)}/revisions/` +
-          `${encodeURIComponent(revisionId)}/${tail}`,
+        path: apiPath('/v2/deployments', id, 'revisions', revisionId, tail),
         // Asking twice to stop the same revision changes nothing more than asking once.
         retry: 'idempotent',
         describe: `POST ${tail} of revision ${revisionId} of deployment ${id}`,
@@ -241,37 +305,38 @@ export class ControlPlaneClient extends ControlPlaneTransport implements Control
   async createRevision(id: string, body: RevisionCreateRequest): Promise<Revision | 404 | 405> {
     const call: Call = {
       method: 'POST',
-      path: `/v2/deployments/${encodeURIComponent(id)}/revisions`,
+      path: apiPath('/v2/deployments', id, 'revisions'),
       body,
       retry: 'unsafe',
       describe: `POST (create) revision of deployment ${id}`,
     };
     const res = await this.send(call);
     if (res.status === 404 || res.status === 405) return res.status;
-    if (res.status !== 200 && res.status !== 201) {
-      maskDeploymentSecrets(safeJson(res), this.mask);
-      throw this.fail(call, res);
-    }
-    return this.parse(call, res, RevisionSchema, true);
+    return this.json(RevisionSchema, [200, 201], call, res);
   }
 
   /**
-   * A signed URL for the `upload` archive. Asking again only issues another URL, so it is
-   * retried like a read. The URL is masked at once: its signature is a credential.
+   * `POST /v2/deployments/{id}/upload-url`: a signed URL for the `upload` archive. Asking again
+   * only issues another URL, so it is retried like a read. The URL is masked at once: its
+   * signature is a credential.
    */
   async requestUploadUrl(id: string): Promise<UploadTarget> {
-    const call: Call = {
+    const target = await this.json(UploadTargetSchema, [200, 201], {
       method: 'POST',
-      path: `/v2/deployments/${encodeURIComponent(id)}/upload-url`,
+      path: apiPath('/v2/deployments', id, 'upload-url'),
       retry: 'idempotent',
       describe: `POST upload-url of deployment ${id}`,
-      notFound: deploymentNotFound(this.workspaceId, id),
-    };
-    const target = await this.json(call, UploadTargetSchema, { ok: [200, 201] });
+      notFound: deploymentNotFound(id, this.workspaceId),
+    });
     this.mask(target.upload_url);
     return target;
   }
 
+  /**
+   * One page of a revision's build or deploy log (`POST /v1/projects/{id}/revisions/{rev}/
+   * build_logs` or `deploy_logs`, the endpoints of the platform's own `langgraph deploy`
+   * CLI). `undefined` when the install does not offer logs (404 or 405).
+   */
   async getRevisionLogs(
     id: string,
     revisionId: string,
@@ -280,9 +345,7 @@ export class ControlPlaneClient extends ControlPlaneTransport implements Control
   ): Promise<RevisionLogs | undefined> {
     const call: Call = {
       method: 'POST',
-      path:
-        `/v1/projects/${encodeURIComponent(id)}/revisions/` +
-        `${encodeURIComponent(revisionId)}/${kind}_logs`,
+      path: apiPath('/v1/projects', id, 'revisions', revisionId, `${kind}_logs`),
       body,
       // A read, although it is a POST: asking again changes nothing.
       retry: 'idempotent',
@@ -290,7 +353,48 @@ export class ControlPlaneClient extends ControlPlaneTransport implements Control
     };
     const res = await this.send(call);
     if (res.status === 404 || res.status === 405) return undefined;
-    if (res.status !== 200) throw this.fail(call, res);
-    return this.parse(call, res, RevisionLogsSchema, false);
+    return this.json(RevisionLogsSchema, [200], call, res);
+  }
+
+  private send(call: Call): Promise<HttpResponse> {
+    const url = new URL(this.baseUrl + call.path);
+    for (const [key, value] of Object.entries(call.query ?? {})) {
+      if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, item);
+      else if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    return request(this.http, { ...call, url: url.href, headers: this.headers });
+  }
+
+  /**
+   * The answer (sent now unless given) of an `ok` status, masked first, then checked against
+   * `schema`; any other status is an `ApiError` with advice.
+   */
+  private async json<S extends z.ZodMiniType>(
+    schema: S,
+    ok: number[],
+    call: Call,
+    res?: HttpResponse,
+  ): Promise<z.infer<S>> {
+    res ??= await this.send(call);
+    if (!ok.includes(res.status)) {
+      // Error bodies are not expected to carry secrets, but they are masked anyway.
+      maskDeploymentSecrets(parseJson(res.text), this.mask);
+      throw this.fail(call, res);
+    }
+    const body = res.json();
+    maskDeploymentSecrets(body, this.mask);
+    return parseAnswer(schema, body, res.status, { ...call, path: this.pathOf(call) });
+  }
+
+  private fail(call: Call, res: HttpResponse): ApiError {
+    return errorFromResponse(res, {
+      ...call,
+      path: this.pathOf(call),
+      workspaceId: this.workspaceId,
+    });
+  }
+
+  private pathOf(call: Call): string {
+    return new URL(this.baseUrl + call.path).pathname;
   }
 }

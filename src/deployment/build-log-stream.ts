@@ -11,7 +11,7 @@
  * before (same `id`) are not printed twice. Lines are untrusted: they are printed through
  * `printLogBlock` (a collapsed group, `printUntrusted` inside).
  */
-import type { ControlPlane } from '../api/control-plane.js';
+import type { ControlPlane } from '../api/client.js';
 import { logEntryId, printLogBlock, renderLogEntry } from './logs.js';
 import type { Logger } from '../lib/untrusted.js';
 import { statusesWhere } from './revision-status.js';

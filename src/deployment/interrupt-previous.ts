@@ -9,7 +9,7 @@
  * Cancellation and the deadline still end the run.
  */
 import { errorMessage as describe } from '../lib/text.js';
-import type { ControlPlane } from '../api/control-plane.js';
+import type { ControlPlane } from '../api/client.js';
 import type { Deployment, Revision } from '../api/schemas.js';
 import { CancelledError, DeadlineError } from '../lib/errors.js';
 import { inert, type Logger } from '../lib/untrusted.js';

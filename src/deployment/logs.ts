@@ -9,7 +9,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import { isRecord } from '../lib/guards.js';
 import { safeJson as toJson } from '../lib/text.js';
-import type { ControlPlane } from '../api/control-plane.js';
+import type { ControlPlane } from '../api/client.js';
 import {
   endGroup,
   inert,

@@ -4,8 +4,7 @@
  * that revision to DEPLOYED and through its health check. Used by `command: rollback` and by
  * `rollback-on-failure`.
  */
-import type { ControlPlane } from '../api/control-plane.js';
-import { MAX_PAGES } from '../api/client.js';
+import { MAX_PAGES, type ControlPlane } from '../api/client.js';
 import type { Deployment, Revision } from '../api/schemas.js';
 import { revisionStatus } from './revision-status.js';
 import { ActionError, ApiError, CancelledError } from '../lib/errors.js';

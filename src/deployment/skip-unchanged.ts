@@ -11,7 +11,7 @@
  * - the settings the run sends (`secrets`, `resource-spec`, `install-command`, `build-command`):
  *   the keyed record of `settings-record.ts` proves them the same.
  */
-import type { ControlPlane } from '../api/control-plane.js';
+import type { ControlPlane } from '../api/client.js';
 import type { Deployment, Revision } from '../api/schemas.js';
 import type { Config } from '../inputs/config.js';
 import type { Comparison } from '../report/github/compare.js';

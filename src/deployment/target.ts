@@ -2,7 +2,7 @@
  * Which deployment the inputs name, for every command: by `deployment-id` (checked against
  * `name`) or by exact `name`; and waiting for a deployment being deleted to be gone.
  */
-import type { ControlPlane } from '../api/control-plane.js';
+import type { ControlPlane } from '../api/client.js';
 import type { Deployment } from '../api/schemas.js';
 import type { Config } from '../inputs/config.js';
 import { ActionError, ApiError, DeadlineError } from '../lib/errors.js';

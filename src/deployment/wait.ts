@@ -4,7 +4,7 @@
  * `nextPollDelay` (poll-policy.ts); time comes from an injectable Clock.
  */
 
-import type { ControlPlane } from '../api/control-plane.js';
+import type { ControlPlane } from '../api/client.js';
 import type { Revision } from '../api/schemas.js';
 import { ActionError, ApiError, CancelledError, DeadlineError } from '../lib/errors.js';
 import {

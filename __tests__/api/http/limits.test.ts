@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventPayloadProblem } from '../../../src/inputs/github-event.js';
-import { errorFromResponse } from '../../../src/api/error-messages.js';
+import { errorFromResponse } from '../../../src/api/answers.js';
 import { MAX_ANSWER_BYTES, RefusedAnswerError } from '../../../src/api/http/limits.js';
 import { request, type HttpContext } from '../../../src/api/http/request.js';
 import { createResilientFetch } from '../../../src/api/http/sdk-fetch.js';

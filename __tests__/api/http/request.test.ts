@@ -7,7 +7,7 @@ import { OutcomeUnknownError, request, type HttpContext } from '../../../src/api
 import { backoffDelay, parseRetryAfter } from '../../../src/api/http/retry-policy.js';
 import { createResilientFetch } from '../../../src/api/http/sdk-fetch.js';
 import { ApiError, CancelledError, DeadlineError } from '../../../src/lib/errors.js';
-import { errorFromResponse } from '../../../src/api/error-messages.js';
+import { errorFromResponse } from '../../../src/api/answers.js';
 import { Deadline } from '../../../src/lib/time.js';
 import { FakeClock } from '../../helpers/fakes.js';
 import {
