@@ -47,12 +47,7 @@ export function redirectError(method: string, url: URL, describe: string, res: R
   );
 }
 
-export function tooLargeError(
-  status: number,
-  method: string,
-  url: URL,
-  describe: string,
-): ApiError {
+function tooLarge(status: number, method: string, url: URL, describe: string): ApiError {
   return new RefusedAnswerError(
     redact(
       `${describe}: answer too large (over ${MAX_ANSWER_BYTES / 1024 / 1024} MiB); the action ` +
@@ -76,43 +71,25 @@ export async function readCapped(
   const declared = Number(res.headers.get('content-length') ?? '');
   if (Number.isFinite(declared) && declared > MAX_ANSWER_BYTES) {
     await res.body?.cancel().catch(() => undefined);
-    throw tooLargeError(res.status, method, url, describe);
+    throw tooLarge(res.status, method, url, describe);
   }
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_ANSWER_BYTES) {
-      chunks.length = 0;
-      await reader.cancel().catch(() => undefined);
-      throw tooLargeError(res.status, method, url, describe);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, size).toString('utf8');
+  return new Response(cappedBody(res, describe, method, url)).text();
 }
 
-/** The same cap on a streamed answer (a run's events), passed through as it is read. */
-export function cappedStream(res: Response, describe: string, method: string, url: URL): Response {
-  if (!res.body) return res;
+/** The body with the same cap, passed through as it is read (a run's events). */
+export function cappedBody(
+  res: Response,
+  describe: string,
+  method: string,
+  url: URL,
+): ReadableStream<Uint8Array> | null {
   let size = 0;
   const counter = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
       size += chunk.byteLength;
-      if (size > MAX_ANSWER_BYTES) {
-        controller.error(tooLargeError(res.status, method, url, describe));
-        return;
-      }
-      controller.enqueue(chunk);
+      if (size > MAX_ANSWER_BYTES) controller.error(tooLarge(res.status, method, url, describe));
+      else controller.enqueue(chunk);
     },
   });
-  return new Response(res.body.pipeThrough(counter), {
-    status: res.status,
-    statusText: res.statusText,
-    headers: res.headers,
-  });
+  return res.body && res.body.pipeThrough(counter);
 }

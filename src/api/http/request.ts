@@ -1,6 +1,6 @@
 /**
  * The one HTTP layer of the action: every control-plane and agent-server call goes through
- * `request()` (or, for `@langchain/langgraph-sdk`, through `createResilientFetch()`), on the
+ * `request()` (for `@langchain/langgraph-sdk`, by way of `createResilientFetch()`), on the
  * platform's `fetch`.
  *
  * What it guarantees:
@@ -16,14 +16,13 @@
  * - answers are read with a size cap (`MAX_ANSWER_BYTES`, 16 MiB), counted as they stream in;
  * - logs: one debug line per retry (method, path, status or error code, delay), never headers,
  *   query strings or bodies;
- * - a proxy (`proxy.ts`) from `HTTPS_PROXY`/`HTTP_PROXY` (with `NO_PROXY`) through `@actions/http-client`,
- *   which is only loaded when such a variable is set.
+ * - the runner's proxy (`proxy.ts`), when one is set.
  */
 import { formatSeconds as seconds } from '../../lib/text.js';
 import { ActionError, ApiError, CancelledError, DeadlineError } from '../../lib/errors.js';
 import { redact } from '../../lib/untrusted.js';
 import type { RunBasics } from '../../lib/time.js';
-import { isRedirect, readCapped, redirectError, RefusedAnswerError } from './limits.js';
+import { cappedBody, isRedirect, readCapped, redirectError, RefusedAnswerError } from './limits.js';
 import { classify, type Failure } from './failures.js';
 import { dispatcherFor } from './proxy.js';
 import {
@@ -65,6 +64,8 @@ export interface HttpResponse {
   status: number;
   headers: Headers;
   text: string;
+  /** A `stream` request's body, unread (the size cap counts it as it is read); `text` is ''. */
+  stream?: ReadableStream<Uint8Array> | null;
   /** The body parsed as JSON; throws `ApiError` ("invalid response (not JSON)") otherwise. */
   json(): unknown;
   /** Attempts made for this answer, this one included. */
@@ -78,32 +79,45 @@ export interface HttpResponse {
 
 export interface HttpRequest {
   method: string;
-  url: string;
-  headers?: Record<string, string>;
+  url: string | URL;
+  headers?: HeadersInit;
   /** Sent as JSON (`Content-Type: application/json` unless a header says otherwise). */
   body?: unknown;
+  /** Sent as it is, instead of `body` (the SDK's own bodies). */
+  rawBody?: string | ArrayBuffer | undefined;
   retry: RetryMode;
   /** What is being done, for messages: e.g. `GET deployment 1234`. */
   describe: string;
+  /** A caller's own signal (the SDK's): its abort rejects with its reason, like fetch. */
+  signal?: AbortSignal | undefined;
+  /**
+   * A run's events: one attempt (`retry: 'never'`) bounded by the deadline alone, not by
+   * `requestTimeoutMs`; the body comes back unread in `stream`, and a timeout is a
+   * `DeadlineError`.
+   */
+  stream?: boolean;
 }
+
+/** The request as it is sent. */
+type Sending = Omit<HttpRequest, 'url' | 'headers' | 'body'> & {
+  url: URL;
+  headers: Headers;
+  body: string | ArrayBuffer | undefined;
+};
 
 /** A POST/PATCH was sent but no usable answer came back: it may or may not have been applied. */
 export class OutcomeUnknownError extends ActionError {
-  readonly method: string;
-  readonly path: string;
-  readonly describe: string;
+  declare readonly method: string;
+  declare readonly path: string;
+  declare readonly describe: string;
   /** The HTTP status when the server answered 408/5xx; undefined for resets and timeouts. */
-  readonly status: number | undefined;
+  declare readonly status: number | undefined;
   /** `HTTP 502`, `ECONNRESET`, `timeout`, … */
-  readonly reason: string;
-  constructor(options: {
-    method: string;
-    path: string;
-    describe: string;
-    status?: number;
-    reason: string;
-    cause?: unknown;
-  }) {
+  declare readonly reason: string;
+  constructor(
+    options: Pick<OutcomeUnknownError, 'method' | 'path' | 'describe' | 'reason'> &
+      Partial<Pick<OutcomeUnknownError, 'status' | 'cause'>>,
+  ) {
     super(
       redact(
         `${options.describe} was sent, but no usable answer came back (${options.reason}): ` +
@@ -113,144 +127,98 @@ export class OutcomeUnknownError extends ActionError {
       'Outcome of a request unknown',
     );
     this.name = 'OutcomeUnknownError';
-    this.method = options.method;
-    this.path = options.path;
-    this.describe = options.describe;
-    this.status = options.status;
-    this.reason = options.reason;
-    if (options.cause !== undefined) (this as { cause?: unknown }).cause = options.cause;
+    const { cause, ...fields } = options;
+    Object.assign(this, { status: undefined, ...fields });
+    if (cause !== undefined) this.cause = cause;
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// The request loop
-
-export interface SendOptions {
-  method: string;
-  url: URL;
-  headers: Headers;
-  body?: string | ArrayBuffer;
-  retry: RetryMode;
-  describe: string;
-  /** A caller's own signal (the SDK's): its abort rejects with its reason, like fetch. */
-  signal?: AbortSignal;
 }
 
 type Attempt =
-  | { ok: true; status: number; headers: Headers; text: string }
-  | { ok: false; failure: Failure; timedOut: boolean };
+  | { ok: true; status: number; headers: Headers; text: string; stream?: HttpResponse['stream'] }
+  | { ok: false; failure: Failure };
 
-function settings(ctx: HttpContext) {
-  return {
-    requestTimeoutMs: ctx.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
-    maxAttempts: Math.max(1, Math.floor(ctx.maxAttempts ?? DEFAULTS.maxAttempts)),
-    default429DelayMs: ctx.default429DelayMs ?? DEFAULTS.default429DelayMs,
-  };
-}
-
-export function throwIfAborted(
-  ctx: HttpContext,
-  callerSignal: AbortSignal | undefined,
-  describe: string,
-) {
+function throwIfAborted(ctx: HttpContext, req: Sending) {
   if (ctx.signal?.aborted)
-    throw new CancelledError(redact(`The run was cancelled during ${describe}.`));
-  if (callerSignal?.aborted) throw callerSignal.reason;
-}
-
-export function signalsOf(...signals: (AbortSignal | undefined)[]): AbortSignal[] {
-  return signals.filter((s): s is AbortSignal => s !== undefined);
+    throw new CancelledError(redact(`The run was cancelled during ${req.describe}.`));
+  if (req.signal?.aborted) throw req.signal.reason;
 }
 
 /**
- * One `fetch` of the request, nothing read yet: bounded by `timeout`, the run's and the
- * caller's signals, through the proxy when one is set, and a redirect refused at once.
+ * One `fetch` of the request: bounded by `timeoutMs`, the run's and the caller's signals,
+ * through the proxy when one is set, a redirect refused at once, and the answer read with the
+ * size cap (a stream's body is handed back unread).
  */
-export async function fetchOnce(
-  ctx: HttpContext,
-  req: SendOptions,
-  timeout: AbortSignal,
-): Promise<Response> {
-  const init: RequestInit & { dispatcher?: unknown } = {
-    method: req.method,
-    headers: req.headers,
-    signal: AbortSignal.any(signalsOf(timeout, ctx.signal, req.signal)),
-    redirect: 'manual',
-  };
-  if (req.body !== undefined) init.body = req.body;
-  const dispatcher = await dispatcherFor(req.url);
-  if (dispatcher !== undefined) init.dispatcher = dispatcher;
-  const res = await (ctx.fetchImpl ?? fetch)(req.url, init);
-  if (isRedirect(res.status)) {
-    await res.body?.cancel().catch(() => undefined);
-    throw redirectError(req.method, req.url, req.describe, res);
-  }
-  return res;
-}
-
-async function attemptOnce(
-  ctx: HttpContext,
-  req: SendOptions,
-  timeoutMs: number,
-): Promise<Attempt> {
+async function attemptOnce(ctx: HttpContext, req: Sending, timeoutMs: number): Promise<Attempt> {
   const timeout = AbortSignal.timeout(Math.max(1, Math.round(timeoutMs)));
   try {
-    const res = await fetchOnce(ctx, req, timeout);
-    const text = await readCapped(res, req.describe, req.method, req.url);
-    return { ok: true, status: res.status, headers: res.headers, text };
-  } catch (err) {
-    if (err instanceof RefusedAnswerError) throw err;
-    throwIfAborted(ctx, req.signal, req.describe);
-    if (timeout.aborted) {
+    const init: RequestInit & { dispatcher?: unknown } = {
+      method: req.method,
+      headers: req.headers,
+      signal: AbortSignal.any([timeout, ctx.signal, req.signal].filter((s) => s !== undefined)),
+      redirect: 'manual',
+      dispatcher: await dispatcherFor(req.url),
+    };
+    if (req.body !== undefined) init.body = req.body;
+    const res = await (ctx.fetchImpl ?? fetch)(req.url, init);
+    if (isRedirect(res.status)) {
+      await res.body?.cancel().catch(() => undefined);
+      throw redirectError(req.method, req.url, req.describe, res);
+    }
+    const { status, headers } = res;
+    if (req.stream) {
       return {
-        ok: false,
-        timedOut: true,
-        failure: {
-          kind: 'unknown',
-          code: 'timeout',
-          text: `no answer within ${seconds(timeoutMs)}`,
-          cause: err,
-        },
+        ok: true,
+        status,
+        headers,
+        text: '',
+        stream: cappedBody(res, req.describe, req.method, req.url),
       };
     }
-    return { ok: false, timedOut: false, failure: classify(err, req.url) };
+    return {
+      ok: true,
+      status,
+      headers,
+      text: await readCapped(res, req.describe, req.method, req.url),
+    };
+  } catch (err) {
+    if (err instanceof RefusedAnswerError) throw err;
+    throwIfAborted(ctx, req);
+    if (!timeout.aborted) return { ok: false, failure: classify(err, req.url) };
+    if (req.stream)
+      throw new DeadlineError(redact(`The \`timeout\` ran out during ${req.describe}.`));
+    const text = `no answer within ${seconds(timeoutMs)}`;
+    return { ok: false, failure: { kind: 'unknown', code: 'timeout', text, cause: err } };
   }
 }
 
 function makeResponse(
-  req: SendOptions,
-  a: { status: number; headers: Headers; text: string },
+  req: Sending,
+  a: Extract<Attempt, { ok: true }>,
   attempts: number,
   attemptsWithUnknownOutcome: number,
 ): HttpResponse {
-  let parsed: { value: unknown } | undefined;
   return {
-    status: a.status,
-    headers: a.headers,
-    text: a.text,
+    ...a,
     attempts,
     attemptsWithUnknownOutcome,
     json() {
-      if (parsed === undefined) {
-        try {
-          parsed = { value: JSON.parse(a.text) as unknown };
-        } catch {
-          throw new ApiError(
-            redact(
-              `Invalid response from ${req.describe} (HTTP ${a.status}): the body is not JSON. ` +
-                'The URL may not point at the API (a proxy or sign-in page may have answered ' +
-                'instead); check the URL, and re-run the job if it was a passing fault.',
-            ),
-            { status: a.status, method: req.method, path: req.url.pathname },
-          );
-        }
+      try {
+        return JSON.parse(a.text) as unknown;
+      } catch {
+        throw new ApiError(
+          redact(
+            `Invalid response from ${req.describe} (HTTP ${a.status}): the body is not JSON. ` +
+              'The URL may not point at the API (a proxy or sign-in page may have answered ' +
+              'instead); check the URL, and re-run the job if it was a passing fault.',
+          ),
+          { status: a.status, method: req.method, path: req.url.pathname },
+        );
       }
-      return parsed.value;
     },
   };
 }
 
-export function networkError(req: SendOptions, failure: Failure, attempts: number): ApiError {
+function networkError(req: Sending, failure: Failure, attempts: number): ApiError {
   const tried = attempts > 1 ? ` after ${attempts} attempts` : '';
   const advice =
     failure.kind === 'fatal'
@@ -267,19 +235,34 @@ export function networkError(req: SendOptions, failure: Failure, attempts: numbe
   return error;
 }
 
-export async function send(ctx: HttpContext, req: SendOptions): Promise<HttpResponse> {
-  const s = settings(ctx);
-  const maxAttempts = req.retry === 'never' ? 1 : s.maxAttempts;
-  const path = req.url.pathname;
-  const sleepSignal = signalsOf(ctx.signal, req.signal);
+/**
+ * Sends one request with the retry rules of `req.retry`. Returns any status that is not
+ * retried (4xx included: callers map them) and, once the attempts are spent, the last
+ * 5xx/408/429 answer. Throws `OutcomeUnknownError` (unsafe requests), `DeadlineError`,
+ * `CancelledError`, or `ApiError` for network failures that outlived the retries.
+ */
+export async function request(ctx: HttpContext, options: HttpRequest): Promise<HttpResponse> {
+  const headers = new Headers(options.headers);
+  let body = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+  }
+  const method = options.method.toUpperCase();
+  const req: Sending = { ...options, method, url: new URL(options.url), headers, body };
+  const { describe, url } = req;
+  const path = url.pathname;
+  const maxAttempts =
+    req.retry === 'never' ? 1 : Math.max(1, Math.floor(ctx.maxAttempts ?? DEFAULTS.maxAttempts));
+  const sleepSignals = [ctx.signal, req.signal].filter((s) => s !== undefined);
   let unknownOutcomes = 0;
   const loop: RetryLoop = {
     clock: ctx.clock,
     deadline: ctx.deadline,
-    signal: sleepSignal.length > 0 ? AbortSignal.any(sleepSignal) : undefined,
+    signal: sleepSignals.length > 0 ? AbortSignal.any(sleepSignals) : undefined,
     backoff: (retry) => backoffDelay(retry, ctx),
     before: (attempt, last) => {
-      throwIfAborted(ctx, req.signal, req.describe);
+      throwIfAborted(ctx, req);
       if (ctx.deadline.remainingMs() > 0) return;
       throw new DeadlineError(
         redact(
@@ -305,12 +288,14 @@ export async function send(ctx: HttpContext, req: SendOptions): Promise<HttpResp
         ),
       ),
     interrupted: () => {
-      throwIfAborted(ctx, req.signal, req.describe);
+      throwIfAborted(ctx, req);
       return undefined;
     },
   };
   return retrying(loop, async (attempt): Promise<Attempted<HttpResponse>> => {
-    const a = await attemptOnce(ctx, req, Math.min(s.requestTimeoutMs, ctx.deadline.remainingMs()));
+    const left = ctx.deadline.remainingMs();
+    const perRequest = ctx.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs;
+    const a = await attemptOnce(ctx, req, req.stream ? left : Math.min(perRequest, left));
     if (a.ok) {
       const { status } = a;
       const transient = status >= 500 || status === 408 || status === 429;
@@ -318,13 +303,7 @@ export async function send(ctx: HttpContext, req: SendOptions): Promise<HttpResp
         return { done: makeResponse(req, a, attempt, unknownOutcomes) };
       }
       if (req.retry === 'unsafe' && status !== 429) {
-        throw new OutcomeUnknownError({
-          method: req.method,
-          path,
-          describe: req.describe,
-          status,
-          reason: `HTTP ${status}`,
-        });
+        throw new OutcomeUnknownError({ method, path, describe, status, reason: `HTTP ${status}` });
       }
       if (status !== 429) unknownOutcomes++;
       if (attempt >= maxAttempts) return { done: makeResponse(req, a, attempt, unknownOutcomes) };
@@ -335,7 +314,7 @@ export async function send(ctx: HttpContext, req: SendOptions): Promise<HttpResp
           retryAfter !== undefined
             ? retryAfter + retryAfterSpread(retryAfter, ctx)
             : status === 429
-              ? s.default429DelayMs
+              ? (ctx.default429DelayMs ?? DEFAULTS.default429DelayMs)
               : undefined,
       };
     }
@@ -343,13 +322,8 @@ export async function send(ctx: HttpContext, req: SendOptions): Promise<HttpResp
     if (failure.kind === 'fatal') throw networkError(req, failure, attempt);
     if (failure.kind === 'unknown') {
       if (req.retry !== 'idempotent') {
-        throw new OutcomeUnknownError({
-          method: req.method,
-          path,
-          describe: req.describe,
-          reason: failure.code === 'timeout' ? failure.text : failure.code,
-          cause: failure.cause,
-        });
+        const reason = failure.code === 'timeout' ? failure.text : failure.code;
+        throw new OutcomeUnknownError({ method, path, describe, reason, cause: failure.cause });
       }
       unknownOutcomes++;
     } else if (req.retry === 'never') {
@@ -357,28 +331,5 @@ export async function send(ctx: HttpContext, req: SendOptions): Promise<HttpResp
     }
     if (attempt >= maxAttempts) throw networkError(req, failure, attempt);
     return { again: failure.code };
-  });
-}
-
-/**
- * Sends one request with the retry rules of `req.retry`. Returns any status that is not
- * retried (4xx included: callers map them) and, once the attempts are spent, the last
- * 5xx/408/429 answer. Throws `OutcomeUnknownError` (unsafe requests), `DeadlineError`,
- * `CancelledError`, or `ApiError` for network failures that outlived the retries.
- */
-export async function request(ctx: HttpContext, req: HttpRequest): Promise<HttpResponse> {
-  const headers = new Headers(req.headers);
-  let body: string | undefined;
-  if (req.body !== undefined) {
-    body = JSON.stringify(req.body);
-    if (!headers.has('content-type')) headers.set('content-type', 'application/json');
-  }
-  return send(ctx, {
-    method: req.method.toUpperCase(),
-    url: new URL(req.url),
-    headers,
-    ...(body !== undefined ? { body } : {}),
-    retry: req.retry,
-    describe: req.describe,
   });
 }
