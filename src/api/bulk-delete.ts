@@ -5,15 +5,15 @@
  * plausibly takes, and never counts a deployment as deleted on doubt: an ID that a 207 body
  * neither names as deleted nor lets us rule out as failed is `unknown`.
  *
- * Recognised (any nesting key names matched case-insensitively):
- * - lists of failures under a key containing `fail` or `error` (`failed`, `errors`,
- *   `failed_deployments`…): each entry an ID string, or an object with `deployment_id` / `id`
- *   and a reason in `detail`, `error`, `message` or `reason`;
- * - a map under such a key from ID to reason (`{"failed": {"<id>": "reason"}}`);
- * - lists of successes under a key containing `delet` or `success` (`deleted`,
- *   `deleted_deployment_ids`, `succeeded`…);
- * - per-ID results (`results`, `deployments`, any list of objects with an ID) carrying
- *   `status` (an HTTP code or a word like `deleted` / `failed`), `success` or `deleted`.
+ * Recognised, with keys matched case-insensitively:
+ * - an ID under a key containing `fail` or `error` (`failed`, `errors`, `failed_deployments`…)
+ *   is failed, under one containing `delet`, `success` or `succeed` (`deleted`,
+ *   `deleted_deployment_ids`…) deleted: as a string in a list, as an object with
+ *   `deployment_id` / `id` (its reason in `detail`, `error`, `message`, `reason` or `msg`), or
+ *   as a map key (`{"failed": {"<id>": "reason"}}`);
+ * - an object with an ID that carries its own verdict, wherever it is (`results`,
+ *   `deployments`, a list at the top): `status` (an HTTP code or a word like `deleted` /
+ *   `failed`), or `success`, `deleted` or `ok` as a boolean.
  */
 import { isRecord } from '../lib/guards.js';
 
@@ -27,17 +27,13 @@ export interface BulkDeleteOutcome {
   unknown: string[];
 }
 
-type Verdict = { kind: 'deleted' } | { kind: 'failed'; reason: string };
+type Role = 'failed' | 'deleted' | undefined;
 
-const ID_KEYS = ['deployment_id', 'deploymentId', 'id'];
 const REASON_KEYS = ['detail', 'error', 'message', 'reason', 'msg'];
 
 function idOf(entry: Record<string, unknown>): string | undefined {
-  for (const key of ID_KEYS) {
-    const v = entry[key];
-    if (typeof v === 'string' && v !== '') return v;
-  }
-  return undefined;
+  const ids = ['deployment_id', 'deploymentId', 'id'].map((key) => entry[key]);
+  return ids.find((v): v is string => typeof v === 'string' && v !== '');
 }
 
 function reasonOf(entry: unknown): string {
@@ -53,26 +49,18 @@ function reasonOf(entry: unknown): string {
   return 'the control plane reported a failure without a reason';
 }
 
-/** A per-ID result object's verdict, or undefined when it carries none. */
-function verdictOfResult(entry: Record<string, unknown>): Verdict | undefined {
+/** The verdict an object carries itself, or undefined when it carries none. */
+function ownRole(entry: Record<string, unknown>): Role {
   const status = entry['status'] ?? entry['status_code'] ?? entry['code'];
-  if (typeof status === 'number') {
-    return status >= 200 && status < 300
-      ? { kind: 'deleted' }
-      : { kind: 'failed', reason: reasonOf(entry) };
-  }
+  if (typeof status === 'number') return status >= 200 && status < 300 ? 'deleted' : 'failed';
   if (typeof status === 'string') {
-    if (/^(deleted|success|succeeded|ok|accepted|awaiting_delete)$/i.test(status))
-      return { kind: 'deleted' };
-    if (/fail|error|not_found|denied|refused/i.test(status))
-      return { kind: 'failed', reason: reasonOf(entry) };
+    if (/^(deleted|success|succeeded|ok|accepted|awaiting_delete)$/i.test(status)) return 'deleted';
+    if (/fail|error|not_found|denied|refused/i.test(status)) return 'failed';
   }
-  for (const key of ['success', 'deleted', 'ok']) {
-    const v = entry[key];
-    if (typeof v === 'boolean')
-      return v ? { kind: 'deleted' } : { kind: 'failed', reason: reasonOf(entry) };
-  }
-  return undefined;
+  const flag = ['success', 'deleted', 'ok']
+    .map((key) => entry[key])
+    .find((v) => typeof v === 'boolean');
+  return flag === undefined ? undefined : flag ? 'deleted' : 'failed';
 }
 
 /**
@@ -86,73 +74,47 @@ export function readBulkDeleteAnswer(
 ): BulkDeleteOutcome {
   if (status !== 207) return { deleted: [...ids], failed: [], unknown: [] };
   const wanted = new Map(ids.map((id) => [id.toLowerCase(), id]));
-  const verdicts = new Map<string, Verdict>();
-  const note = (rawId: string, verdict: Verdict) => {
+  const failed = new Map<string, string>();
+  const deleted = new Set<string>();
+  /** `about` is what the body says with the ID: its entry, a reason, or nothing. */
+  const note = (rawId: string, role: Role, about: unknown) => {
     const id = wanted.get(rawId.toLowerCase());
-    // A failure outranks a success said elsewhere in the same body.
-    if (id && verdicts.get(id)?.kind !== 'failed') verdicts.set(id, verdict);
+    if (id === undefined || role === undefined) return;
+    if (role === 'deleted') deleted.add(id);
+    else if (!failed.has(id)) failed.set(id, reasonOf(about));
   };
-
-  const visit = (value: unknown, role: 'failed' | 'deleted' | undefined, depth: number) => {
-    if (depth > 4) return;
-    if (Array.isArray(value)) {
-      for (const entry of value) {
-        if (typeof entry === 'string') {
-          if (role === 'failed') note(entry, { kind: 'failed', reason: reasonOf(undefined) });
-          else if (role === 'deleted') note(entry, { kind: 'deleted' });
-        } else if (isRecord(entry)) {
-          const id = idOf(entry);
-          const own = verdictOfResult(entry);
-          if (id && own) note(id, own);
-          else if (id && role === 'failed') note(id, { kind: 'failed', reason: reasonOf(entry) });
-          else if (id && role === 'deleted') note(id, { kind: 'deleted' });
-          else visit(entry, role, depth + 1);
-        }
-      }
-      return;
-    }
+  const visit = (value: unknown, role: Role, depth: number): void => {
+    if (depth > 8) return;
+    if (typeof value === 'string') return note(value, role, undefined);
+    if (Array.isArray(value)) return value.forEach((entry) => visit(entry, role, depth + 1));
     if (!isRecord(value)) return;
+    const id = idOf(value);
+    const own = ownRole(value) ?? role;
+    if (id !== undefined && own !== undefined) return note(id, own, value);
     for (const [key, child] of Object.entries(value)) {
-      const lower = key.toLowerCase();
-      const childRole = /fail|error/.test(lower)
-        ? 'failed'
-        : /delet|success|succeed/.test(lower)
-          ? 'deleted'
-          : role;
-      if (wanted.has(lower)) {
+      if (wanted.has(key.toLowerCase())) {
         // A map keyed by ID: under a role key, or a per-ID result object.
-        if (isRecord(child)) {
-          const own = verdictOfResult(child);
-          if (own) note(key, own);
-          else if (role === 'failed') note(key, { kind: 'failed', reason: reasonOf(child) });
-          else if (role === 'deleted') note(key, { kind: 'deleted' });
-        } else if (role === 'failed') note(key, { kind: 'failed', reason: reasonOf(child) });
-        else if (role === 'deleted') note(key, { kind: 'deleted' });
-        continue;
+        note(key, (isRecord(child) ? ownRole(child) : undefined) ?? role, child);
+      } else {
+        const keyRole = /fail|error/i.test(key)
+          ? 'failed'
+          : /delet|succe/i.test(key)
+            ? 'deleted'
+            : role;
+        visit(child, keyRole, depth + 1);
       }
-      if (typeof child === 'string' && childRole && wanted.has(child.toLowerCase())) {
-        note(
-          child,
-          childRole === 'failed'
-            ? { kind: 'failed', reason: reasonOf(undefined) }
-            : { kind: 'deleted' },
-        );
-        continue;
-      }
-      visit(child, childRole, depth + 1);
     }
   };
   visit(body, undefined, 0);
 
-  const anyFailed = [...verdicts.values()].some((v) => v.kind === 'failed');
   const outcome: BulkDeleteOutcome = { deleted: [], failed: [], unknown: [] };
   for (const id of ids) {
-    const verdict = verdicts.get(id);
-    if (verdict?.kind === 'failed') outcome.failed.push({ id, reason: verdict.reason });
-    else if (verdict?.kind === 'deleted') outcome.deleted.push(id);
+    const reason = failed.get(id);
+    // A failure outranks a success said elsewhere in the same body.
+    if (reason !== undefined) outcome.failed.push({ id, reason });
     // Not named: deleted only when the body clearly listed the failures (a 207 with failures
     // named and this one not among them); otherwise we do not know.
-    else if (anyFailed) outcome.deleted.push(id);
+    else if (deleted.has(id) || failed.size > 0) outcome.deleted.push(id);
     else outcome.unknown.push(id);
   }
   return outcome;
