@@ -10,9 +10,9 @@ import * as z from 'zod/mini';
 
 const nullableString = z.optional(z.nullable(z.string()));
 
-export const SecretSchema = z.looseObject({ name: z.string(), value: z.string() });
+const SecretSchema = z.looseObject({ name: z.string(), value: z.string() });
 
-export const SourceConfigSchema = z.looseObject({
+const SourceConfigSchema = z.looseObject({
   integration_id: nullableString,
   repo_url: nullableString,
   deployment_type: nullableString,
@@ -23,7 +23,7 @@ export const SourceConfigSchema = z.looseObject({
   listener_config: z.optional(z.nullable(z.looseObject({ k8s_namespace: nullableString }))),
 });
 
-export const SourceRevisionConfigSchema = z.looseObject({
+const SourceRevisionConfigSchema = z.looseObject({
   repo_ref: nullableString,
   langgraph_config_path: nullableString,
   image_uri: nullableString,
@@ -48,10 +48,11 @@ export const DeploymentSchema = z.looseObject({
 });
 export type Deployment = z.infer<typeof DeploymentSchema>;
 
-export const DeploymentsListSchema = z.looseObject({
-  resources: z.array(DeploymentSchema),
-  offset: z.number(),
-});
+/** A page of a list: `resources`, and the `offset` to ask for the next page at. */
+const pageOf = <T extends z.ZodMiniType>(item: T) =>
+  z.looseObject({ resources: z.array(item), offset: z.number() });
+
+export const DeploymentsListSchema = pageOf(DeploymentSchema);
 export type DeploymentsList = z.infer<typeof DeploymentsListSchema>;
 
 export const RevisionSchema = z.looseObject({
@@ -66,10 +67,7 @@ export const RevisionSchema = z.looseObject({
 });
 export type Revision = z.infer<typeof RevisionSchema>;
 
-export const RevisionsListSchema = z.looseObject({
-  resources: z.array(RevisionSchema),
-  offset: z.number(),
-});
+export const RevisionsListSchema = pageOf(RevisionSchema);
 export type RevisionsList = z.infer<typeof RevisionsListSchema>;
 
 /**
@@ -91,13 +89,15 @@ export interface RevisionLogsRequest {
   offset?: string;
 }
 
-export const ValidationErrorSchema = z.looseObject({
-  loc: z.array(z.union([z.string(), z.number()])),
-  msg: z.string(),
-  type: z.string(),
-});
+/** 422 bodies (FastAPI's validation errors). */
 export const HTTPValidationErrorSchema = z.looseObject({
-  detail: z.array(ValidationErrorSchema),
+  detail: z.array(
+    z.looseObject({
+      loc: z.array(z.union([z.string(), z.number()])),
+      msg: z.string(),
+      type: z.string(),
+    }),
+  ),
 });
 /** `POST /v2/deployments/{id}/upload-url`: a signed URL and the object path to build from. */
 export const UploadTargetSchema = z.looseObject({
@@ -111,39 +111,32 @@ export const DetailSchema = z.looseObject({ detail: z.string() });
 
 // Requests (built by the action; typed, not validated at run time).
 
-export interface SourceConfigRequest {
-  integration_id?: string;
-  repo_url?: string;
-  deployment_type?: string;
-  build_on_push?: boolean;
-  custom_url?: string;
-  resource_spec?: Record<string, unknown>;
-  listener_id?: string;
-  listener_config?: { k8s_namespace?: string };
+/** The fields a request shares with the answer's shape: each optional, never null. */
+type Sent<T> = { [K in keyof T as string extends K ? never : K]?: NonNullable<T[K]> };
+type Secret = { name: string; value: string };
+
+export type SourceConfigRequest = Sent<z.infer<typeof SourceConfigSchema>> & {
   install_command?: string;
   build_command?: string;
-}
+};
 
-export interface SourceRevisionConfigRequest {
+export type SourceRevisionConfigRequest = Sent<z.infer<typeof SourceRevisionConfigSchema>> & {
   source_tarball_path?: string;
-  repo_ref?: string;
-  langgraph_config_path?: string;
-  image_uri?: string;
-}
+};
 
 export interface DeploymentCreateRequest {
   name: string;
   source: 'github' | 'external_docker' | 'internal_source';
   source_config: SourceConfigRequest;
   source_revision_config: SourceRevisionConfigRequest;
-  secrets: { name: string; value: string }[];
+  secrets: Secret[];
 }
 
 export interface DeploymentPatchRequest {
   revision_source?: 'internal_source';
   source_config?: SourceConfigRequest;
   source_revision_config?: SourceRevisionConfigRequest;
-  secrets?: { name: string; value: string }[];
+  secrets?: Secret[];
 }
 
 /**
@@ -154,5 +147,5 @@ export interface DeploymentPatchRequest {
 export interface RevisionCreateRequest {
   source_config?: SourceConfigRequest;
   source_revision_config: SourceRevisionConfigRequest;
-  secrets?: { name: string; value: string }[];
+  secrets?: Secret[];
 }
