@@ -7,37 +7,30 @@ export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
 /** An answer the action refuses (a redirect, or one over the size cap): never retried. */
 export class RefusedAnswerError extends ApiError {
-  constructor(
-    message: string,
-    options: { status: number; method: string; path: string; title: string },
-  ) {
-    super(message, options);
-    this.name = 'RefusedAnswerError';
-  }
-}
-
-/** 3xx with a target (304 is a cache answer, not a redirect). */
-export function isRedirect(status: number): boolean {
-  return status >= 300 && status < 400 && status !== 304;
-}
-
-/** The host a redirect points at, never its path, query or credentials. */
-function redirectTarget(location: string | null, from: URL): string {
-  if (location === null || location.trim() === '') return 'no Location given';
-  try {
-    return `to ${new URL(location, from).host || 'an address without a host'}`;
-  } catch {
-    return 'to an invalid Location';
-  }
+  override name = 'RefusedAnswerError';
 }
 
 /**
- * A redirect is never followed (it could carry the API key to another host): a 3xx fails at
- * once, not retried, naming the target's host.
+ * A redirect is never followed (it could carry the API key to another host): a 3xx (but 304, a
+ * cache answer) fails at once, not retried, naming the target's host, never its path, query or
+ * credentials.
  */
-export function redirectError(method: string, url: URL, describe: string, res: Response): ApiError {
-  const target = redirectTarget(res.headers.get('location'), url);
-  return new RefusedAnswerError(
+export async function refuseRedirect(
+  res: Response,
+  method: string,
+  url: URL,
+  describe: string,
+): Promise<void> {
+  if (res.status < 300 || res.status >= 400 || res.status === 304) return;
+  await res.body?.cancel().catch(() => undefined);
+  const location = res.headers.get('location')?.trim();
+  let target = 'no Location given';
+  try {
+    if (location) target = `to ${new URL(location, url).host || 'an address without a host'}`;
+  } catch {
+    target = 'to an invalid Location';
+  }
+  throw new RefusedAnswerError(
     redact(
       `${describe} answered HTTP ${res.status}, a redirect (${target}), which the action does ` +
         'not follow: the API key must not travel to another address. Check the URL (scheme, ' +

@@ -22,7 +22,7 @@ import { formatSeconds as seconds } from '../../lib/text.js';
 import { ActionError, ApiError, CancelledError, DeadlineError } from '../../lib/errors.js';
 import { redact } from '../../lib/untrusted.js';
 import type { RunBasics } from '../../lib/time.js';
-import { cappedBody, isRedirect, readCapped, redirectError, RefusedAnswerError } from './limits.js';
+import { cappedBody, readCapped, refuseRedirect, RefusedAnswerError } from './limits.js';
 import { classify, type Failure } from './failures.js';
 import { dispatcherFor } from './proxy.js';
 import {
@@ -160,10 +160,7 @@ async function attemptOnce(ctx: HttpContext, req: Sending, timeoutMs: number): P
     };
     if (req.body !== undefined) init.body = req.body;
     const res = await (ctx.fetchImpl ?? fetch)(req.url, init);
-    if (isRedirect(res.status)) {
-      await res.body?.cancel().catch(() => undefined);
-      throw redirectError(req.method, req.url, req.describe, res);
-    }
+    await refuseRedirect(res, req.method, req.url, req.describe);
     const { status, headers } = res;
     if (req.stream) {
       return {

@@ -14,7 +14,6 @@ export const DEFAULTS = {
   default429DelayMs: 5_000,
 };
 
-/** `Retry-After` (delay in seconds, or an HTTP date) → milliseconds from `nowMs`. */
 /**
  * A little jitter on top of `Retry-After` (up to a fifth of it, at most 1 s, and never past
  * the deadline): runs that share a key and were told the same moment do not all come back
@@ -26,15 +25,13 @@ export function retryAfterSpread(retryAfterMs: number, ctx: HttpContext): number
   return Math.min(room, (ctx.random ?? Math.random)() * Math.min(1000, retryAfterMs / 5));
 }
 
+/** `Retry-After` (delay in seconds, or an HTTP date) → milliseconds from `nowMs`. */
 export function parseRetryAfter(value: string | null, nowMs: number): number | undefined {
-  if (value === null) return undefined;
-  const v = value.trim();
-  if (v === '') return undefined;
+  const v = (value ?? '').trim();
   if (/^\d+(\.\d+)?$/.test(v)) return Math.ceil(Number(v) * 1000);
-  if (/^[-+]/.test(v) || /^\d/.test(v)) return undefined; // negative or malformed number
+  if (v === '' || /^[-+\d]/.test(v)) return undefined; // none, negative or malformed number
   const at = Date.parse(v);
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, at - nowMs);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
 
 /** The longest wait before retry number `attempt` (from 0): `min(max, base * 2^attempt)`. */
@@ -48,10 +45,8 @@ export function backoffDelay(
   ctx: Pick<HttpContext, 'random' | 'baseDelayMs' | 'maxDelayMs'>,
 ): number {
   const base = ctx.baseDelayMs ?? DEFAULTS.baseDelayMs;
-  const max = ctx.maxDelayMs ?? DEFAULTS.maxDelayMs;
-  const ceiling = backoffCeiling(attempt, base, max);
-  const r = (ctx.random ?? Math.random)();
-  return Math.floor(Math.min(1, Math.max(0, r)) * ceiling);
+  const ceiling = backoffCeiling(attempt, base, ctx.maxDelayMs ?? DEFAULTS.maxDelayMs);
+  return Math.floor(Math.min(1, Math.max(0, (ctx.random ?? Math.random)())) * ceiling);
 }
 
 /** What one attempt came to: its result, or why to try again (and when, if the server said). */
