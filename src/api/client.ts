@@ -58,7 +58,8 @@ interface Call {
   /** An array value is sent as the parameter repeated (`ids=a&ids=b`), as FastAPI reads lists. */
   query?: Record<string, string | number | boolean | undefined | readonly string[]>;
   body?: unknown;
-  retry: RetryMode;
+  /** By default reads and deletes are `idempotent`, POST and PATCH `unsafe`. */
+  retry?: RetryMode;
   describe: string;
   notFound?: string;
 }
@@ -112,7 +113,6 @@ export class ControlPlaneClient {
       method: 'GET',
       path: '/v2/deployments',
       query: { name_contains: name, limit, offset },
-      retry: 'idempotent',
       describe: name !== undefined ? `GET deployments named like "${name}"` : 'GET deployments',
     });
   }
@@ -149,7 +149,6 @@ export class ControlPlaneClient {
     return this.json(DeploymentSchema, [200], {
       method: 'GET',
       path: apiPath('/v2/deployments', id),
-      retry: 'idempotent',
       describe: `GET deployment ${id}`,
       notFound: deploymentNotFound(id, this.workspaceId),
     });
@@ -160,7 +159,6 @@ export class ControlPlaneClient {
       method: 'POST',
       path: '/v2/deployments',
       body,
-      retry: 'unsafe',
       describe: `POST (create) deployment "${body.name}"`,
     });
   }
@@ -170,7 +168,6 @@ export class ControlPlaneClient {
       method: 'PATCH',
       path: apiPath('/v2/deployments', id),
       body,
-      retry: 'unsafe',
       describe: `PATCH (update) deployment ${id}`,
       notFound: deploymentNotFound(id, this.workspaceId),
     });
@@ -188,7 +185,6 @@ export class ControlPlaneClient {
       method: 'DELETE',
       path: apiPath('/v2/deployments', id),
       query: { delete_tracing_project: options.deleteTracingProject },
-      retry: 'idempotent',
       describe: `DELETE deployment ${id}`,
     };
     const res = await this.send(call);
@@ -213,7 +209,6 @@ export class ControlPlaneClient {
       method: 'DELETE',
       path: '/v2/deployments',
       query: { deployment_ids: ids },
-      retry: 'idempotent',
       describe: `DELETE ${ids.length} deployment${ids.length === 1 ? '' : 's'} (bulk)`,
     };
     const res = await this.send(call);
@@ -233,7 +228,6 @@ export class ControlPlaneClient {
       method: 'GET',
       path: apiPath('/v2/deployments', id, 'revisions'),
       query: { limit: query.limit, offset: query.offset },
-      retry: 'idempotent',
       describe: `GET revisions of deployment ${id}`,
       notFound: deploymentNotFound(id, this.workspaceId),
     });
@@ -243,7 +237,6 @@ export class ControlPlaneClient {
     return this.json(RevisionSchema, [200], {
       method: 'GET',
       path: apiPath('/v2/deployments', id, 'revisions', revisionId),
-      retry: 'idempotent',
       describe: `GET revision ${revisionId} of deployment ${id}`,
       notFound:
         `Revision ${revisionId} of deployment ${id} does not exist (HTTP 404): the deployment ` +
@@ -260,7 +253,6 @@ export class ControlPlaneClient {
     return this.json(DeploymentSchema, [200, 201], {
       method: 'POST',
       path: apiPath('/v2/deployments', id, 'revisions', revisionId, 'redeploy'),
-      retry: 'unsafe',
       describe: `POST redeploy of revision ${revisionId} of deployment ${id}`,
       notFound:
         `Revision ${revisionId} of deployment ${id} cannot be redeployed: the control plane ` +
@@ -307,7 +299,6 @@ export class ControlPlaneClient {
       method: 'POST',
       path: apiPath('/v2/deployments', id, 'revisions'),
       body,
-      retry: 'unsafe',
       describe: `POST (create) revision of deployment ${id}`,
     };
     const res = await this.send(call);
@@ -362,7 +353,8 @@ export class ControlPlaneClient {
       if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, item);
       else if (value !== undefined) url.searchParams.set(key, String(value));
     }
-    return request(this.http, { ...call, url: url.href, headers: this.headers });
+    const retry = call.retry ?? (['GET', 'DELETE'].includes(call.method) ? 'idempotent' : 'unsafe');
+    return request(this.http, { ...call, url: url.href, headers: this.headers, retry });
   }
 
   /**

@@ -127,9 +127,7 @@ export class OutcomeUnknownError extends ActionError {
       'Outcome of a request unknown',
     );
     this.name = 'OutcomeUnknownError';
-    const { cause, ...fields } = options;
-    Object.assign(this, { status: undefined, ...fields });
-    if (cause !== undefined) this.cause = cause;
+    Object.assign(this, options);
   }
 }
 
@@ -160,23 +158,10 @@ async function attemptOnce(ctx: HttpContext, req: Sending, timeoutMs: number): P
     };
     if (req.body !== undefined) init.body = req.body;
     const res = await (ctx.fetchImpl ?? fetch)(req.url, init);
-    await refuseRedirect(res, req.method, req.url, req.describe);
-    const { status, headers } = res;
-    if (req.stream) {
-      return {
-        ok: true,
-        status,
-        headers,
-        text: '',
-        stream: cappedBody(res, req.describe, req.method, req.url),
-      };
-    }
-    return {
-      ok: true,
-      status,
-      headers,
-      text: await readCapped(res, req.describe, req.method, req.url),
-    };
+    await refuseRedirect(res, req);
+    const stream = req.stream ? cappedBody(res, req) : undefined;
+    const text = req.stream ? '' : await readCapped(res, req);
+    return { ok: true, status: res.status, headers: res.headers, text, stream };
   } catch (err) {
     if (err instanceof RefusedAnswerError) throw err;
     throwIfAborted(ctx, req);

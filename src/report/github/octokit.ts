@@ -66,7 +66,8 @@ async function cappedGithubAnswer(
   input: string | URL | Request,
 ): Promise<Response> {
   const url = new URL(input instanceof Request ? input.url : String(input));
-  const text = await readCapped(res, `GitHub's answer to ${method} ${url.pathname}`, method, url);
+  const describe = `GitHub's answer to ${method} ${url.pathname}`;
+  const text = await readCapped(res, { method, url, describe });
   // Statuses without a body (204, 304) take none.
   const body = [101, 204, 205, 304].includes(res.status) ? null : text;
   return new Response(body, {
