@@ -72,11 +72,8 @@ function serverDetail(text: string): string | undefined {
   const body = parseJson(text);
   const detail = z.safeParse(DetailSchema, body);
   if (detail.success) return truncate(detail.data.detail);
-  if (body !== null && typeof body === 'object') {
-    const message = (body as { message?: unknown }).message;
-    if (typeof message === 'string' && message.trim() !== '') return truncate(message);
-  }
-  return undefined;
+  const message = isRecord(body) ? body['message'] : undefined;
+  return typeof message === 'string' && message.trim() !== '' ? truncate(message) : undefined;
 }
 
 /**
@@ -139,13 +136,10 @@ export function errorFromResponse(
       '. Check the inputs the message names.';
   } else if (status === 422) {
     title = 'Request rejected as invalid';
-    const lines = renderValidationErrors(res.text);
-    message =
-      lines && lines.length > 0
-        ? `${ctx.describe} was rejected as invalid (HTTP 422):\n${lines
-            .map((l) => `  - ${l}`)
-            .join('\n')}\nFix the inputs named above.`
-        : `${ctx.describe} was rejected as invalid (HTTP 422)${withDetail}. Check the inputs.`;
+    const lines = renderValidationErrors(res.text)?.map((l) => `\n  - ${l}`);
+    message = lines?.length
+      ? `${ctx.describe} was rejected as invalid (HTTP 422):${lines.join('')}\nFix the inputs named above.`
+      : `${ctx.describe} was rejected as invalid (HTTP 422)${withDetail}. Check the inputs.`;
   } else if (status === 429) {
     title = 'Rate limited';
     message =
@@ -161,12 +155,7 @@ export function errorFromResponse(
   } else {
     message = `${ctx.describe} failed with HTTP ${status}${withDetail}.`;
   }
-  return new ApiError(redact(message), {
-    status,
-    method: ctx.method,
-    path: ctx.path,
-    ...(title ? { title } : {}),
-  });
+  return new ApiError(redact(message), { status, method: ctx.method, path: ctx.path, title });
 }
 
 /**
@@ -203,14 +192,10 @@ export function parseAnswer<S extends z.ZodMiniType>(
 ): z.infer<S> {
   const result = z.safeParse(schema, body, { reportInput: true });
   if (result.success) return result.data;
-  const typeName = (v: unknown) =>
-    v === null
-      ? 'null'
-      : Array.isArray(v)
-        ? 'an array'
-        : typeof v === 'object'
-          ? 'an object'
-          : `a ${typeof v}`;
+  const typeName = (v: unknown) => {
+    const kind = v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
+    return kind === 'null' ? kind : `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`;
+  };
   const issues = result.error.issues.slice(0, 3).map((issue) => {
     const field = issue.path.map(String).join('.') || '(body)';
     if (issue.code !== 'invalid_type') return `${field}: ${issue.message}`;

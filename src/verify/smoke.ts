@@ -11,8 +11,7 @@
  */
 import { safeJson } from '../lib/text.js';
 import { ActionError, CancelledError, DeadlineError } from '../lib/errors.js';
-import { OutcomeUnknownError } from '../api/http/request.js';
-import { createResilientFetch } from '../api/http/sdk-fetch.js';
+import { createResilientFetch, OutcomeUnknownError } from '../api/http/request.js';
 import { inert, redact } from '../lib/untrusted.js';
 import {
   CheckError,

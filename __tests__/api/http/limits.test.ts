@@ -11,8 +11,7 @@ import { join } from 'node:path';
 import { eventPayloadProblem } from '../../../src/inputs/github-event.js';
 import { errorFromResponse } from '../../../src/api/answers.js';
 import { MAX_ANSWER_BYTES, RefusedAnswerError } from '../../../src/api/http/limits.js';
-import { request, type HttpContext } from '../../../src/api/http/request.js';
-import { createResilientFetch } from '../../../src/api/http/sdk-fetch.js';
+import { createResilientFetch, request, type HttpContext } from '../../../src/api/http/request.js';
 import { outputProblem, withoutCredentials } from '../../../src/lib/outputs.js';
 import { escapeHtml, escapeMarkdown } from '../../../src/report/markdown.js';
 import {

@@ -3,9 +3,13 @@ import { connect } from 'node:net';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { keyAllowedFor } from '../../../src/api/http/key-policy.js';
-import { OutcomeUnknownError, request, type HttpContext } from '../../../src/api/http/request.js';
+import {
+  createResilientFetch,
+  OutcomeUnknownError,
+  request,
+  type HttpContext,
+} from '../../../src/api/http/request.js';
 import { backoffDelay, parseRetryAfter } from '../../../src/api/http/retry-policy.js';
-import { createResilientFetch } from '../../../src/api/http/sdk-fetch.js';
 import { ApiError, CancelledError, DeadlineError } from '../../../src/lib/errors.js';
 import { errorFromResponse } from '../../../src/api/answers.js';
 import { Deadline } from '../../../src/lib/time.js';
