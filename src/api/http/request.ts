@@ -36,20 +36,11 @@ import {
   type RetryLoop,
 } from './retry-policy.js';
 
-export interface HttpContext extends RunBasics {
+/** The run's clock, deadline, signal and logger, and settings of the loop (`DEFAULTS`). */
+export interface HttpContext extends RunBasics, Partial<typeof DEFAULTS> {
   /** In [0, 1); `Math.random` by default. Tests pass a fixed value. */
   random?: () => number;
   fetchImpl?: typeof fetch;
-  /** Timeout of one attempt (headers and body). Default 30000. */
-  requestTimeoutMs?: number;
-  /** Attempts per request, the first included. Default 5. */
-  maxAttempts?: number;
-  /** Default 1000. */
-  baseDelayMs?: number;
-  /** Default 20000. */
-  maxDelayMs?: number;
-  /** Wait after a 429 without `Retry-After`. Default 5000. */
-  default429DelayMs?: number;
 }
 
 /**
@@ -174,33 +165,6 @@ async function attemptOnce(ctx: HttpContext, req: Sending, timeoutMs: number): P
   }
 }
 
-function makeResponse(
-  req: Sending,
-  a: Extract<Attempt, { ok: true }>,
-  attempts: number,
-  attemptsWithUnknownOutcome: number,
-): HttpResponse {
-  return {
-    ...a,
-    attempts,
-    attemptsWithUnknownOutcome,
-    json() {
-      try {
-        return JSON.parse(a.text) as unknown;
-      } catch {
-        throw new ApiError(
-          redact(
-            `Invalid response from ${req.describe} (HTTP ${a.status}): the body is not JSON. ` +
-              'The URL may not point at the API (a proxy or sign-in page may have answered ' +
-              'instead); check the URL, and re-run the job if it was a passing fault.',
-          ),
-          { status: a.status, method: req.method, path: req.url.pathname },
-        );
-      }
-    },
-  };
-}
-
 function networkError(req: Sending, failure: Failure, attempts: number): ApiError {
   const tried = attempts > 1 ? ` after ${attempts} attempts` : '';
   const advice =
@@ -239,6 +203,25 @@ export async function request(ctx: HttpContext, options: HttpRequest): Promise<H
     req.retry === 'never' ? 1 : Math.max(1, Math.floor(ctx.maxAttempts ?? DEFAULTS.maxAttempts));
   const sleepSignals = [ctx.signal, req.signal].filter((s) => s !== undefined);
   let unknownOutcomes = 0;
+  const answer = (a: Extract<Attempt, { ok: true }>, attempts: number): HttpResponse => ({
+    ...a,
+    attempts,
+    attemptsWithUnknownOutcome: unknownOutcomes,
+    json() {
+      try {
+        return JSON.parse(a.text) as unknown;
+      } catch {
+        throw new ApiError(
+          redact(
+            `Invalid response from ${describe} (HTTP ${a.status}): the body is not JSON. ` +
+              'The URL may not point at the API (a proxy or sign-in page may have answered ' +
+              'instead); check the URL, and re-run the job if it was a passing fault.',
+          ),
+          { status: a.status, method, path },
+        );
+      }
+    },
+  });
   const loop: RetryLoop = {
     clock: ctx.clock,
     deadline: ctx.deadline,
@@ -283,13 +266,13 @@ export async function request(ctx: HttpContext, options: HttpRequest): Promise<H
       const { status } = a;
       const transient = status >= 500 || status === 408 || status === 429;
       if (!transient || req.retry === 'never') {
-        return { done: makeResponse(req, a, attempt, unknownOutcomes) };
+        return { done: answer(a, attempt) };
       }
       if (req.retry === 'unsafe' && status !== 429) {
         throw new OutcomeUnknownError({ method, path, describe, status, reason: `HTTP ${status}` });
       }
       if (status !== 429) unknownOutcomes++;
-      if (attempt >= maxAttempts) return { done: makeResponse(req, a, attempt, unknownOutcomes) };
+      if (attempt >= maxAttempts) return { done: answer(a, attempt) };
       const retryAfter = parseRetryAfter(a.headers.get('retry-after'), ctx.clock.now());
       return {
         again: `HTTP ${status}`,

@@ -7,10 +7,13 @@ import type { Clock, Deadline } from '../../lib/time.js';
 import type { HttpContext } from './request.js';
 
 export const DEFAULTS = {
+  /** Timeout of one attempt (headers and body). */
   requestTimeoutMs: 30_000,
+  /** Attempts per request, the first included. */
   maxAttempts: 5,
   baseDelayMs: 1_000,
   maxDelayMs: 20_000,
+  /** Wait after a 429 without `Retry-After`. */
   default429DelayMs: 5_000,
 };
 
