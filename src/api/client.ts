@@ -213,11 +213,7 @@ export class ControlPlaneClient {
     };
     const res = await this.send(call);
     if ([200, 202, 204, 207].includes(res.status)) {
-      return readBulkDeleteAnswer(
-        ids,
-        res.status,
-        res.status === 207 ? parseJson(res.text) : undefined,
-      );
+      return readBulkDeleteAnswer(ids, res.status, parseJson(res.text));
     }
     if (res.status === 404) return 'not_found';
     throw this.fail(call, res);

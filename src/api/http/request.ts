@@ -178,8 +178,7 @@ function networkError(req: Sending, failure: Failure, attempts: number): ApiErro
     path: req.url.pathname,
     title: 'Network error',
   });
-  (error as { cause?: unknown }).cause = failure.cause;
-  return error;
+  return Object.assign(error, { cause: failure.cause });
 }
 
 /**
