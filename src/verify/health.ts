@@ -12,21 +12,15 @@ import {
   type Attempted,
   type RetryLoop,
 } from '../api/http/retry-policy.js';
+import { formatSeconds as seconds } from '../lib/text.js';
 import { redact } from '../lib/untrusted.js';
 import {
   CheckError,
   requireCheckableUrl,
   baseUrl,
-  seconds,
   shortError,
   type VerifyContext,
 } from './shared.js';
-
-export interface HealthResult {
-  ok: true;
-  /** Requests made, the successful one included. */
-  attempts: number;
-}
 
 /** Longest single wait between two `/ok` requests, in multiples of the base delay. */
 const HEALTH_MAX_DELAY_FACTOR = 5;
@@ -35,25 +29,23 @@ const HEALTH_REQUEST_TIMEOUT_MS = 10_000;
 
 function isHealthy(body: string): boolean {
   try {
-    const parsed = JSON.parse(body) as unknown;
-    return (
-      typeof parsed === 'object' && parsed !== null && (parsed as { ok?: unknown }).ok === true
-    );
+    return (JSON.parse(body) as { ok?: unknown } | null)?.ok === true;
   } catch {
     return false;
   }
 }
-
-// ---------------------------------------------------------------------------------------------
-// Health check
 
 /**
  * `GET <url>/ok` with the API key until it answers 200 `{"ok": true}`: a fresh revision can
  * take a while to serve. Waits grow from the base delay to 5× it; `Retry-After` on 429 is
  * honoured. Throws `ActionError` naming the URL and the last answer when the deadline would
  * pass, or at once when the key is refused (401/403); `CancelledError` on cancellation.
+ * `attempts`: the requests made, the successful one included.
  */
-export async function healthCheck(ctx: VerifyContext, url: string): Promise<HealthResult> {
+export async function healthCheck(
+  ctx: VerifyContext,
+  url: string,
+): Promise<{ ok: true; attempts: number }> {
   requireCheckableUrl(url, 'health check');
   const okUrl = `${baseUrl(url)}/ok`;
   const http = ctx.http;
@@ -85,55 +77,58 @@ export async function healthCheck(ctx: VerifyContext, url: string): Promise<Heal
         : undefined,
   };
   try {
-    return await retrying(loop, async (attempt): Promise<Attempted<HealthResult>> => {
-      attempts = attempt;
-      try {
-        const res = await request(oneRequest, {
-          method: 'GET',
-          url: okUrl,
-          headers: { 'x-api-key': ctx.config.apiKey, accept: 'application/json' },
-          retry: 'never',
-          describe: `GET ${okUrl}`,
-        });
-        if (res.status === 200 && isHealthy(res.text)) return { done: { ok: true, attempts } };
-        if (res.status === 401 || res.status === 403) {
-          throw new CheckError(
-            redact(
-              `Health check of ${okUrl} failed: the agent server refused the API key ` +
-                `(HTTP ${res.status}). Check that \`api-key\` has access to the deployment's ` +
-                'workspace (and `workspace-id`).',
-            ),
-            'Health check failed',
-          );
+    return await retrying(
+      loop,
+      async (attempt): Promise<Attempted<{ ok: true; attempts: number }>> => {
+        attempts = attempt;
+        try {
+          const res = await request(oneRequest, {
+            method: 'GET',
+            url: okUrl,
+            headers: { 'x-api-key': ctx.config.apiKey, accept: 'application/json' },
+            retry: 'never',
+            describe: `GET ${okUrl}`,
+          });
+          if (res.status === 200 && isHealthy(res.text)) return { done: { ok: true, attempts } };
+          if (res.status === 401 || res.status === 403) {
+            throw new CheckError(
+              redact(
+                `Health check of ${okUrl} failed: the agent server refused the API key ` +
+                  `(HTTP ${res.status}). Check that \`api-key\` has access to the deployment's ` +
+                  'workspace (and `workspace-id`).',
+              ),
+              'Health check failed',
+            );
+          }
+          last =
+            res.status === 200
+              ? 'HTTP 200 with a body other than {"ok": true}'
+              : `HTTP ${res.status}`;
+          const retryAfterMs =
+            res.status === 429
+              ? parseRetryAfter(res.headers.get('retry-after'), http.clock.now())
+              : undefined;
+          return { again: last, afterMs: retryAfterMs };
+        } catch (error) {
+          if (error instanceof DeadlineError) {
+            attempts--; // it was never sent
+            throw outOfTime;
+          }
+          // A network fault or an unknown outcome: retried. Anything else (cancellation, the
+          // key refused) ends the check.
+          if (!(error instanceof ApiError || error instanceof OutcomeUnknownError)) throw error;
+          // A redirect or an oversized answer will not change on a retry: fail at once.
+          if (error instanceof RefusedAnswerError) {
+            throw new CheckError(
+              redact(`Health check of ${okUrl} failed: ${error.message}`),
+              'Health check failed',
+            );
+          }
+          last = shortError(error);
+          return { again: last };
         }
-        last =
-          res.status === 200
-            ? 'HTTP 200 with a body other than {"ok": true}'
-            : `HTTP ${res.status}`;
-        const retryAfterMs =
-          res.status === 429
-            ? parseRetryAfter(res.headers.get('retry-after'), http.clock.now())
-            : undefined;
-        return { again: last, afterMs: retryAfterMs };
-      } catch (error) {
-        if (error instanceof DeadlineError) {
-          attempts--; // it was never sent
-          throw outOfTime;
-        }
-        // A network fault or an unknown outcome: retried. Anything else (cancellation, the
-        // key refused) ends the check.
-        if (!(error instanceof ApiError || error instanceof OutcomeUnknownError)) throw error;
-        // A redirect or an oversized answer will not change on a retry: fail at once.
-        if (error instanceof RefusedAnswerError) {
-          throw new CheckError(
-            redact(`Health check of ${okUrl} failed: ${error.message}`),
-            'Health check failed',
-          );
-        }
-        last = shortError(error);
-        return { again: last };
-      }
-    });
+      },
+    );
   } catch (error) {
     if (error !== outOfTime) throw error;
   }

@@ -5,21 +5,21 @@
  */
 import { CancelledError } from '../lib/errors.js';
 import { inert, redact } from '../lib/untrusted.js';
-import { CheckError, baseUrl, skipAdvice, skipReason, type VerifyContext } from './shared.js';
+import type { Config } from '../inputs/config.js';
+import { CheckError, baseUrl, urlProblem, type VerifyContext } from './shared.js';
 import { healthCheck } from './health.js';
 import { smokeTest, type SmokeResult } from './smoke.js';
-import { runConversationTests } from './conversation-tests.js';
+import {
+  runConversationTests,
+  type ConversationTestsOptions,
+  type ConversationTestsResult,
+} from './conversation-tests.js';
 
-export interface VerifyOptions {
-  /** The agent server URL (`url` output); undefined when the deployment has none. */
+/** The checks' inputs, as in `Config`, and the agent server URL (`url` output, if any). */
+export type VerifyOptions = Pick<Config, 'healthCheck' | 'smokeTest' | 'smokeTestAssistant'> & {
   url: string | undefined;
-  healthCheck: boolean;
-  /** The parsed `smoke-test` input; undefined when not set. */
-  smokeTest?: unknown;
-  smokeTestAssistant?: string;
-  /** The validated conversation tests (`tests` input); run after the smoke run. */
-  tests?: Omit<import('./conversation-tests.js').ConversationTestsOptions, 'url'>;
-}
+  tests?: Omit<ConversationTestsOptions, 'url'>;
+};
 
 /** Same shape as the report's `checks`; `error` is set when a check failed. */
 export interface VerifyResult {
@@ -29,7 +29,7 @@ export interface VerifyResult {
   smokeResult?: SmokeResult;
   /** Conversation tests: `failed` when a case failed (the failure is in `error`). */
   tests?: 'passed' | 'failed' | 'skipped';
-  testsResult?: import('./conversation-tests.js').ConversationTestsResult;
+  testsResult?: ConversationTestsResult;
 }
 
 /**
@@ -58,9 +58,9 @@ export async function verifyDeployment(
     checks.length === 1
       ? `${checks[0]} ${checks[0] === 'the conversation tests' ? 'were' : 'was'}`
       : `${checks.slice(0, -1).join(', ')} and ${checks[checks.length - 1]} were`;
-  const reason = skipReason(options.url);
-  if (reason !== undefined) {
-    ctx.logger.warning(`${reason}, so ${what} skipped. ${skipAdvice(options.url)}`, {
+  const problem = urlProblem(options.url);
+  if (problem !== undefined) {
+    ctx.logger.warning(`${problem.reason}, so ${what} skipped. ${problem.advice}`, {
       title: 'Checks skipped',
     });
     return skipped;
