@@ -157,9 +157,8 @@ async function runCase(ctx: VerifyContext, file: FileRun, testCase: TestCase): P
   const { client } = file;
   const started = ctx.http.clock.now();
   const signal = ctx.http.signal;
-  const runs: { url?: string; turn: number; passed: boolean }[] = [];
-  const runIds: string[] = [];
-  let turnsRun = 0;
+  /** Each turn's run, as far as the case went: its ID and feedback URL, and its verdict. */
+  const runs: { runId?: string; url?: string; passed: boolean }[] = [];
   let threadId: string | undefined;
   let failure: CaseFailure | undefined;
   let doing = 'creating its thread';
@@ -192,13 +191,7 @@ async function runCase(ctx: VerifyContext, file: FileRun, testCase: TestCase): P
         turn.input,
         { streamMode: ['values'], feedbackKey: file.feedbackKey },
       );
-      turnsRun = i + 1;
-      if (run.runId) runIds.push(run.runId);
-      const record = {
-        ...(run.feedbackUrl ? { url: run.feedbackUrl } : {}),
-        turn: i + 1,
-        passed: false,
-      };
+      const record = { runId: run.runId, url: run.feedbackUrl, passed: false };
       runs.push(record);
       const where = `${label}${run.runId ? ` (run ${run.runId})` : ''}`;
       if (run.error !== undefined) {
@@ -255,13 +248,13 @@ async function runCase(ctx: VerifyContext, file: FileRun, testCase: TestCase): P
   await sendFeedback(ctx, testCase, runs, verdict === 'passed', reason, file);
   return {
     name: testCase.name,
-    turnsRun,
+    turnsRun: runs.length,
     turns: testCase.turns.length,
     verdict,
     reason,
     ...(reply !== undefined && { reply }),
     durationMs: Math.max(0, ctx.http.clock.now() - started),
-    runIds,
+    runIds: runs.flatMap((r) => (r.runId ? [r.runId] : [])),
   };
 }
 
@@ -273,7 +266,7 @@ async function runCase(ctx: VerifyContext, file: FileRun, testCase: TestCase): P
 async function sendFeedback(
   ctx: VerifyContext,
   testCase: TestCase,
-  runs: { url?: string; turn: number; passed: boolean }[],
+  runs: { url?: string; passed: boolean }[],
   casePassed: boolean,
   caseReason: string,
   file: FileRun,
@@ -287,7 +280,7 @@ async function sendFeedback(
     const passed = isLast ? casePassed : run.passed;
     const comment = truncate(
       redact(
-        `Conversation test "${testCase.name}", turn ${run.turn} of ${total}: ` +
+        `Conversation test "${testCase.name}", turn ${i + 1} of ${total}: ` +
           (passed ? 'passed' : `failed: ${caseReason}`),
       ),
       1000,

@@ -90,46 +90,32 @@ export function shortError(error: unknown): string {
 
 /**
  * A step that failed on the agent server: `CancelledError` (thrown) when the run was
- * cancelled; otherwise whether the `timeout` ran out, and the failure in a few words (status
- * and, when the agent server gave one, its short `detail`/`message`; never the key).
+ * cancelled; otherwise whether the `timeout` ran out, and the failure in a few words.
  */
-export function stepFailure(
-  ctx: VerifyContext,
-  error: unknown,
-  during: string,
-): { timedOut: boolean; text: string } {
+export function stepFailure(ctx: VerifyContext, error: unknown, during: string) {
   if (ctx.http.signal?.aborted) throw new CancelledError(`The run was cancelled during ${during}.`);
   if (error instanceof CancelledError) throw error;
   const timedOut = error instanceof DeadlineError || ctx.http.deadline.passed();
-  if (error instanceof OutcomeUnknownError)
-    return { timedOut, text: `no usable answer (${error.reason})` };
-  if (error instanceof ActionError) return { timedOut, text: error.message.replace(/\.$/, '') };
-  const { status, text } = (typeof error === 'object' ? (error ?? {}) : {}) as {
-    status?: unknown;
-    text?: unknown;
-  };
+  return { timedOut, text: requestErrorText(error) };
+}
+
+/** Status and (when the agent server gave one) its short `detail`/`message`; never the key. */
+function requestErrorText(error: unknown): string {
+  if (error instanceof OutcomeUnknownError) return `no usable answer (${error.reason})`;
+  if (error instanceof ActionError) return error.message.replace(/\.$/, '');
+  const { status, text } = (error ?? {}) as { status?: unknown; text?: unknown };
   if (typeof status !== 'number') {
-    return {
-      timedOut,
-      text:
-        error instanceof Error ? inert(`${error.name}: ${error.message}`, 200) : 'unknown error',
-    };
+    return error instanceof Error ? inert(`${error.name}: ${error.message}`, 200) : 'unknown error';
   }
   let detail: unknown;
   try {
-    const body = JSON.parse(typeof text === 'string' ? text : '') as {
-      detail?: unknown;
-      message?: unknown;
-    };
-    detail = body.detail ?? body.message;
+    const body = JSON.parse(String(text)) as { detail?: unknown; message?: unknown } | null;
+    detail = body?.detail ?? body?.message;
   } catch {
-    // no JSON body: the status alone
+    // not JSON: the status alone
   }
-  if (detail === undefined) return { timedOut, text: `HTTP ${status}` };
-  return {
-    timedOut,
-    text: `HTTP ${status} (${inert(typeof detail === 'string' ? detail : JSON.stringify(detail), 200)})`,
-  };
+  if (detail === undefined) return `HTTP ${status}`;
+  return `HTTP ${status} (${inert(typeof detail === 'string' ? detail : JSON.stringify(detail), 200)})`;
 }
 
 /**
