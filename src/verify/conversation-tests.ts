@@ -28,7 +28,7 @@ import {
   streamRun,
   type VerifyContext,
 } from './shared.js';
-import { CaseFailure, checkTurn, failedReply } from './expectations.js';
+import { CaseFailure, checkTurn } from './expectations.js';
 import type { TestCase } from './tests-file.js';
 
 type SdkClient = import('@langchain/langgraph-sdk').Client;
@@ -36,6 +36,8 @@ type SdkClient = import('@langchain/langgraph-sdk').Client;
 /** Cases that run at the same time, at most. */
 const MAX_PARALLEL_CASES = 4;
 const REASON_MAX_CHARS = 400;
+/** The reply shown under a failure: in the log, the step summary and the PR comment. */
+const REPLY_MAX_CHARS = 1000;
 const TIMED_OUT = 'the `timeout` ran out (raise `timeout` if the tests need longer)';
 
 export interface CaseResult {
@@ -75,8 +77,8 @@ export type ConversationTestsOptions = NonNullable<Config['tests']> & {
 /** What every case of the file shares. */
 interface FileRun extends ConversationTestsOptions {
   client: SdkClient;
-  assistants: import('@langchain/langgraph-sdk').Assistant[];
-  listError: string | undefined;
+  /** The assistant a case runs (`chooseAssistant`), or the failure to list them. */
+  choose: (wanted: string | undefined) => import('@langchain/langgraph-sdk').Assistant;
   feedback: { sent: number; failed: number; problems: Set<string> };
 }
 
@@ -97,19 +99,24 @@ export async function runConversationTests(
       `against ${apiUrl} (at most ${parallel} at a time).`,
   );
 
+  let choose: FileRun['choose'];
+  try {
+    const assistants = await listAssistants(client, ctx.http.signal);
+    choose = (wanted) =>
+      chooseAssistant(assistants, wanted, '`assistant`', (problem) => new CaseFailure(problem));
+  } catch (error) {
+    const { timedOut, text } = stepFailure(ctx, error, 'the conversation tests');
+    const why = `could not list the assistants: ${timedOut ? TIMED_OUT : text}`;
+    choose = () => {
+      throw new CaseFailure(why);
+    };
+  }
   const file: FileRun = {
     ...options,
     client,
-    assistants: [],
-    listError: undefined,
-    feedback: { sent: 0, failed: 0, problems: new Set<string>() },
+    choose,
+    feedback: { sent: 0, failed: 0, problems: new Set() },
   };
-  try {
-    file.assistants = await listAssistants(client, ctx.http.signal);
-  } catch (error) {
-    const { timedOut, text } = stepFailure(ctx, error, 'the conversation tests');
-    file.listError = `could not list the assistants: ${timedOut ? TIMED_OUT : text}`;
-  }
 
   const results: CaseResult[] = new Array<CaseResult>(total);
   let next = 0;
@@ -163,13 +170,7 @@ async function runCase(ctx: VerifyContext, file: FileRun, testCase: TestCase): P
   let failure: CaseFailure | undefined;
   let doing = 'creating its thread';
   try {
-    if (file.listError !== undefined) throw new CaseFailure(file.listError);
-    const assistant = chooseAssistant(
-      file.assistants,
-      testCase.assistant,
-      '`assistant`',
-      (problem) => new CaseFailure(problem),
-    );
+    const assistant = file.choose(testCase.assistant);
     const thread = await client.threads.create({
       metadata: {
         created_by: 'langgraph-deploy-action',
@@ -238,7 +239,9 @@ async function runCase(ctx: VerifyContext, file: FileRun, testCase: TestCase): P
     ? truncate(redact(failure.message), REASON_MAX_CHARS)
     : `${testCase.turns.length} turn${testCase.turns.length === 1 ? '' : 's'} as expected` +
       (testCase.checkpoints ? `, at least ${testCase.checkpoints} checkpoints` : '');
-  const reply = failedReply(failure);
+  // The reply that failed the case, masked and cut (still untrusted: printed inert, fenced).
+  const reply =
+    failure?.excerpt === undefined ? undefined : truncate(redact(failure.excerpt), REPLY_MAX_CHARS);
   if (reply !== undefined) {
     ctx.logger.info(`Last reply in "${inert(testCase.name, 200)}" (agent output, as received):`);
     (file.printBlock ?? printUntrusted)([reply]);

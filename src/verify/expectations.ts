@@ -18,15 +18,6 @@ export class CaseFailure extends Error {
   }
 }
 
-/** The reply shown under a failure: in the log, the step summary and the PR comment. */
-const REPLY_MAX_CHARS = 1000;
-
-/** The reply that failed a case, masked and cut (still untrusted: printed inert, fenced). */
-export function failedReply(failure: CaseFailure | undefined): string | undefined {
-  if (failure?.excerpt === undefined) return undefined;
-  return truncate(redact(failure.excerpt), REPLY_MAX_CHARS);
-}
-
 /** Checks one turn's `expect`; throws `CaseFailure` with the first unmet expectation. */
 export function checkTurn(where: string, turn: TestTurn, values: unknown): void {
   const expect = turn.expect;
