@@ -16,10 +16,7 @@ type Assistant = import('@langchain/langgraph-sdk').Assistant;
 
 /** A check failed; the message is written for the workflow's author. */
 export class CheckError extends ActionError {
-  constructor(message: string, title: string) {
-    super(message, title);
-    this.name = 'CheckError';
-  }
+  override name = 'CheckError';
 }
 
 /** What the checks take from the run: its HTTP settings, logger and API key (a `RunContext` is one). */
