@@ -5,11 +5,8 @@
  * `checkpoints` against the thread's history at the end. At most four cases at a time;
  * threads are deleted afterwards (best effort). With a feedback key, each verdict goes to the
  * run's pre-signed feedback URL as `{score, comment}`, without the API key, only where
- * `feedback-url.ts` allows the host (best effort).
- *
- * Every agent-server call goes through `@langchain/langgraph-sdk` on our HTTP layer (one
- * deadline, cancellation, no redirects, size caps, the stream POST never retried). Agent output
- * is untrusted: it reaches the log only through `inert()` / `printUntrusted()`, masked.
+ * `feedback-url.ts` allows the host (best effort). Agent output is untrusted: it reaches the
+ * log only through `inert()` / `printUntrusted()`, masked.
  */
 import { CancelledError } from '../lib/errors.js';
 import { truncate } from '../lib/text.js';

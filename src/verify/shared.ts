@@ -1,8 +1,9 @@
 /**
  * What every check of the agent server shares: its context, its error, whether the API key
  * may go to the URL (https, or http on loopback), short wordings of what went wrong, and the
- * agent server as `@langchain/langgraph-sdk` sees it (its assistants, one streamed run, a
- * thread deleted afterwards).
+ * agent server through `@langchain/langgraph-sdk` on our HTTP layer (one deadline,
+ * cancellation, no redirects, size caps, the stream POST never retried): its assistants, one
+ * streamed run, a thread deleted afterwards.
  */
 import { ActionError, CancelledError, DeadlineError } from '../lib/errors.js';
 import { keyAllowedFor } from '../api/http/key-policy.js';

@@ -1,8 +1,6 @@
 /**
  * The optional smoke run after the health check: find the assistant, create a thread, stream
- * one run, delete the thread. It uses `@langchain/langgraph-sdk` with its own retries off and
- * our `fetch` (`shared.ts`), so one deadline, the run's cancel signal and `Retry-After` hold,
- * and the stream POST is sent once (a retry would start a second run).
+ * one run (sent once: a retry would start a second run), delete the thread.
  */
 import { safeJson } from '../lib/text.js';
 import { inert, redact } from '../lib/untrusted.js';
