@@ -210,7 +210,8 @@ export function parseTestsFile(text: string, file: string): LoadResult {
       problems: doc.errors.slice(0, 5).map((e) => {
         const at = lines.linePos(e.pos[0]);
         const where = at ? ` at line ${at.line}, column ${at.col}` : '';
-        return `Tests file ${file}: not valid YAML or JSON${where}: ${firstLine(e.message)}.`;
+        const message = (e.message.split('\n')[0] ?? '').replace(/[.:]\s*$/, '');
+        return `Tests file ${file}: not valid YAML or JSON${where}: ${message}.`;
       }),
     };
   }
@@ -254,10 +255,6 @@ function order(issue: z.core.$ZodIssue): number[] {
 function compareKeys(a: number[], b: number[]): number {
   const i = a.findIndex((key, j) => key !== b[j]);
   return i === -1 || i >= b.length ? a.length - b.length : a[i]! - b[i]!;
-}
-
-function firstLine(text: string): string {
-  return (text.split('\n')[0] ?? '').replace(/[.:]\s*$/, '');
 }
 
 /** The keys allowed in each mapping, for the message about an unknown one. */
