@@ -5,34 +5,37 @@
  * `checkpoints` against the thread's history at the end. At most four cases at a time;
  * threads are deleted afterwards (best effort). With a feedback key, each verdict goes to the
  * run's pre-signed feedback URL as `{score, comment}`, without the API key, only where
- * `feedback-url.ts` allows the host (best effort).
- *
- * Every agent-server call goes through `@langchain/langgraph-sdk` on our HTTP layer (one
- * deadline, cancellation, no redirects, size caps, the stream POST never retried). Agent output
- * is untrusted: it reaches the log only through `inert()` / `printUntrusted()`, masked.
+ * `feedback-url.ts` allows the host (best effort). Agent output is untrusted: it reaches the
+ * log only through `inert()` / `printUntrusted()`, masked.
  */
-import { CancelledError, DeadlineError } from '../lib/errors.js';
+import { CancelledError } from '../lib/errors.js';
+import { truncate } from '../lib/text.js';
+import type { Config } from '../inputs/config.js';
 import { feedbackTarget } from './feedback-url.js';
 import { request } from '../api/http/request.js';
-import { inert, printUntrusted, redact, setSecret } from '../lib/untrusted.js';
-import { shortError, type VerifyContext } from './shared.js';
-import { createSdkClient, deleteThread, describeRequestError, describeRunError } from './smoke.js';
+import { inert, printUntrusted, redact } from '../lib/untrusted.js';
 import {
-  CaseFailure,
-  checkTurn,
+  baseUrl,
   chooseAssistant,
-  failedReply,
+  createSdkClient,
+  deleteThread,
   listAssistants,
-  truncate,
-  type Assistant,
-} from './expectations.js';
-import type { TestCase, TestTurn } from './tests-file.js';
+  shortError,
+  stepFailure,
+  streamRun,
+  type VerifyContext,
+} from './shared.js';
+import { CaseFailure, checkTurn } from './expectations.js';
+import type { TestCase } from './tests-file.js';
 
 type SdkClient = import('@langchain/langgraph-sdk').Client;
 
 /** Cases that run at the same time, at most. */
-export const MAX_PARALLEL_CASES = 4;
+const MAX_PARALLEL_CASES = 4;
 const REASON_MAX_CHARS = 400;
+/** The reply shown under a failure: in the log, the step summary and the PR comment. */
+const REPLY_MAX_CHARS = 1000;
+const TIMED_OUT = 'the `timeout` ran out (raise `timeout` if the tests need longer)';
 
 export interface CaseResult {
   name: string;
@@ -55,30 +58,25 @@ export interface ConversationTestsResult {
   feedback: { sent: number; failed: number };
 }
 
-export interface ConversationTestsOptions {
-  /** The agent server URL (checked by the caller: https or loopback). */
+/**
+ * The validated tests (`Config['tests']`: the file, its cases, the feedback key and the only
+ * host verdicts may be POSTed to) and the agent server URL (checked by the caller: https or
+ * loopback).
+ */
+export type ConversationTestsOptions = NonNullable<Config['tests']> & {
   url: string;
-  file: string;
-  cases: TestCase[];
-  /** Feedback key asked for on every run; undefined: no feedback. */
-  feedbackKey?: string;
-  /**
-   * The only host verdicts may be POSTed to (`feedback-url.ts`: the region's LangSmith API
-   * host, or the control plane's); undefined: none is sent.
-   */
-  feedbackHost?: string;
   /** Default 4. */
   maxParallel?: number;
   /** Prints a block of untrusted text; default `printUntrusted`. */
   printBlock?: (lines: string[]) => void;
-}
+};
 
-/** One turn's run: what the stream brought. */
-interface TurnRun {
-  runId?: string;
-  error?: string;
-  values?: unknown;
-  feedbackUrl?: string;
+/** What every case of the file shares. */
+interface FileRun extends ConversationTestsOptions {
+  client: SdkClient;
+  /** The assistant a case runs (`chooseAssistant`), or the failure to list them. */
+  choose: (wanted: string | undefined) => import('@langchain/langgraph-sdk').Assistant;
+  feedback: { sent: number; failed: number; problems: Set<string> };
 }
 
 /**
@@ -89,40 +87,41 @@ export async function runConversationTests(
   ctx: VerifyContext,
   options: ConversationTestsOptions,
 ): Promise<ConversationTestsResult> {
-  const apiUrl = options.url.trim().replace(/\/+$/, '');
+  const apiUrl = baseUrl(options.url);
   const parallel = Math.max(1, Math.min(options.maxParallel ?? MAX_PARALLEL_CASES, 16));
   const client = await createSdkClient(ctx, apiUrl, parallel);
-  const print = options.printBlock ?? ((lines: string[]) => printUntrusted(lines));
   const total = options.cases.length;
   ctx.logger.info(
     `Running ${total} conversation test${total === 1 ? '' : 's'} from ${inert(options.file)} ` +
       `against ${apiUrl} (at most ${parallel} at a time).`,
   );
 
-  let assistants: Assistant[] | undefined;
-  let listError: string | undefined;
+  let choose: FileRun['choose'];
   try {
-    assistants = await listAssistants(client, ctx.http.signal);
+    const assistants = await listAssistants(client, ctx.http.signal);
+    choose = (wanted) =>
+      chooseAssistant(assistants, wanted, '`assistant`', (problem) => new CaseFailure(problem));
   } catch (error) {
-    throwIfCancelled(ctx, error);
-    listError = `could not list the assistants: ${failureText(ctx, error)}`;
+    const { timedOut, text } = stepFailure(ctx, error, 'the conversation tests');
+    const why = `could not list the assistants: ${timedOut ? TIMED_OUT : text}`;
+    choose = () => {
+      throw new CaseFailure(why);
+    };
   }
+  const file: FileRun = {
+    ...options,
+    client,
+    choose,
+    feedback: { sent: 0, failed: 0, problems: new Set() },
+  };
 
-  const feedback = { sent: 0, failed: 0, problems: new Set<string>() };
   const results: CaseResult[] = new Array<CaseResult>(total);
   let next = 0;
   const worker = async () => {
     while (next < total) {
       const index = next++;
       const testCase = options.cases[index] as TestCase;
-      const result = await runCase(ctx, client, testCase, {
-        assistants,
-        listError,
-        feedbackKey: options.feedbackKey,
-        feedbackHost: options.feedbackHost,
-        feedback,
-        print,
-      });
+      const result = await runCase(ctx, file, testCase);
       results[index] = result;
       const mark = result.verdict === 'passed' ? '✓' : '✗';
       ctx.logger.info(
@@ -135,6 +134,7 @@ export async function runConversationTests(
   };
   await Promise.all(Array.from({ length: Math.min(parallel, total) }, worker));
 
+  const { feedback } = file;
   if (feedback.failed > 0) {
     ctx.logger.warning(
       `${feedback.failed} of ${feedback.sent + feedback.failed} test verdicts could not be ` +
@@ -157,80 +157,58 @@ export async function runConversationTests(
   };
 }
 
-interface CaseDeps {
-  assistants: Assistant[] | undefined;
-  listError: string | undefined;
-  feedbackKey: string | undefined;
-  feedbackHost: string | undefined;
-  feedback: { sent: number; failed: number; problems: Set<string> };
-  print: (lines: string[]) => void;
-}
-
-async function runCase(
-  ctx: VerifyContext,
-  client: SdkClient,
-  testCase: TestCase,
-  deps: CaseDeps,
-): Promise<CaseResult> {
+async function runCase(ctx: VerifyContext, file: FileRun, testCase: TestCase): Promise<CaseResult> {
+  const { client } = file;
   const started = ctx.http.clock.now();
   const signal = ctx.http.signal;
-  const runs: { url?: string; turn: number; passed: boolean }[] = [];
-  const runIds: string[] = [];
-  let turnsRun = 0;
+  /** Each turn's run, as far as the case went: its ID and feedback URL, and its verdict. */
+  const runs: { runId?: string; url?: string; passed: boolean }[] = [];
   let threadId: string | undefined;
   let failure: CaseFailure | undefined;
+  let doing = 'creating its thread';
   try {
-    if (deps.listError !== undefined) throw new CaseFailure(deps.listError);
-    const assistant = chooseAssistant(deps.assistants ?? [], testCase.assistant);
-    const thread = await step(ctx, 'creating its thread', () =>
-      client.threads.create({
-        metadata: {
-          created_by: 'langgraph-deploy-action',
-          purpose: 'conversation-test',
-          test_case: testCase.name,
-        },
-        graphId: assistant.graph_id,
-        ...(testCase.state ? { supersteps: testCase.state } : {}),
-        ...(signal ? { signal } : {}),
-      }),
-    );
-    threadId = thread.thread_id;
+    const assistant = file.choose(testCase.assistant);
+    const thread = await client.threads.create({
+      metadata: {
+        created_by: 'langgraph-deploy-action',
+        purpose: 'conversation-test',
+        test_case: testCase.name,
+      },
+      graphId: assistant.graph_id,
+      ...(testCase.state ? { supersteps: testCase.state } : {}),
+      ...(signal ? { signal } : {}),
+    });
+    const id = (threadId = thread.thread_id);
     for (const [i, turn] of testCase.turns.entries()) {
       const label = `turn ${i + 1}`;
-      const run = await streamTurn(ctx, client, threadId, assistant.assistant_id, turn, {
-        label,
-        feedbackKey: deps.feedbackKey,
-      });
-      turnsRun = i + 1;
-      if (run.runId) runIds.push(run.runId);
-      const record = {
-        ...(run.feedbackUrl ? { url: run.feedbackUrl } : {}),
-        turn: i + 1,
-        passed: false,
-      };
+      doing = `streaming ${label}`;
+      const run = await streamRun(
+        ctx,
+        client,
+        { threadId: id, assistantId: assistant.assistant_id },
+        turn.input,
+        { streamMode: ['values'], feedbackKey: file.feedbackKey },
+      );
+      const record = { runId: run.runId, url: run.feedbackUrl, passed: false };
       runs.push(record);
       const where = `${label}${run.runId ? ` (run ${run.runId})` : ''}`;
       if (run.error !== undefined) {
         throw new CaseFailure(`${where} ended with an error: ${run.error}`);
       }
-      const id = threadId;
+      doing = `reading the thread state after ${label}`;
       const values =
         run.values ??
-        (await step(ctx, `reading the thread state after ${label}`, async () => {
-          const state = await client.threads.getState(id, undefined, {
-            ...(signal ? { signal } : {}),
-          });
-          return state.values as unknown;
-        }));
+        (await client.threads.getState(id, undefined, { ...(signal ? { signal } : {}) })).values;
       checkTurn(where, turn, values);
       record.passed = true;
     }
     if (testCase.checkpoints !== undefined && testCase.checkpoints > 0) {
-      const id = threadId;
       const wanted = testCase.checkpoints;
-      const history = await step(ctx, 'reading the thread history', () =>
-        client.threads.getHistory(id, { limit: wanted, ...(signal ? { signal } : {}) }),
-      );
+      doing = 'reading the thread history';
+      const history = await client.threads.getHistory(id, {
+        limit: wanted,
+        ...(signal ? { signal } : {}),
+      });
       const count = Array.isArray(history) ? history.length : 0;
       if (count < wanted) {
         throw new CaseFailure(
@@ -240,8 +218,16 @@ async function runCase(
       }
     }
   } catch (error) {
-    throwIfCancelled(ctx, error);
-    failure = error instanceof CaseFailure ? error : new CaseFailure(failureText(ctx, error));
+    const { timedOut, text } = stepFailure(ctx, error, 'the conversation tests');
+    failure =
+      error instanceof CaseFailure
+        ? error
+        : new CaseFailure(
+            `failed while ${doing}: ${timedOut ? TIMED_OUT : text}` +
+              (doing.startsWith('streaming') && !timedOut
+                ? ' (a run request is never retried)'
+                : ''),
+          );
   } finally {
     if (threadId !== undefined) await deleteThread(ctx, client, 'test', threadId);
   }
@@ -250,95 +236,26 @@ async function runCase(
     ? truncate(redact(failure.message), REASON_MAX_CHARS)
     : `${testCase.turns.length} turn${testCase.turns.length === 1 ? '' : 's'} as expected` +
       (testCase.checkpoints ? `, at least ${testCase.checkpoints} checkpoints` : '');
-  const reply = failedReply(failure);
+  // The reply that failed the case, masked and cut (still untrusted: printed inert, fenced).
+  const reply =
+    failure?.excerpt === undefined ? undefined : truncate(redact(failure.excerpt), REPLY_MAX_CHARS);
   if (reply !== undefined) {
     ctx.logger.info(`Last reply in "${inert(testCase.name, 200)}" (agent output, as received):`);
-    deps.print([reply]);
+    (file.printBlock ?? printUntrusted)([reply]);
   }
   // The last run that ran carries the case's verdict (checkpoints included); earlier runs
   // carry their own turn's.
-  await sendFeedback(ctx, testCase, runs, verdict === 'passed', reason, deps);
+  await sendFeedback(ctx, testCase, runs, verdict === 'passed', reason, file);
   return {
     name: testCase.name,
-    turnsRun,
+    turnsRun: runs.length,
     turns: testCase.turns.length,
     verdict,
     reason,
     ...(reply !== undefined && { reply }),
     durationMs: Math.max(0, ctx.http.clock.now() - started),
-    runIds,
+    runIds: runs.flatMap((r) => (r.runId ? [r.runId] : [])),
   };
-}
-
-async function streamTurn(
-  ctx: VerifyContext,
-  client: SdkClient,
-  threadId: string,
-  assistantId: string,
-  turn: TestTurn,
-  options: { label: string; feedbackKey: string | undefined },
-): Promise<TurnRun> {
-  const signal = ctx.http.signal;
-  const run: TurnRun = {};
-  const stream = client.runs.stream(threadId, assistantId, {
-    input: turn.input as Record<string, unknown>,
-    streamMode: ['values'],
-    ...(options.feedbackKey !== undefined ? { feedbackKeys: [options.feedbackKey] } : {}),
-    onRunCreated: (meta) => {
-      run.runId = meta.run_id;
-    },
-    ...(signal ? { signal } : {}),
-  });
-  await step(ctx, `streaming ${options.label}`, async () => {
-    for await (const chunk of stream) {
-      const event = String(chunk.event);
-      const data: unknown = chunk.data;
-      if (event === 'metadata' && run.runId === undefined) {
-        const id = (data as { run_id?: unknown } | null)?.run_id;
-        if (typeof id === 'string') run.runId = id;
-      } else if (event === 'error') {
-        run.error = describeRunError(data);
-      } else if (event === 'values') {
-        run.values = data;
-      } else if (event === 'feedback' && options.feedbackKey !== undefined) {
-        const url = (data as Record<string, unknown> | null)?.[options.feedbackKey];
-        // Pre-signed: the URL is its own credential, so it is masked like one.
-        if (typeof url === 'string') setSecret((run.feedbackUrl = url));
-      }
-    }
-  });
-  return run;
-}
-
-/** Runs one step; a request failure becomes a `CaseFailure` naming the step. */
-async function step<T>(ctx: VerifyContext, what: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    throwIfCancelled(ctx, error);
-    if (error instanceof CaseFailure) throw error;
-    const streaming = what.startsWith('streaming');
-    throw new CaseFailure(
-      `failed while ${what}: ${failureText(ctx, error)}` +
-        (streaming && !(error instanceof DeadlineError || ctx.http.deadline.passed())
-          ? ' (a run request is never retried)'
-          : ''),
-    );
-  }
-}
-
-function failureText(ctx: VerifyContext, error: unknown): string {
-  if (error instanceof DeadlineError || ctx.http.deadline.passed()) {
-    return 'the `timeout` ran out (raise `timeout` if the tests need longer)';
-  }
-  return describeRequestError(error);
-}
-
-function throwIfCancelled(ctx: VerifyContext, error: unknown): void {
-  if (error instanceof CancelledError) throw error;
-  if (ctx.http.signal?.aborted) {
-    throw new CancelledError('The run was cancelled during the conversation tests.');
-  }
 }
 
 /**
@@ -349,12 +266,12 @@ function throwIfCancelled(ctx: VerifyContext, error: unknown): void {
 async function sendFeedback(
   ctx: VerifyContext,
   testCase: TestCase,
-  runs: { url?: string; turn: number; passed: boolean }[],
+  runs: { url?: string; passed: boolean }[],
   casePassed: boolean,
   caseReason: string,
-  deps: CaseDeps,
+  file: FileRun,
 ): Promise<void> {
-  if (deps.feedbackKey === undefined) return;
+  if (file.feedbackKey === undefined) return;
   const total = testCase.turns.length;
   for (const [i, run] of runs.entries()) {
     if (run.url === undefined) continue;
@@ -363,16 +280,19 @@ async function sendFeedback(
     const passed = isLast ? casePassed : run.passed;
     const comment = truncate(
       redact(
-        `Conversation test "${testCase.name}", turn ${run.turn} of ${total}: ` +
+        `Conversation test "${testCase.name}", turn ${i + 1} of ${total}: ` +
           (passed ? 'passed' : `failed: ${caseReason}`),
       ),
       1000,
     );
+    const failed = (problem: string) => {
+      file.feedback.failed++;
+      file.feedback.problems.add(problem);
+    };
     // Only the LangSmith API host the settings name: no request anywhere else.
-    const target = feedbackTarget(run.url, deps.feedbackHost);
+    const target = feedbackTarget(run.url, file.feedbackHost);
     if (!target.ok) {
-      deps.feedback.failed++;
-      deps.feedback.problems.add(target.problem);
+      failed(target.problem);
       continue;
     }
     const url = target.url;
@@ -386,15 +306,11 @@ async function sendFeedback(
         retry: 'unsafe',
         describe: `POST the feedback URL on ${url.host}`,
       });
-      if (res.status >= 200 && res.status < 300) deps.feedback.sent++;
-      else {
-        deps.feedback.failed++;
-        deps.feedback.problems.add(`HTTP ${res.status} from ${url.host}`);
-      }
+      if (res.status >= 200 && res.status < 300) file.feedback.sent++;
+      else failed(`HTTP ${res.status} from ${url.host}`);
     } catch (error) {
       if (error instanceof CancelledError) return;
-      deps.feedback.failed++;
-      deps.feedback.problems.add(`${shortError(error)} from ${url.host}`);
+      failed(`${shortError(error)} from ${url.host}`);
     }
   }
 }

@@ -1,23 +1,11 @@
 /**
- * What a conversation test checks, pure where it can be: a turn's expectations (`contains`,
- * `matches`, `values` as a partial match), the last message of a reply, and which assistant a
- * case runs (by graph ID or assistant ID; the only graph by default).
+ * What a conversation test checks, pure: a turn's expectations (`contains`, `matches`,
+ * `values` as a partial match) and the last message of a reply.
  */
 import { safeJson, truncate } from '../lib/text.js';
 import { redact } from '../lib/untrusted.js';
 import type { TestTurn } from './tests-file.js';
 import { checkedText, patternMatches } from './pattern.js';
-
-type SdkClient = import('@langchain/langgraph-sdk').Client;
-
-const ASSISTANT_PAGE_SIZE = 100;
-const ASSISTANT_MAX_PAGES = 10;
-
-export interface Assistant {
-  assistant_id: string;
-  graph_id: string;
-  metadata?: unknown;
-}
 
 /** A failed expectation or a failed step: ends the case with this reason. */
 export class CaseFailure extends Error {
@@ -28,15 +16,6 @@ export class CaseFailure extends Error {
   ) {
     super(message);
   }
-}
-
-/** The reply shown under a failure: in the log, the step summary and the PR comment. */
-const REPLY_MAX_CHARS = 1000;
-
-/** The reply that failed a case, masked and cut (still untrusted: printed inert, fenced). */
-export function failedReply(failure: CaseFailure | undefined): string | undefined {
-  if (failure?.excerpt === undefined) return undefined;
-  return truncate(redact(failure.excerpt), REPLY_MAX_CHARS);
 }
 
 /** Checks one turn's `expect`; throws `CaseFailure` with the first unmet expectation. */
@@ -76,8 +55,7 @@ export function checkTurn(where: string, turn: TestTurn, values: unknown): void 
 
 /** The text of the last message of `values.messages` (string content or its text parts). */
 export function lastMessageContent(values: unknown): string | undefined {
-  if (typeof values !== 'object' || values === null) return undefined;
-  const messages = (values as { messages?: unknown }).messages;
+  const messages = (values as { messages?: unknown } | null)?.messages;
   if (!Array.isArray(messages) || messages.length === 0) return undefined;
   const last: unknown = messages[messages.length - 1];
   if (typeof last === 'string') return last;
@@ -86,15 +64,10 @@ export function lastMessageContent(values: unknown): string | undefined {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
     return content
-      .map((part: unknown) =>
-        typeof part === 'string'
-          ? part
-          : typeof part === 'object' &&
-              part !== null &&
-              typeof (part as { text?: unknown }).text === 'string'
-            ? (part as { text: string }).text
-            : '',
-      )
+      .map((part: unknown) => {
+        const text = typeof part === 'string' ? part : (part as { text?: unknown } | null)?.text;
+        return typeof text === 'string' ? text : '';
+      })
       .join('');
   }
   return content === undefined || content === null ? '' : safeJson(content);
@@ -142,48 +115,3 @@ export function describeValue(value: unknown): string {
   // Masked before the cut: a secret the cut would split is still whole here.
   return truncate(redact(safeJson(value)), 120);
 }
-
-export function chooseAssistant(assistants: Assistant[], wanted: string | undefined): Assistant {
-  const graphs = [...new Set(assistants.map((a) => a.graph_id))].sort();
-  const listed = graphs.length > 0 ? graphs.map((g) => `"${g}"`).join(', ') : '(none)';
-  const ofGraph = (graphId: string) =>
-    assistants.find(
-      (a) =>
-        a.graph_id === graphId &&
-        (a.metadata as { created_by?: unknown } | undefined)?.created_by === 'system',
-    ) ?? assistants.find((a) => a.graph_id === graphId);
-  if (wanted !== undefined) {
-    const found = assistants.find((a) => a.assistant_id === wanted) ?? ofGraph(wanted);
-    if (found) return found;
-    throw new CaseFailure(
-      `\`assistant\` "${wanted}" is neither a graph ID nor an assistant ID of the agent server ` +
-        `(its graphs: ${listed})`,
-    );
-  }
-  if (graphs.length === 1) return ofGraph(graphs[0] as string) as Assistant;
-  throw new CaseFailure(
-    graphs.length === 0
-      ? 'the agent server lists no assistants, so there is no graph to run'
-      : `the agent server has ${graphs.length} graphs (${listed}): set \`assistant\` in the case`,
-  );
-}
-
-export async function listAssistants(
-  client: SdkClient,
-  signal: AbortSignal | undefined,
-): Promise<Assistant[]> {
-  const all: Assistant[] = [];
-  for (let page = 0; page < ASSISTANT_MAX_PAGES; page++) {
-    const batch = await client.assistants.search({
-      limit: ASSISTANT_PAGE_SIZE,
-      offset: page * ASSISTANT_PAGE_SIZE,
-      ...(signal ? { signal } : {}),
-    });
-    if (!Array.isArray(batch)) break;
-    all.push(...batch);
-    if (batch.length < ASSISTANT_PAGE_SIZE) break;
-  }
-  return all;
-}
-
-export { safeJson, truncate } from '../lib/text.js';

@@ -11,7 +11,7 @@ import type { Region } from '../inputs/config.js';
 import { REGION_CONTROL_PLANE_URLS } from '../inputs/validate.js';
 
 /** The LangSmith API host of each region (where its feedback tokens live). */
-export const REGION_API_HOSTS: Readonly<Record<Region, string>> = {
+const REGION_API_HOSTS: Readonly<Record<Region, string>> = {
   us: 'api.smith.langchain.com',
   eu: 'eu.api.smith.langchain.com',
   apac: 'apac.api.smith.langchain.com',

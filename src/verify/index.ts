@@ -5,31 +5,30 @@
  */
 import { CancelledError } from '../lib/errors.js';
 import { inert, redact } from '../lib/untrusted.js';
-import { CheckError, baseUrl, skipAdvice, skipReason, type VerifyContext } from './shared.js';
+import type { Config } from '../inputs/config.js';
+import { CheckError, baseUrl, urlProblem, type VerifyContext } from './shared.js';
 import { healthCheck } from './health.js';
-import { smokeTest, type SmokeResult } from './smoke.js';
-import { runConversationTests } from './conversation-tests.js';
+import { smokeTest } from './smoke.js';
+import {
+  runConversationTests,
+  type ConversationTestsOptions,
+  type ConversationTestsResult,
+} from './conversation-tests.js';
 
-export interface VerifyOptions {
-  /** The agent server URL (`url` output); undefined when the deployment has none. */
+/** The checks' inputs, as in `Config`, and the agent server URL (`url` output, if any). */
+export type VerifyOptions = Pick<Config, 'healthCheck' | 'smokeTest' | 'smokeTestAssistant'> & {
   url: string | undefined;
-  healthCheck: boolean;
-  /** The parsed `smoke-test` input; undefined when not set. */
-  smokeTest?: unknown;
-  smokeTestAssistant?: string;
-  /** The validated conversation tests (`tests` input); run after the smoke run. */
-  tests?: Omit<import('./conversation-tests.js').ConversationTestsOptions, 'url'>;
-}
+  tests?: Omit<ConversationTestsOptions, 'url'>;
+};
 
 /** Same shape as the report's `checks`; `error` is set when a check failed. */
 export interface VerifyResult {
   health?: 'passed' | 'failed' | 'skipped';
   smoke?: 'passed' | 'interrupted' | 'failed' | 'skipped';
   error?: unknown;
-  smokeResult?: SmokeResult;
   /** Conversation tests: `failed` when a case failed (the failure is in `error`). */
   tests?: 'passed' | 'failed' | 'skipped';
-  testsResult?: import('./conversation-tests.js').ConversationTestsResult;
+  testsResult?: ConversationTestsResult;
 }
 
 /**
@@ -41,29 +40,25 @@ export async function verifyDeployment(
   ctx: VerifyContext,
   options: VerifyOptions,
 ): Promise<VerifyResult> {
-  const wantSmoke = options.smokeTest !== undefined;
-  const wantTests = options.tests !== undefined;
-  if (!options.healthCheck && !wantSmoke && !wantTests) return {};
-  const skipped: VerifyResult = {
-    ...(options.healthCheck ? { health: 'skipped' as const } : {}),
-    ...(wantSmoke ? { smoke: 'skipped' as const } : {}),
-    ...(wantTests ? { tests: 'skipped' as const } : {}),
-  };
-  const checks = [
-    options.healthCheck ? 'the health check' : '',
-    wantSmoke ? 'the smoke run' : '',
-    wantTests ? 'the conversation tests' : '',
-  ].filter(Boolean);
-  const what =
-    checks.length === 1
-      ? `${checks[0]} ${checks[0] === 'the conversation tests' ? 'were' : 'was'}`
-      : `${checks.slice(0, -1).join(', ')} and ${checks[checks.length - 1]} were`;
-  const reason = skipReason(options.url);
-  if (reason !== undefined) {
-    ctx.logger.warning(`${reason}, so ${what} skipped. ${skipAdvice(options.url)}`, {
+  const checks = (
+    [
+      ['health', options.healthCheck, 'the health check'],
+      ['smoke', options.smokeTest !== undefined, 'the smoke run'],
+      ['tests', options.tests !== undefined, 'the conversation tests'],
+    ] as const
+  ).filter(([, wanted]) => wanted);
+  if (checks.length === 0) return {};
+  const problem = urlProblem(options.url);
+  if (problem !== undefined) {
+    const names = checks.map(([, , name]) => name);
+    const what =
+      names.length === 1
+        ? `${names[0]} ${checks[0]?.[0] === 'tests' ? 'were' : 'was'}`
+        : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]} were`;
+    ctx.logger.warning(`${problem.reason}, so ${what} skipped. ${problem.advice}`, {
       title: 'Checks skipped',
     });
-    return skipped;
+    return Object.fromEntries(checks.map(([key]) => [key, 'skipped'])) as VerifyResult;
   }
   const url = options.url as string;
   const result: VerifyResult = {};
@@ -80,11 +75,10 @@ export async function verifyDeployment(
       return { ...result, health: 'failed', error };
     }
   }
-  if (wantSmoke) {
+  if (options.smokeTest !== undefined) {
     try {
       const smoke = await smokeTest(ctx, url, options.smokeTest, options.smokeTestAssistant);
       result.smoke = smoke.outcome;
-      result.smokeResult = smoke;
     } catch (error) {
       if (error instanceof CancelledError) throw error;
       return { ...result, smoke: 'failed', error };

@@ -146,7 +146,7 @@ const CaseSchema = strict(
       .array(TurnSchema, { error: (iss) => notAList(iss.input, 'turn', ' (each with an `input`)') })
       .min(1)
       .max(MAX_TURNS, {
-        error: (iss) => `has ${lengthOf(iss.input)} turns; at most ${MAX_TURNS}.`,
+        error: (iss) => `has ${(iss.input as unknown[]).length} turns; at most ${MAX_TURNS}.`,
       }),
     checkpoints: z.int(wholeCount).min(0, wholeCount).max(MAX_CHECKPOINTS, wholeCount).optional(),
   },
@@ -159,7 +159,8 @@ const FileSchema = strict(
       .array(CaseSchema, { error: (iss) => notAList(iss.input, 'case') })
       .min(1)
       .max(MAX_CASES, {
-        error: (iss) => `has ${lengthOf(iss.input)} cases; at most ${MAX_CASES} are allowed.`,
+        error: (iss) =>
+          `has ${(iss.input as unknown[]).length} cases; at most ${MAX_CASES} are allowed.`,
       }),
   },
   (v) => `the file must be a mapping with a \`cases\` list, not ${kind(v)}.`,
@@ -167,16 +168,9 @@ const FileSchema = strict(
 
 export type TestCase = z.output<typeof CaseSchema>;
 export type TestTurn = TestCase['turns'][number];
-export interface TestSuite {
-  /** The path as given in the `tests` input (for messages). */
-  file: string;
-  cases: TestCase[];
-}
-export type LoadResult = { ok: true; suite: TestSuite } | { ok: false; problems: string[] };
-
-function lengthOf(value: unknown): number {
-  return Array.isArray(value) ? value.length : 0;
-}
+/** `file`: the path as given in the `tests` input (for messages). */
+export type LoadResult =
+  { ok: true; suite: { file: string; cases: TestCase[] } } | { ok: false; problems: string[] };
 
 /**
  * Reads `path` (relative to the checkout `workspace`, which it must not leave) and validates
@@ -216,7 +210,8 @@ export function parseTestsFile(text: string, file: string): LoadResult {
       problems: doc.errors.slice(0, 5).map((e) => {
         const at = lines.linePos(e.pos[0]);
         const where = at ? ` at line ${at.line}, column ${at.col}` : '';
-        return `Tests file ${file}: not valid YAML or JSON${where}: ${firstLine(e.message)}.`;
+        const message = (e.message.split('\n')[0] ?? '').replace(/[.:]\s*$/, '');
+        return `Tests file ${file}: not valid YAML or JSON${where}: ${message}.`;
       }),
     };
   }
@@ -252,43 +247,14 @@ function duplicateNames(value: unknown): z.core.$ZodIssue[] {
   });
 }
 
-/**
- * The order problems are told in, as a reader goes through the file: case by case, and in
- * each mapping its `name` first, then its unknown keys (`''` below), then its keys in the order
- * the format lists them.
- */
-const KEY_ORDER = [
-  'name',
-  '',
-  'cases',
-  'assistant',
-  'state',
-  'turns',
-  'checkpoints',
-  'input',
-  'expect',
-  'contains',
-  'matches',
-  'values',
-  'updates',
-  'as_node',
-  'command',
-];
-
 function order(issue: z.core.$ZodIssue): number[] {
   const path = issue.code === 'unrecognized_keys' ? [...issue.path, ''] : issue.path;
   return path.map((key) => (typeof key === 'number' ? key : KEY_ORDER.indexOf(String(key))));
 }
 
 function compareKeys(a: number[], b: number[]): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    if (a[i] !== b[i]) return a[i]! - b[i]!;
-  }
-  return a.length - b.length;
-}
-
-function firstLine(text: string): string {
-  return (text.split('\n')[0] ?? '').replace(/[.:]\s*$/, '');
+  const i = a.findIndex((key, j) => key !== b[j]);
+  return i === -1 || i >= b.length ? a.length - b.length : a[i]! - b[i]!;
 }
 
 /** The keys allowed in each mapping, for the message about an unknown one. */
@@ -302,6 +268,21 @@ const KEYS = {
 };
 
 /**
+ * The order problems are told in, as a reader goes through the file: case by case, and in
+ * each mapping its `name` first, then its unknown keys (`''` below), then its keys in the order
+ * the format lists them.
+ */
+const KEY_ORDER = ['name', '', ...new Set(Object.values(KEYS).flat())];
+
+/** The lists of the format: the mapping each item is, and how an item is named. */
+const LISTS = new Map<PropertyKey, [keyof typeof KEYS, (n: number) => string]>([
+  ['cases', ['case', (n) => `case #${n}`]],
+  ['turns', ['turn', (n) => `turn ${n}`]],
+  ['state', ['superstep', (n) => `key \`state\`, superstep ${n}`]],
+  ['updates', ['update', (n) => `update ${n}`]],
+]);
+
+/**
  * Where a problem is, in the file's words: `case "name"` (or `case #3` while the case has no
  * valid name), `turn 1`, `key \`state\`, superstep 1`, `update 2`, `key \`expect.matches\``;
  * and which mapping the path ends in (for the keys allowed there).
@@ -313,36 +294,27 @@ function locate(
   const where: string[] = [];
   let at: keyof typeof KEYS = 'file';
   let node: unknown = value;
+  const child = (v: unknown, k: PropertyKey) =>
+    typeof v === 'object' && v !== null ? (v as Record<PropertyKey, unknown>)[k] : undefined;
   for (let i = 0; i < path.length; i++) {
-    const key = path[i];
+    const key = path[i] as PropertyKey;
     const next = path[i + 1];
-    const child = (v: unknown, k: PropertyKey) =>
-      isObject(v) || Array.isArray(v) ? (v as Record<PropertyKey, unknown>)[k] : undefined;
-    if (typeof next === 'number') {
-      const item = child(child(node, key as PropertyKey), next);
-      if (key === 'cases') {
-        const name = isObject(item) && typeof item['name'] === 'string' ? item['name'].trim() : '';
-        where.push(name ? `case "${name}"` : `case #${next + 1}`);
-        at = 'case';
-      } else if (key === 'turns') {
-        where.push(`turn ${next + 1}`);
-        at = 'turn';
-      } else if (key === 'state') {
-        where.push(`key \`state\`, superstep ${next + 1}`);
-        at = 'superstep';
-      } else {
-        where.push(`update ${next + 1}`);
-        at = 'update';
-      }
-      node = item;
+    const list = LISTS.get(key);
+    if (typeof next === 'number' && list) {
+      node = child(child(node, key), next);
+      const name = key === 'cases' ? child(node, 'name') : undefined;
+      where.push(
+        typeof name === 'string' && name.trim() ? `case "${name.trim()}"` : list[1](next + 1),
+      );
+      at = list[0];
       i++;
-    } else if (key === 'expect' && path[i + 1] !== undefined) {
-      where.push(`key \`expect.${String(path[i + 1])}\``);
+    } else if (key === 'expect' && next !== undefined) {
+      where.push(`key \`expect.${String(next)}\``);
       i++;
     } else {
       where.push(`key \`${String(key)}\``);
       if (key === 'expect') at = 'expect';
-      node = child(node, key as PropertyKey);
+      node = child(node, key);
     }
   }
   return { where, at };
