@@ -43,6 +43,23 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 const NAME_PATTERN = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SECONDS_PATTERN = /^(\d+(\.\d*)?|\.\d+)$/;
+const UUID_EXAMPLE = 'a UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6';
+
+/** The inputs that hold a UUID: what each one is not, and where to find one. */
+const UUID_INPUTS = {
+  // Sent as `X-Tenant-Id`.
+  'workspace-id':
+    `is not a workspace ID (${UUID_EXAMPLE}). Copy it from Settings → Workspaces in ` +
+    'LangSmith, or leave it empty for a workspace-scoped API key.',
+  'deployment-id':
+    `does not look like a deployment ID (${UUID_EXAMPLE}). Copy it from the deployment’s ` +
+    'page in LangSmith or from the `deployment-id` output of an earlier run, or use `name` ' +
+    'instead.',
+  'rollback-to':
+    `does not look like a revision ID (${UUID_EXAMPLE}). Copy it from the \`revision-id\` ` +
+    'output of the run that deployed it, or from the Revisions tab of the deployment in ' +
+    'LangSmith; leave it empty to serve the newest earlier revision that reached DEPLOYED.',
+} as const;
 
 /** Collects problems and notes; each check returns a usable value either way. */
 export class Checks {
@@ -111,39 +128,10 @@ export class Checks {
     return '';
   }
 
-  /** `workspace-id`: a UUID (it is sent as `X-Tenant-Id`), or '' with a problem. */
-  workspaceId(raw: string): string {
+  /** A UUID input (the platform's IDs are UUIDs), or '' with a problem. */
+  uuid(input: keyof typeof UUID_INPUTS, raw: string): string {
     if (raw === '' || UUID_PATTERN.test(raw)) return raw;
-    this.problem(
-      'workspace-id',
-      `Input \`workspace-id\` is "${raw}", which is not a workspace ID (a UUID such as ` +
-        '3fa85f64-5717-4562-b3fc-2c963f66afa6). Copy it from Settings → Workspaces in ' +
-        'LangSmith, or leave it empty for a workspace-scoped API key.',
-    );
-    return '';
-  }
-
-  deploymentId(raw: string): string {
-    if (raw === '' || UUID_PATTERN.test(raw)) return raw;
-    this.problem(
-      'deployment-id',
-      `Input \`deployment-id\` is "${raw}", which does not look like a deployment ID (a UUID ` +
-        'such as 3fa85f64-5717-4562-b3fc-2c963f66afa6). Copy it from the deployment’s page in ' +
-        'LangSmith or from the `deployment-id` output of an earlier run, or use `name` instead.',
-    );
-    return '';
-  }
-
-  /** A revision ID (a UUID, as the platform's revision IDs are), or '' with a problem. */
-  revisionId(input: InputName, raw: string): string {
-    if (raw === '' || UUID_PATTERN.test(raw)) return raw;
-    this.problem(
-      input,
-      `Input \`${input}\` is "${raw}", which does not look like a revision ID (a UUID such as ` +
-        '3fa85f64-5717-4562-b3fc-2c963f66afa6). Copy it from the `revision-id` output of the run ' +
-        'that deployed it, or from the Revisions tab of the deployment in LangSmith; leave it ' +
-        'empty to serve the newest earlier revision that reached DEPLOYED.',
-    );
+    this.problem(input, `Input \`${input}\` is "${raw}", which ${UUID_INPUTS[input]}`);
     return '';
   }
 
@@ -153,7 +141,7 @@ export class Checks {
     const regionUrl = REGION_CONTROL_PLANE_URLS[r];
     const byRegion = { url: regionUrl, uiBaseUrl: uiBaseUrlFor(regionUrl) };
     if (raw === '') return byRegion;
-    const url = this.httpUrl('control-plane-url', raw, { loopbackOnlyForHttp: true });
+    const url = this.httpUrl('control-plane-url', raw, true);
     if (!url) return byRegion;
     return { url, uiBaseUrl: uiBaseUrlFor(url) };
   }
@@ -162,11 +150,7 @@ export class Checks {
    * An `http(s)://` URL without query, fragment or trailing slash, or `undefined` (with a
    * problem when `raw` is set). Messages do not repeat the URL: it could carry credentials.
    */
-  httpUrl(
-    input: InputName,
-    raw: string,
-    options: { loopbackOnlyForHttp?: boolean } = {},
-  ): string | undefined {
+  httpUrl(input: InputName, raw: string, loopbackOnlyForHttp = false): string | undefined {
     if (raw === '') return undefined;
     let url: URL;
     try {
@@ -182,11 +166,7 @@ export class Checks {
       this.problem(input, `Input \`${input}\` must start with https:// (it is ${url.protocol}//).`);
       return undefined;
     }
-    if (
-      options.loopbackOnlyForHttp &&
-      url.protocol === 'http:' &&
-      !LOOPBACK_HOSTS.has(url.hostname)
-    ) {
+    if (loopbackOnlyForHttp && url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) {
       this.problem(
         input,
         `Input \`${input}\` uses http:// with host ${url.hostname}: the API key would cross the ` +
