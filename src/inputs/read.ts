@@ -15,13 +15,9 @@ import { getInput as inputOf, setSecret } from '../lib/untrusted.js';
 import { describeRefusedCommand } from '../deployment/upload/build-commands.js';
 import { Checks } from './validate.js';
 import { eventPayloadProblem, readGithubContext } from './github-event.js';
-import { parseSecrets } from './secrets.js';
+import { NO_SECRETS_ON_FORKS, parseSecrets } from './secrets.js';
 import { booleanDefault, choiceDefault, defaultOf, INPUTS, type InputName } from './spec.js';
 import { feedbackHostFor } from '../verify/feedback-url.js';
-
-const NO_SECRETS_ON_FORKS =
-  'GitHub does not pass secrets to workflows triggered from forks or by Dependabot ' +
-  '(Dependabot has its own secrets store).';
 
 /** Inputs that only some sources use (`sources` in the spec): with another source, an error. */
 type SourceInput = {
