@@ -242,20 +242,16 @@ function collectLeaves(value: unknown, into: string[]): void {
  */
 export function describeJsonError(text: string, error: unknown): string {
   const message = error instanceof Error ? error.message : '';
-  const reasonMatch = /^(.*?) in JSON at position \d+/.exec(message);
   const position = errorPosition(text);
   const before = text.slice(0, position);
-  const line = before.split('\n').length;
-  const column = position - before.lastIndexOf('\n');
-  if (position >= text.length) {
-    return `the text ends before the JSON value is complete (line ${line}, column ${column})`;
+  const where = `line ${before.split('\n').length}, column ${position - before.lastIndexOf('\n')}`;
+  if (position >= text.length) return `the text ends before the JSON value is complete (${where})`;
+  const reason = /^(.*?) in JSON at position \d+/.exec(message)?.[1];
+  if (reason) return `${reason.charAt(0).toLowerCase()}${reason.slice(1)} at ${where}`;
+  if (message.startsWith('Unexpected non-whitespace character after JSON')) {
+    return `unexpected text after the JSON value at ${where}`;
   }
-  let reason = 'unexpected character';
-  if (reasonMatch?.[1]) reason = lowerFirst(reasonMatch[1]);
-  else if (message.startsWith('Unexpected non-whitespace character after JSON')) {
-    reason = 'unexpected text after the JSON value';
-  }
-  return `${reason} at line ${line}, column ${column}`;
+  return `unexpected character at ${where}`;
 }
 
 /**
@@ -284,8 +280,4 @@ function isValidPrefix(prefix: string): boolean {
     if (at) return Number(at[1]) >= prefix.length;
     return message.includes('Unexpected end of JSON input');
   }
-}
-
-function lowerFirst(s: string): string {
-  return s.charAt(0).toLowerCase() + s.slice(1);
 }
