@@ -123,22 +123,6 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: ReadConfigDeps = {}): R
     readPruneInputs(getInput, config, check);
   } else if (command === 'deploy') {
     readDeployInputs(getInput, config, check, env);
-    config.rollbackOnFailure = check.boolean(
-      'rollback-on-failure',
-      getInput('rollback-on-failure'),
-    );
-    if (config.rollbackOnFailure && !wait) {
-      check.note(
-        '`rollback-on-failure` is true but `wait` is false: nothing is checked after the update, ' +
-          'so nothing can trigger a rollback.',
-      );
-    }
-    if (getInput('rollback-to') !== '') {
-      check.note(
-        '`rollback-to` applies only to `command: rollback`; this deploy ignores it. To serve the ' +
-          'previous revision again when the checks fail, set `rollback-on-failure: true`.',
-      );
-    }
     for (const message of parsedSecrets.problems) check.problem('secrets', message);
     if (secretsText !== '') config.secrets = parsedSecrets.secrets;
   }
@@ -343,15 +327,26 @@ function readDeployInputs(
   config.healthCheck = check.boolean('health-check', getInput('health-check'));
   config.buildLog = check.oneOf('build-log', getInput('build-log')) ?? choiceDefault('build-log');
   const smokeTest = getInput('smoke-test');
-  if (smokeTest !== '') {
-    const parsed = check.json('smoke-test', smokeTest);
-    if (parsed.ok) config.smokeTest = parsed.value;
-  }
+  const parsed = smokeTest === '' ? undefined : check.json('smoke-test', smokeTest);
+  if (parsed) config.smokeTest = parsed.value;
   const smokeTestAssistant = getInput('smoke-test-assistant');
   if (smokeTestAssistant) {
     config.smokeTestAssistant = smokeTestAssistant;
     if (smokeTest === '') {
       check.note('`smoke-test-assistant` is set but `smoke-test` is empty: no smoke run.');
     }
+  }
+  config.rollbackOnFailure = check.boolean('rollback-on-failure', getInput('rollback-on-failure'));
+  if (config.rollbackOnFailure && !config.wait) {
+    check.note(
+      '`rollback-on-failure` is true but `wait` is false: nothing is checked after the update, ' +
+        'so nothing can trigger a rollback.',
+    );
+  }
+  if (getInput('rollback-to') !== '') {
+    check.note(
+      '`rollback-to` applies only to `command: rollback`; this deploy ignores it. To serve the ' +
+        'previous revision again when the checks fail, set `rollback-on-failure: true`.',
+    );
   }
 }

@@ -16,25 +16,17 @@ export const REGION_CONTROL_PLANE_URLS: Readonly<Record<Region, string>> = {
   'aws-us': 'https://aws.api.host.langchain.com',
 };
 
-const CLOUD_API_HOST = 'api.host.langchain.com';
-
 /**
  * The LangSmith UI base for a control-plane URL, by the `langgraph deploy` CLI's rule:
  * `api.host.langchain.com` → `https://smith.langchain.com`, `<prefix>.api.host.langchain.com`
  * → `https://<prefix>.smith.langchain.com`; any other (self-hosted) install → the control-plane
  * URL without its `/api-host` suffix.
  */
-export function uiBaseUrlFor(controlPlaneUrl: string): string {
-  let host: string;
-  try {
-    host = new URL(controlPlaneUrl).hostname.toLowerCase();
-  } catch {
-    return controlPlaneUrl.replace(/\/api-host$/, '');
-  }
-  if (host === CLOUD_API_HOST) return 'https://smith.langchain.com';
-  if (host.endsWith(`.${CLOUD_API_HOST}`)) {
-    return `https://${host.slice(0, -(CLOUD_API_HOST.length + 1))}.smith.langchain.com`;
-  }
+function uiBaseUrlFor(controlPlaneUrl: string): string {
+  // `URL` lowercases the host of an http(s) URL.
+  const host = URL.canParse(controlPlaneUrl) ? new URL(controlPlaneUrl).hostname : '';
+  const cloud = /^(?:(.+)\.)?api\.host\.langchain\.com$/.exec(host);
+  if (cloud) return `https://${cloud[1] ? `${cloud[1]}.` : ''}smith.langchain.com`;
   return controlPlaneUrl.replace(/\/+$/, '').replace(/\/api-host$/, '');
 }
 
@@ -241,23 +233,23 @@ export class Checks {
   }
 
   /** Any JSON value; a problem with the position of the error otherwise. */
-  json(input: InputName, raw: string): { ok: true; value: unknown } | { ok: false } {
+  json(input: InputName, raw: string): { value: unknown } | undefined {
     try {
-      return { ok: true, value: JSON.parse(raw) as unknown };
+      return { value: JSON.parse(raw) as unknown };
     } catch (error) {
       this.problem(
         input,
         `Input \`${input}\` is not valid JSON: ${describeJsonError(raw, error)}.`,
       );
-      return { ok: false };
+      return undefined;
     }
   }
 
   jsonObject(input: InputName, raw: string): Record<string, unknown> | undefined {
     if (raw === '') return undefined;
     const parsed = this.json(input, raw);
-    if (!parsed.ok) return undefined;
-    const value = parsed.value;
+    if (!parsed) return undefined;
+    const { value } = parsed;
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
       return value as Record<string, unknown>;
     }
@@ -276,7 +268,7 @@ function isFork(pr: NonNullable<GithubContext['pullRequest']>): boolean {
 }
 
 /** The nearest valid deployment name, or `undefined` when nothing of `raw` is left. */
-export function suggestName(raw: string): string | undefined {
+function suggestName(raw: string): string | undefined {
   const name = raw
     .toLowerCase()
     .replace(/[^a-z0-9-]+/g, '-')
