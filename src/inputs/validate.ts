@@ -129,12 +129,8 @@ export class Checks {
 
   /** The control-plane base URL and the UI base URL; a bad `control-plane-url` is a problem. */
   controlPlaneUrl(raw: string, region: Region | undefined): { url: string; uiBaseUrl: string } {
-    const r = region ?? 'us';
-    const regionUrl = REGION_CONTROL_PLANE_URLS[r];
-    const byRegion = { url: regionUrl, uiBaseUrl: uiBaseUrlFor(regionUrl) };
-    if (raw === '') return byRegion;
-    const url = this.httpUrl('control-plane-url', raw, true);
-    if (!url) return byRegion;
+    const url =
+      this.httpUrl('control-plane-url', raw, true) ?? REGION_CONTROL_PLANE_URLS[region ?? 'us'];
     return { url, uiBaseUrl: uiBaseUrlFor(url) };
   }
 
