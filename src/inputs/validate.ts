@@ -7,6 +7,7 @@ import type { GithubContext, InputProblem, Region } from './config.js';
 import { isPullRequestEvent } from './github-event.js';
 import { describeJsonError } from './secrets.js';
 import { parseBoolean } from '../lib/untrusted.js';
+import { keyAllowedFor } from '../api/http/key-policy.js';
 import { defaultOf, INPUTS, type ChoiceInput, type ChoiceOf, type InputName } from './spec.js';
 
 export const REGION_CONTROL_PLANE_URLS: Readonly<Record<Region, string>> = {
@@ -30,7 +31,6 @@ function uiBaseUrlFor(controlPlaneUrl: string): string {
   return controlPlaneUrl.replace(/\/+$/, '').replace(/\/api-host$/, '');
 }
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 /** The platform's name rule as the `langgraph` CLI checks it: no hyphen at either end. */
 const NAME_PATTERN = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -137,8 +137,9 @@ export class Checks {
   /**
    * An `http(s)://` URL without query, fragment or trailing slash, or `undefined` (with a
    * problem when `raw` is set). Messages do not repeat the URL: it could carry credentials.
+   * With `carriesApiKey`, plain http only to a loopback host (the API key's rule).
    */
-  httpUrl(input: InputName, raw: string, loopbackOnlyForHttp = false): string | undefined {
+  httpUrl(input: InputName, raw: string, carriesApiKey = false): string | undefined {
     if (raw === '') return undefined;
     let url: URL;
     try {
@@ -154,7 +155,7 @@ export class Checks {
       this.problem(input, `Input \`${input}\` must start with https:// (it is ${url.protocol}//).`);
       return undefined;
     }
-    if (loopbackOnlyForHttp && url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) {
+    if (carriesApiKey && !keyAllowedFor(url)) {
       this.problem(
         input,
         `Input \`${input}\` uses http:// with host ${url.hostname}: the API key would cross the ` +
