@@ -6,7 +6,6 @@
  */
 import { codeSpan } from '../report/markdown.js';
 import { messageMarkdown } from '../report/message-markdown.js';
-import { appendStepSummary } from '../lib/untrusted.js';
 import type { InputProblem } from './config.js';
 
 export function renderInputErrorSummary(problems: readonly InputProblem[]): string {
