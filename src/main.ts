@@ -1,12 +1,8 @@
 /** Entry of a run: read and validate every input, then hand over to the flow. */
-import {
-  appendSummary,
-  renderUnexpectedErrorSummary,
-  writeInputErrorSummary,
-} from './inputs/error-summary.js';
+import { renderInputErrorSummary, renderUnexpectedErrorSummary } from './inputs/error-summary.js';
 import { execute } from './flow.js';
 import { readInputs } from './inputs/read.js';
-import { redact, runnerLogger, setFailed } from './lib/untrusted.js';
+import { appendStepSummary, redact, runnerLogger, setFailed } from './lib/untrusted.js';
 
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   try {
@@ -19,7 +15,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
         `${read.problems.length} input error(s); nothing was sent to the control plane. ` +
           'Fix the inputs of this step and run the workflow again.',
       );
-      writeInputErrorSummary(read.problems, env);
+      appendStepSummary(renderInputErrorSummary(read.problems), env);
       process.exitCode = 1;
       return;
     }
@@ -28,7 +24,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   } catch (error) {
     // Anything that reaches here is a bug of ours: say so, without a stack full of internals.
     const message = redact(error instanceof Error ? error.message : String(error));
-    appendSummary(renderUnexpectedErrorSummary(`Unexpected error: ${message}`), env);
+    appendStepSummary(renderUnexpectedErrorSummary(`Unexpected error: ${message}`), env);
     setFailed(
       `Unexpected error: ${message}. This is a bug in the action; please report it ` +
         'with the log of this step (secrets are masked).',

@@ -5,10 +5,9 @@ import { join } from 'node:path';
 import {
   renderInputErrorSummary,
   renderUnexpectedErrorSummary,
-  writeInputErrorSummary,
 } from '../../src/inputs/error-summary.js';
 import { messageMarkdown } from '../../src/report/message-markdown.js';
-import { resetSecretsForTests, setSecret } from '../../src/lib/untrusted.js';
+import { appendStepSummary, resetSecretsForTests, setSecret } from '../../src/lib/untrusted.js';
 
 afterEach(() => resetSecretsForTests());
 
@@ -48,14 +47,17 @@ describe('input-error step summary', () => {
     try {
       const file = join(dir, 'summary.md');
       setSecret('hunter2-secret');
-      writeInputErrorSummary([{ input: 'secrets', message: 'bad line hunter2-secret' }], {
-        GITHUB_STEP_SUMMARY: file,
-      });
+      appendStepSummary(
+        renderInputErrorSummary([{ input: 'secrets', message: 'bad line hunter2-secret' }]),
+        { GITHUB_STEP_SUMMARY: file },
+      );
       const text = readFileSync(file, 'utf8');
       expect(text).toContain('1 input error');
       expect(text).not.toContain('hunter2-secret');
       // Without GITHUB_STEP_SUMMARY nothing is written and nothing throws.
-      expect(() => writeInputErrorSummary([{ input: 'x', message: 'y' }], {})).not.toThrow();
+      expect(() =>
+        appendStepSummary(renderInputErrorSummary([{ input: 'x', message: 'y' }]), {}),
+      ).not.toThrow();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

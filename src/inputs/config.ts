@@ -2,12 +2,12 @@
  * The one typed, validated configuration a run works from. `inputs/read.ts` builds it from the
  * action inputs and the GitHub context; nothing else reads `INPUT_*` variables.
  */
+import type { ChoiceOf } from './spec.js';
 
+// Not `ChoiceOf` like the others: the spec's own types use these two.
 export type Command = 'deploy' | 'delete' | 'rollback' | 'prune';
 export type Source = 'github' | 'external_docker' | 'upload';
-export type Region = 'us' | 'eu' | 'apac' | 'aws-us';
-export type BuildLogMode = 'tail' | 'stream' | 'off';
-export type DeploymentType = 'dev_free' | 'dev' | 'prod' | 'dev_zero' | 'dev_free_zero';
+export type Region = ChoiceOf<'region'>;
 
 export interface SecretEntry {
   name: string;
@@ -64,7 +64,7 @@ export interface Config {
   customUrl?: string;
   listenerId?: string;
   k8sNamespace?: string;
-  deploymentType: DeploymentType;
+  deploymentType: ChoiceOf<'deployment-type'>;
   buildOnPush: boolean;
   /** `undefined` when the `secrets` input is empty (an update then keeps the environment). */
   secrets?: SecretEntry[];
@@ -78,7 +78,7 @@ export interface Config {
   buildCommand?: string;
   healthCheck: boolean;
   /** `build-log`: the log tail on failure (`tail`), also live while building (`stream`), or none. */
-  buildLog: BuildLogMode;
+  buildLog: ChoiceOf<'build-log'>;
   /** Parsed JSON run input for the smoke test, when set. */
   smokeTest?: unknown;
   smokeTestAssistant?: string;

@@ -6,14 +6,9 @@
  */
 import { codeSpan } from '../report/markdown.js';
 import { messageMarkdown } from '../report/message-markdown.js';
-import { appendStepSummary } from '../lib/untrusted.js';
+import type { InputProblem } from './config.js';
 
-export interface InputProblemLike {
-  input: string;
-  message: string;
-}
-
-export function renderInputErrorSummary(problems: readonly InputProblemLike[]): string {
+export function renderInputErrorSummary(problems: readonly InputProblem[]): string {
   const rows = problems.map(
     (p) =>
       `| ${codeSpan(p.input, { inTable: true })} | ${messageMarkdown(p.message, { inTable: true })} |`,
@@ -45,20 +40,4 @@ export function renderUnexpectedErrorSummary(message: string): string {
       'masked).',
     '',
   ].join('\n');
-}
-
-/** Appends `markdown` to the step summary, redacted; never throws (the log has the same text). */
-export function appendSummary(markdown: string, env: NodeJS.ProcessEnv = process.env): void {
-  appendStepSummary(markdown, env);
-}
-
-/**
- * Appends the input-error summary to `GITHUB_STEP_SUMMARY` (nothing when it is not set).
- * Registered secret values are redacted. Never throws: the errors are in the log anyway.
- */
-export function writeInputErrorSummary(
-  problems: readonly InputProblemLike[],
-  env: NodeJS.ProcessEnv = process.env,
-): void {
-  appendSummary(renderInputErrorSummary(problems), env);
 }

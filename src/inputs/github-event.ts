@@ -24,22 +24,19 @@ export function isPullRequestEvent(eventName: string): boolean {
 }
 
 export function readGithubContext(env: NodeJS.ProcessEnv = process.env): GithubContext {
-  const eventName = env['GITHUB_EVENT_NAME'] ?? '';
   const context: GithubContext = {
-    eventName,
+    eventName: env['GITHUB_EVENT_NAME'] ?? '',
     ref: env['GITHUB_REF'] ?? '',
     sha: env['GITHUB_SHA'] ?? '',
     repository: env['GITHUB_REPOSITORY'] ?? '',
-    serverUrl: withoutTrailingSlash(env['GITHUB_SERVER_URL'] || 'https://github.com'),
-    apiUrl: withoutTrailingSlash(env['GITHUB_API_URL'] || 'https://api.github.com'),
+    serverUrl: (env['GITHUB_SERVER_URL'] || 'https://github.com').replace(/\/+$/, ''),
+    apiUrl: (env['GITHUB_API_URL'] || 'https://api.github.com').replace(/\/+$/, ''),
     runId: env['GITHUB_RUN_ID'] ?? '',
     runAttempt: env['GITHUB_RUN_ATTEMPT'] ?? '',
     workspace: env['GITHUB_WORKSPACE'] || process.cwd(),
   };
-  if (isPullRequestEvent(eventName)) {
-    const pullRequest = pullRequestFrom(readEventPayload(env['GITHUB_EVENT_PATH']));
-    if (pullRequest) context.pullRequest = pullRequest;
-  }
+  const { pullRequest } = readPullRequest(env);
+  if (pullRequest) context.pullRequest = pullRequest;
   return context;
 }
 
@@ -49,44 +46,38 @@ export function readGithubContext(env: NodeJS.ProcessEnv = process.env): GithubC
  * and the PR comment cannot run without it, so this is worth a warning.
  */
 export function eventPayloadProblem(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const eventName = env['GITHUB_EVENT_NAME'] ?? '';
-  if (!isPullRequestEvent(eventName)) return undefined;
-  const path = env['GITHUB_EVENT_PATH'] ?? '';
-  let why: string | undefined;
-  if (path === '') {
-    why = 'GITHUB_EVENT_PATH is not set';
-  } else {
-    let raw: string | undefined;
-    try {
-      raw = readFileSync(path, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-      why = `the file in GITHUB_EVENT_PATH cannot be read (${code})`;
-    }
-    if (raw !== undefined) {
-      if (raw.trim() === '') why = 'the file in GITHUB_EVENT_PATH is empty';
-      else if (readEventPayload(path) === undefined)
-        why = 'the file in GITHUB_EVENT_PATH is not JSON';
-      else if (!pullRequestFrom(readEventPayload(path)))
-        why = 'the payload in GITHUB_EVENT_PATH names no pull request';
-    }
-  }
+  const { why } = readPullRequest(env);
   if (why === undefined) return undefined;
   return (
-    `This is a ${eventName} event, but ${why}: the fork check and the pull-request comment ` +
-    'cannot run. On GitHub the runner writes this file; when running the action elsewhere ' +
-    '(act, a local runner), point GITHUB_EVENT_PATH at the event payload.'
+    `This is a ${env['GITHUB_EVENT_NAME']} event, but ${why}: the fork check and the ` +
+    'pull-request comment cannot run. On GitHub the runner writes this file; when running the ' +
+    'action elsewhere (act, a local runner), point GITHUB_EVENT_PATH at the event payload.'
   );
 }
 
-/** The parsed event payload, or `undefined` when the file is not set, missing or not JSON. */
-export function readEventPayload(path: string | undefined): unknown {
-  if (!path) return undefined;
+/** On a pull-request event, its pull request from the event payload, or why there is none. */
+function readPullRequest(env: NodeJS.ProcessEnv): { pullRequest?: PullRequest; why?: string } {
+  if (!isPullRequestEvent(env['GITHUB_EVENT_NAME'] ?? '')) return {};
+  const path = env['GITHUB_EVENT_PATH'] ?? '';
+  if (path === '') return { why: 'GITHUB_EVENT_PATH is not set' };
+  let raw: string;
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as unknown;
-  } catch {
-    return undefined;
+    raw = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    return { why: `the file in GITHUB_EVENT_PATH cannot be read (${code})` };
   }
+  if (raw.trim() === '') return { why: 'the file in GITHUB_EVENT_PATH is empty' };
+  let payload: unknown;
+  try {
+    payload = JSON.parse(raw);
+  } catch {
+    return { why: 'the file in GITHUB_EVENT_PATH is not JSON' };
+  }
+  const pullRequest = pullRequestFrom(payload);
+  return pullRequest
+    ? { pullRequest }
+    : { why: 'the payload in GITHUB_EVENT_PATH names no pull request' };
 }
 
 function pullRequestFrom(payload: unknown): PullRequest | undefined {
@@ -113,8 +104,4 @@ function field(value: unknown, key: string): unknown {
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value : '';
-}
-
-function withoutTrailingSlash(url: string): string {
-  return url.replace(/\/+$/, '');
 }

@@ -6,10 +6,10 @@
  * `inputs/read.ts` checks the `prune` input's template with it before any network call.
  */
 
-export const PR_PLACEHOLDER = '{pr}';
+const PR_PLACEHOLDER = '{pr}';
 
 /** PR numbers are positive integers; ten digits is far beyond any repository's count. */
-const MAX_PR_DIGITS = 10;
+const PR_NUMBER = /^[1-9][0-9]{0,9}$/;
 
 export interface NameTemplate {
   /** As given, e.g. `my-agent-pr-{pr}`. */
@@ -25,33 +25,21 @@ export function parseNameTemplate(
   raw: string,
 ): { ok: true; value: NameTemplate } | { ok: false; message: string } {
   const count = raw.split(PR_PLACEHOLDER).length - 1;
-  const example = 'e.g. `name: my-agent-pr-{pr}`';
-  if (count === 0) {
-    return {
-      ok: false,
-      message:
-        `Input \`name\` is "${raw}", which has no \`{pr}\`: \`command: prune\` needs a template ` +
-        `that says where the pull-request number goes in the preview names, ${example} (the ` +
-        'same pattern as the `name` of the preview workflow, with `{pr}` for the number).',
-    };
-  }
-  if (count > 1) {
-    return {
-      ok: false,
-      message:
-        `Input \`name\` is "${raw}", which holds \`{pr}\` ${count} times: give it exactly once, ` +
-        `${example}.`,
-    };
-  }
   const [prefix = '', suffix = ''] = raw.split(PR_PLACEHOLDER);
-  if (!/^[a-z0-9-]*$/.test(prefix + suffix)) {
-    return {
-      ok: false,
-      message:
-        `Input \`name\` is "${raw}": apart from \`{pr}\`, a name template may hold only ` +
-        `lowercase letters, digits and hyphens (the platform's name rule), ${example}.`,
-    };
-  }
+  const example = 'e.g. `name: my-agent-pr-{pr}`';
+  const message =
+    count === 0
+      ? `Input \`name\` is "${raw}", which has no \`{pr}\`: \`command: prune\` needs a template ` +
+        `that says where the pull-request number goes in the preview names, ${example} (the ` +
+        'same pattern as the `name` of the preview workflow, with `{pr}` for the number).'
+      : count > 1
+        ? `Input \`name\` is "${raw}", which holds \`{pr}\` ${count} times: give it exactly once, ` +
+          `${example}.`
+        : !/^[a-z0-9-]*$/.test(prefix + suffix)
+          ? `Input \`name\` is "${raw}": apart from \`{pr}\`, a name template may hold only ` +
+            `lowercase letters, digits and hyphens (the platform's name rule), ${example}.`
+          : undefined;
+  if (message !== undefined) return { ok: false, message };
   return { ok: true, value: { template: raw, prefix, suffix } };
 }
 
@@ -62,11 +50,10 @@ export function parseNameTemplate(
  */
 export function matchTemplate(template: NameTemplate, name: string): number | undefined {
   const { prefix, suffix } = template;
-  if (name.length <= prefix.length + suffix.length) return undefined;
   if (!name.startsWith(prefix) || !name.endsWith(suffix)) return undefined;
+  // Empty when prefix and suffix overlap in `name`.
   const digits = name.slice(prefix.length, name.length - suffix.length);
-  if (digits.length > MAX_PR_DIGITS || !/^[1-9][0-9]*$/.test(digits)) return undefined;
-  return Number(digits);
+  return PR_NUMBER.test(digits) ? Number(digits) : undefined;
 }
 
 /** The template with `pr` in place of `{pr}` (every occurrence). */

@@ -2,7 +2,7 @@
  * Action inputs → one typed, validated `Config`, with every problem reported at once (each
  * naming its input) before any network call.
  *
- * Every input is read with a literal `getInput('<name>', env)` call:
+ * Every input is read with a literal `getInput('<name>')` call:
  * `__tests__/action-yml.test.ts` finds them that way and checks them against `action.yml` and
  * `./spec.ts`.
  *
@@ -11,17 +11,13 @@
  */
 import type { Config, GithubContext, InputProblem, Source } from './config.js';
 import { parseNameTemplate } from './prune-template.js';
-import { getInput, setSecret } from '../lib/untrusted.js';
+import { getInput as inputOf, setSecret } from '../lib/untrusted.js';
 import { describeRefusedCommand } from '../deployment/upload/build-commands.js';
 import { Checks } from './validate.js';
 import { eventPayloadProblem, readGithubContext } from './github-event.js';
-import { parseSecrets } from './secrets.js';
+import { NO_SECRETS_ON_FORKS, parseSecrets } from './secrets.js';
 import { booleanDefault, choiceDefault, defaultOf, INPUTS, type InputName } from './spec.js';
 import { feedbackHostFor } from '../verify/feedback-url.js';
-
-const NO_SECRETS_ON_FORKS =
-  'GitHub does not pass secrets to workflows triggered from forks or by Dependabot ' +
-  '(Dependabot has its own secrets store).';
 
 /** Inputs that only some sources use (`sources` in the spec): with another source, an error. */
 type SourceInput = {
@@ -30,6 +26,9 @@ type SourceInput = {
 const SOURCE_INPUTS = Object.keys(INPUTS).filter(
   (name) => 'sources' in INPUTS[name as InputName],
 ) as SourceInput[];
+
+/** The value of an input, `''` when not set. */
+type Read = (name: InputName) => string;
 
 export type ReadConfigResult =
   { ok: true; config: Config; notes: string[] } | { ok: false; problems: InputProblem[] };
@@ -47,15 +46,14 @@ export interface ReadConfigDeps {
  */
 export function readConfig(env: NodeJS.ProcessEnv, deps: ReadConfigDeps = {}): ReadConfigResult {
   const mask = deps.mask ?? setSecret;
+  const getInput: Read = (name) => inputOf(name, env);
 
   // Secrets first, before anything can print them.
-  const apiKey = getInput('api-key', env);
-  if (apiKey) mask(apiKey);
-  const githubToken = getInput('github-token', env);
-  if (githubToken) mask(githubToken);
-  const secretsText = getInput('secrets', env);
+  const apiKey = getInput('api-key');
+  const githubToken = getInput('github-token');
+  const secretsText = getInput('secrets');
   const parsedSecrets = parseSecrets(secretsText);
-  for (const value of parsedSecrets.sensitive) mask(value);
+  for (const value of [apiKey, githubToken, ...parsedSecrets.sensitive]) if (value) mask(value);
 
   const github = deps.github ?? readGithubContext(env);
   const check = new Checks();
@@ -70,14 +68,14 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: ReadConfigDeps = {}): R
         `is set, this run did not receive it: ${NO_SECRETS_ON_FORKS}`,
     );
   }
-  const workspaceId = check.workspaceId(getInput('workspace-id', env));
-  const region = check.oneOf('region', getInput('region', env));
-  const controlPlane = check.controlPlaneUrl(getInput('control-plane-url', env), region);
-  const command = check.oneOf('command', getInput('command', env));
-  const nameInput = getInput('name', env);
-  const deploymentIdInput = getInput('deployment-id', env);
+  const workspaceId = check.uuid('workspace-id', getInput('workspace-id'));
+  const region = check.oneOf('region', getInput('region'));
+  const controlPlane = check.controlPlaneUrl(getInput('control-plane-url'), region);
+  const command = check.oneOf('command', getInput('command'));
+  const nameInput = getInput('name');
+  const deploymentIdInput = getInput('deployment-id');
   const name = command === 'prune' ? nameInput : check.name(nameInput);
-  const deploymentId = check.deploymentId(deploymentIdInput);
+  const deploymentId = check.uuid('deployment-id', deploymentIdInput);
   if (nameInput === '' && deploymentIdInput === '' && command !== 'prune') {
     check.problem(
       'name',
@@ -87,11 +85,8 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: ReadConfigDeps = {}): R
             'deployment to update).',
     );
   }
-  const wait = check.boolean('wait', getInput('wait', env));
-  const timeoutSeconds = check.seconds('timeout', getInput('timeout', env));
-  const pollIntervalSeconds = check.seconds('poll-interval', getInput('poll-interval', env));
-  const prComment = check.boolean('pr-comment', getInput('pr-comment', env));
-  const environment = getInput('environment', env);
+  const wait = check.boolean('wait', getInput('wait'));
+  const environment = getInput('environment');
 
   const config: Config = {
     command: command ?? choiceDefault('command'),
@@ -103,8 +98,8 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: ReadConfigDeps = {}): R
     ...(name && { name }),
     ...(deploymentId && { deploymentId }),
     wait,
-    timeoutSeconds,
-    pollIntervalSeconds,
+    timeoutSeconds: check.seconds('timeout', getInput('timeout')),
+    pollIntervalSeconds: check.seconds('poll-interval', getInput('poll-interval')),
     source: choiceDefault('source'),
     configPath: defaultOf('config-path'),
     deploymentType: choiceDefault('deployment-type'),
@@ -115,42 +110,25 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: ReadConfigDeps = {}): R
     buildLog: choiceDefault('build-log'),
     deleteTracingProject: booleanDefault('delete-tracing-project'),
     ...(githubToken && { githubToken }),
-    prComment,
+    prComment: check.boolean('pr-comment', getInput('pr-comment')),
     ...(environment && { environment }),
     github,
   };
 
-  if (command === 'delete') {
-    config.deleteTracingProject = check.boolean(
-      'delete-tracing-project',
-      getInput('delete-tracing-project', env),
-    );
-  } else if (command === 'rollback') {
-    const rollbackTo = check.revisionId('rollback-to', getInput('rollback-to', env));
+  if (command === 'rollback') {
+    const rollbackTo = check.uuid('rollback-to', getInput('rollback-to'));
     if (rollbackTo) config.rollbackTo = rollbackTo;
-    config.healthCheck = check.boolean('health-check', getInput('health-check', env));
+    config.healthCheck = check.boolean('health-check', getInput('health-check'));
   } else if (command === 'prune') {
-    readPruneInputs(env, config, check, deploymentIdInput);
+    readPruneInputs(getInput, config, check);
   } else if (command === 'deploy') {
-    readDeployInputs(env, config, check);
-    config.rollbackOnFailure = check.boolean(
-      'rollback-on-failure',
-      getInput('rollback-on-failure', env),
-    );
-    if (config.rollbackOnFailure && !wait) {
-      check.note(
-        '`rollback-on-failure` is true but `wait` is false: nothing is checked after the update, ' +
-          'so nothing can trigger a rollback.',
-      );
-    }
-    if (getInput('rollback-to', env) !== '') {
-      check.note(
-        '`rollback-to` applies only to `command: rollback`; this deploy ignores it. To serve the ' +
-          'previous revision again when the checks fail, set `rollback-on-failure: true`.',
-      );
-    }
+    readDeployInputs(getInput, config, check, env);
     for (const message of parsedSecrets.problems) check.problem('secrets', message);
     if (secretsText !== '') config.secrets = parsedSecrets.secrets;
+  }
+  if (command === 'delete' || command === 'prune') {
+    const raw = getInput('delete-tracing-project');
+    config.deleteTracingProject = check.boolean('delete-tracing-project', raw);
   }
 
   if (check.problems.length > 0) return { ok: false, problems: check.problems };
@@ -158,12 +136,7 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: ReadConfigDeps = {}): R
 }
 
 /** `command: prune`: `name` is a template with `{pr}`; it needs a token to read PR states. */
-function readPruneInputs(
-  env: NodeJS.ProcessEnv,
-  config: Config,
-  check: Checks,
-  deploymentIdInput: string,
-): void {
+function readPruneInputs(getInput: Read, config: Config, check: Checks): void {
   const template = parseNameTemplate(config.name ?? '');
   if (config.name === undefined) {
     check.problem(
@@ -172,7 +145,7 @@ function readPruneInputs(
         '`name: my-agent-pr-{pr}` (the number of each pull request in place of `{pr}`).',
     );
   } else if (!template.ok) check.problem('name', template.message);
-  if (deploymentIdInput !== '') {
+  if (getInput('deployment-id') !== '') {
     check.problem(
       'deployment-id',
       '`command: prune` finds its deployments by the `name` template, not by ID: remove ' +
@@ -195,11 +168,7 @@ function readPruneInputs(
         '`environment: preview-pr-{pr}`. Leave it empty to leave GitHub deployments alone.',
     );
   }
-  config.dryRun = check.boolean('dry-run', getInput('dry-run', env));
-  config.deleteTracingProject = check.boolean(
-    'delete-tracing-project',
-    getInput('delete-tracing-project', env),
-  );
+  config.dryRun = check.boolean('dry-run', getInput('dry-run'));
 }
 
 /**
@@ -212,15 +181,14 @@ export async function readInputs(
   deps: ReadConfigDeps = {},
 ): Promise<ReadConfigResult> {
   const read = readConfig(env, deps);
-  const tests = getInput('tests', env);
+  const getInput: Read = (name) => inputOf(name, env);
+  if ((getInput('command') || defaultOf('command')).toLowerCase() !== 'deploy') return read;
+  const problems: InputProblem[] = read.ok ? [] : [...read.problems];
   // Unlike other inputs, empty is a choice here (no feedback); unset is the default `ci`.
   const feedbackKey =
     env['INPUT_TESTS-FEEDBACK-KEY'] === undefined
       ? defaultOf('tests-feedback-key')
-      : getInput('tests-feedback-key', env);
-  const command = (getInput('command', env) || defaultOf('command')).toLowerCase();
-  if (command !== 'deploy') return read;
-  const problems: InputProblem[] = read.ok ? [] : [...read.problems];
+      : getInput('tests-feedback-key');
   if (feedbackKey !== '' && !FEEDBACK_KEY_PATTERN.test(feedbackKey)) {
     problems.push({
       input: 'tests-feedback-key',
@@ -229,48 +197,52 @@ export async function readInputs(
         'digits, `_`, `-`, `.`, `:` or `/` (for example `ci`), or empty for no feedback.',
     });
   }
-  if (tests === '') {
-    if (problems.length > 0) return { ok: false, problems };
-    return read;
+  const tests = getInput('tests');
+  let cases: NonNullable<Config['tests']>['cases'] | undefined;
+  if (tests !== '') {
+    const workspace = read.ok
+      ? read.config.github.workspace
+      : (deps.github?.workspace ?? (env['GITHUB_WORKSPACE'] || process.cwd()));
+    const { loadTestsFile } = await import('../verify/tests-file.js');
+    const loaded = loadTestsFile(workspace, tests);
+    if (loaded.ok) cases = loaded.suite.cases;
+    else for (const message of loaded.problems) problems.push({ input: 'tests', message });
   }
-  const workspace = read.ok
-    ? read.config.github.workspace
-    : (deps.github?.workspace ?? (env['GITHUB_WORKSPACE'] || process.cwd()));
-  const { loadTestsFile } = await import('../verify/tests-file.js');
-  const loaded = loadTestsFile(workspace, tests);
-  if (!loaded.ok) {
-    for (const message of loaded.problems) problems.push({ input: 'tests', message });
+  if (problems.length > 0 || !read.ok) return { ok: false, problems };
+  if (cases) {
+    read.config.tests = {
+      file: tests,
+      cases,
+      ...(feedbackKey !== '' && {
+        feedbackKey,
+        feedbackHost: feedbackHostFor(read.config.controlPlaneUrl, read.config.region),
+      }),
+    };
   }
-  if (problems.length > 0 || !read.ok || !loaded.ok) return { ok: false, problems };
-  read.config.tests = {
-    file: tests,
-    cases: loaded.suite.cases,
-    ...(feedbackKey !== ''
-      ? {
-          feedbackKey,
-          feedbackHost: feedbackHostFor(read.config.controlPlaneUrl, read.config.region),
-        }
-      : {}),
-  };
   return read;
 }
 
 const FEEDBACK_KEY_PATTERN = /^[A-Za-z0-9_.:/-]{1,100}$/;
 
 /** The inputs only `command: deploy` uses; `delete` ignores them. */
-function readDeployInputs(env: NodeJS.ProcessEnv, config: Config, check: Checks): void {
-  const source = check.oneOf('source', getInput('source', env));
+function readDeployInputs(
+  getInput: Read,
+  config: Config,
+  check: Checks,
+  env: NodeJS.ProcessEnv,
+): void {
+  const source = check.oneOf('source', getInput('source'));
   const given: Record<SourceInput, string> = {
-    'integration-id': getInput('integration-id', env),
-    'repo-url': getInput('repo-url', env),
-    'repo-ref': getInput('repo-ref', env),
-    'image-uri': getInput('image-uri', env),
-    'custom-url': getInput('custom-url', env),
-    'listener-id': getInput('listener-id', env),
-    'k8s-namespace': getInput('k8s-namespace', env),
-    'resource-spec': getInput('resource-spec', env),
-    'install-command': getInput('install-command', env),
-    'build-command': getInput('build-command', env),
+    'integration-id': getInput('integration-id'),
+    'repo-url': getInput('repo-url'),
+    'repo-ref': getInput('repo-ref'),
+    'image-uri': getInput('image-uri'),
+    'custom-url': getInput('custom-url'),
+    'listener-id': getInput('listener-id'),
+    'k8s-namespace': getInput('k8s-namespace'),
+    'resource-spec': getInput('resource-spec'),
+    'install-command': getInput('install-command'),
+    'build-command': getInput('build-command'),
   };
 
   if (source) {
@@ -297,24 +269,18 @@ function readDeployInputs(env: NodeJS.ProcessEnv, config: Config, check: Checks)
       else if (input === 'install-command') config.installCommand = value;
       else config.buildCommand = value;
     }
-  }
-
-  if (source === 'upload') {
-    config.configPath = getInput('config-path', env) || defaultOf('config-path');
+    config.configPath = getInput('config-path') || defaultOf('config-path');
     config.deploymentType =
-      check.oneOf('deployment-type', getInput('deployment-type', env)) ??
+      check.oneOf('deployment-type', getInput('deployment-type')) ??
       choiceDefault('deployment-type');
-  } else if (source === 'github') {
+  }
+  if (source === 'github') {
     if (given['integration-id']) config.integrationId = given['integration-id'];
     const repoUrl = check.repoUrl(given['repo-url'], config.github);
     if (repoUrl) config.repoUrl = repoUrl;
     const repoRef = given['repo-ref'] || check.derivedRepoRef(config.github, env, repoUrl);
     if (repoRef) config.repoRef = repoRef;
-    config.configPath = getInput('config-path', env) || defaultOf('config-path');
-    config.deploymentType =
-      check.oneOf('deployment-type', getInput('deployment-type', env)) ??
-      choiceDefault('deployment-type');
-    config.buildOnPush = check.boolean('build-on-push', getInput('build-on-push', env));
+    config.buildOnPush = check.boolean('build-on-push', getInput('build-on-push'));
     if (config.buildOnPush && repoRef?.startsWith('refs/tags/')) {
       check.problem(
         'build-on-push',
@@ -356,24 +322,31 @@ function readDeployInputs(env: NodeJS.ProcessEnv, config: Config, check: Checks)
     if (resourceSpec) config.resourceSpec = resourceSpec;
   }
 
-  config.skipUnchanged = check.boolean('skip-unchanged', getInput('skip-unchanged', env));
-  config.interruptPrevious = check.boolean(
-    'interrupt-previous',
-    getInput('interrupt-previous', env),
-  );
-  config.healthCheck = check.boolean('health-check', getInput('health-check', env));
-  config.buildLog =
-    check.oneOf('build-log', getInput('build-log', env)) ?? choiceDefault('build-log');
-  const smokeTest = getInput('smoke-test', env);
-  if (smokeTest !== '') {
-    const parsed = check.json('smoke-test', smokeTest);
-    if (parsed.ok) config.smokeTest = parsed.value;
-  }
-  const smokeTestAssistant = getInput('smoke-test-assistant', env);
+  config.skipUnchanged = check.boolean('skip-unchanged', getInput('skip-unchanged'));
+  config.interruptPrevious = check.boolean('interrupt-previous', getInput('interrupt-previous'));
+  config.healthCheck = check.boolean('health-check', getInput('health-check'));
+  config.buildLog = check.oneOf('build-log', getInput('build-log')) ?? choiceDefault('build-log');
+  const smokeTest = getInput('smoke-test');
+  const parsed = smokeTest === '' ? undefined : check.json('smoke-test', smokeTest);
+  if (parsed) config.smokeTest = parsed.value;
+  const smokeTestAssistant = getInput('smoke-test-assistant');
   if (smokeTestAssistant) {
     config.smokeTestAssistant = smokeTestAssistant;
     if (smokeTest === '') {
       check.note('`smoke-test-assistant` is set but `smoke-test` is empty: no smoke run.');
     }
+  }
+  config.rollbackOnFailure = check.boolean('rollback-on-failure', getInput('rollback-on-failure'));
+  if (config.rollbackOnFailure && !config.wait) {
+    check.note(
+      '`rollback-on-failure` is true but `wait` is false: nothing is checked after the update, ' +
+        'so nothing can trigger a rollback.',
+    );
+  }
+  if (getInput('rollback-to') !== '') {
+    check.note(
+      '`rollback-to` applies only to `command: rollback`; this deploy ignores it. To serve the ' +
+        'previous revision again when the checks fail, set `rollback-on-failure: true`.',
+    );
   }
 }

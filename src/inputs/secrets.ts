@@ -69,6 +69,9 @@ export const RESERVED_SECRET_NAMES: ReadonlySet<string> = new Set([
 const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const NAME_RULE = 'letters, digits and underscores, not starting with a digit';
 const NOT_SHOWN = 'It is not shown here because it may hold a secret.';
+export const NO_SECRETS_ON_FORKS =
+  'GitHub does not pass secrets to workflows triggered from forks or by Dependabot ' +
+  '(Dependabot has its own secrets store).';
 
 export interface ParsedSecrets {
   /** The valid entries, in input order. */
@@ -82,35 +85,45 @@ export interface ParsedSecrets {
   sensitive: string[];
 }
 
+/** An entry as given, with where it was given, for messages: `line 3` or `key 2`. */
+interface RawEntry extends SecretEntry {
+  where: string;
+}
+
 export function parseSecrets(text: string): ParsedSecrets {
-  if (text.trim() === '') return { secrets: [], problems: [], sensitive: [] };
-  const raw = text.trimStart().startsWith('{') ? parseJsonForm(text) : parseLineForm(text);
-  if (raw.entries.length === 0 && raw.problems.length === 0) {
+  const out: ParsedSecrets = { secrets: [], problems: [], sensitive: [] };
+  if (text.trim() === '') return out;
+  const entries = text.trimStart().startsWith('{')
+    ? parseJsonForm(text, out)
+    : parseLineForm(text, out);
+  if (entries.length === 0 && out.problems.length === 0) {
     // On the platform an empty list changes nothing (the Terraform provider refuses it too):
     // the user may well believe it clears the environment.
-    raw.problems.push(
+    out.problems.push(
       '`secrets` is set but holds no secret (an empty JSON object, or only blank lines and ' +
         'comments). An empty list changes nothing on the platform: the deployment keeps its ' +
         'environment. To keep the environment, leave the input out; to change it, give at ' +
         'least one NAME=value.',
     );
   }
-  return check(raw);
+  const byName = new Map<string, RawEntry[]>();
+  for (const entry of entries) {
+    out.sensitive.push(entry.value);
+    byName.set(entry.name, [...(byName.get(entry.name) ?? []), entry]);
+  }
+  // A Map iterates in order of first insertion: the valid entries keep the input's order.
+  for (const [name, given] of byName) {
+    const problem = entryProblem(name, given);
+    if (problem) out.problems.push(problem);
+    else out.secrets.push({ name, value: (given[0] as RawEntry).value });
+  }
+  out.sensitive = out.sensitive.filter((s) => s.trim() !== '');
+  return out;
 }
 
-interface RawEntry extends SecretEntry {
-  /** Where it was given, for messages: `line 3` or `key 2`. */
-  where: string;
-}
-
-interface RawParse {
-  entries: RawEntry[];
-  problems: string[];
-  sensitive: string[];
-}
-
-function parseLineForm(text: string): RawParse {
-  const out: RawParse = { entries: [], problems: [], sensitive: [] };
+/** NAME=value lines: the entries; problems and what may be secret go to `out`. */
+function parseLineForm(text: string, out: ParsedSecrets): RawEntry[] {
+  const entries: RawEntry[] = [];
   text.split('\n').forEach((rawLine, index) => {
     const line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
     const trimmed = line.trimStart();
@@ -136,13 +149,14 @@ function parseLineForm(text: string): RawParse {
       );
       return;
     }
-    out.entries.push({ name, value, where });
+    entries.push({ name, value, where });
   });
-  return out;
+  return entries;
 }
 
-function parseJsonForm(text: string): RawParse {
-  const out: RawParse = { entries: [], problems: [], sensitive: [] };
+/** One JSON object: the entries; problems and what may be secret go to `out`. */
+function parseJsonForm(text: string, out: ParsedSecrets): RawEntry[] {
+  const entries: RawEntry[] = [];
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -156,7 +170,7 @@ function parseJsonForm(text: string): RawParse {
         `The text is not shown here because it holds secrets. Give one JSON object of ` +
         `"NAME": "value" pairs, or NAME=value lines.`,
     );
-    return out;
+    return entries;
   }
   // Starts with `{` and parsed, so it is an object.
   Object.entries(parsed as Record<string, unknown>).forEach(([name, value], index) => {
@@ -171,7 +185,7 @@ function parseJsonForm(text: string): RawParse {
       );
     }
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
-      if (validName) out.entries.push({ name, value: String(value), where });
+      if (validName) entries.push({ name, value: String(value), where });
       else out.sensitive.push(String(value));
       return;
     }
@@ -182,53 +196,33 @@ function parseJsonForm(text: string): RawParse {
         '(numbers and booleans are sent as strings).',
     );
   });
-  return out;
+  return entries;
 }
 
-function check(raw: RawParse): ParsedSecrets {
-  const problems = [...raw.problems];
-  const sensitive = [...raw.sensitive];
-  const byName = new Map<string, RawEntry[]>();
-  for (const entry of raw.entries) {
-    sensitive.push(entry.value);
-    byName.set(entry.name, [...(byName.get(entry.name) ?? []), entry]);
+/** Why the entries of one name are refused (given twice, reserved, empty), if they are. */
+function entryProblem(name: string, entries: RawEntry[]): string | undefined {
+  if (entries.length > 1) {
+    return (
+      `\`secrets\`: ${name} is given more than once (${entries.map((e) => e.where).join(', ')}). ` +
+      'Keep one.'
+    );
   }
-  const secrets: SecretEntry[] = [];
-  // A Map iterates in order of first insertion: the valid entries keep the input's order.
-  for (const [name, entries] of byName) {
-    if (entries.length > 1) {
-      problems.push(
-        `\`secrets\`: ${name} is given more than once (${entries.map((e) => e.where).join(', ')}). ` +
-          'Keep one.',
-      );
-      continue;
-    }
-    if (RESERVED_SECRET_NAMES.has(name)) {
-      problems.push(
-        `\`secrets\`: ${name} is reserved by LangSmith Deployment, which sets it itself. ` +
-          'Remove it from `secrets` (or use another name in your code).',
-      );
-      continue;
-    }
-    if (name === RECORD_NAME) {
-      problems.push(
-        `\`secrets\`: ${name} is this action's own record of the settings it deployed ` +
-          '(`skip-unchanged`). Use another name.',
-      );
-      continue;
-    }
-    const entry = entries[0] as RawEntry;
-    if (entry.value.trim() === '') {
-      problems.push(
-        `\`secrets\`: ${name} is empty: is the GitHub secret behind it set? Secrets are not ` +
-          'passed to workflows triggered from forks or by Dependabot (Dependabot has its own ' +
-          'secrets store).',
-      );
-      continue;
-    }
-    secrets.push({ name, value: entry.value });
+  if (RESERVED_SECRET_NAMES.has(name)) {
+    return (
+      `\`secrets\`: ${name} is reserved by LangSmith Deployment, which sets it itself. ` +
+      'Remove it from `secrets` (or use another name in your code).'
+    );
   }
-  return { secrets, problems, sensitive: sensitive.filter((s) => s.trim() !== '') };
+  if (name === RECORD_NAME) {
+    return (
+      `\`secrets\`: ${name} is this action's own record of the settings it deployed ` +
+      '(`skip-unchanged`). Use another name.'
+    );
+  }
+  if ((entries[0] as RawEntry).value.trim() === '') {
+    return `\`secrets\`: ${name} is empty: is the GitHub secret behind it set? ${NO_SECRETS_ON_FORKS}`;
+  }
+  return undefined;
 }
 
 function collectLeaves(value: unknown, into: string[]): void {
@@ -248,20 +242,16 @@ function collectLeaves(value: unknown, into: string[]): void {
  */
 export function describeJsonError(text: string, error: unknown): string {
   const message = error instanceof Error ? error.message : '';
-  const reasonMatch = /^(.*?) in JSON at position \d+/.exec(message);
   const position = errorPosition(text);
   const before = text.slice(0, position);
-  const line = before.split('\n').length;
-  const column = position - before.lastIndexOf('\n');
-  if (position >= text.length) {
-    return `the text ends before the JSON value is complete (line ${line}, column ${column})`;
+  const where = `line ${before.split('\n').length}, column ${position - before.lastIndexOf('\n')}`;
+  if (position >= text.length) return `the text ends before the JSON value is complete (${where})`;
+  const reason = /^(.*?) in JSON at position \d+/.exec(message)?.[1];
+  if (reason) return `${reason.charAt(0).toLowerCase()}${reason.slice(1)} at ${where}`;
+  if (message.startsWith('Unexpected non-whitespace character after JSON')) {
+    return `unexpected text after the JSON value at ${where}`;
   }
-  let reason = 'unexpected character';
-  if (reasonMatch?.[1]) reason = lowerFirst(reasonMatch[1]);
-  else if (message.startsWith('Unexpected non-whitespace character after JSON')) {
-    reason = 'unexpected text after the JSON value';
-  }
-  return `${reason} at line ${line}, column ${column}`;
+  return `unexpected character at ${where}`;
 }
 
 /**
@@ -290,8 +280,4 @@ function isValidPrefix(prefix: string): boolean {
     if (at) return Number(at[1]) >= prefix.length;
     return message.includes('Unexpected end of JSON input');
   }
-}
-
-function lowerFirst(s: string): string {
-  return s.charAt(0).toLowerCase() + s.slice(1);
 }

@@ -23,6 +23,8 @@ export interface InputSpec {
   readonly values?: readonly string[];
   /** For an input only some sources use: those sources (with another one, it is an error). */
   readonly sources?: readonly Source[];
+  /** The commands that read it (for the README); absent: every command. */
+  readonly use?: readonly Command[];
 }
 
 export const INPUTS = {
@@ -32,41 +34,42 @@ export const INPUTS = {
   'control-plane-url': {},
   command: { default: 'deploy', values: ['deploy', 'delete', 'rollback', 'prune'] },
   name: {},
-  'deployment-id': {},
-  source: { default: 'github', values: ['github', 'external_docker', 'upload'] },
-  'integration-id': { sources: ['github'] },
-  'repo-url': { sources: ['github'] },
-  'repo-ref': { sources: ['github'] },
-  'config-path': { default: 'langgraph.json' },
-  'image-uri': { sources: ['external_docker'] },
-  'custom-url': { sources: ['external_docker'] },
-  'listener-id': { sources: ['external_docker'] },
-  'k8s-namespace': { sources: ['external_docker'] },
+  'deployment-id': { use: ['deploy', 'delete', 'rollback'] },
+  source: { default: 'github', values: ['github', 'external_docker', 'upload'], use: ['deploy'] },
+  'integration-id': { sources: ['github'], use: ['deploy'] },
+  'repo-url': { sources: ['github'], use: ['deploy'] },
+  'repo-ref': { sources: ['github'], use: ['deploy'] },
+  'config-path': { default: 'langgraph.json', use: ['deploy'] },
+  'image-uri': { sources: ['external_docker'], use: ['deploy'] },
+  'custom-url': { sources: ['external_docker'], use: ['deploy'] },
+  'listener-id': { sources: ['external_docker'], use: ['deploy'] },
+  'k8s-namespace': { sources: ['external_docker'], use: ['deploy'] },
   'deployment-type': {
     default: 'dev',
     // The Terraform provider's list (internal/provider/deployment_resource.go).
     values: ['dev_free', 'dev', 'prod', 'dev_zero', 'dev_free_zero'],
+    use: ['deploy'],
   },
-  'build-on-push': { default: 'false' },
-  secrets: {},
-  'resource-spec': { sources: ['external_docker'] },
-  'dry-run': { default: 'false' },
-  'skip-unchanged': { default: 'true' },
-  'interrupt-previous': { default: 'false' },
-  'install-command': { sources: ['github', 'upload'] },
-  'build-command': { sources: ['github', 'upload'] },
-  wait: { default: 'true' },
+  'build-on-push': { default: 'false', use: ['deploy'] },
+  secrets: { use: ['deploy'] },
+  'resource-spec': { sources: ['external_docker'], use: ['deploy'] },
+  'dry-run': { default: 'false', use: ['prune'] },
+  'skip-unchanged': { default: 'true', use: ['deploy'] },
+  'interrupt-previous': { default: 'false', use: ['deploy'] },
+  'install-command': { sources: ['github', 'upload'], use: ['deploy'] },
+  'build-command': { sources: ['github', 'upload'], use: ['deploy'] },
+  wait: { default: 'true', use: ['deploy', 'delete', 'rollback'] },
   timeout: { default: '1800' },
   'poll-interval': { default: '15' },
-  'health-check': { default: 'true' },
-  'build-log': { default: 'tail', values: ['tail', 'stream', 'off'] },
-  'smoke-test': {},
-  'smoke-test-assistant': {},
-  'rollback-on-failure': { default: 'false' },
-  'rollback-to': {},
-  tests: {},
-  'tests-feedback-key': { default: 'ci' },
-  'delete-tracing-project': { default: 'false' },
+  'health-check': { default: 'true', use: ['deploy', 'rollback'] },
+  'build-log': { default: 'tail', values: ['tail', 'stream', 'off'], use: ['deploy'] },
+  'smoke-test': { use: ['deploy'] },
+  'smoke-test-assistant': { use: ['deploy'] },
+  'rollback-on-failure': { default: 'false', use: ['deploy'] },
+  'rollback-to': { use: ['rollback'] },
+  tests: { use: ['deploy'] },
+  'tests-feedback-key': { default: 'ci', use: ['deploy'] },
+  'delete-tracing-project': { default: 'false', use: ['delete', 'prune'] },
   'github-token': { default: '${{ github.token }}' },
   'pr-comment': { default: 'true' },
   environment: {},
@@ -74,55 +77,14 @@ export const INPUTS = {
 
 export type InputName = keyof typeof INPUTS;
 
-/**
- * The commands that read each input (`'all'`: every command). A table of its own so that the
- * bundle leaves it out: only the README and the tests read it.
- */
-export const USED_BY: Readonly<Record<InputName, readonly Command[] | 'all'>> = {
-  'api-key': 'all',
-  'workspace-id': 'all',
-  region: 'all',
-  'control-plane-url': 'all',
-  command: 'all',
-  name: 'all',
-  'deployment-id': ['deploy', 'delete', 'rollback'],
-  source: ['deploy'],
-  'integration-id': ['deploy'],
-  'repo-url': ['deploy'],
-  'repo-ref': ['deploy'],
-  'config-path': ['deploy'],
-  'image-uri': ['deploy'],
-  'custom-url': ['deploy'],
-  'listener-id': ['deploy'],
-  'k8s-namespace': ['deploy'],
-  'deployment-type': ['deploy'],
-  'build-on-push': ['deploy'],
-  secrets: ['deploy'],
-  'resource-spec': ['deploy'],
-  'dry-run': ['prune'],
-  'skip-unchanged': ['deploy'],
-  'interrupt-previous': ['deploy'],
-  'install-command': ['deploy'],
-  'build-command': ['deploy'],
-  wait: ['deploy', 'delete', 'rollback'],
-  timeout: 'all',
-  'poll-interval': 'all',
-  'health-check': ['deploy', 'rollback'],
-  'build-log': ['deploy'],
-  'smoke-test': ['deploy'],
-  'smoke-test-assistant': ['deploy'],
-  'rollback-on-failure': ['deploy'],
-  'rollback-to': ['rollback'],
-  tests: ['deploy'],
-  'tests-feedback-key': ['deploy'],
-  'delete-tracing-project': ['delete', 'prune'],
-  'github-token': 'all',
-  'pr-comment': 'all',
-  environment: 'all',
-};
-
 /** Every input, in `action.yml` order. */
 export const INPUT_NAMES = /* @__PURE__ */ Object.keys(INPUTS) as InputName[];
+
+/** The commands that read each input (`'all'`: every command), for the README. */
+export const USED_BY: Readonly<Record<InputName, readonly Command[] | 'all'>> =
+  /* @__PURE__ */ Object.fromEntries(
+    INPUT_NAMES.map((name) => [name, (INPUTS[name] as InputSpec).use ?? 'all']),
+  ) as Record<InputName, readonly Command[] | 'all'>;
 
 /** The default of an input as the code sees it: `''` when none is declared. */
 export function defaultOf(name: InputName): string {

@@ -7,6 +7,7 @@ import type { GithubContext, InputProblem, Region } from './config.js';
 import { isPullRequestEvent } from './github-event.js';
 import { describeJsonError } from './secrets.js';
 import { parseBoolean } from '../lib/untrusted.js';
+import { keyAllowedFor } from '../api/http/key-policy.js';
 import { defaultOf, INPUTS, type ChoiceInput, type ChoiceOf, type InputName } from './spec.js';
 
 export const REGION_CONTROL_PLANE_URLS: Readonly<Record<Region, string>> = {
@@ -16,33 +17,41 @@ export const REGION_CONTROL_PLANE_URLS: Readonly<Record<Region, string>> = {
   'aws-us': 'https://aws.api.host.langchain.com',
 };
 
-const CLOUD_API_HOST = 'api.host.langchain.com';
-
 /**
  * The LangSmith UI base for a control-plane URL, by the `langgraph deploy` CLI's rule:
  * `api.host.langchain.com` → `https://smith.langchain.com`, `<prefix>.api.host.langchain.com`
  * → `https://<prefix>.smith.langchain.com`; any other (self-hosted) install → the control-plane
  * URL without its `/api-host` suffix.
  */
-export function uiBaseUrlFor(controlPlaneUrl: string): string {
-  let host: string;
-  try {
-    host = new URL(controlPlaneUrl).hostname.toLowerCase();
-  } catch {
-    return controlPlaneUrl.replace(/\/api-host$/, '');
-  }
-  if (host === CLOUD_API_HOST) return 'https://smith.langchain.com';
-  if (host.endsWith(`.${CLOUD_API_HOST}`)) {
-    return `https://${host.slice(0, -(CLOUD_API_HOST.length + 1))}.smith.langchain.com`;
-  }
+function uiBaseUrlFor(controlPlaneUrl: string): string {
+  // `URL` lowercases the host of an http(s) URL.
+  const host = URL.canParse(controlPlaneUrl) ? new URL(controlPlaneUrl).hostname : '';
+  const cloud = /^(?:(.+)\.)?api\.host\.langchain\.com$/.exec(host);
+  if (cloud) return `https://${cloud[1] ? `${cloud[1]}.` : ''}smith.langchain.com`;
   return controlPlaneUrl.replace(/\/+$/, '').replace(/\/api-host$/, '');
 }
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 /** The platform's name rule as the `langgraph` CLI checks it: no hyphen at either end. */
 const NAME_PATTERN = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SECONDS_PATTERN = /^(\d+(\.\d*)?|\.\d+)$/;
+const UUID_EXAMPLE = 'a UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6';
+
+/** The inputs that hold a UUID: what each one is not, and where to find one. */
+const UUID_INPUTS = {
+  // Sent as `X-Tenant-Id`.
+  'workspace-id':
+    `is not a workspace ID (${UUID_EXAMPLE}). Copy it from Settings → Workspaces in ` +
+    'LangSmith, or leave it empty for a workspace-scoped API key.',
+  'deployment-id':
+    `does not look like a deployment ID (${UUID_EXAMPLE}). Copy it from the deployment’s ` +
+    'page in LangSmith or from the `deployment-id` output of an earlier run, or use `name` ' +
+    'instead.',
+  'rollback-to':
+    `does not look like a revision ID (${UUID_EXAMPLE}). Copy it from the \`revision-id\` ` +
+    'output of the run that deployed it, or from the Revisions tab of the deployment in ' +
+    'LangSmith; leave it empty to serve the newest earlier revision that reached DEPLOYED.',
+} as const;
 
 /** Collects problems and notes; each check returns a usable value either way. */
 export class Checks {
@@ -111,62 +120,26 @@ export class Checks {
     return '';
   }
 
-  /** `workspace-id`: a UUID (it is sent as `X-Tenant-Id`), or '' with a problem. */
-  workspaceId(raw: string): string {
+  /** A UUID input (the platform's IDs are UUIDs), or '' with a problem. */
+  uuid(input: keyof typeof UUID_INPUTS, raw: string): string {
     if (raw === '' || UUID_PATTERN.test(raw)) return raw;
-    this.problem(
-      'workspace-id',
-      `Input \`workspace-id\` is "${raw}", which is not a workspace ID (a UUID such as ` +
-        '3fa85f64-5717-4562-b3fc-2c963f66afa6). Copy it from Settings → Workspaces in ' +
-        'LangSmith, or leave it empty for a workspace-scoped API key.',
-    );
-    return '';
-  }
-
-  deploymentId(raw: string): string {
-    if (raw === '' || UUID_PATTERN.test(raw)) return raw;
-    this.problem(
-      'deployment-id',
-      `Input \`deployment-id\` is "${raw}", which does not look like a deployment ID (a UUID ` +
-        'such as 3fa85f64-5717-4562-b3fc-2c963f66afa6). Copy it from the deployment’s page in ' +
-        'LangSmith or from the `deployment-id` output of an earlier run, or use `name` instead.',
-    );
-    return '';
-  }
-
-  /** A revision ID (a UUID, as the platform's revision IDs are), or '' with a problem. */
-  revisionId(input: InputName, raw: string): string {
-    if (raw === '' || UUID_PATTERN.test(raw)) return raw;
-    this.problem(
-      input,
-      `Input \`${input}\` is "${raw}", which does not look like a revision ID (a UUID such as ` +
-        '3fa85f64-5717-4562-b3fc-2c963f66afa6). Copy it from the `revision-id` output of the run ' +
-        'that deployed it, or from the Revisions tab of the deployment in LangSmith; leave it ' +
-        'empty to serve the newest earlier revision that reached DEPLOYED.',
-    );
+    this.problem(input, `Input \`${input}\` is "${raw}", which ${UUID_INPUTS[input]}`);
     return '';
   }
 
   /** The control-plane base URL and the UI base URL; a bad `control-plane-url` is a problem. */
   controlPlaneUrl(raw: string, region: Region | undefined): { url: string; uiBaseUrl: string } {
-    const r = region ?? 'us';
-    const regionUrl = REGION_CONTROL_PLANE_URLS[r];
-    const byRegion = { url: regionUrl, uiBaseUrl: uiBaseUrlFor(regionUrl) };
-    if (raw === '') return byRegion;
-    const url = this.httpUrl('control-plane-url', raw, { loopbackOnlyForHttp: true });
-    if (!url) return byRegion;
+    const url =
+      this.httpUrl('control-plane-url', raw, true) ?? REGION_CONTROL_PLANE_URLS[region ?? 'us'];
     return { url, uiBaseUrl: uiBaseUrlFor(url) };
   }
 
   /**
    * An `http(s)://` URL without query, fragment or trailing slash, or `undefined` (with a
    * problem when `raw` is set). Messages do not repeat the URL: it could carry credentials.
+   * With `carriesApiKey`, plain http only to a loopback host (the API key's rule).
    */
-  httpUrl(
-    input: InputName,
-    raw: string,
-    options: { loopbackOnlyForHttp?: boolean } = {},
-  ): string | undefined {
+  httpUrl(input: InputName, raw: string, carriesApiKey = false): string | undefined {
     if (raw === '') return undefined;
     let url: URL;
     try {
@@ -182,11 +155,7 @@ export class Checks {
       this.problem(input, `Input \`${input}\` must start with https:// (it is ${url.protocol}//).`);
       return undefined;
     }
-    if (
-      options.loopbackOnlyForHttp &&
-      url.protocol === 'http:' &&
-      !LOOPBACK_HOSTS.has(url.hostname)
-    ) {
+    if (carriesApiKey && !keyAllowedFor(url)) {
       this.problem(
         input,
         `Input \`${input}\` uses http:// with host ${url.hostname}: the API key would cross the ` +
@@ -261,23 +230,23 @@ export class Checks {
   }
 
   /** Any JSON value; a problem with the position of the error otherwise. */
-  json(input: InputName, raw: string): { ok: true; value: unknown } | { ok: false } {
+  json(input: InputName, raw: string): { value: unknown } | undefined {
     try {
-      return { ok: true, value: JSON.parse(raw) as unknown };
+      return { value: JSON.parse(raw) as unknown };
     } catch (error) {
       this.problem(
         input,
         `Input \`${input}\` is not valid JSON: ${describeJsonError(raw, error)}.`,
       );
-      return { ok: false };
+      return undefined;
     }
   }
 
   jsonObject(input: InputName, raw: string): Record<string, unknown> | undefined {
     if (raw === '') return undefined;
     const parsed = this.json(input, raw);
-    if (!parsed.ok) return undefined;
-    const value = parsed.value;
+    if (!parsed) return undefined;
+    const { value } = parsed;
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
       return value as Record<string, unknown>;
     }
@@ -296,7 +265,7 @@ function isFork(pr: NonNullable<GithubContext['pullRequest']>): boolean {
 }
 
 /** The nearest valid deployment name, or `undefined` when nothing of `raw` is left. */
-export function suggestName(raw: string): string | undefined {
+function suggestName(raw: string): string | undefined {
   const name = raw
     .toLowerCase()
     .replace(/[^a-z0-9-]+/g, '-')
