@@ -22,11 +22,10 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import {
   ARCHIVE_MTIME,
   buildArchive,
-  planArchive,
+  prepareSourceArchive,
 } from '../../../src/deployment/upload/archive.js';
 import { describeRefusedCommand } from '../../../src/deployment/upload/build-commands.js';
-import { selectSourceFiles } from '../../../src/deployment/upload/source-files.js';
-import { prepareSourceArchive } from '../../../src/deployment/upload/prepare.js';
+import { planArchive, selectSourceFiles } from '../../../src/deployment/upload/source-files.js';
 import type { Config } from '../../../src/inputs/config.js';
 
 const made: string[] = [];

@@ -22,8 +22,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { buildArchive, planArchive } from '../../../src/deployment/upload/archive.js';
-import { selectSourceFiles } from '../../../src/deployment/upload/source-files.js';
+import { buildArchive } from '../../../src/deployment/upload/archive.js';
+import { planArchive, selectSourceFiles } from '../../../src/deployment/upload/source-files.js';
 import { CancelledError, DeadlineError } from '../../../src/lib/errors.js';
 import { tarNames } from '../../helpers/tar.js';
 
