@@ -50,7 +50,6 @@ const COVERED_ELSEWHERE: Readonly<Record<string, string>> = {
   'src/deployment/writes.ts': '__tests__/deployment/upsert.test.ts',
   'src/deployment/upload/build-commands.ts': '__tests__/deployment/upload/archive.test.ts',
   'src/deployment/upload/source-files.ts': '__tests__/deployment/upload/archive.test.ts',
-  'src/deployment/upload/upload-revision.ts': '__tests__/e2e/deploy-upload.test.ts',
   'src/api/answers.ts': '__tests__/api/client.test.ts',
   'src/api/error-messages.ts': '__tests__/api/http/request.test.ts',
   'src/api/transport.ts': '__tests__/api/client.test.ts',
