@@ -46,7 +46,6 @@ function tree(files: Record<string, string>): string {
 /** The archive of a checkout whose config is at its root, built inside it. */
 function archiveOf(root: string, options: Partial<Parameters<typeof buildArchive>[1]> = {}) {
   return buildArchive(planArchive(root, 'langgraph.json', {}), {
-    workspace: root,
     tempDir: root,
     ...options,
   });

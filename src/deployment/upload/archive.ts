@@ -18,8 +18,6 @@ import { create } from 'tar';
 import type { Config } from '../../inputs/config.js';
 import type { ParsedLangGraphConfig } from '../../preflight/index.js';
 import { ActionError, CancelledError, DeadlineError } from '../../lib/errors.js';
-import { isRecord } from '../../lib/guards.js';
-import { isInside } from '../../lib/paths.js';
 import { errorMessage as describe } from '../../lib/text.js';
 import type { RunBasics } from '../../lib/time.js';
 import { inert, type Logger } from '../../lib/untrusted.js';
@@ -63,7 +61,6 @@ export interface SourceArchive {
 }
 
 export interface BuildOptions {
-  workspace: string;
   /** Folder for the temporary file; default `RUNNER_TEMP`, else the OS temp folder. */
   tempDir?: string | undefined;
   /** Refuse beyond this many bytes of `.tar.gz` (default 200 MiB); tests lower it. */
@@ -86,19 +83,25 @@ export async function prepareSourceArchive(
   options: Partial<BuildOptions> & { warnBytes?: number } = {},
 ): Promise<SourceArchive> {
   const { config, logger } = ctx;
-  const workspace = resolve(config.github.workspace);
-  const plan = planArchive(workspace, config.configPath, parsed?.json);
+  const plan = planArchive(resolve(config.github.workspace), config.configPath, parsed?.json);
   const archive = await buildArchive(plan, {
-    workspace,
     signal: ctx.signal,
     deadline: ctx.deadline,
     ...options,
   });
-  try {
-    checkGraphFilesIncluded(config, parsed, archive, plan.root, workspace);
-  } catch (error) {
+  // The graph files the config names must be in the archive: a `.gitignore` rule that also
+  // catches one would make a build that cannot start.
+  const archived = new Set(archive.files);
+  const missing = plan.graphFiles.filter((f) => !archived.has(f));
+  if (missing.length > 0) {
     archive.cleanup();
-    throw error;
+    throw new ActionError(
+      `The graph file${missing.length > 1 ? 's' : ''} ${inert(missing.join(', '), 500)} ` +
+        `named in ${config.configPath} would not be in the \`source: upload\` archive (left ` +
+        'out by a .gitignore or .dockerignore rule, by the built-in exclusions, or missing ' +
+        'from the checkout). Re-include with a `!` line, or fix the path in the config.',
+      'Pre-flight check: graphs',
+    );
   }
   logger.info(
     `Source archive: ${archive.files.length} files (${megabytes(archive.contentBytes)}) from ` +
@@ -281,40 +284,4 @@ function describeLargest(largest: SourceFile[]): string {
 /** Sizes in MiB (1,048,576 bytes), the unit of the platform's limit (209,715,200 bytes). */
 export function megabytes(bytes: number): string {
   return `${(bytes / 1_048_576).toFixed(1)} MiB`;
-}
-
-/**
- * The graph files the config names must be in the archive: a `.gitignore` rule that also
- * catches one would make a build that cannot start.
- */
-function checkGraphFilesIncluded(
-  config: Config,
-  parsed: ParsedLangGraphConfig | undefined,
-  archive: SourceArchive,
-  root: string,
-  workspace: string,
-): void {
-  const graphs = isRecord(parsed?.json) ? parsed.json['graphs'] : undefined;
-  if (!isRecord(graphs)) return;
-  const configDir = resolve(workspace, config.configPath, '..');
-  const archived = new Set(archive.files);
-  const missing: string[] = [];
-  for (const spec of Object.values(graphs)) {
-    const path = typeof spec === 'string' ? spec : isRecord(spec) ? spec['path'] : undefined;
-    if (typeof path !== 'string') continue;
-    const file = path.replace(/:[^/:]*$/, '');
-    if (!file.startsWith('.')) continue; // a module name, not a file
-    const target = resolve(configDir, file);
-    const inArchive = toPosix(relative(root, target));
-    if (inArchive && isInside(root, target) && !archived.has(inArchive)) missing.push(inArchive);
-  }
-  if (missing.length > 0) {
-    throw new ActionError(
-      `The graph file${missing.length > 1 ? 's' : ''} ${inert(missing.join(', '), 500)} ` +
-        `named in ${config.configPath} would not be in the \`source: upload\` archive (left ` +
-        'out by a .gitignore or .dockerignore rule, by the built-in exclusions, or missing ' +
-        'from the checkout). Re-include with a `!` line, or fix the path in the config.',
-      'Pre-flight check: graphs',
-    );
-  }
 }

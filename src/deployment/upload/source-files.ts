@@ -41,12 +41,7 @@ const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
 
 /** Never archived, wherever they are: `.git`, `.env` / `.env.*` files, CI credential files. */
 function isNeverArchived(name: string): boolean {
-  return (
-    isGitName(name) ||
-    name === '.env' ||
-    name.startsWith('.env.') ||
-    /^gha-creds-.*\.json$/i.test(name)
-  );
+  return isGitName(name) || /^\.env(\.|$)/.test(name) || /^gha-creds-.*\.json$/i.test(name);
 }
 
 export interface SourceFolder {
@@ -76,6 +71,8 @@ export interface ArchivePlan {
   folders: SourceFolder[];
   /** The config file's path inside the archive (`langgraph_config_path`). */
   configPathInArchive: string;
+  /** The archive paths of the local graph files the config names. */
+  graphFiles: string[];
 }
 
 /**
@@ -126,6 +123,13 @@ export function planArchive(
       folders.push(where.real);
     }
   }
+  const graphFiles: string[] = [];
+  const graphs = isRecord(configJson) ? configJson['graphs'] : undefined;
+  for (const spec of isRecord(graphs) ? Object.values(graphs) : []) {
+    const path = typeof spec === 'string' ? spec : isRecord(spec) ? spec['path'] : undefined;
+    const file = typeof path === 'string' ? path.replace(/:[^/:]*$/, '') : '';
+    if (file.startsWith('.')) graphFiles.push(resolve(configDir, file)); // else a module name
+  }
   // The common parent of every folder.
   let root = configDir;
   while (!folders.every((f) => isInside(root, f)) && dirname(root) !== root) root = dirname(root);
@@ -138,6 +142,9 @@ export function planArchive(
     workspace: ws,
     folders: distinct.map((absolute) => ({ absolute, prefix: toPosix(relative(root, absolute)) })),
     configPathInArchive: toPosix(relative(root, config.real)),
+    graphFiles: graphFiles
+      .filter((f) => f !== root && isInside(root, f))
+      .map((f) => toPosix(relative(root, f))),
   };
 }
 
