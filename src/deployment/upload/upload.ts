@@ -204,47 +204,36 @@ function putOnce(
   agent: Agent | undefined,
 ): Promise<Attempted<void>> {
   return new Promise<Attempted<void>>((resolve, reject) => {
-    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    let settled = false;
-    const finish = (a: Attempted<void> | Error) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(deadlineTimer);
-      ctx.signal?.removeEventListener('abort', onAbort);
-      source.destroy();
-      if (a instanceof Error) reject(a);
-      else resolve(a);
-    };
-    const req = send(target, {
+    const req = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, {
       method: 'PUT',
       headers: uploadHeaders(bytes),
       // No pooled keep-alive socket: it would hold the process open after the run.
       agent: agent ?? false,
     });
     const source = createReadStream(file);
-    const onAbort = () => {
-      req.destroy();
-      finish(new CancelledError('The run was cancelled during the upload.'));
+    // The first call settles the promise; every call stops the rest (it may run again).
+    const finish = (a: Attempted<void> | Error, destroy = false) => {
+      if (destroy) req.destroy();
+      clearTimeout(deadlineTimer);
+      ctx.signal?.removeEventListener('abort', onAbort);
+      source.destroy();
+      if (a instanceof Error) reject(a);
+      else resolve(a);
     };
+    const onAbort = () =>
+      finish(new CancelledError('The run was cancelled during the upload.'), true);
     ctx.signal?.addEventListener('abort', onAbort, { once: true });
     const deadlineTimer = setTimeout(
-      () => {
-        req.destroy();
-        finish({ again: 'timeout' });
-      },
+      () => finish({ again: 'timeout' }, true),
       Math.max(1, ctx.deadline.remainingMs()),
     );
-    req.setTimeout(IDLE_TIMEOUT_MS, () => {
-      req.destroy();
-      finish({ again: 'no progress (timeout)' });
-    });
-    req.on('error', (error: NodeJS.ErrnoException) => {
-      finish({ again: error.code ?? error.message });
-    });
-    source.on('error', (error: NodeJS.ErrnoException) => {
-      req.destroy();
-      finish(uploadFailed(`the archive could not be read (${error.code ?? error.message}).`));
-    });
+    req.setTimeout(IDLE_TIMEOUT_MS, () => finish({ again: 'no progress (timeout)' }, true));
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      finish({ again: error.code ?? error.message }),
+    );
+    source.on('error', (error: NodeJS.ErrnoException) =>
+      finish(uploadFailed(`the archive could not be read (${error.code ?? error.message}).`), true),
+    );
     req.on('response', (res: IncomingMessage) => {
       void readSome(res).then((body) => finish(classify(res, body, ctx.clock.now(), host)));
     });
