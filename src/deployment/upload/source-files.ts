@@ -31,6 +31,8 @@ import {
   resolveInsideWorkspace,
 } from '../../lib/paths.js';
 
+const INPUT = 'config-path';
+
 const EXCLUDED_FOLDER = /^(node_modules|__pycache__|\.venv|venv|\.tox|\.mypy_cache)$/;
 
 /** Entries of one folder between two checks of the deadline and cancellation. */
@@ -92,9 +94,9 @@ export function planArchive(
   const config = resolveInsideWorkspace(ws, configPath);
   if (!config.ok) {
     throw new ActionError(
-      `config-path "${configPath}" ${refusalText(config.refusal, config.code)}, so it cannot be ` +
+      `${INPUT} "${configPath}" ${refusalText(config.refusal, config.code)}, so it cannot be ` +
         'the root of the `source: upload` archive. Point it at the config file in the repository.',
-      'Invalid input: config-path',
+      `Invalid input: ${INPUT}`,
     );
   }
   const configDir = dirname(config.real);
@@ -116,7 +118,7 @@ export function planArchive(
           ', so it cannot go into the `source: upload` archive and nothing was sent. List the ' +
           'folder of the agent’s own code inside the repository instead, or publish the ' +
           'dependency as a package and list the package.',
-        'Invalid input: config-path',
+        `Invalid input: ${INPUT}`,
       );
     }
     if (where.ok && statSync(where.real, { throwIfNoEntry: false })?.isDirectory()) {
