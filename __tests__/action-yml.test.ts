@@ -86,7 +86,7 @@ describe('action.yml', () => {
   });
 
   it('does not call an input that source upload reads "source github" only', () => {
-    // The inputs src/deployment/upload/upload-revision.ts sends for `source: upload`.
+    // The inputs src/deployment/upload/upload.ts sends for `source: upload`.
     for (const name of ['config-path', 'deployment-type']) {
       const description = inputs[name]?.['description'] ?? '';
       expect([name, description]).not.toEqual([name, expect.stringContaining('(source github)')]);

@@ -45,28 +45,16 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
     },
   };
 
-  const http: HttpContext = {
-    clock,
-    deadline,
-    signal: controller.signal,
-    logger,
-    // Retry gaps follow poll-interval too, capped at the usual 1 s base.
-    baseDelayMs: Math.max(50, Math.min(1000, (config.pollIntervalSeconds * 1000) / 15)),
-  };
-  const client = new ControlPlaneClient({
-    baseUrl: config.controlPlaneUrl,
-    apiKey: config.apiKey,
-    workspaceId: config.workspaceId,
-    http,
-  });
+  const basics = { clock, deadline, signal: controller.signal, logger };
+  // Retry gaps follow poll-interval too, capped at the usual 1 s base.
+  const baseDelayMs = Math.max(50, Math.min(1000, (config.pollIntervalSeconds * 1000) / 15));
+  const http: HttpContext = { ...basics, baseDelayMs };
+  const { controlPlaneUrl: baseUrl, apiKey, workspaceId } = config;
   const ctx: RunContext = {
+    ...basics,
     config,
-    clock,
-    deadline,
-    signal: controller.signal,
-    logger,
     http,
-    client,
+    client: new ControlPlaneClient({ baseUrl, apiKey, workspaceId, http }),
     state,
     output: outputGate(logger),
   };

@@ -12,7 +12,7 @@ import {
   type UpsertContext,
   type UpsertResult,
 } from './writes.js';
-import { upsertFromUpload } from './upload/upload-revision.js';
+import { upsertFromUpload } from './upload/upload.js';
 
 export type { UpsertContext, UpsertResult } from './writes.js';
 

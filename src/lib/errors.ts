@@ -21,9 +21,7 @@ export class ApiError extends ActionError {
   ) {
     super(message, options.title ?? 'Control-plane request failed');
     this.name = 'ApiError';
-    this.status = options.status;
-    this.method = options.method;
-    this.path = options.path;
+    ({ status: this.status, method: this.method, path: this.path } = options);
   }
 }
 

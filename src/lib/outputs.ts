@@ -8,60 +8,44 @@
  */
 import { inert, setOutput, type Logger } from './untrusted.js';
 
-/** The platform's deployment name rule (the `name` input's). */
-const NAME = /^[a-z0-9-]{1,200}$/;
-const HEX = /^[0-9a-f]{7,64}$/i;
-/** IDs: letters, digits, `-`, `_` and `.` only. */
-const ID = /^[A-Za-z0-9._-]{1,200}$/;
-const STATUS = /^[A-Za-z0-9_-]{1,64}$/;
-const BOOLEAN = /^(true|false)$/;
-const SHA256 = /^[0-9a-f]{64}$/;
-const COUNT = /^[0-9]{1,9}$/;
-
 type Rule = (value: string) => string | undefined;
 
+/** A value that does not match `re` "is not" `what`. */
 const pattern =
   (re: RegExp, what: string): Rule =>
   (value) =>
-    re.test(value) ? undefined : what;
+    re.test(value) ? undefined : `it is not ${what}`;
 
-const ID_RULE = pattern(ID, 'it is not an ID (letters, digits, -, _ and . only)');
+/** IDs: letters, digits, `-`, `_` and `.` only. */
+const ID_RULE = pattern(/^[A-Za-z0-9._-]{1,200}$/, 'an ID (letters, digits, -, _ and . only)');
+const BOOLEAN_RULE = pattern(/^(true|false)$/, 'true or false');
+const COUNT_RULE = pattern(/^[0-9]{1,9}$/, 'a count');
 
 const RULES: Readonly<Record<string, Rule>> = {
-  name: pattern(NAME, 'it is not a deployment name (lowercase letters, digits and hyphens)'),
-  'commit-sha': pattern(HEX, 'it is not a hexadecimal commit SHA'),
+  // The platform's deployment name rule (the `name` input's).
+  name: pattern(/^[a-z0-9-]{1,200}$/, 'a deployment name (lowercase letters, digits and hyphens)'),
+  'commit-sha': pattern(/^[0-9a-f]{7,64}$/i, 'a hexadecimal commit SHA'),
   'deployment-id': ID_RULE,
   'revision-id': ID_RULE,
   'rolled-back-to': ID_RULE,
-  status: pattern(STATUS, 'it is not a status (letters, digits, _ and -)'),
-  created: pattern(BOOLEAN, 'it is not true or false'),
-  'skipped-build': pattern(BOOLEAN, 'it is not true or false'),
+  status: pattern(/^[A-Za-z0-9_-]{1,64}$/, 'a status (letters, digits, _ and -)'),
+  created: BOOLEAN_RULE,
+  'skipped-build': BOOLEAN_RULE,
   url: urlProblem,
   'ui-url': urlProblem,
-  'source-digest': pattern(SHA256, 'it is not a SHA-256 digest (64 hexadecimal digits)'),
-  'tests-passed': pattern(COUNT, 'it is not a count'),
-  'tests-failed': pattern(COUNT, 'it is not a count'),
-  deleted: namesProblem,
+  'source-digest': pattern(/^[0-9a-f]{64}$/, 'a SHA-256 digest (64 hexadecimal digits)'),
+  'tests-passed': COUNT_RULE,
+  'tests-failed': COUNT_RULE,
+  // `deleted`: a JSON array of deployment names as `JSON.stringify` writes it, nothing else.
+  deleted: pattern(
+    /^\[("[a-z0-9-]{1,200}"(,"[a-z0-9-]{1,200}")*)?\]$/,
+    'a JSON array of deployment names',
+  ),
 };
 
 /** Why `value` cannot be the output `name`, or undefined when it can. */
 export function outputProblem(name: string, value: string): string | undefined {
   return (RULES[name] ?? ID_RULE)(value);
-}
-
-/** `deleted`: a JSON array of deployment names, nothing else. */
-function namesProblem(value: string): string | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    return 'it is not a JSON array of deployment names';
-  }
-  return Array.isArray(parsed) &&
-    parsed.every((n) => typeof n === 'string' && NAME.test(n)) &&
-    JSON.stringify(parsed) === value
-    ? undefined
-    : 'it is not a JSON array of deployment names';
 }
 
 /**
@@ -101,7 +85,7 @@ export function outputGate(
  * A URL output must be an `http(s)` URL without credentials, written exactly as the URL
  * standard serializes it (so quotes, spaces and other shell-active characters are encoded).
  */
-export function urlProblem(value: string): string | undefined {
+function urlProblem(value: string): string | undefined {
   let url: URL;
   try {
     url = new URL(value);
@@ -134,8 +118,7 @@ export function withoutCredentials(value: string): { url: string; credentials: s
   const forms =
     url.password === '' ? [url.username] : [url.password, `${url.username}:${url.password}`];
   const credentials = new Set<string>();
-  for (const form of forms) {
-    if (form === '') continue;
+  for (const form of forms.filter(Boolean)) {
     credentials.add(form);
     try {
       credentials.add(decodeURIComponent(form));
@@ -145,9 +128,8 @@ export function withoutCredentials(value: string): { url: string; credentials: s
   }
   url.username = '';
   url.password = '';
-  const clean = url.href;
   return {
-    url: /\/$/.test(value) ? clean : clean.replace(/\/$/, ''),
+    url: value.endsWith('/') ? url.href : url.href.replace(/\/$/, ''),
     credentials: [...credentials],
   };
 }

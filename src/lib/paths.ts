@@ -18,12 +18,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 export type PathRefusal =
   'missing' | 'outside' | 'git' | 'folder' | 'not-regular' | 'too-large' | 'unreadable';
 
-export type InsidePath =
-  { ok: true; real: string; relative: string } | { ok: false; refusal: PathRefusal; code?: string };
-
-export type BoundedRead =
-  | { ok: true; text: string; real: string; relative: string }
-  | { ok: false; refusal: PathRefusal; code?: string; size?: number };
+type Refused = { ok: false; refusal: PathRefusal; code?: string; size?: number };
 
 /** Whether `target` is `parent` or lies under it (both absolute, compared per segment). */
 export function isInside(parent: string, target: string): boolean {
@@ -44,7 +39,10 @@ export function realWorkspace(workspace: string): string {
  * `path` (relative to the workspace, or absolute) resolved to its real path, when that lies
  * inside the workspace and outside `.git`; otherwise why not.
  */
-export function resolveInsideWorkspace(workspace: string, path: string): InsidePath {
+export function resolveInsideWorkspace(
+  workspace: string,
+  path: string,
+): { ok: true; real: string; relative: string } | Refused {
   const root = realWorkspace(workspace);
   const given = resolve(root, path);
   if (!isInside(root, given) && !isInside(resolve(workspace), resolve(workspace, path))) {
@@ -54,11 +52,8 @@ export function resolveInsideWorkspace(workspace: string, path: string): InsideP
   try {
     real = realpathSync(given);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
     // A dangling link pointing out of the checkout reads as missing: say no more than that.
-    return code === 'ENOENT' || code === 'ENOTDIR'
-      ? { ok: false, refusal: 'missing' }
-      : { ok: false, refusal: 'unreadable', ...(code ? { code } : {}) };
+    return failed(error);
   }
   if (!isInside(root, real)) return { ok: false, refusal: 'outside' };
   const rel = relative(root, real);
@@ -85,11 +80,11 @@ export function readInsideWorkspace(
   workspace: string,
   path: string,
   maxBytes: number,
-): BoundedRead {
+): { ok: true; text: string; real: string; relative: string } | Refused {
   const where = resolveInsideWorkspace(workspace, path);
   if (!where.ok) return where;
   const read = readRegularFile(where.real, maxBytes);
-  return read.ok ? { ...read, real: where.real, relative: where.relative } : read;
+  return read.ok ? { ...read, ...where } : read;
 }
 
 /**
@@ -100,7 +95,7 @@ export function readInsideWorkspace(
 export function readRegularFile(
   file: string,
   maxBytes: number,
-): { ok: true; text: string } | { ok: false; refusal: PathRefusal; code?: string; size?: number } {
+): { ok: true; text: string } | Refused {
   let fd: number;
   try {
     fd = openSync(file, OPEN_FLAGS);
@@ -109,8 +104,7 @@ export function readRegularFile(
     if (code === 'EISDIR') return { ok: false, refusal: 'folder' };
     // ELOOP: the last part is a link (it became one after the real path was resolved).
     if (code === 'ELOOP') return { ok: false, refusal: 'not-regular' };
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: false, refusal: 'missing' };
-    return { ok: false, refusal: 'unreadable', ...(code ? { code } : {}) };
+    return failed(error);
   }
   try {
     const stat = fstatSync(fd);
@@ -128,29 +122,30 @@ export function readRegularFile(
     if (length > maxBytes) return { ok: false, refusal: 'too-large' };
     return { ok: true, text: buffer.subarray(0, length).toString('utf8') };
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return { ok: false, refusal: 'unreadable', ...(code ? { code } : {}) };
+    return failed(error);
   } finally {
     closeSync(fd);
   }
 }
 
+/** A failed system call: `missing` (ENOENT, ENOTDIR), else `unreadable` with its code. */
+function failed(error: unknown): Refused {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: false, refusal: 'missing' };
+  return { ok: false, refusal: 'unreadable', ...(code ? { code } : {}) };
+}
+
+const REFUSALS: Record<PathRefusal, string> = {
+  missing: 'does not exist in the checkout',
+  outside: 'resolves (through a symbolic link) to a path outside the checkout',
+  git: 'is, or lies inside, a `.git` folder',
+  folder: 'is a folder',
+  'not-regular': 'is not a regular file (a device, FIFO, socket or link)',
+  'too-large': 'is too large',
+  unreadable: 'cannot be read',
+};
+
 /** Why a refused path cannot be read, as the end of a sentence ("… is outside the checkout"). */
 export function refusalText(refusal: PathRefusal, code?: string): string {
-  switch (refusal) {
-    case 'missing':
-      return 'does not exist in the checkout';
-    case 'outside':
-      return 'resolves (through a symbolic link) to a path outside the checkout';
-    case 'git':
-      return 'is, or lies inside, a `.git` folder';
-    case 'folder':
-      return 'is a folder';
-    case 'not-regular':
-      return 'is not a regular file (a device, FIFO, socket or link)';
-    case 'too-large':
-      return 'is too large';
-    case 'unreadable':
-      return `cannot be read (${code ?? 'error'})`;
-  }
+  return refusal === 'unreadable' ? `${REFUSALS[refusal]} (${code ?? 'error'})` : REFUSALS[refusal];
 }

@@ -1,4 +1,5 @@
 /** Time, injectable: polling and retry code takes a Clock so tests run without waiting. */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from './untrusted.js';
 
 /**
@@ -22,24 +23,10 @@ export interface Clock {
 
 export const systemClock: Clock = {
   now: () => performance.timeOrigin + performance.now(),
+  // `timers/promises` rejects with an AbortError: the caller gets the signal's reason instead.
   sleep: (ms, signal) =>
-    new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) {
-        reject(signal.reason);
-        return;
-      }
-      const timer = setTimeout(
-        () => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        },
-        Math.max(0, ms),
-      );
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(signal?.reason);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
+    delay(Math.max(0, ms), undefined, { signal }).catch((error: unknown) => {
+      throw signal?.aborted ? signal.reason : error;
     }),
 };
 

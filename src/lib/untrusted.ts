@@ -17,10 +17,7 @@ import { appendFileSync } from 'node:fs';
 import { EOL } from 'node:os';
 import { stripVTControlCharacters } from 'node:util';
 
-export type AnnotationProperties = Pick<
-  core.AnnotationProperties,
-  'title' | 'file' | 'startLine' | 'endLine' | 'startColumn' | 'endColumn'
->;
+export type AnnotationProperties = core.AnnotationProperties;
 
 /** What every module logs through; tests pass their own. */
 export interface Logger {
@@ -145,9 +142,7 @@ export function setFailed(message: string, properties?: AnnotationProperties): v
 function infoLines(message: string): string {
   return redact(message)
     .split(/\r\n|\r|\n|\u2028|\u2029/)
-    .map((line) =>
-      neutraliseCommands(stripVTControlCharacters(line).replace(BLOCK_CONTROL_CHARACTERS, '')),
-    )
+    .map((line) => neutraliseCommands(blockLine(line)))
     .join('\n');
 }
 
@@ -219,6 +214,11 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 // eslint-disable-next-line no-control-regex
 const BLOCK_CONTROL_CHARACTERS = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/g;
 
+/** One line of a block: ANSI sequences and control characters but the tab removed. */
+function blockLine(line: string): string {
+  return stripVTControlCharacters(line).replace(BLOCK_CONTROL_CHARACTERS, '');
+}
+
 /**
  * Makes an untrusted value safe inside one of the action's own lines: secrets are masked
  * first (before anything is cut), ANSI sequences removed, every control character (CR and
@@ -239,7 +239,7 @@ export function inert(text: unknown, maxLength?: number): string {
  * `::` → `:\u200b:` and `##[` → `#\u200b#[`: the same to a reader, no command to the runner.
  * Every pair of colons is broken (`:::` too), and a lone `#` before `[` after a `#`.
  */
-export function neutraliseCommands(text: string): string {
+function neutraliseCommands(text: string): string {
   return text.replace(/:(?=:)/g, ':\u200b').replace(/#(?=#\[)/g, '#\u200b');
 }
 
@@ -256,8 +256,6 @@ export function printUntrusted(
   const whole = redact(typeof text === 'string' ? text : text.join('\n'));
   const token = `untrusted-${randomUUID()}`;
   write(`::stop-commands::${token}`);
-  for (const line of whole.split(/\r\n|\r|\n/)) {
-    write(stripVTControlCharacters(line).replace(BLOCK_CONTROL_CHARACTERS, ''));
-  }
+  for (const line of whole.split(/\r\n|\r|\n/)) write(blockLine(line));
   write(`::${token}::`);
 }

@@ -22,11 +22,10 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import {
   ARCHIVE_MTIME,
   buildArchive,
-  planArchive,
+  prepareSourceArchive,
 } from '../../../src/deployment/upload/archive.js';
 import { describeRefusedCommand } from '../../../src/deployment/upload/build-commands.js';
-import { selectSourceFiles } from '../../../src/deployment/upload/source-files.js';
-import { prepareSourceArchive } from '../../../src/deployment/upload/prepare.js';
+import { planArchive, selectSourceFiles } from '../../../src/deployment/upload/source-files.js';
 import type { Config } from '../../../src/inputs/config.js';
 
 const made: string[] = [];
@@ -47,7 +46,6 @@ function tree(files: Record<string, string>): string {
 /** The archive of a checkout whose config is at its root, built inside it. */
 function archiveOf(root: string, options: Partial<Parameters<typeof buildArchive>[1]> = {}) {
   return buildArchive(planArchive(root, 'langgraph.json', {}), {
-    workspace: root,
     tempDir: root,
     ...options,
   });

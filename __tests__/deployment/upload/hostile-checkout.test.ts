@@ -22,8 +22,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { buildArchive, planArchive } from '../../../src/deployment/upload/archive.js';
-import { selectSourceFiles } from '../../../src/deployment/upload/source-files.js';
+import { buildArchive } from '../../../src/deployment/upload/archive.js';
+import { planArchive, selectSourceFiles } from '../../../src/deployment/upload/source-files.js';
 import { CancelledError, DeadlineError } from '../../../src/lib/errors.js';
 import { tarNames } from '../../helpers/tar.js';
 
@@ -55,7 +55,6 @@ async function socketAt(path: string): Promise<void> {
 
 async function entries(ws: string, configPath: string, json: unknown): Promise<string[]> {
   const archive = await buildArchive(planArchive(ws, configPath, json), {
-    workspace: ws,
     tempDir: dir('archive-out-'),
   });
   try {
@@ -99,7 +98,7 @@ describe('a hostile checkout', () => {
     linkSync(join(ws, 'outside-secret'), join(ws, 'apps/agent/hardlink.txt'));
 
     const plan = planArchive(ws, 'apps/agent/langgraph.json', {});
-    const archive = await buildArchive(plan, { workspace: ws, tempDir: dir('archive-out-') });
+    const archive = await buildArchive(plan, { tempDir: dir('archive-out-') });
     const names = tarNames(readFileSync(archive.file));
     const body = readFileSync(archive.file);
     archive.cleanup();
@@ -215,7 +214,7 @@ describe('the build obeys timeout and cancellation', () => {
     let checks = 0;
     const deadline = { passed: () => ++checks > 5 };
     await expect(
-      buildArchive(planArchive(ws, 'langgraph.json', {}), { workspace: ws, tempDir, deadline }),
+      buildArchive(planArchive(ws, 'langgraph.json', {}), { tempDir, deadline }),
     ).rejects.toThrow(DeadlineError);
     expect(checks).toBeGreaterThan(5);
     expect(execFileSync('ls', ['-A', tempDir]).toString()).toBe('');
@@ -228,7 +227,6 @@ describe('the build obeys timeout and cancellation', () => {
     let checks = 0;
     await expect(
       selectSourceFiles([{ absolute: ws, prefix: '' }], {
-        workspace: ws,
         checkpoint: () => {
           // The first check is on entering the folder; the second can only come from within it.
           if (++checks === 2) throw new DeadlineError('deadline inside the folder');
@@ -241,7 +239,6 @@ describe('the build obeys timeout and cancellation', () => {
     const ws = bigCheckout();
     const controller = new AbortController();
     const building = buildArchive(planArchive(ws, 'langgraph.json', {}), {
-      workspace: ws,
       tempDir: dir('archive-out-'),
       signal: controller.signal,
     });

@@ -1,8 +1,9 @@
 /**
- * The `upload` archive: where it is rooted, which files it holds (`source-files.ts`), and the
- * gzip tarball itself, built as a stream into a temporary file while its SHA-256 is computed
- * (the `source-digest` output). The exact size is needed for the upload's `Content-Length`,
- * hence the file; memory does not grow with the archive.
+ * `source: upload`, before any request: the gzip tarball of the files `source-files.ts`
+ * selects, built as a stream into a temporary file while its SHA-256 is computed (the
+ * `source-digest` output), its size checks, and the pre-flight check that what the config
+ * names is really in it. The exact size is needed for the upload's `Content-Length`, hence the
+ * file; memory does not grow with the archive.
  *
  * Byte-identical for the same files: entries sorted, no folder entries, mtime fixed at
  * 1980-01-01 (the earliest time a zip or wheel built from the files can hold), no owner,
@@ -12,39 +13,34 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import { isInside, realWorkspace, refusalText, resolveInsideWorkspace } from '../../lib/paths.js';
+import { join, relative, resolve } from 'node:path';
+import { create } from 'tar';
+import type { Config } from '../../inputs/config.js';
+import type { ParsedLangGraphConfig } from '../../preflight/index.js';
 import { ActionError, CancelledError, DeadlineError } from '../../lib/errors.js';
 import { errorMessage as describe } from '../../lib/text.js';
+import type { RunBasics } from '../../lib/time.js';
+import { inert, type Logger } from '../../lib/untrusted.js';
 import {
+  planArchive,
   selectSourceFiles,
+  toPosix,
+  type ArchivePlan,
   type LeftOutFile,
   type SourceFile,
-  type SourceFolder,
 } from './source-files.js';
-import { isRecord as isObject } from '../../lib/guards.js';
-import { create } from 'tar';
 
-export const WARN_BYTES = 50 * 1024 * 1024;
+const INPUT = 'config-path';
+const WARN_BYTES = 50 * 1024 * 1024;
 export const MAX_BYTES = 200 * 1024 * 1024;
 /**
  * The most bytes of files an archive is built from. Source compresses 3 to 10 times, so more
  * cannot fit in 200 MiB compressed except as padding (a sparse file of zeros), and reading it
  * would hold the run for minutes: refused from the file sizes, before anything is read.
  */
-export const MAX_CONTENT_BYTES = 1024 * 1024 * 1024;
+const MAX_CONTENT_BYTES = 1024 * 1024 * 1024;
 /** Fixed mtime of every entry (`SOURCE_DATE_EPOCH`-style; 1980 keeps zip tools happy). */
 export const ARCHIVE_MTIME = new Date('1980-01-01T00:00:00Z');
-
-export interface ArchivePlan {
-  /** Absolute (real) folder the archive paths are relative to. */
-  root: string;
-  /** The workspace's real path: the repository root whose ignore rules apply. */
-  workspace: string;
-  folders: SourceFolder[];
-  /** The config file's path inside the archive (`langgraph_config_path`). */
-  configPathInArchive: string;
-}
 
 export interface SourceArchive {
   /** The temporary `.tar.gz` file. */
@@ -54,9 +50,6 @@ export interface SourceArchive {
   /** SHA-256 of the `.tar.gz`, hex. */
   sha256: string;
   configPathInArchive: string;
-  /** Workspace-relative folder the archive is rooted at (`.` for the workspace). */
-  rootInWorkspace: string;
-  fileCount: number;
   /** Archive paths of the files, sorted. */
   files: string[];
   /** Uncompressed size of the files. */
@@ -68,84 +61,81 @@ export interface SourceArchive {
   cleanup(): void;
 }
 
-const INPUT = 'config-path';
-
-/**
- * Where the archive is rooted: the config's folder, or the common parent of it and the local
- * `dependencies` outside it (`../shared`), with the config path adjusted. Every folder is
- * taken by its real path (links followed), which must lie inside the workspace and outside
- * `.git` (the one path rule, `lib/paths.ts`); anything else is an error that names the
- * dependency. Dependencies that do not exist or are not folders are left to the pre-flight
- * checks.
- */
-export function planArchive(
-  workspace: string,
-  configPath: string,
-  configJson: unknown,
-): ArchivePlan {
-  const ws = realWorkspace(workspace);
-  const config = resolveInsideWorkspace(ws, configPath);
-  if (!config.ok) {
-    throw new ActionError(
-      `${INPUT} "${configPath}" ${refusalText(config.refusal, config.code)}, so it cannot be the ` +
-        'root of the `source: upload` archive. Point it at the config file in the repository.',
-      `Invalid input: ${INPUT}`,
-    );
-  }
-  const configAbs = config.real;
-  const configDir = dirname(configAbs);
-  const folders = [configDir];
-  const deps =
-    isObject(configJson) && Array.isArray(configJson['dependencies'])
-      ? configJson['dependencies']
-      : [];
-  for (const dep of deps) {
-    // A package, not a path (`langgraph` treats `.`-paths as local; an absolute path is too).
-    if (typeof dep !== 'string' || !/^[./~\\]/.test(dep)) continue;
-    const where = resolveInsideWorkspace(ws, resolve(configDir, dep));
-    if (
-      !where.ok &&
-      (where.refusal === 'outside' || where.refusal === 'git' || dep.startsWith('~'))
-    ) {
-      throw new ActionError(
-        `The local dependency "${dep}" of ${configPath} ` +
-          (where.refusal === 'git'
-            ? 'is, or lies inside, a `.git` folder'
-            : 'lies outside the repository (its real path, links followed, leaves the checkout)') +
-          ', so it cannot go into the `source: upload` archive and nothing was sent. List the ' +
-          'folder of the agent’s own code inside the repository instead, or publish the ' +
-          'dependency as a package and list the package.',
-        `Invalid input: ${INPUT}`,
-      );
-    }
-    if (where.ok && isFolder(where.real)) folders.push(where.real);
-  }
-  let root = configDir;
-  for (const f of folders) root = commonParent(root, f);
-  // A folder inside another included one is already walked with it.
-  const distinct = [...new Set(folders)]
-    .sort((a, b) => a.length - b.length)
-    .filter((f, i, all) => !all.slice(0, i).some((outer) => isInside(outer, f)));
-  return {
-    root,
-    workspace: ws,
-    folders: distinct.map((absolute) => ({ absolute, prefix: toPosix(relative(root, absolute)) })),
-    configPathInArchive: toPosix(relative(root, configAbs)),
-  };
+export interface BuildOptions {
+  /** Folder for the temporary file; default `RUNNER_TEMP`, else the OS temp folder. */
+  tempDir?: string | undefined;
+  /** Refuse beyond this many bytes of `.tar.gz` (default 200 MiB); tests lower it. */
+  maxBytes?: number | undefined;
+  /** Refuse, before reading a byte, files that add up to more than this (default 1 GiB). */
+  maxContentBytes?: number | undefined;
+  /** Cancellation: the build stops at once. */
+  signal?: AbortSignal | undefined;
+  /** The run's `timeout`: the build stops when it has passed. */
+  deadline?: { passed(): boolean } | undefined;
 }
 
-export interface BuildOptions {
-  workspace: string;
-  /** Folder for the temporary file; default `RUNNER_TEMP`, else the OS temp folder. */
-  tempDir?: string;
-  /** Refuse beyond this many bytes of `.tar.gz` (default 200 MiB); tests lower it. */
-  maxBytes?: number;
-  /** Refuse, before reading a byte, files that add up to more than this (default 1 GiB). */
-  maxContentBytes?: number;
-  /** Cancellation: the build stops at once. */
-  signal?: AbortSignal;
-  /** The run's `timeout`: the build stops when it has passed. */
-  deadline?: { passed(): boolean };
+/**
+ * The archive of the checkout for a run (cancellation and `timeout` obeyed), its summary in
+ * the log, and warnings for links left out and for a large archive. Tests lower the limits.
+ */
+export async function prepareSourceArchive(
+  ctx: { config: Config; logger: Logger } & Partial<Pick<RunBasics, 'signal' | 'deadline'>>,
+  parsed: ParsedLangGraphConfig | undefined,
+  options: Partial<BuildOptions> & { warnBytes?: number } = {},
+): Promise<SourceArchive> {
+  const { config, logger } = ctx;
+  const plan = planArchive(resolve(config.github.workspace), config.configPath, parsed?.json);
+  const archive = await buildArchive(plan, {
+    signal: ctx.signal,
+    deadline: ctx.deadline,
+    ...options,
+  });
+  // The graph files the config names must be in the archive: a `.gitignore` rule that also
+  // catches one would make a build that cannot start.
+  const archived = new Set(archive.files);
+  const missing = plan.graphFiles.filter((f) => !archived.has(f));
+  if (missing.length > 0) {
+    archive.cleanup();
+    throw new ActionError(
+      `The graph file${missing.length > 1 ? 's' : ''} ${inert(missing.join(', '), 500)} ` +
+        `named in ${config.configPath} would not be in the \`source: upload\` archive (left ` +
+        'out by a .gitignore or .dockerignore rule, by the built-in exclusions, or missing ' +
+        'from the checkout). Re-include with a `!` line, or fix the path in the config.',
+      'Pre-flight check: graphs',
+    );
+  }
+  logger.info(
+    `Source archive: ${archive.files.length} files (${megabytes(archive.contentBytes)}) from ` +
+      `${inert(toPosix(relative(plan.workspace, plan.root)) || '.', 300)}, ` +
+      `${megabytes(archive.bytes)} compressed, sha256 ${archive.sha256}; config at ` +
+      `${inert(archive.configPathInArchive, 300)} in the archive.`,
+  );
+  const count = archive.leftOut.length;
+  if (count > 0) {
+    const shown = archive.leftOut
+      .slice(0, 10)
+      .map((f) => `${inert(f.archivePath, 200)} (${f.reason})`)
+      .join(', ');
+    const s = count === 1 ? '' : 's';
+    logger.warning(
+      `Left out of the source archive: ${count} link${s} or special file${s}: ${shown}` +
+        `${count > 10 ? ` and ${count - 10} more` : ''}. Only regular files are uploaded ` +
+        '(never links, FIFOs, sockets or devices); copy the files a link points to into the ' +
+        'repository if the build needs them.',
+      { title: 'Files left out of the upload' },
+    );
+  }
+  const warnBytes = options.warnBytes ?? WARN_BYTES;
+  if (archive.bytes > warnBytes || archive.contentBytes > warnBytes) {
+    logger.warning(
+      `The source archive holds ${megabytes(archive.contentBytes)} of files, ` +
+        `${megabytes(archive.bytes)} compressed (the limit is ${MAX_BYTES / 1_048_576} MiB compressed). ` +
+        `Largest files: ${inert(describeLargest(archive.largest), 1000)}. Leave out what the ` +
+        'build does not need with a .gitignore or .dockerignore in the config folder.',
+      { title: 'Large source archive' },
+    );
+  }
+  return archive;
 }
 
 /** Builds the archive of `plan` into a temporary file. Throws `ActionError` when it cannot. */
@@ -170,11 +160,7 @@ export async function buildArchive(
     selection = await selectSourceFiles(plan.folders, { workspace: plan.workspace, checkpoint });
   } catch (error) {
     if (error instanceof CancelledError || error instanceof DeadlineError) throw error;
-    throw new ActionError(
-      `The \`source: upload\` archive could not be built: ${describe(error)}. Check the ` +
-        "files' permissions in the checkout.",
-      'Source archive failed',
-    );
+    throw failed(`${describe(error)}. Check the files' permissions in the checkout`);
   }
   const { files, leftOut } = selection;
   if (!files.some((f) => f.archivePath === plan.configPathInArchive)) {
@@ -189,13 +175,11 @@ export async function buildArchive(
   const contentBytes = files.reduce((sum, f) => sum + f.size, 0);
   const maxContent = options.maxContentBytes ?? MAX_CONTENT_BYTES;
   if (contentBytes > maxContent) {
-    throw new ActionError(
+    throw tooLarge(
       `The files of the \`source: upload\` archive add up to ${megabytes(contentBytes)}, more ` +
         `than the ${megabytes(maxContent)} it is built from at most (the platform takes 200 MiB ` +
-        `compressed), so nothing was read or sent. Largest files: ${describeLargest(largest)}. ` +
-        'Leave out large files (model weights, data sets, build output) with a .gitignore or ' +
-        '.dockerignore, or fetch them at run time.',
-      'Source archive too large',
+        'compressed), so nothing was read or sent.',
+      largest,
     );
   }
 
@@ -226,15 +210,19 @@ export async function buildArchive(
   const hash = createHash('sha256');
   const out = createWriteStream(file);
   let bytes = 0;
-  const stop = () => (pack as unknown as { destroy?: (e?: Error) => void }).destroy?.();
+  const stop = () => (pack as unknown as { destroy?: () => void }).destroy?.();
   options.signal?.addEventListener('abort', stop, { once: true });
   try {
     for await (const chunk of pack as AsyncIterable<Buffer>) {
       checkpoint();
       bytes += chunk.length;
       if (bytes > maxBytes) {
-        (pack as unknown as { destroy?: () => void }).destroy?.();
-        throw tooLarge(maxBytes, largest);
+        stop();
+        throw tooLarge(
+          `The \`source: upload\` archive is over ${megabytes(maxBytes)} compressed, the ` +
+            "platform's limit, so nothing was sent.",
+          largest,
+        );
       }
       hash.update(chunk);
       if (!out.write(chunk)) await once(out, 'drain');
@@ -245,29 +233,21 @@ export async function buildArchive(
     out.destroy();
     cleanup();
     checkpoint(); // a stream stopped by cancellation reports as such
-    if (error instanceof ActionError || error instanceof DeadlineError) throw error;
-    throw new ActionError(
-      `The \`source: upload\` archive could not be built: ${describe(error)}. A file may have ` +
-        'changed or disappeared while it was read; re-run the job.',
-      'Source archive failed',
+    if (error instanceof ActionError) throw error;
+    throw failed(
+      `${describe(error)}. A file may have changed or disappeared while it was read; re-run the job`,
     );
   }
   options.signal?.removeEventListener('abort', stop);
   if (warnings.length > 0) {
     cleanup();
-    throw new ActionError(
-      `The \`source: upload\` archive could not be built: ${warnings[0]}.`,
-      'Source archive failed',
-    );
+    throw failed(warnings[0]!);
   }
-  const written = statSync(file).size;
   return {
     file,
-    bytes: written,
+    bytes: statSync(file).size,
     sha256: hash.digest('hex'),
     configPathInArchive: plan.configPathInArchive,
-    rootInWorkspace: toPosix(relative(plan.workspace, plan.root)) || '.',
-    fileCount: files.length,
     files: files.map((f) => f.archivePath),
     contentBytes,
     largest,
@@ -276,11 +256,27 @@ export async function buildArchive(
   };
 }
 
+function failed(detail: string): ActionError {
+  return new ActionError(
+    `The \`source: upload\` archive could not be built: ${detail}.`,
+    'Source archive failed',
+  );
+}
+
+function tooLarge(what: string, largest: SourceFile[]): ActionError {
+  return new ActionError(
+    `${what} Largest files: ${describeLargest(largest)}. Leave out large files (model ` +
+      'weights, data sets, build output) with a .gitignore or .dockerignore in the config ' +
+      'folder, or fetch them at run time.',
+    'Source archive too large',
+  );
+}
+
 /**
  * "a.bin (120.0 MiB), b.bin (3.1 MiB)": for the size warning and error. Files that would show
  * as 0.0 MiB are not listed (they are not why the archive is large).
  */
-export function describeLargest(largest: SourceFile[]): string {
+function describeLargest(largest: SourceFile[]): string {
   const shown = largest.filter((f) => f.size >= 0.05 * 1_048_576);
   if (shown.length === 0) return 'none over 0.1 MiB (many small files)';
   return shown.map((f) => `${f.archivePath} (${megabytes(f.size)})`).join(', ');
@@ -289,36 +285,4 @@ export function describeLargest(largest: SourceFile[]): string {
 /** Sizes in MiB (1,048,576 bytes), the unit of the platform's limit (209,715,200 bytes). */
 export function megabytes(bytes: number): string {
   return `${(bytes / 1_048_576).toFixed(1)} MiB`;
-}
-
-function tooLarge(maxBytes: number, largest: SourceFile[]): ActionError {
-  return new ActionError(
-    `The \`source: upload\` archive is over ${megabytes(maxBytes)} compressed, the platform's ` +
-      `limit, so nothing was sent. Largest files: ${describeLargest(largest)}. Leave out ` +
-      'large files (model weights, data sets, build output) with a .gitignore or ' +
-      '.dockerignore in the config folder, or fetch them at run time.',
-    'Source archive too large',
-  );
-}
-
-function commonParent(a: string, b: string): string {
-  let p = a;
-  while (!isInside(p, b)) {
-    const up = dirname(p);
-    if (up === p) break;
-    p = up;
-  }
-  return p;
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-function toPosix(path: string): string {
-  return path.split(sep).join('/');
 }

@@ -1,5 +1,5 @@
 /**
- * Which files of the checkout go into the `upload` archive.
+ * Where the `upload` archive is rooted and which files of the checkout go into it.
  *
  * - Always left out: `.git` (folder or file), the folders `node_modules/`, `__pycache__/`,
  *   `.venv/`, `venv/`, `.tox/`, `.mypy_cache/`, every `.env` / `.env.*` file at any depth
@@ -16,21 +16,24 @@
  * The result is sorted by archive path, so the archive does not depend on the order in which
  * the file system lists a folder.
  */
-import { readdirSync, lstatSync, type Dirent } from 'node:fs';
-import { join, relative, sep } from 'node:path';
-import * as ignoreModule from 'ignore';
-import type { Ignore } from 'ignore';
-import { isGitName, readInsideWorkspace, readRegularFile } from '../../lib/paths.js';
+import { readdirSync, lstatSync, statSync, type Dirent } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+import { ActionError } from '../../lib/errors.js';
+import { isRecord } from '../../lib/guards.js';
+import {
+  isGitName,
+  isInside,
+  readInsideWorkspace,
+  readRegularFile,
+  realWorkspace,
+  refusalText,
+  resolveInsideWorkspace,
+} from '../../lib/paths.js';
 
-export const ALWAYS_EXCLUDED_FOLDERS: ReadonlySet<string> = new Set([
-  '.git',
-  'node_modules',
-  '__pycache__',
-  '.venv',
-  'venv',
-  '.tox',
-  '.mypy_cache',
-]);
+const INPUT = 'config-path';
+
+const EXCLUDED_FOLDER = /^(node_modules|__pycache__|\.venv|venv|\.tox|\.mypy_cache)$/;
 
 /** Entries of one folder between two checks of the deadline and cancellation. */
 const CHECKPOINT_EVERY = 1000;
@@ -38,21 +41,9 @@ const CHECKPOINT_EVERY = 1000;
 /** Ignore files are small; a larger one is not honoured whole, so the build stops. */
 const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
 
-/** `.env` and `.env.<anything>`: environment files, never archived. */
-export function isEnvFile(name: string): boolean {
-  return name === '.env' || name.startsWith('.env.');
-}
-
-/** Never archived, wherever they are: `.git`, environment files, CI credential files. */
-export function isNeverArchived(name: string): boolean {
-  return isGitName(name) || isEnvFile(name) || /^gha-creds-.*\.json$/i.test(name);
-}
-
-export interface SelectOptions {
-  /** The checkout (repository root); default: the first folder. Ignore rules start here. */
-  workspace?: string;
-  /** Called between folders: throws to stop the walk (timeout, cancellation). */
-  checkpoint?: () => void;
+/** Never archived, wherever they are: `.git`, `.env` / `.env.*` files, CI credential files. */
+function isNeverArchived(name: string): boolean {
+  return isGitName(name) || /^\.env(\.|$)/.test(name) || /^gha-creds-.*\.json$/i.test(name);
 }
 
 export interface SourceFolder {
@@ -74,9 +65,89 @@ export interface LeftOutFile {
   reason: 'symbolic link' | 'hard link' | 'not a regular file';
 }
 
-export interface SourceSelection {
-  files: SourceFile[];
-  leftOut: LeftOutFile[];
+export interface ArchivePlan {
+  /** Absolute (real) folder the archive paths are relative to. */
+  root: string;
+  /** The workspace's real path: the repository root whose ignore rules apply. */
+  workspace: string;
+  folders: SourceFolder[];
+  /** The config file's path inside the archive (`langgraph_config_path`). */
+  configPathInArchive: string;
+  /** The archive paths of the local graph files the config names. */
+  graphFiles: string[];
+}
+
+/**
+ * Where the archive is rooted: the config's folder, or the common parent of it and the local
+ * `dependencies` outside it (`../shared`), with the config path adjusted. Every folder is
+ * taken by its real path (links followed), which must lie inside the workspace and outside
+ * `.git` (the one path rule, `lib/paths.ts`); anything else is an error that names the
+ * dependency. Dependencies that do not exist or are not folders are left to the pre-flight
+ * checks.
+ */
+export function planArchive(
+  workspace: string,
+  configPath: string,
+  configJson: unknown,
+): ArchivePlan {
+  const ws = realWorkspace(workspace);
+  const config = resolveInsideWorkspace(ws, configPath);
+  if (!config.ok) {
+    throw new ActionError(
+      `${INPUT} "${configPath}" ${refusalText(config.refusal, config.code)}, so it cannot be ` +
+        'the root of the `source: upload` archive. Point it at the config file in the repository.',
+      `Invalid input: ${INPUT}`,
+    );
+  }
+  const configDir = dirname(config.real);
+  const folders = [configDir];
+  const deps = isRecord(configJson) ? configJson['dependencies'] : undefined;
+  for (const dep of Array.isArray(deps) ? deps : []) {
+    // A package, not a path (`langgraph` treats `.`-paths as local; an absolute path is too).
+    if (typeof dep !== 'string' || !/^[./~\\]/.test(dep)) continue;
+    const where = resolveInsideWorkspace(ws, resolve(configDir, dep));
+    if (
+      !where.ok &&
+      (where.refusal === 'outside' || where.refusal === 'git' || dep.startsWith('~'))
+    ) {
+      throw new ActionError(
+        `The local dependency "${dep}" of ${configPath} ` +
+          (where.refusal === 'git'
+            ? 'is, or lies inside, a `.git` folder'
+            : 'lies outside the repository (its real path, links followed, leaves the checkout)') +
+          ', so it cannot go into the `source: upload` archive and nothing was sent. List the ' +
+          'folder of the agent’s own code inside the repository instead, or publish the ' +
+          'dependency as a package and list the package.',
+        `Invalid input: ${INPUT}`,
+      );
+    }
+    if (where.ok && statSync(where.real, { throwIfNoEntry: false })?.isDirectory()) {
+      folders.push(where.real);
+    }
+  }
+  const graphFiles: string[] = [];
+  const graphs = isRecord(configJson) ? configJson['graphs'] : undefined;
+  for (const spec of isRecord(graphs) ? Object.values(graphs) : []) {
+    const path = typeof spec === 'string' ? spec : isRecord(spec) ? spec['path'] : undefined;
+    const file = typeof path === 'string' ? path.replace(/:[^/:]*$/, '') : '';
+    if (file.startsWith('.')) graphFiles.push(resolve(configDir, file)); // else a module name
+  }
+  // The common parent of every folder.
+  let root = configDir;
+  while (!folders.every((f) => isInside(root, f)) && dirname(root) !== root) root = dirname(root);
+  // A folder inside another included one is already walked with it.
+  const distinct = [...new Set(folders)]
+    .sort((a, b) => a.length - b.length)
+    .filter((f, i, all) => !all.slice(0, i).some((outer) => isInside(outer, f)));
+  return {
+    root,
+    workspace: ws,
+    folders: distinct.map((absolute) => ({ absolute, prefix: toPosix(relative(root, absolute)) })),
+    configPathInArchive: toPosix(relative(root, config.real)),
+    graphFiles: graphFiles
+      .filter((f) => f !== root && isInside(root, f))
+      .map((f) => toPosix(relative(root, f))),
+  };
 }
 
 interface Matcher {
@@ -85,37 +156,77 @@ interface Matcher {
   ig: Ignore;
 }
 
-type IgnoreFactory = () => Ignore;
-
-/** Selects the files of `folders` (see the module comment). */
+/**
+ * Selects the files of `folders` (see the module comment). `workspace` is the checkout (the
+ * repository root, where ignore rules start; default: the first folder); `checkpoint` is
+ * called between folders and throws to stop the walk (timeout, cancellation).
+ */
 export async function selectSourceFiles(
   folders: SourceFolder[],
-  options: SelectOptions = {},
-): Promise<SourceSelection> {
-  const factory = (ignoreModule.default ?? ignoreModule) as unknown as IgnoreFactory;
-  const workspace = options.workspace ?? folders[0]?.absolute ?? '.';
-  const walk: Walk = {
-    workspace,
-    factory,
-    out: [],
-    leftOut: [],
-    checkpoint: options.checkpoint ?? (() => undefined),
-  };
-  for (const folder of folders) walkFolder(walk, folder);
-
-  const files = walk.out;
-  const leftOut = walk.leftOut;
-  files.sort((a, b) => compare(a.archivePath, b.archivePath));
-  leftOut.sort((a, b) => compare(a.archivePath, b.archivePath));
-  return { files, leftOut };
-}
-
-interface Walk {
-  workspace: string;
-  factory: IgnoreFactory;
-  out: SourceFile[];
-  leftOut: LeftOutFile[];
-  checkpoint: () => void;
+  {
+    workspace = folders[0]?.absolute ?? '.',
+    checkpoint = () => undefined,
+  }: { workspace?: string; checkpoint?: () => void } = {},
+): Promise<{ files: SourceFile[]; leftOut: LeftOutFile[] }> {
+  const files: SourceFile[] = [];
+  const leftOut: LeftOutFile[] = [];
+  for (const folder of folders) {
+    const archivePathOf = (rel: string) => (folder.prefix ? `${folder.prefix}/${rel}` : rel);
+    const leave = (rel: string, reason: LeftOutFile['reason']) =>
+      leftOut.push({ archivePath: archivePathOf(rel), reason });
+    // Paths relative to the workspace drive the ignore rules; `rel` (relative to the walked
+    // folder) names the file in the archive.
+    const folderRel = toPosix(relative(workspace, folder.absolute));
+    const visit = (dirAbs: string, dirRel: string, matchers: Matcher[]) => {
+      checkpoint();
+      const dirWs = joinRel(folderRel, dirRel);
+      const own = readRules(workspace, dirWs, '.gitignore', '.dockerignore');
+      const active = own ? [...matchers, { base: dirWs, ig: own }] : matchers;
+      let entries: Dirent[];
+      try {
+        entries = readdirSync(dirAbs, { withFileTypes: true });
+      } catch (error) {
+        throw new Error(
+          `could not list the folder ${archivePathOf(dirRel) || '.'} (${codeOf(error)})`,
+        );
+      }
+      for (const [index, entry] of entries.entries()) {
+        // A folder of a million files is seconds of synchronous work: stop within it too.
+        if (index > 0 && index % CHECKPOINT_EVERY === 0) checkpoint();
+        const name = entry.name;
+        if (name === '.' || name === '..' || name.includes('/')) continue;
+        // `.git` (folder or file), `.env*` and credential files: never, whatever their kind.
+        if (isNeverArchived(name)) continue;
+        const rel = dirRel ? `${dirRel}/${name}` : name;
+        const wsRel = joinRel(folderRel, rel);
+        const abs = join(dirAbs, name);
+        if (entry.isSymbolicLink()) {
+          if (!isIgnored(active, wsRel, false)) leave(rel, 'symbolic link');
+        } else if (entry.isDirectory()) {
+          if (EXCLUDED_FOLDER.test(name) || isIgnored(active, wsRel, true)) continue;
+          visit(abs, rel, active);
+        } else if (!isIgnored(active, wsRel, false)) {
+          let stat;
+          try {
+            stat = entry.isFile() ? lstatSync(abs) : undefined;
+          } catch (error) {
+            throw new Error(`could not read ${archivePathOf(rel)} (${codeOf(error)})`);
+          }
+          // A hard link may be a second name of a file outside the checkout (`ln ~/.ssh/id_rsa`),
+          // so no name of a file with more than one is sent.
+          if (!stat?.isFile()) leave(rel, 'not a regular file');
+          else if (stat.nlink > 1) leave(rel, 'hard link');
+          else files.push({ archivePath: archivePathOf(rel), absolute: abs, size: stat.size });
+        }
+      }
+    };
+    const inherited = inheritedMatchers(workspace, folderRel);
+    if (inherited) visit(folder.absolute, '', inherited);
+  }
+  // Byte-wise order of the UTF-16 strings: stable whatever the locale.
+  const byPath = (a: { archivePath: string }, b: { archivePath: string }) =>
+    a.archivePath < b.archivePath ? -1 : a.archivePath > b.archivePath ? 1 : 0;
+  return { files: files.sort(byPath), leftOut: leftOut.sort(byPath) };
 }
 
 /**
@@ -123,106 +234,38 @@ interface Walk {
  * `.gitignore` from the workspace down to the folder's parent. `undefined` when one of those
  * rules ignores the folder itself (git never looks inside an ignored folder).
  */
-function inheritedMatchers(walk: Walk, folderRel: string): Matcher[] | undefined {
+function inheritedMatchers(workspace: string, folderRel: string): Matcher[] | undefined {
   const matchers: Matcher[] = [];
   // `.git` itself is never read through the path rule; its exclude file only ever narrows
   // what is sent, so it is read directly (a regular file, bounded, not through a last link).
-  const exclude = readRegularFile(join(walk.workspace, '.git', 'info', 'exclude'), 1024 * 1024);
-  if (exclude.ok) matchers.push({ base: '', ig: walk.factory().add(exclude.text) });
+  const exclude = readRegularFile(join(workspace, '.git', 'info', 'exclude'), 1024 * 1024);
+  if (exclude.ok) matchers.push({ base: '', ig: ignore().add(exclude.text) });
   const parts = folderRel === '' ? [] : folderRel.split('/');
   for (let i = 0; i < parts.length; i++) {
     const dirRel = parts.slice(0, i).join('/');
-    const own = readRules(walk, [joinRel(dirRel, '.gitignore')]);
+    const own = readRules(workspace, dirRel, '.gitignore');
     if (own) matchers.push({ base: dirRel, ig: own });
     if (isIgnored(matchers, parts.slice(0, i + 1).join('/'), true)) return undefined;
   }
   return matchers;
 }
 
-function walkFolder(walk: Walk, folder: SourceFolder): void {
-  const archivePathOf = (rel: string) => (folder.prefix ? `${folder.prefix}/${rel}` : rel);
-  // Paths relative to the workspace drive the ignore rules; `rel` (relative to the walked
-  // folder) names the file in the archive.
-  const folderRel = relative(walk.workspace, folder.absolute).split(sep).join('/');
-  const inherited = inheritedMatchers(walk, folderRel);
-  if (!inherited) return;
-  const visit = (dirAbs: string, dirRel: string, matchers: Matcher[]) => {
-    walk.checkpoint();
-    const dirWs = joinRel(folderRel, dirRel);
-    const own = readRules(walk, [joinRel(dirWs, '.gitignore'), joinRel(dirWs, '.dockerignore')]);
-    const active = own ? [...matchers, { base: dirWs, ig: own }] : matchers;
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(dirAbs, { withFileTypes: true });
-    } catch (error) {
-      throw new Error(
-        `could not list the folder ${archivePathOf(dirRel) || '.'} (${codeOf(error)})`,
-      );
-    }
-    for (const [index, entry] of entries.entries()) {
-      // A folder of a million files is seconds of synchronous work: stop within it too.
-      if (index > 0 && index % CHECKPOINT_EVERY === 0) walk.checkpoint();
-      const name = entry.name;
-      if (name === '.' || name === '..' || name.includes('/')) continue;
-      // `.git` (folder or file), `.env*` and credential files: never, whatever their kind.
-      if (isNeverArchived(name)) continue;
-      const rel = dirRel ? `${dirRel}/${name}` : name;
-      const wsRel = joinRel(folderRel, rel);
-      const abs = join(dirAbs, name);
-      if (entry.isSymbolicLink()) {
-        if (!isIgnored(active, wsRel, false)) {
-          walk.leftOut.push({ archivePath: archivePathOf(rel), reason: 'symbolic link' });
-        }
-        continue;
-      }
-      if (entry.isDirectory()) {
-        if (ALWAYS_EXCLUDED_FOLDERS.has(name) || isIgnored(active, wsRel, true)) continue;
-        visit(abs, rel, active);
-        continue;
-      }
-      if (isIgnored(active, wsRel, false)) continue;
-      if (!entry.isFile()) {
-        walk.leftOut.push({ archivePath: archivePathOf(rel), reason: 'not a regular file' });
-        continue;
-      }
-      let stat;
-      try {
-        stat = lstatSync(abs, { bigint: false });
-      } catch (error) {
-        throw new Error(`could not read ${archivePathOf(rel)} (${codeOf(error)})`);
-      }
-      if (!stat.isFile()) {
-        walk.leftOut.push({ archivePath: archivePathOf(rel), reason: 'not a regular file' });
-        continue;
-      }
-      // A hard link may be a second name of a file outside the checkout (`ln ~/.ssh/id_rsa`),
-      // so no name of a file with more than one is sent.
-      if (stat.nlink > 1) {
-        walk.leftOut.push({ archivePath: archivePathOf(rel), reason: 'hard link' });
-        continue;
-      }
-      walk.out.push({ archivePath: archivePathOf(rel), absolute: abs, size: stat.size });
-    }
-  };
-  visit(folder.absolute, '', inherited);
-}
-
 /**
- * The rules of the given ignore files (workspace-relative), or undefined when there are none.
- * Read through the one path rule: a link, FIFO or folder of that name is no ignore file.
+ * The rules of the ignore files `names` of the folder `dir` (workspace-relative), or undefined
+ * when there are none. Read through the one path rule: a link, FIFO or folder of that name is
+ * no ignore file.
  */
-function readRules(walk: Walk, files: string[]): Ignore | undefined {
+function readRules(workspace: string, dir: string, ...names: string[]): Ignore | undefined {
   let ig: Ignore | undefined;
-  for (const file of files) {
-    const read = readInsideWorkspace(walk.workspace, file, MAX_IGNORE_FILE_BYTES);
+  for (const file of names.map((name) => joinRel(dir, name))) {
+    const read = readInsideWorkspace(workspace, file, MAX_IGNORE_FILE_BYTES);
     if (!read.ok) {
       if (read.refusal === 'too-large') {
         throw new Error(`${file} is larger than 1 MiB, so its rules cannot all be honoured`);
       }
       continue; // absent (or not a regular file inside the checkout): nothing to honour
     }
-    ig ??= walk.factory();
-    ig.add(read.text);
+    ig = (ig ?? ignore()).add(read.text);
   }
   return ig;
 }
@@ -251,11 +294,10 @@ function isIgnored(matchers: Matcher[], rel: string, isDir: boolean): boolean {
   return false;
 }
 
-/** Byte-wise order of the UTF-16 strings: stable whatever the locale. */
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 function codeOf(error: unknown): string {
   return (error as NodeJS.ErrnoException).code ?? String(error);
+}
+
+export function toPosix(path: string): string {
+  return path.split(sep).join('/');
 }

@@ -1,15 +1,31 @@
 /**
- * The PUT of the archive to the signed URL the control plane issued: a streamed file body with
- * exactly `Content-Type`, `Content-Length` and `X-Goog-Content-Length-Range`, and no API key
- * or other credential (the URL is signed). Retried on 5xx, 408, 429 and connection failures
- * within the run's deadline (at most 5 attempts); an expired or refused URL is an error at
- * once. On node:http(s) rather than fetch, which would add headers of its own; through the
- * runner's proxy (`HTTPS_PROXY`) when one is set.
+ * `source: upload`, after the lookup: the platform's remote build in four steps, as the
+ * `langgraph deploy` CLI does it.
+ *
+ * 1. create (a new name only): POST /v2/deployments, `source: internal_source`;
+ * 2. upload-url: POST /v2/deployments/{id}/upload-url → `{upload_url, object_path}`;
+ * 3. upload: PUT of the archive to the signed URL (`putArchive`);
+ * 4. revision: POST /v2/deployments/{id}/revisions with the object path (the API reference's
+ *    create-revision call; its answer is the revision to follow). An install without that
+ *    endpoint, or a deployment made by `langgraph deploy` (`internal_docker`, whose source
+ *    changes), gets the CLI's PATCH with `revision_source: internal_source` instead.
+ *
+ * A failure names the step it happened in.
+ *
+ * The PUT is a streamed file body with exactly `Content-Type`, `Content-Length` and
+ * `X-Goog-Content-Length-Range`, and no API key or other credential (the URL is signed).
+ * Retried on 5xx, 408, 429 and connection failures within the run's deadline (at most 5
+ * attempts); an expired or refused URL is an error at once. On node:http(s) rather than fetch,
+ * which would add headers of its own; through the runner's proxy (`HTTPS_PROXY`) when one is set.
  */
 import { createReadStream } from 'node:fs';
 import { request as httpRequest, type Agent, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { CancelledError, DeadlineError } from '../../lib/errors.js';
+import type {
+  Deployment,
+  DeploymentPatchRequest,
+  RevisionCreateRequest,
+} from '../../api/schemas.js';
 import { agentFor } from '../../api/http/proxy.js';
 import type { HttpContext } from '../../api/http/request.js';
 import {
@@ -19,20 +35,102 @@ import {
   type Attempted,
   type RetryLoop,
 } from '../../api/http/retry-policy.js';
+import { ActionError, CancelledError, DeadlineError } from '../../lib/errors.js';
 import { inert, setSecret } from '../../lib/untrusted.js';
-import { MAX_BYTES } from './archive.js';
+import { buildCommandFields, checkCreatable, checkSameKind } from '../requests.js';
+import {
+  applyPatch,
+  createDeployment,
+  requestRevision,
+  type UpsertContext,
+  type UpsertResult,
+} from '../writes.js';
+import { MAX_BYTES, megabytes } from './archive.js';
 
-/** The run's HTTP settings (backoff, attempts) and how long a connection may stay idle. */
-export interface PutContext extends HttpContext {
-  /** No byte for this long on a connection: the attempt failed. Default 60 s. */
-  idleTimeoutMs?: number;
+const STEPS = ['create', 'upload-url', 'upload', 'revision'] as const;
+
+/** The source of a deployment `langgraph deploy` made from a locally built image. */
+const CLI_IMAGE_SOURCE = 'internal_docker';
+
+/** No byte for this long on a connection: the attempt failed. */
+const IDLE_TIMEOUT_MS = 60_000;
+
+export async function upsertFromUpload(
+  ctx: UpsertContext,
+  found: Deployment | undefined,
+): Promise<UpsertResult> {
+  const archive = ctx.sourceArchive;
+  if (!archive) throw new ActionError('Internal error: no source archive was built.');
+  const { client, config, logger } = ctx;
+  if (!client.requestUploadUrl) {
+    throw new ActionError('Internal error: this control-plane client cannot request upload URLs.');
+  }
+  let step: (typeof STEPS)[number] = 'create';
+  try {
+    let deployment = found;
+    let created = false;
+    if (deployment) checkSameKind(config, deployment);
+    if (deployment?.source === CLI_IMAGE_SOURCE) {
+      logger.notice(
+        `Deployment '${inert(deployment.name)}' was made by \`langgraph deploy\` from a local ` +
+          'image (source internal_docker); this run uploads the checkout instead, so its source ' +
+          'changes to a remote build (internal_source), as `langgraph deploy` itself does.',
+        { title: 'Deployment source changes' },
+      );
+    } else if (!deployment) {
+      checkCreatable(config);
+      const made = await createDeployment(ctx, {
+        name: config.name,
+        source: 'internal_source',
+        source_config: { deployment_type: config.deploymentType },
+        source_revision_config: { langgraph_config_path: archive.configPathInArchive },
+        secrets: config.secrets ?? [],
+      });
+      deployment = made.deployment;
+      created = made.created;
+    }
+
+    step = 'upload-url';
+    const target = await client.requestUploadUrl(deployment.id);
+
+    step = 'upload';
+    logger.info(
+      `Uploading the source archive (${megabytes(archive.bytes)}, sha256 ${archive.sha256.slice(0, 12)}…).`,
+    );
+    await putArchive(ctx, target.upload_url, archive.file, archive.bytes);
+
+    step = 'revision';
+    // The new revision built from the uploaded archive.
+    const body: RevisionCreateRequest = {
+      source_revision_config: {
+        source_tarball_path: target.object_path,
+        langgraph_config_path: archive.configPathInArchive,
+      },
+    };
+    if (config.installCommand || config.buildCommand)
+      body.source_config = buildCommandFields(config);
+    if (config.secrets !== undefined) body.secrets = config.secrets;
+    const patch: DeploymentPatchRequest = { revision_source: 'internal_source', ...body };
+    // The revisions endpoint has no field for a change of source: that takes the PATCH.
+    const result =
+      deployment.source === CLI_IMAGE_SOURCE
+        ? await applyPatch(ctx, deployment, patch, created)
+        : await requestRevision(ctx, deployment, body, patch, created);
+    archive.cleanup();
+    return result;
+  } catch (error) {
+    if (error instanceof CancelledError) throw error;
+    // The same error, its message saying which of the four steps failed: same class and
+    // fields (status, title) for the callers.
+    const prefix = `Source upload, step ${STEPS.indexOf(step) + 1} of 4 (${step}) failed: `;
+    if (!(error instanceof Error)) throw uploadFailed(prefix + String(error));
+    error.message = prefix + error.message;
+    throw error;
+  }
 }
 
-export class UploadError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UploadError';
-  }
+function uploadFailed(message: string): ActionError {
+  return new ActionError(message, 'Source upload failed');
 }
 
 /** The three headers, and no other, that the signed URL was issued for. */
@@ -44,14 +142,9 @@ export function uploadHeaders(bytes: number): Record<string, string> {
   };
 }
 
-type Attempt =
-  | { kind: 'ok' }
-  | { kind: 'retry'; reason: string; retryAfterMs?: number }
-  | { kind: 'refused'; status: number; code?: string };
-
-/** Uploads `file` (`bytes` long) to the signed `url`. Throws `UploadError` with advice. */
+/** Uploads `file` (`bytes` long) to the signed `url`. Throws `ActionError` with advice. */
 export async function putArchive(
-  ctx: PutContext,
+  ctx: HttpContext,
   url: string,
   file: string,
   bytes: number,
@@ -61,7 +154,7 @@ export async function putArchive(
   const target = new URL(url);
   if (target.search.length > 1) setSecret(target.search.slice(1));
   if (target.protocol !== 'https:' && target.protocol !== 'http:') {
-    throw new UploadError(
+    throw uploadFailed(
       `the upload URL the control plane issued is not http(s) (${inert(target.protocol, 20)}).`,
     );
   }
@@ -92,104 +185,89 @@ export async function putArchive(
       ),
   };
   await retrying(loop, async (attempt): Promise<Attempted<void>> => {
-    const result = await putOnce(ctx, target, file, bytes, agent);
-    if (result.kind === 'ok') return { done: undefined };
-    if (result.kind === 'refused') {
-      const code = result.code ? ` ${inert(result.code, 60)}` : '';
-      const expired = /expired/i.test(result.code ?? '');
-      throw new UploadError(
-        `${host} refused the upload with HTTP ${result.status}${code}. ` +
-          (expired || result.status === 400 || result.status === 403
-            ? 'The signed upload URL has expired or does not accept this request; it is issued ' +
-              'for one upload shortly before it, so re-run the job. If it persists, a proxy may ' +
-              'be changing the request.'
-            : 'Re-run the job; if it persists, report it with the status above.'),
-      );
-    }
-    if (attempt >= maxAttempts) {
-      throw new UploadError(
-        `the upload to ${host} failed after ${attempt} attempts (last: ${result.reason}). Check ` +
-          "the runner's network access to it (proxy: HTTPS_PROXY / NO_PROXY), then re-run the job.",
-      );
-    }
-    return { again: result.reason, afterMs: result.retryAfterMs };
+    const result = await putOnce(ctx, target, host, file, bytes, agent);
+    if ('done' in result || attempt < maxAttempts) return result;
+    throw uploadFailed(
+      `the upload to ${host} failed after ${attempt} attempts (last: ${result.again}). Check ` +
+        "the runner's network access to it (proxy: HTTPS_PROXY / NO_PROXY), then re-run the job.",
+    );
   });
 }
 
+/** One PUT: done, again (why, and when if the server said), or rejected with the refusal. */
 function putOnce(
-  ctx: PutContext,
+  ctx: HttpContext,
   target: URL,
+  host: string,
   file: string,
   bytes: number,
   agent: Agent | undefined,
-): Promise<Attempt> {
-  return new Promise<Attempt>((resolve, reject) => {
-    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    let settled = false;
-    const finish = (a: Attempt | Error) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(deadlineTimer);
-      ctx.signal?.removeEventListener('abort', onAbort);
-      source.destroy();
-      if (a instanceof Error) reject(a);
-      else resolve(a);
-    };
-    const req = send(target, {
+): Promise<Attempted<void>> {
+  return new Promise<Attempted<void>>((resolve, reject) => {
+    const req = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, {
       method: 'PUT',
       headers: uploadHeaders(bytes),
       // No pooled keep-alive socket: it would hold the process open after the run.
       agent: agent ?? false,
     });
     const source = createReadStream(file);
-    const onAbort = () => {
-      req.destroy();
-      finish(new CancelledError('The run was cancelled during the upload.'));
+    // The first call settles the promise; every call stops the rest (it may run again).
+    const finish = (a: Attempted<void> | Error, destroy = false) => {
+      if (destroy) req.destroy();
+      clearTimeout(deadlineTimer);
+      ctx.signal?.removeEventListener('abort', onAbort);
+      source.destroy();
+      if (a instanceof Error) reject(a);
+      else resolve(a);
     };
+    const onAbort = () =>
+      finish(new CancelledError('The run was cancelled during the upload.'), true);
     ctx.signal?.addEventListener('abort', onAbort, { once: true });
     const deadlineTimer = setTimeout(
-      () => {
-        req.destroy();
-        finish({ kind: 'retry', reason: 'timeout' });
-      },
+      () => finish({ again: 'timeout' }, true),
       Math.max(1, ctx.deadline.remainingMs()),
     );
-    req.setTimeout(ctx.idleTimeoutMs ?? 60_000, () => {
-      req.destroy();
-      finish({ kind: 'retry', reason: 'no progress (timeout)' });
-    });
-    req.on('error', (error: NodeJS.ErrnoException) => {
-      finish({ kind: 'retry', reason: error.code ?? error.message });
-    });
-    source.on('error', (error: NodeJS.ErrnoException) => {
-      req.destroy();
-      finish(new UploadError(`the archive could not be read (${error.code ?? error.message}).`));
-    });
+    req.setTimeout(IDLE_TIMEOUT_MS, () => finish({ again: 'no progress (timeout)' }, true));
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      finish({ again: error.code ?? error.message }),
+    );
+    source.on('error', (error: NodeJS.ErrnoException) =>
+      finish(uploadFailed(`the archive could not be read (${error.code ?? error.message}).`), true),
+    );
     req.on('response', (res: IncomingMessage) => {
-      void readSome(res).then((body) => finish(classify(res, body, ctx.clock.now())));
+      void readSome(res).then((body) => finish(classify(res, body, ctx.clock.now(), host)));
     });
     source.pipe(req);
   });
 }
 
-function classify(res: IncomingMessage, body: string, now: number): Attempt {
+function classify(
+  res: IncomingMessage,
+  body: string,
+  now: number,
+  host: string,
+): Attempted<void> | Error {
   const status = res.statusCode ?? 0;
-  if (status >= 200 && status < 300) return { kind: 'ok' };
+  if (status >= 200 && status < 300) return { done: undefined };
   if (status >= 500 || status === 408 || status === 429) {
-    const retryAfter = parseRetryAfter(headerOf(res, 'retry-after') ?? null, now);
     return {
-      kind: 'retry',
-      reason: `HTTP ${status}`,
-      ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}),
+      again: `HTTP ${status}`,
+      afterMs: parseRetryAfter(res.headers['retry-after'] ?? null, now),
     };
   }
   // Storage answers carry an XML or JSON error code (`ExpiredToken`, `AccessDenied`, …).
   const code =
     /<Code>([A-Za-z]{1,60})<\/Code>/.exec(body)?.[1] ??
-    /"(?:code|error)"\s*:\s*"([A-Za-z]{1,60})"/.exec(body)?.[1];
-  if (status >= 300 && status < 400)
-    return { kind: 'refused', status, code: code ?? 'redirect (not followed)' };
-  return { kind: 'refused', status, ...(code ? { code } : {}) };
+    /"(?:code|error)"\s*:\s*"([A-Za-z]{1,60})"/.exec(body)?.[1] ??
+    (status >= 300 && status < 400 ? 'redirect (not followed)' : undefined);
+  return uploadFailed(
+    `${host} refused the upload with HTTP ${status}${code ? ` ${inert(code, 60)}` : ''}. ` +
+      (/expired/i.test(code ?? '') || status === 400 || status === 403
+        ? 'The signed upload URL has expired or does not accept this request; it is issued ' +
+          'for one upload shortly before it, so re-run the job. If it persists, a proxy may ' +
+          'be changing the request.'
+        : 'Re-run the job; if it persists, report it with the status above.'),
+  );
 }
 
 /** The first 4 KiB of an answer (enough for an error code), then the rest is discarded. */
@@ -203,9 +281,4 @@ async function readSome(res: IncomingMessage): Promise<string> {
     // a reset after the status line: the status decides
   }
   return text.slice(0, 4096);
-}
-
-function headerOf(res: IncomingMessage, name: string): string | undefined {
-  const v = res.headers[name];
-  return Array.isArray(v) ? v[0] : v;
 }
