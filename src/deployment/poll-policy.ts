@@ -23,12 +23,8 @@ import { revisionStatus } from './revision-status.js';
 
 export interface PollState {
   status: string;
-  /** Time since this status was first seen. */
+  /** Time since this status began (`statusStartEstimate`). */
   msInStatus: number;
-  /** Time since the wait began (about when the revision was created). */
-  msSinceStart: number;
-  /** This status was seen for the first time at the check that just returned. */
-  statusJustChanged: boolean;
   history?: DeployHistory;
   /** The longest gap, from the `poll-interval` input (default 15 s). */
   pollIntervalMs: number;

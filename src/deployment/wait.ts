@@ -13,8 +13,8 @@ import {
   statusStartEstimate,
   type DeployHistory,
 } from './poll-policy.js';
-import { inert, type Logger } from '../lib/untrusted.js';
-import type { Clock, Deadline } from '../lib/time.js';
+import { inert } from '../lib/untrusted.js';
+import type { RunBasics } from '../lib/time.js';
 import { endsWait, revisionStatus } from './revision-status.js';
 import { errorMessage as describe, formatDuration } from '../lib/text.js';
 
@@ -41,14 +41,10 @@ export interface WaitResult {
   pollCount: number;
 }
 
-export interface WaitOptions {
+export interface WaitOptions extends RunBasics {
   client: ControlPlane;
   deploymentId: string;
   revisionId: string;
-  clock: Clock;
-  deadline: Deadline;
-  signal?: AbortSignal;
-  logger: Logger;
   /** The longest gap between two checks (`poll-interval`). */
   pollIntervalMs: number;
   onStatus?: (change: StatusChange) => void;
@@ -62,12 +58,10 @@ export interface WaitOptions {
    * GET fewer per update).
    */
   initial?: Revision;
-  /** Whether a failed check may be retried; default `isTransientPollError`. */
-  isTransient?: (error: unknown) => boolean;
 }
 
 /** Failed checks in a row after which the platform is taken to be down. */
-export const MAX_FAILED_POLLS = 10;
+const MAX_FAILED_POLLS = 10;
 
 const NETWORK_CODES = new Set([
   'ECONNRESET',
@@ -82,7 +76,7 @@ const NETWORK_CODES = new Set([
 ]);
 
 /**
- * Default for `isTransient`: server-side and network trouble (an `ApiError` without a status
+ * Whether a failed check may be retried: server-side and network trouble (an `ApiError` without a status
  * or with 5xx, 408 or 429; a reset, refused or timed-out connection; a request whose outcome
  * is unknown). A 4xx answer such as 401 or 404 will not change by asking again.
  */
@@ -104,19 +98,19 @@ export function isTransientPollError(error: unknown): boolean {
 
 export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
   const { client, deploymentId, revisionId, clock, deadline, signal, logger } = opts;
-  const isTransient = opts.isTransient ?? isTransientPollError;
-  const label = `Revision ${shortId(revisionId)}`;
+  const label = `Revision ${revisionId.length > 9 ? `${revisionId.slice(0, 8)}…` : revisionId}`;
   const ids = `revision ${revisionId} of deployment ${deploymentId}`;
   const start = clock.now();
   const timeline: StatusChange[] = [];
-  let lastStatus: string | undefined;
+  /** The latest status seen, and the latest revision read. */
+  let current: StatusChange | undefined;
+  let lastRevision: Revision | undefined;
   let lastMessage: string | undefined;
   let statusSince = start;
   let previousCheckAt = start;
   let pollCount = 0;
   let failuresInRow = 0;
 
-  let current: StatusChange | undefined;
   const lastSeen = () =>
     current === undefined
       ? 'no status could be read yet'
@@ -137,13 +131,9 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
 
   // A status the wait gives up on after a while (INTERRUPTED) ends as its outcome at the
   // deadline too, so the failure names it rather than a timeout.
-  let lastRevision: Revision | undefined;
   const endAtDeadline = (): WaitResult => {
     const held = lastRevision;
-    const outcome =
-      held && revisionStatus(held.status).finalAfterMs !== undefined
-        ? outcomeOf(held.status, Infinity)
-        : undefined;
+    const outcome = held && endsWait(held.status, Infinity);
     if (!held || !outcome) throw timedOut();
     logger.info(heldTooLong(label, held.status, clock.now(), current));
     return { outcome, status: held.status, revision: held, timeline, pollCount };
@@ -183,13 +173,14 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
     } catch (error) {
       if (signal?.aborted || error instanceof CancelledError) throw cancelled();
       if (error instanceof DeadlineError) return endAtDeadline();
-      if (!isTransient(error)) throw checkFailed(error, ids, lastStatus);
+      if (!isTransientPollError(error)) throw checkFailed(error, ids, current?.status);
       const rateLimited = error instanceof ApiError && error.status === 429;
       if (!rateLimited) failuresInRow++;
       if (failuresInRow >= MAX_FAILED_POLLS) {
         throw new ActionError(
           `${MAX_FAILED_POLLS} status checks of ${ids} failed in a row (last error: ` +
-            `${describe(error)}): the platform seems to be down. ${capitalize(lastSeen())}; ` +
+            `${describe(error)}): the platform seems to be down. ` +
+            `${lastSeen().replace(/^./, (c) => c.toUpperCase())}; ` +
             'the revision may still go on on the platform. Check the LangSmith status page ' +
             'and UI, and re-run the workflow when the control plane answers again.',
           'Control plane unavailable',
@@ -204,40 +195,37 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
     }
 
     const now = clock.now();
-    let justChanged = false;
     if (revision) {
-      const status = revision.status;
-      if (status !== lastStatus) {
-        const change: StatusChange = { status, at: now, lastSeenAt: now };
-        timeline.push(change);
-        logger.info(statusLine(label, status, current, now) + statusMessageOf(revision, undefined));
-        lastMessage = revision.status_message ?? undefined;
-        current = change;
+      const { status } = revision;
+      const changed = status !== current?.status;
+      // The platform's message: with a new status, or as a line of its own when it changes.
+      const message = revision.status_message ?? undefined;
+      const said =
+        message?.trim() && (changed || message !== lastMessage)
+          ? ` — ${inert(message.trim(), 500)}`
+          : '';
+      lastMessage = message;
+      if (changed) {
+        logger.info(statusLine(label, status, current, now) + said);
+        statusSince = !current
+          ? now
+          : statusStartEstimate({
+              createdAt: revision.created_at,
+              updatedAt: revision.updated_at,
+              waitStartedAt: start,
+              previousCheckAt,
+              now,
+            });
+        current = { status, at: now, lastSeenAt: now };
+        timeline.push(current);
         try {
-          opts.onStatus?.(change);
+          opts.onStatus?.(current);
         } catch (error) {
           logger.debug(`The status callback failed: ${describe(error)}`);
         }
-        lastStatus = status;
-        statusSince =
-          timeline.length === 1
-            ? now
-            : statusStartEstimate({
-                createdAt: revision.created_at,
-                updatedAt: revision.updated_at,
-                waitStartedAt: start,
-                previousCheckAt,
-                now,
-              });
-        justChanged = true;
       } else {
         if (current) current.lastSeenAt = now;
-        if ((revision.status_message ?? undefined) !== lastMessage) {
-          // The same status with a new message from the platform: worth a line of its own.
-          const message = statusMessageOf(revision, lastMessage);
-          lastMessage = revision.status_message ?? undefined;
-          if (message) logger.info(`${label} status: ${inert(status, 80)}${message}`);
-        }
+        if (said) logger.info(`${label} status: ${inert(status, 80)}${said}`);
       }
       try {
         opts.onPoll?.(status);
@@ -246,7 +234,7 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
       }
       previousCheckAt = now;
       lastRevision = revision;
-      const outcome = outcomeOf(status, now - (current?.at ?? now));
+      const outcome = endsWait(status, now - (current?.at ?? now));
       if (outcome) {
         if (!revisionStatus(status).final) logger.info(heldTooLong(label, status, now, current));
         return { outcome, status, revision, timeline, pollCount };
@@ -254,17 +242,16 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
     }
 
     if (deadline.passed()) return endAtDeadline();
+    const status = current?.status ?? 'UNKNOWN';
     const delay = nextPollDelay({
-      status: lastStatus ?? 'UNKNOWN',
+      status,
       msInStatus: clock.now() - statusSince,
-      msSinceStart: clock.now() - start,
-      statusJustChanged: justChanged,
       history,
       pollIntervalMs: opts.pollIntervalMs,
     });
     // Never past the deadline: the last check happens right at it. A status that ends the
     // wait after a while (INTERRUPTED) is checked again right when that while is over.
-    const { finalAfterMs } = revisionStatus(lastStatus ?? 'UNKNOWN');
+    const { finalAfterMs } = revisionStatus(status);
     const untilGiveUp =
       finalAfterMs === undefined || !current ? Infinity : finalAfterMs - (clock.now() - current.at);
     const sleepMs = Math.max(0, Math.min(delay, deadline.remainingMs(), untilGiveUp));
@@ -275,12 +262,6 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
       throw error;
     }
   }
-}
-
-function outcomeOf(status: string, msInStatus: number): WaitResult['outcome'] | undefined {
-  const outcome = endsWait(status, msInStatus);
-  if (outcome === undefined || outcome === 'in_progress') return undefined;
-  return outcome === 'superseded' ? 'skipped' : outcome;
 }
 
 /** Why the wait ends on a status that is not final: it stayed too long. */
@@ -310,16 +291,6 @@ function statusLine(
   return line;
 }
 
-/**
- * ` — <status_message>` when the revision carries one (and it differs from `previous`):
- * untrusted text, neutralised and cut to one line.
- */
-export function statusMessageOf(revision: Revision, previous: string | undefined): string {
-  const message = revision.status_message;
-  if (typeof message !== 'string' || message.trim() === '' || message === previous) return '';
-  return ` — ${inert(message.trim(), 500)}`;
-}
-
 /** A check that will not succeed by asking again (401, 403, 404, …): ends the wait. */
 function checkFailed(error: unknown, ids: string, lastStatus: string | undefined): Error {
   if (!(error instanceof ApiError))
@@ -341,31 +312,14 @@ function checkFailed(error: unknown, ids: string, lastStatus: string | undefined
 /** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
 function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
-  return new Promise<T>((resolve, reject) => {
-    if (signal.aborted) {
-      promise.catch(() => undefined);
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
+  promise.catch(() => undefined); // its failure after an abort is nobody's to handle
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
   });
-}
-
-function shortId(id: string): string {
-  return id.length > 9 ? `${id.slice(0, 8)}…` : id;
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  return Promise.race([promise, aborted]).finally(() =>
+    signal.removeEventListener('abort', onAbort),
+  );
 }
