@@ -29,10 +29,9 @@ import { waitForRevision, type WaitResult } from '../deployment/wait.js';
 import { prepareSourceArchive } from '../deployment/upload/prepare.js';
 import { interruptPrevious } from '../deployment/interrupt-previous.js';
 import { rollBackAfterFailedChecks } from './rollback.js';
-import { skippedMessage } from '../deployment/skip-unchanged.js';
 import { verifyDeployment } from '../verify/index.js';
 import { BuildLogStream } from '../deployment/logs.js';
-import { checkUnchanged, recordSettings } from '../deployment/skip-run.js';
+import { checkUnchanged, recordSettings, skippedMessage } from '../deployment/skip-unchanged.js';
 
 export async function runDeploy(ctx: RunContext): Promise<number> {
   const { config, client, logger, state } = ctx;
