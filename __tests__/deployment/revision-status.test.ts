@@ -10,7 +10,6 @@ import {
   revisionStatus,
   type RevisionStatusRule,
 } from '../../src/deployment/revision-status.js';
-import { isInProgress } from '../../src/deployment/skip-unchanged.js';
 
 const REVISION_STATUSES = Object.keys(REVISION_STATUS);
 /** The statuses whose rows match `test`, in table order. */
@@ -78,15 +77,36 @@ describe('the revision-status table', () => {
     expect(statusesWhere((r) => r.log === 'build')).toEqual(['CREATE_FAILED', 'BUILD_FAILED']);
     expect(statusesWhere((r) => r.log === 'deploy')).toEqual(['DEPLOY_FAILED']);
     expect(statusesWhere((r) => r.phase === 'building')).toEqual(['AWAITING_BUILD', 'BUILDING']);
-    for (const status of [...REVISION_STATUSES, 'REBUILDING']) {
-      expect([status, isInProgress(status)]).toEqual([
-        status,
-        revisionStatus(status).outcome === 'in_progress',
-      ]);
-    }
   });
 
   it('times only DEPLOYING closely', () => {
     expect(statusesWhere((r) => r.phase === 'deploying')).toEqual(['DEPLOYING']);
+  });
+});
+
+describe('work still in progress (interrupt-previous, skip-unchanged)', () => {
+  const isInProgress = (status: string) => revisionStatus(status).outcome === 'in_progress';
+  it('is true for the waiting and working statuses and ones it does not know', () => {
+    for (const s of [
+      'QUEUED',
+      'AWAITING_BUILD',
+      'BUILDING',
+      'AWAITING_DEPLOY',
+      'DEPLOYING',
+      'UNKNOWN',
+      'NEW',
+    ]) {
+      expect([s, isInProgress(s)]).toEqual([s, true]);
+    }
+    for (const s of [
+      'DEPLOYED',
+      'BUILD_FAILED',
+      'DEPLOY_FAILED',
+      'CREATE_FAILED',
+      'SKIPPED',
+      'INTERRUPTED',
+    ]) {
+      expect([s, isInProgress(s)]).toEqual([s, false]);
+    }
   });
 });

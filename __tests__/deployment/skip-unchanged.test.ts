@@ -7,7 +7,6 @@ import type { RunContext } from '../../src/commands/context.js';
 import type { ParsedLangGraphConfig } from '../../src/preflight/index.js';
 import {
   checkUnchanged,
-  isInProgress,
   skipDecision,
   skippedMessage,
   type SkipConfig,
@@ -200,32 +199,6 @@ describe('skipDecision', () => {
       'install-command',
       'build-command',
     ]);
-  });
-});
-
-describe('isInProgress', () => {
-  it('is true for the waiting and working statuses and ones it does not know', () => {
-    for (const s of [
-      'QUEUED',
-      'AWAITING_BUILD',
-      'BUILDING',
-      'AWAITING_DEPLOY',
-      'DEPLOYING',
-      'UNKNOWN',
-      'NEW',
-    ]) {
-      expect([s, isInProgress(s)]).toEqual([s, true]);
-    }
-    for (const s of [
-      'DEPLOYED',
-      'BUILD_FAILED',
-      'DEPLOY_FAILED',
-      'CREATE_FAILED',
-      'SKIPPED',
-      'INTERRUPTED',
-    ]) {
-      expect([s, isInProgress(s)]).toEqual([s, false]);
-    }
   });
 });
 

@@ -8,7 +8,11 @@
  * The simulator keeps its own list on purpose: it plays the platform, not the action.
  */
 
-/** What a status means for this run's revision (`skipped`: a newer revision superseded it). */
+/**
+ * What a status means for this run's revision: `skipped`, a newer revision superseded it;
+ * `in_progress`, work still going on (not INTERRUPTED: nothing works on it unless someone
+ * resumes it).
+ */
 export type RevisionOutcome = 'deployed' | 'failed' | 'skipped' | 'in_progress';
 
 /**

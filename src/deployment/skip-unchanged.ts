@@ -71,14 +71,6 @@ export interface SkipEvidence {
 const HEX_SHA = /^[0-9a-f]{7,64}$/i;
 const build = (reason: string): SkipDecision => ({ skip: false, reason });
 
-/**
- * A revision status of work still going on: not DEPLOYED, failed, SKIPPED or INTERRUPTED
- * (which is not final, but nothing works on it unless someone resumes it).
- */
-export function isInProgress(status: string): boolean {
-  return revisionStatus(status).outcome === 'in_progress';
-}
-
 /** The commit a new revision would be built from: the PR head on pull requests. */
 export function workflowCommit(config: Pick<Config, 'github'>): string {
   return config.github.pullRequest?.headSha || config.github.sha;
@@ -146,7 +138,8 @@ export function skipDecision(
     }
   }
   const newer = found.latest_revision_id && found.latest_revision_id !== active.id;
-  if (newer && (!latest || latest.id !== found.latest_revision_id || isInProgress(latest.status))) {
+  const replaced = !latest || latest.id !== found.latest_revision_id;
+  if (newer && (replaced || revisionStatus(latest.status).outcome === 'in_progress')) {
     return build('a newer revision is in progress and would replace it');
   }
   const because: string[] = [];
@@ -179,18 +172,7 @@ export function skipDecision(
   if (built.toLowerCase() === expected) {
     return { skip: true, revisionId: active.id, commitSha: built, because };
   }
-  return filesDecision(config, active.id, built, expected, evidence, because);
-}
-
-/** The live revision runs another commit: skip only when no agent file changed since. */
-function filesDecision(
-  config: SkipConfig,
-  revisionId: string,
-  built: string,
-  expected: string,
-  evidence: SkipEvidence,
-  because: string[],
-): SkipDecision {
+  // The live revision runs another commit: skip only when no agent file changed since.
   const runs = `the live revision runs commit ${built.slice(0, 12)}`;
   if (!evidence.changes) {
     return {
@@ -222,7 +204,7 @@ function filesDecision(
       : `the ${other.length} file${other.length === 1 ? '' : 's'} changed since the live commit (${listFiles(other)}) ` +
           `are outside what the agent is built from (${where} and the files ${config.configPath} names)`,
   );
-  return { skip: true, revisionId, commitSha: built, because, otherCommit: true };
+  return { skip: true, revisionId: active.id, commitSha: built, because, otherCommit: true };
 }
 
 /**

@@ -63,17 +63,8 @@ export interface WaitOptions extends RunBasics {
 /** Failed checks in a row after which the platform is taken to be down. */
 const MAX_FAILED_POLLS = 10;
 
-const NETWORK_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'ECONNABORTED',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EAI_AGAIN',
-  'ENETUNREACH',
-  'EHOSTUNREACH',
-  'ENOTFOUND',
-]);
+const NETWORK_CODE =
+  /^(ECONNRESET|ECONNREFUSED|ECONNABORTED|ETIMEDOUT|EPIPE|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|ENOTFOUND|UND_ERR.*)$/;
 
 /**
  * Whether a failed check may be retried: server-side and network trouble (an `ApiError` without a status
@@ -89,9 +80,7 @@ export function isTransientPollError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (/OutcomeUnknown|Timeout|AbortError|FetchError|NetworkError/i.test(error.name)) return true;
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (NETWORK_CODES.has(code) || code.startsWith('UND_ERR'))) {
-    return true;
-  }
+  if (typeof code === 'string' && NETWORK_CODE.test(code)) return true;
   if (error.cause !== undefined && error.cause !== error) return isTransientPollError(error.cause);
   return error instanceof TypeError && /fetch failed|network|socket/i.test(error.message);
 }
@@ -129,6 +118,15 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
         'input if deploys of this deployment take longer.',
     );
 
+  /** The caller's hooks: one that fails is only a debug line, never the end of the wait. */
+  const callback = (what: string, call: () => void) => {
+    try {
+      call();
+    } catch (error) {
+      logger.debug(`The ${what} callback failed: ${describe(error)}`);
+    }
+  };
+
   // A status the wait gives up on after a while (INTERRUPTED) ends as its outcome at the
   // deadline too, so the failure names it rather than a timeout.
   const endAtDeadline = (): WaitResult => {
@@ -144,20 +142,17 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
   let history: DeployHistory | undefined;
   void Promise.resolve()
     .then(() => client.listRevisions(deploymentId, { limit: 20 }))
-    .then(
-      (list) => {
-        history = historyFromRevisions(list.resources, revisionId);
-        if (history) {
-          logger.debug(
-            `Earlier revisions of deployment ${deploymentId} took ` +
-              `${formatDuration(history.typicalTotalMs)} (median of ${history.samples}); ` +
-              'the status checks are timed accordingly.',
-          );
-        }
-      },
-      (error: unknown) => {
-        logger.debug(`Could not read earlier revisions for the polling policy: ${describe(error)}`);
-      },
+    .then((list) => {
+      history = historyFromRevisions(list.resources, revisionId);
+      if (!history) return;
+      logger.debug(
+        `Earlier revisions of deployment ${deploymentId} took ` +
+          `${formatDuration(history.typicalTotalMs)} (median of ${history.samples}); ` +
+          'the status checks are timed accordingly.',
+      );
+    })
+    .catch((error: unknown) =>
+      logger.debug(`Could not read earlier revisions for the polling policy: ${describe(error)}`),
     );
 
   for (;;) {
@@ -216,22 +211,15 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
               previousCheckAt,
               now,
             });
-        current = { status, at: now, lastSeenAt: now };
-        timeline.push(current);
-        try {
-          opts.onStatus?.(current);
-        } catch (error) {
-          logger.debug(`The status callback failed: ${describe(error)}`);
-        }
+        const change: StatusChange = { status, at: now, lastSeenAt: now };
+        current = change;
+        timeline.push(change);
+        callback('status', () => opts.onStatus?.(change));
       } else {
         if (current) current.lastSeenAt = now;
         if (said) logger.info(`${label} status: ${inert(status, 80)}${said}`);
       }
-      try {
-        opts.onPoll?.(status);
-      } catch (error) {
-        logger.debug(`The poll callback failed: ${describe(error)}`);
-      }
+      callback('poll', () => opts.onPoll?.(status));
       previousCheckAt = now;
       lastRevision = revision;
       const outcome = endsWait(status, now - (current?.at ?? now));
