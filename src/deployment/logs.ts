@@ -191,20 +191,20 @@ function linesOf(entries: unknown[]): string[] {
  * to about 500 characters.
  */
 export function renderLogEntry(entry: unknown): string {
-  let text: string;
-  const message = isRecord(entry) ? firstOf(entry, ['message', 'msg', 'log', 'text']) : undefined;
-  if (typeof entry === 'string') {
-    text = entry;
-  } else if (isRecord(entry) && typeof message === 'string') {
-    const parts = [
-      renderTimestamp(firstOf(entry, ['timestamp', 'time', 'ts'])),
-      renderLevel(firstOf(entry, ['level', 'severity'])),
-      message,
-    ];
-    text = parts.filter((p) => p !== undefined && p !== '').join(' ');
-  } else {
-    text = toJson(entry);
-  }
+  const record = isRecord(entry) ? entry : {};
+  const message = firstOf(record, ['message', 'msg', 'log', 'text']);
+  const level = firstOf(record, ['level', 'severity']);
+  const parts = [
+    renderTimestamp(firstOf(record, ['timestamp', 'time', 'ts'])),
+    typeof level === 'string' ? level.toUpperCase() : typeof level === 'number' ? `${level}` : '',
+    message,
+  ];
+  const text =
+    typeof entry === 'string'
+      ? entry
+      : typeof message === 'string'
+        ? parts.filter((part) => part !== '').join(' ')
+        : toJson(entry);
   return stripVTControlCharacters(text)
     .replace(/\r\n?/g, '\n')
     .trimEnd()
@@ -222,19 +222,10 @@ function firstOf(entry: Record<string, unknown>, keys: string[]): unknown {
   return keys.map((key) => entry[key]).find((value) => value !== undefined && value !== null);
 }
 
-function renderTimestamp(value: unknown): string | undefined {
+function renderTimestamp(value: unknown): string {
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) {
-    // Epoch seconds or milliseconds (or nanoseconds, as some log stores keep them).
-    const ms = value > 1e17 ? value / 1e6 : value > 1e11 ? value : value * 1000;
-    const date = new Date(ms);
-    return Number.isNaN(date.getTime()) ? String(value) : date.toISOString();
-  }
-  return undefined;
-}
-
-function renderLevel(value: unknown): string | undefined {
-  if (typeof value === 'string') return value.toUpperCase();
-  if (typeof value === 'number') return String(value);
-  return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value)) return '';
+  // Epoch seconds or milliseconds (or nanoseconds, as some log stores keep them).
+  const date = new Date(value > 1e17 ? value / 1e6 : value > 1e11 ? value : value * 1000);
+  return Number.isNaN(date.getTime()) ? String(value) : date.toISOString();
 }

@@ -138,10 +138,7 @@ export function historyFromRevisions(
   }
   if (durations.length === 0) return undefined;
   durations.sort((a, b) => a - b);
-  const mid = durations.length >> 1;
-  const typicalTotalMs =
-    durations.length % 2 === 1
-      ? (durations[mid] as number)
-      : ((durations[mid - 1] as number) + (durations[mid] as number)) / 2;
-  return { typicalTotalMs, samples: durations.length };
+  // The middle one, or the mean of the two middle ones.
+  const [low, high] = [(durations.length - 1) >> 1, durations.length >> 1];
+  return { typicalTotalMs: (durations[low]! + durations[high]!) / 2, samples: durations.length };
 }

@@ -27,20 +27,17 @@ import {
   UNSKIPPABLE_INPUTS,
   withRecord,
   type RecordBinding,
+  type RecordedSettings,
 } from './settings-record.js';
 
 /** What the decision reads from the configuration (a `Config` fits). */
-export type SkipConfig = Pick<
-  Config,
-  'source' | 'skipUnchanged' | 'repoRef' | 'configPath' | 'secrets' | 'resourceSpec' | 'github'
-> & {
-  installCommand?: string | undefined;
-  buildCommand?: string | undefined;
-  /** The key of the settings record is derived from it (never logged). */
-  apiKey?: string;
-  /** `upload`: the SHA-256 of this run's archive. */
-  sourceDigest?: string | undefined;
-};
+export type SkipConfig = RecordedSettings &
+  Pick<Config, 'source' | 'skipUnchanged' | 'repoRef' | 'configPath' | 'github'> & {
+    /** The key of the settings record is derived from it (never logged). */
+    apiKey?: string;
+    /** `upload`: the SHA-256 of this run's archive. */
+    sourceDigest?: string | undefined;
+  };
 
 export type SkipDecision =
   | {
