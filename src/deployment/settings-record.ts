@@ -26,7 +26,7 @@ export type RecordedSettings = Pick<
   'secrets' | 'resourceSpec' | 'installCommand' | 'buildCommand'
 >;
 
-/** The inputs the record covers (whose value goes into the new revision), and whether a run sends each. */
+/** The inputs the record covers (their values go into the revision); `given`: a run sends it. */
 export const UNSKIPPABLE_INPUTS: readonly {
   input: string;
   given: (settings: RecordedSettings) => boolean;

@@ -63,13 +63,16 @@ export interface WaitOptions extends RunBasics {
 /** Failed checks in a row after which the platform is taken to be down. */
 const MAX_FAILED_POLLS = 10;
 
-const NETWORK_CODE =
-  /^(ECONNRESET|ECONNREFUSED|ECONNABORTED|ETIMEDOUT|EPIPE|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|ENOTFOUND|UND_ERR.*)$/;
+const NETWORK_CODE = new RegExp(
+  '^(ECONNRESET|ECONNREFUSED|ECONNABORTED|ETIMEDOUT|EPIPE|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH' +
+    '|ENOTFOUND|UND_ERR.*)$',
+);
 
 /**
- * Whether a failed check may be retried: server-side and network trouble (an `ApiError` without a status
- * or with 5xx, 408 or 429; a reset, refused or timed-out connection; a request whose outcome
- * is unknown). A 4xx answer such as 401 or 404 will not change by asking again.
+ * Whether a failed check may be retried: server-side and network trouble (an `ApiError`
+ * without a status or with 5xx, 408 or 429; a reset, refused or timed-out connection; a
+ * request whose outcome is unknown). A 4xx answer such as 401 or 404 will not change by asking
+ * again.
  */
 export function isTransientPollError(error: unknown): boolean {
   if (error instanceof CancelledError || error instanceof DeadlineError) return false;
@@ -118,6 +121,12 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
         'input if deploys of this deployment take longer.',
     );
 
+  /** Why the wait ends on a status that is not final: it stayed too long. */
+  const heldTooLong = (status: string, now: number) =>
+    logger.info(
+      `${label} stayed ${inert(status, 80)} for ${formatDuration(now - (current?.at ?? now))}; ` +
+        'the action stops waiting for it to go on.',
+    );
   /** The caller's hooks: one that fails is only a debug line, never the end of the wait. */
   const callback = (what: string, call: () => void) => {
     try {
@@ -133,7 +142,7 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
     const held = lastRevision;
     const outcome = held && endsWait(held.status, Infinity);
     if (!held || !outcome) throw timedOut();
-    logger.info(heldTooLong(label, held.status, clock.now(), current));
+    heldTooLong(held.status, clock.now());
     return { outcome, status: held.status, revision: held, timeline, pollCount };
   };
 
@@ -224,7 +233,7 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
       lastRevision = revision;
       const outcome = endsWait(status, now - (current?.at ?? now));
       if (outcome) {
-        if (!revisionStatus(status).final) logger.info(heldTooLong(label, status, now, current));
+        if (!revisionStatus(status).final) heldTooLong(status, now);
         return { outcome, status, revision, timeline, pollCount };
       }
     }
@@ -250,14 +259,6 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
       throw error;
     }
   }
-}
-
-/** Why the wait ends on a status that is not final: it stayed too long. */
-function heldTooLong(label: string, status: string, now: number, seen?: StatusChange): string {
-  return (
-    `${label} stayed ${inert(status, 80)} for ${formatDuration(now - (seen?.at ?? now))}; ` +
-    'the action stops waiting for it to go on.'
-  );
 }
 
 /**
