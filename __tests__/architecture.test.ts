@@ -44,7 +44,6 @@ const COVERED_ELSEWHERE: Readonly<Record<string, string>> = {
   'src/commands/rollback.ts': '__tests__/e2e/rollback.test.ts',
   'src/commands/prune-ownership.ts': '__tests__/commands/prune.test.ts',
   'src/deployment/preconditions.ts': '__tests__/e2e/preflight.test.ts',
-  'src/deployment/skip-run.ts': '__tests__/e2e/skip-changes.test.ts',
   'src/deployment/steps.ts': '__tests__/deployment/redeploy.test.ts',
   'src/deployment/tracing-project-conflict.ts': '__tests__/deployment/upsert.test.ts',
   'src/deployment/writes.ts': '__tests__/deployment/upsert.test.ts',

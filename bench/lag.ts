@@ -462,7 +462,7 @@ function modelOne(
       last = status;
     }
     previous = t;
-    t += delay({ status, msInStatus: t - since, msSinceStart: t, statusJustChanged: changed });
+    t += delay({ status, msInStatus: t - since });
     if (requests > 10_000) throw new Error('The model never reached DEPLOYED.');
   }
 }

@@ -95,8 +95,6 @@ function simulate(
     const delay = policy({
       status,
       msInStatus: t - since,
-      msSinceStart: t,
-      statusJustChanged: changed,
       history,
       pollIntervalMs,
     });
@@ -216,8 +214,6 @@ function state(overrides: Partial<PollState>): PollState {
   return {
     status: 'BUILDING',
     msInStatus: 0,
-    msSinceStart: 0,
-    statusJustChanged: false,
     pollIntervalMs: 15_000,
     ...overrides,
   };
@@ -247,21 +243,17 @@ function allStates(pollIntervalMs: number): PollState[] {
   for (const status of STATUSES) {
     for (let s = 0; s <= 400; s += 2.5) {
       for (const history of histories) {
-        for (const statusJustChanged of [false, true]) {
-          out.push(
-            state({
-              status,
-              msInStatus: s * 1000 * (pollIntervalMs / 15_000),
-              msSinceStart: (s + 200) * 1000 * (pollIntervalMs / 15_000),
-              statusJustChanged,
-              pollIntervalMs,
-              history: history && {
-                ...history,
-                typicalTotalMs: history.typicalTotalMs * (pollIntervalMs / 15_000),
-              },
-            }),
-          );
-        }
+        out.push(
+          state({
+            status,
+            msInStatus: s * 1000 * (pollIntervalMs / 15_000),
+            pollIntervalMs,
+            history: history && {
+              ...history,
+              typicalTotalMs: history.typicalTotalMs * (pollIntervalMs / 15_000),
+            },
+          }),
+        );
       }
     }
   }
@@ -301,16 +293,14 @@ describe('nextPollDelay bounds and scaling', () => {
   it('waits the longest gap in long phases and in statuses it does not know', () => {
     for (const status of ['CREATING', 'QUEUED', 'AWAITING_BUILD', 'BUILDING', 'INTERRUPTED']) {
       expect(nextPollDelay(state({ status, msInStatus: 30_000 }))).toBe(15_000);
-      expect(nextPollDelay(state({ status, statusJustChanged: true }))).toBe(15_000);
+      expect(nextPollDelay(state({ status }))).toBe(15_000);
     }
     expect(nextPollDelay(state({ status: 'UNKNOWN' }))).toBe(15_000);
     expect(nextPollDelay(state({ status: 'BRAND_NEW_STATUS', msInStatus: 90_000 }))).toBe(15_000);
   });
 
   it('waits the longest gap in AWAITING_DEPLOY too (DEPLOYING is timed from its updated_at)', () => {
-    expect(nextPollDelay(state({ status: 'AWAITING_DEPLOY', statusJustChanged: true }))).toBe(
-      15_000,
-    );
+    expect(nextPollDelay(state({ status: 'AWAITING_DEPLOY' }))).toBe(15_000);
   });
 
   it('no DEPLOYING end (54–126 s at the reference) is left more than 3.3 s without a check', () => {
@@ -334,7 +324,7 @@ describe('nextPollDelay bounds and scaling', () => {
   });
 
   it('polls DEPLOYING sparsely early and densely (under 2 s) once its end is likely', () => {
-    expect(nextPollDelay(state({ status: 'DEPLOYING', statusJustChanged: true }))).toBe(15_000);
+    expect(nextPollDelay(state({ status: 'DEPLOYING' }))).toBe(15_000);
     expect(nextPollDelay(state({ status: 'DEPLOYING', msInStatus: 20_000 }))).toBe(15_000);
     const middle = nextPollDelay(state({ status: 'DEPLOYING', msInStatus: 70_000 }));
     expect(middle).toBeLessThan(15_000);

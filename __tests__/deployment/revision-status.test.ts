@@ -3,18 +3,18 @@
  * which used to decide on their own now follow it.
  */
 import { describe, expect, it } from '@jest/globals';
-import { STREAMED_STATUSES } from '../../src/deployment/build-log-stream.js';
-import { logTypeFor } from '../../src/deployment/logs.js';
 import {
   REVISION_STATUS,
-  REVISION_STATUSES,
   UNKNOWN_STATUS,
   endsWait,
-  isKnownStatus,
   revisionStatus,
-  statusesWhere,
+  type RevisionStatusRule,
 } from '../../src/deployment/revision-status.js';
-import { isInProgress } from '../../src/deployment/skip-unchanged.js';
+
+const REVISION_STATUSES = Object.keys(REVISION_STATUS);
+/** The statuses whose rows match `test`, in table order. */
+const statusesWhere = (test: (rule: RevisionStatusRule) => boolean) =>
+  REVISION_STATUSES.filter((status) => test(revisionStatus(status)));
 
 describe('the revision-status table', () => {
   it('lists the statuses of the OpenAPI description, in the order of a revision’s life', () => {
@@ -50,7 +50,7 @@ describe('the revision-status table', () => {
       'INTERRUPTED',
     ]);
     expect(REVISION_STATUS.DEPLOYED.outcome).toBe('deployed');
-    expect(REVISION_STATUS.SKIPPED.outcome).toBe('superseded');
+    expect(REVISION_STATUS.SKIPPED.outcome).toBe('skipped');
     // Final exactly when not in progress, except INTERRUPTED: both official tools keep
     // following it, and the wait gives up on it only after a while.
     for (const status of REVISION_STATUSES) {
@@ -66,30 +66,47 @@ describe('the revision-status table', () => {
   });
 
   it('treats a status the platform adds later as still in progress, with a note in the log', () => {
-    expect(isKnownStatus('REBUILDING')).toBe(false);
     expect(revisionStatus('REBUILDING')).toBe(UNKNOWN_STATUS);
     expect(UNKNOWN_STATUS).toMatchObject({ outcome: 'in_progress', final: false });
     expect(UNKNOWN_STATUS.note).toContain('not a status this action knows');
-    expect(isKnownStatus('toString')).toBe(false);
+    expect(revisionStatus('toString')).toBe(UNKNOWN_STATUS);
     expect(revisionStatus('constructor')).toBe(UNKNOWN_STATUS);
   });
 
   it('drives the log type, the build-log stream and the in-progress test', () => {
-    expect(REVISION_STATUSES.filter((s) => logTypeFor(s) === 'build')).toEqual([
-      'CREATE_FAILED',
-      'BUILD_FAILED',
-    ]);
-    expect(REVISION_STATUSES.filter((s) => logTypeFor(s) === 'deploy')).toEqual(['DEPLOY_FAILED']);
-    expect([...STREAMED_STATUSES]).toEqual(statusesWhere((r) => r.phase === 'building'));
-    for (const status of [...REVISION_STATUSES, 'REBUILDING']) {
-      expect([status, isInProgress(status)]).toEqual([
-        status,
-        revisionStatus(status).outcome === 'in_progress',
-      ]);
-    }
+    expect(statusesWhere((r) => r.log === 'build')).toEqual(['CREATE_FAILED', 'BUILD_FAILED']);
+    expect(statusesWhere((r) => r.log === 'deploy')).toEqual(['DEPLOY_FAILED']);
+    expect(statusesWhere((r) => r.phase === 'building')).toEqual(['AWAITING_BUILD', 'BUILDING']);
   });
 
   it('times only DEPLOYING closely', () => {
     expect(statusesWhere((r) => r.phase === 'deploying')).toEqual(['DEPLOYING']);
+  });
+});
+
+describe('work still in progress (interrupt-previous, skip-unchanged)', () => {
+  const isInProgress = (status: string) => revisionStatus(status).outcome === 'in_progress';
+  it('is true for the waiting and working statuses and ones it does not know', () => {
+    for (const s of [
+      'QUEUED',
+      'AWAITING_BUILD',
+      'BUILDING',
+      'AWAITING_DEPLOY',
+      'DEPLOYING',
+      'UNKNOWN',
+      'NEW',
+    ]) {
+      expect([s, isInProgress(s)]).toEqual([s, true]);
+    }
+    for (const s of [
+      'DEPLOYED',
+      'BUILD_FAILED',
+      'DEPLOY_FAILED',
+      'CREATE_FAILED',
+      'SKIPPED',
+      'INTERRUPTED',
+    ]) {
+      expect([s, isInProgress(s)]).toEqual([s, false]);
+    }
   });
 });

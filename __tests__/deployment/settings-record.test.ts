@@ -2,12 +2,11 @@ import { describe, expect, it } from '@jest/globals';
 import {
   canonicalJson,
   canonicalSettings,
-  compareSettings,
-  RECORD_NAME,
-  recordKey,
+  recordMismatch,
   recordValue,
   withRecord,
 } from '../../src/deployment/settings-record.js';
+import { RECORD_NAME } from '../../src/inputs/secrets.js';
 
 const KEY = 'lsv2_sk_0123';
 const SECRETS = [
@@ -35,19 +34,18 @@ describe('canonical form', () => {
 
 describe('the record', () => {
   it('is an HMAC that changes with every input, the binding, the key and the deployment', () => {
-    const key = recordKey(KEY, 'my-agent');
-    const base = recordValue(key, { secrets: SECRETS }, COMMIT);
+    const base = recordValue(KEY, 'my-agent', { secrets: SECRETS }, COMMIT);
     expect(base).toMatch(/^v1:[A-Za-z0-9_-]{43}$/);
     expect(base).not.toContain('two');
     const variants = [
-      recordValue(key, { secrets: [{ name: 'B', value: 'two\nlines' }] }, COMMIT),
-      recordValue(key, { secrets: SECRETS, resourceSpec: { min_scale: 1 } }, COMMIT),
-      recordValue(key, { secrets: SECRETS, installCommand: 'yarn' }, COMMIT),
-      recordValue(key, { secrets: SECRETS, buildCommand: 'yarn build' }, COMMIT),
-      recordValue(key, { secrets: SECRETS }, { commit: 'b'.repeat(40) }),
-      recordValue(key, { secrets: SECRETS }, { sourceDigest: 'a'.repeat(40) }),
-      recordValue(recordKey('lsv2_sk_other', 'my-agent'), { secrets: SECRETS }, COMMIT),
-      recordValue(recordKey(KEY, 'my-agent-2'), { secrets: SECRETS }, COMMIT),
+      recordValue(KEY, 'my-agent', { secrets: [{ name: 'B', value: 'two\nlines' }] }, COMMIT),
+      recordValue(KEY, 'my-agent', { secrets: SECRETS, resourceSpec: { min_scale: 1 } }, COMMIT),
+      recordValue(KEY, 'my-agent', { secrets: SECRETS, installCommand: 'yarn' }, COMMIT),
+      recordValue(KEY, 'my-agent', { secrets: SECRETS, buildCommand: 'yarn build' }, COMMIT),
+      recordValue(KEY, 'my-agent', { secrets: SECRETS }, { commit: 'b'.repeat(40) }),
+      recordValue(KEY, 'my-agent', { secrets: SECRETS }, { sourceDigest: 'a'.repeat(40) }),
+      recordValue('lsv2_sk_other', 'my-agent', { secrets: SECRETS }, COMMIT),
+      recordValue(KEY, 'my-agent-2', { secrets: SECRETS }, COMMIT),
     ];
     expect(new Set([base, ...variants]).size).toBe(variants.length + 1);
   });
@@ -61,22 +59,15 @@ describe('the record', () => {
       COMMIT,
     )!;
     expect(sent.map((s) => s.name)).toEqual(['B', 'A', RECORD_NAME]);
-    expect(compareSettings(KEY, 'x', { secrets: SECRETS }, sent, COMMIT)).toEqual({ same: true });
+    expect(recordMismatch(KEY, 'x', { secrets: SECRETS }, sent, COMMIT)).toBeUndefined();
   });
 
-  it('cannot compare two records, a record without a value, or settings without secrets', () => {
+  it('cannot compare two records or a record without a value', () => {
     const sent = withRecord(KEY, 'x', { secrets: SECRETS }, COMMIT)!;
     const twice = [...sent, sent[sent.length - 1]!];
-    expect(compareSettings(KEY, 'x', { secrets: SECRETS }, twice, COMMIT)).toMatchObject({
-      same: false,
-    });
-    expect(
-      compareSettings(KEY, 'x', { secrets: SECRETS }, [{ name: RECORD_NAME }], COMMIT),
-    ).toMatchObject({ same: false, reason: expect.stringMatching(/readable record/) });
-    expect(compareSettings(KEY, 'x', { resourceSpec: {} }, sent, COMMIT)).toMatchObject({
-      same: false,
-      reason: expect.stringMatching(/without `secrets`/),
-    });
-    expect(compareSettings(KEY, 'x', {}, undefined, COMMIT)).toEqual({ same: true });
+    expect(recordMismatch(KEY, 'x', { secrets: SECRETS }, twice, COMMIT)).toBeDefined();
+    expect(recordMismatch(KEY, 'x', { secrets: SECRETS }, [{ name: RECORD_NAME }], COMMIT)).toMatch(
+      /readable record/,
+    );
   });
 });

@@ -3,16 +3,16 @@ import { deploymentFixture, recordingLogger } from '../helpers/fakes.js';
 import type { ControlPlane } from '../../src/api/client.js';
 import type { Deployment, Revision } from '../../src/api/schemas.js';
 import type { GithubContext } from '../../src/inputs/config.js';
+import type { RunContext } from '../../src/commands/context.js';
+import type { ParsedLangGraphConfig } from '../../src/preflight/index.js';
 import {
-  findLiveRevision,
-  isInProgress,
+  checkUnchanged,
   skipDecision,
   skippedMessage,
-  UNSKIPPABLE_INPUTS,
   type SkipConfig,
   type SkipEvidence,
 } from '../../src/deployment/skip-unchanged.js';
-import { withRecord } from '../../src/deployment/settings-record.js';
+import { UNSKIPPABLE_INPUTS, withRecord } from '../../src/deployment/settings-record.js';
 import type { Comparison } from '../../src/report/github/compare.js';
 
 const SHA = 'a'.repeat(40);
@@ -202,33 +202,12 @@ describe('skipDecision', () => {
   });
 });
 
-describe('isInProgress', () => {
-  it('is true for the waiting and working statuses and ones it does not know', () => {
-    for (const s of [
-      'QUEUED',
-      'AWAITING_BUILD',
-      'BUILDING',
-      'AWAITING_DEPLOY',
-      'DEPLOYING',
-      'UNKNOWN',
-      'NEW',
-    ]) {
-      expect([s, isInProgress(s)]).toEqual([s, true]);
-    }
-    for (const s of [
-      'DEPLOYED',
-      'BUILD_FAILED',
-      'DEPLOY_FAILED',
-      'CREATE_FAILED',
-      'SKIPPED',
-      'INTERRUPTED',
-    ]) {
-      expect([s, isInProgress(s)]).toEqual([s, false]);
-    }
-  });
-});
+/** The run as `checkUnchanged` reads it: the client, the configuration and the logger. */
+function run(client: ControlPlane, skipConfig: SkipConfig, logger = recordingLogger()) {
+  return { client, config: skipConfig, logger } as unknown as RunContext;
+}
 
-describe('findLiveRevision', () => {
+describe('checkUnchanged', () => {
   it('reads the live revision once, and the latest only when it is another one', async () => {
     const calls: string[] = [];
     const client = {
@@ -237,18 +216,18 @@ describe('findLiveRevision', () => {
         return rev === LIVE ? revision() : revision({ id: rev, status: 'BUILD_FAILED' });
       },
     } as unknown as ControlPlane;
-    const same = await findLiveRevision(client, config(), deployment(), recordingLogger());
-    expect(same.decision.skip).toBe(true);
+    const same = await checkUnchanged(run(client, config()), deployment(), undefined, undefined);
+    expect(same.skip?.skip).toBe(true);
     expect(same.latest?.id).toBe(LIVE);
     expect(calls).toEqual([LIVE]);
     calls.length = 0;
-    const other = await findLiveRevision(
-      client,
-      config(),
+    const other = await checkUnchanged(
+      run(client, config()),
       deployment({ latest_revision_id: 'rev-new' }),
-      recordingLogger(),
+      undefined,
+      undefined,
     );
-    expect(other.decision.skip).toBe(true);
+    expect(other.skip?.skip).toBe(true);
     expect(calls).toEqual([LIVE, 'rev-new']);
   });
 
@@ -261,14 +240,13 @@ describe('findLiveRevision', () => {
       },
     } as unknown as ControlPlane;
     const logger = recordingLogger();
+    const ruledOut = run(failing, config({ resourceSpec: {} }), logger);
     expect(
-      (await findLiveRevision(failing, config({ resourceSpec: {} }), deployment(), logger)).decision
-        .skip,
-    ).toBe(false);
+      (await checkUnchanged(ruledOut, deployment(), undefined, undefined)).skip,
+    ).toBeUndefined();
     expect(calls).toBe(0);
-    expect((await findLiveRevision(failing, config(), deployment(), logger)).decision.skip).toBe(
-      false,
-    );
+    const unread = run(failing, config(), logger);
+    expect((await checkUnchanged(unread, deployment(), undefined, undefined)).skip).toBeUndefined();
     expect(calls).toBe(1);
     expect(logger.messages('debug').join('\n')).toMatch(/HTTP 500/);
   });
@@ -436,21 +414,25 @@ describe('skipDecision across commits (agent files unchanged)', () => {
     }
   });
 
-  it('findLiveRevision reads the compare only when it could allow the skip', async () => {
+  it('checkUnchanged reads the compare only when it could allow the skip', async () => {
     const client = { getRevision: async () => live() } as unknown as ControlPlane;
     const asked: string[] = [];
     const compare = async (base: string, head: string) => {
       asked.push(`${base}...${head}`);
       return files('web/x');
     };
-    const other = await findLiveRevision(client, cfg(), deployment(), recordingLogger(), {
-      configJson: JSON_CONFIG,
+    const parsed = { json: JSON_CONFIG } as ParsedLangGraphConfig;
+    const other = await checkUnchanged(
+      run(client, cfg()),
+      deployment(),
+      parsed,
+      undefined,
       compare,
-    });
-    expect(other.decision.skip).toBe(true);
+    );
+    expect(other.skip?.skip).toBe(true);
     expect(asked).toEqual([`${SHA}...${HEAD}`]);
     const same = config({ configPath: 'agent/langgraph.json' });
-    await findLiveRevision(client, same, deployment(), recordingLogger(), { compare });
+    await checkUnchanged(run(client, same), deployment(), undefined, undefined, compare);
     expect(asked).toHaveLength(1);
   });
 });

@@ -416,13 +416,6 @@ describe('waitForRevision through faults', () => {
       expect(client.revisionCalls).toHaveLength(2);
     });
   }
-
-  it('a custom isTransient decides what is retried', async () => {
-    const { opts, client } = setup(['BUILDING', apiError(503), 'DEPLOYED']);
-    const error = await waitForRevision({ ...opts, isTransient: () => false }).catch((e) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    expect(client.revisionCalls).toHaveLength(2);
-  });
 });
 
 describe('waitForRevision and the deadline', () => {

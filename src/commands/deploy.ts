@@ -28,10 +28,9 @@ import { waitForRevision, type WaitResult } from '../deployment/wait.js';
 import { prepareSourceArchive, type SourceArchive } from '../deployment/upload/archive.js';
 import { interruptPrevious } from '../deployment/interrupt-previous.js';
 import { rollBackAfterFailedChecks } from './rollback.js';
-import { skippedMessage } from '../deployment/skip-unchanged.js';
 import { verifyDeployment } from '../verify/index.js';
-import { BuildLogStream } from '../deployment/build-log-stream.js';
-import { checkUnchanged, recordSettings } from '../deployment/skip-run.js';
+import { BuildLogStream } from '../deployment/logs.js';
+import { checkUnchanged, recordSettings, skippedMessage } from '../deployment/skip-unchanged.js';
 
 export async function runDeploy(ctx: RunContext): Promise<number> {
   const { config, client, logger, state } = ctx;
@@ -277,7 +276,7 @@ function revisionFailure(
     ? ` The platform says: ${inert(statusMessage, 500).replace(/[.!\s]+$/, '')}.`
     : '';
   // A failure no log explains: a person or a newer run stopped it (INTERRUPTED).
-  if (revisionStatus(status).log === 'none') {
+  if (!revisionStatus(status).log) {
     return new ActionError(
       `Revision ${inert(revisionId)} of deployment '${inert(name)}' stayed INTERRUPTED (for 5 minutes, or until the timeout): ` +
         'a person stopped it in LangSmith, or a newer run of this workflow interrupted it to ' +

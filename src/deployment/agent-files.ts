@@ -82,11 +82,13 @@ export function agentPaths(configPath: string, json: unknown): AgentPaths | { un
     folders.add(commonParent([...folders]));
   }
   // A folder inside another adds nothing: keep the outermost ones (and files outside them).
-  const outer = [...folders].filter(
-    (f) => ![...folders].some((o) => o !== f && (o === '' || f.startsWith(`${o}/`))),
-  );
-  const inside = (p: string) => outer.some((o) => o === '' || p === o || p.startsWith(`${o}/`));
-  return { folders: outer.sort(), files: [...files].filter((f) => !inside(f)).sort() };
+  const outer = [...folders].filter((f) => !below([...folders], f, false));
+  return { folders: outer.sort(), files: [...files].filter((f) => !below(outer, f)).sort() };
+}
+
+/** Whether `path` is below one of `folders` (or, with `self`, one of them). */
+function below(folders: string[], path: string, self = true): boolean {
+  return folders.some((f) => (f === path ? self : f === '' || path.startsWith(`${f}/`)));
 }
 
 function commonParent(paths: string[]): string {
@@ -99,19 +101,17 @@ function commonParent(paths: string[]): string {
 
 /** Whether `file` is one of `paths` (a listed file, or below a listed folder). */
 export function isAgentFile(paths: AgentPaths, file: string): boolean {
-  if (paths.files.includes(file)) return true;
-  return paths.folders.some((f) => f === '' || file === f || file.startsWith(`${f}/`));
+  return paths.files.includes(file) || below(paths.folders, file);
 }
 
-export interface FilesVerdict {
-  /** Changed files (both sides of a rename) the agent is built from. */
-  relevant: string[];
-  /** Changed files it is not built from. */
-  other: string[];
-}
-
-/** Splits a compare's files into those that matter to the agent and the others. */
-export function classifyChanges(paths: AgentPaths, changed: readonly ChangedFile[]): FilesVerdict {
+/**
+ * Splits a compare's files (both sides of a rename) into those the agent is built from
+ * (`relevant`) and the others.
+ */
+export function classifyChanges(
+  paths: AgentPaths,
+  changed: readonly ChangedFile[],
+): { relevant: string[]; other: string[] } {
   const relevant = new Set<string>();
   const other = new Set<string>();
   for (const file of changed) {

@@ -13,7 +13,7 @@ import type { ControlPlane } from '../api/client.js';
 import type { Deployment, Revision } from '../api/schemas.js';
 import { CancelledError, DeadlineError } from '../lib/errors.js';
 import { inert, type Logger } from '../lib/untrusted.js';
-import { isInProgress } from './skip-unchanged.js';
+import { revisionStatus } from './revision-status.js';
 
 export type InterruptOutcome =
   | { kind: 'none'; reason: string }
@@ -51,7 +51,8 @@ export async function interruptPrevious(
     logger.debug(`interrupt-previous: could not read revision ${rev}: ${inert(message, 300)}`);
     return { kind: 'failed', revisionId, message };
   }
-  if (!isInProgress(status)) return { kind: 'none', reason: `the latest revision is ${status}` };
+  if (revisionStatus(status).outcome !== 'in_progress')
+    return { kind: 'none', reason: `the latest revision is ${status}` };
 
   try {
     const answer = await client.interruptRevision(found.id, revisionId);

@@ -1,14 +1,15 @@
 /**
- * The tail of a failed revision's build or deploy logs, for the failure message. The logs
- * endpoints are those of the platform's own `langgraph deploy` CLI (not in the spec snapshot):
- * `POST /v1/projects/{id}/revisions/{rev}/build_logs` or `deploy_logs` with
- * `{order: 'desc', limit}`, newest first, reversed here. Entries are rendered tolerantly.
- * Best effort throughout: a tail that cannot be read never hides the failure it would have
- * explained. Log lines are untrusted: `printLogBlock` is the one way they reach the log.
+ * A revision's build and deploy logs, from the endpoints of the platform's own `langgraph
+ * deploy` CLI (not in the spec snapshot): `POST /v1/projects/{id}/revisions/{rev}/build_logs`
+ * or `deploy_logs`. Two readers: `fetchLogTail`, the tail of a failed revision's log for the
+ * failure message, and `BuildLogStream`, the build log printed live (`build-log: stream`).
+ * Entries are rendered tolerantly. Best effort throughout: a log that cannot be read never
+ * hides the failure it would have explained. Log lines are untrusted: `printLogBlock` is the
+ * one way they reach the log.
  */
 import { stripVTControlCharacters } from 'node:util';
 import { isRecord } from '../lib/guards.js';
-import { safeJson as toJson } from '../lib/text.js';
+import { errorMessage, safeJson as toJson } from '../lib/text.js';
 import type { ControlPlane } from '../api/client.js';
 import {
   endGroup,
@@ -24,18 +25,11 @@ import { revisionStatus } from './revision-status.js';
 /** Longest rendered line; build logs can hold minified bundles or base64 blobs. */
 export const MAX_LINE_CHARS = 500;
 
-export type LogTail = { lines: string[] } | { unavailable: true };
-
-/** Which logs explain a failed status: the build's or the deploy's. */
-export function logTypeFor(status: string): 'build' | 'deploy' | undefined {
-  const { outcome, log } = revisionStatus(status);
-  return outcome === 'failed' && log !== 'none' ? log : undefined;
-}
-
 /**
- * The last `limit` entries (asked newest first, returned oldest first), one line each.
- * `{unavailable: true}` when the status has no logs, the install does not offer them
- * (404/405), or reading them failed (logged at debug).
+ * The last `limit` entries of the log that explains `status` (`{order: 'desc', limit}`: asked
+ * newest first, returned oldest first), one line each. `{unavailable: true}` when the status
+ * has no logs, the install does not offer them (404/405), or reading them failed (logged at
+ * debug).
  */
 export async function fetchLogTail(
   client: ControlPlane,
@@ -44,8 +38,8 @@ export async function fetchLogTail(
   status: string,
   limit = 50,
   logger: Pick<Logger, 'debug'> = runnerLogger,
-): Promise<LogTail> {
-  const type = logTypeFor(status);
+): Promise<{ lines: string[] } | { unavailable: true }> {
+  const type = revisionStatus(status).log;
   if (!type) return { unavailable: true };
   const size = Math.min(1000, Math.max(1, Math.floor(Number.isFinite(limit) ? limit : 50)));
   try {
@@ -54,18 +48,123 @@ export async function fetchLogTail(
       limit: size,
     });
     if (!answer) return { unavailable: true };
-    const entries = Array.isArray(answer.logs) ? answer.logs.slice(0, size) : [];
-    const lines = entries
-      .reverse()
-      .flatMap((entry) => renderLogEntry(entry).split('\n'))
-      .filter((line) => line.trim().length > 0);
-    return { lines };
+    return {
+      lines: linesOf(Array.isArray(answer.logs) ? answer.logs.slice(0, size).reverse() : []),
+    };
   } catch (error) {
     logger.debug(
       `Could not read the ${type} logs of revision ${revisionId} of deployment ${deploymentId}: ` +
-        (error instanceof Error ? error.message : String(error)),
+        errorMessage(error),
     );
     return { unavailable: true };
+  }
+}
+
+/**
+ * `build-log: stream`: the build log printed live while the revision builds, the way the
+ * platform's own `langgraph deploy` CLI follows a remote build: at each status check while the
+ * revision is building (the table's `building` phase: `AWAITING_BUILD`, `BUILDING`), ask
+ * `build_logs` with `order: asc` from the last `next_offset` (keeping the previous offset when
+ * none comes back), and print what is new.
+ *
+ * The status checks keep their timing: `onPoll` starts a read and returns at once (a read still
+ * in flight makes it skip), and `finish` waits for the last read once the wait is over. Every
+ * read is bounded (a few pages per check); a failed read is logged at debug and the next check
+ * tries again, and a 404/405 (no logs on this install) stops the stream for good. Entries seen
+ * before (same `id`) are not printed twice.
+ */
+export class BuildLogStream {
+  /** Lines printed so far. */
+  printed = 0;
+  /** Set when the install answered 404/405: no more reads. */
+  unavailable = false;
+  private offset: string | undefined;
+  private readonly seen = new Set<string>();
+  private inFlight: Promise<void> | undefined;
+  private started = false;
+
+  constructor(
+    private readonly opts: {
+      client: ControlPlane;
+      deploymentId: string;
+      revisionId: string;
+      logger: Pick<Logger, 'debug'>;
+      /** Prints one batch of new lines; default `printLogBlock`. */
+      print?: (title: string, lines: string[]) => void;
+      /** Entries asked per page (the CLI asks 50). */
+      pageSize?: number;
+      /** Pages read at most per status check, so that one check never reads without end. */
+      maxPagesPerPoll?: number;
+    },
+  ) {}
+
+  /** After a status check: starts a read while the revision builds. Never throws or waits. */
+  onPoll(status: string): void {
+    if (this.unavailable || this.inFlight || revisionStatus(status).phase !== 'building') return;
+    this.started = true;
+    this.inFlight = this.readNew().finally(() => {
+      this.inFlight = undefined;
+    });
+  }
+
+  /** Waits for the read in flight; then, if the build was being followed, reads the rest. */
+  async finish(): Promise<void> {
+    await this.settle();
+    if (this.started && !this.unavailable) await this.readNew();
+  }
+
+  /** Waits for the read in flight, if any (it never rejects). */
+  async settle(): Promise<void> {
+    await this.inFlight;
+  }
+
+  private async readNew(): Promise<void> {
+    const { client, deploymentId, revisionId, logger, print = printLogBlock } = this.opts;
+    const pageSize = Math.max(1, Math.floor(this.opts.pageSize ?? 50));
+    const pages = Math.max(1, Math.floor(this.opts.maxPagesPerPoll ?? 5));
+    for (let page = 0; page < pages; page++) {
+      let answer;
+      try {
+        answer = await client.getRevisionLogs(deploymentId, revisionId, 'build', {
+          order: 'asc',
+          limit: pageSize,
+          ...(this.offset !== undefined ? { offset: this.offset } : {}),
+        });
+      } catch (error) {
+        logger.debug(
+          `Could not read the build log of revision ${revisionId} (the next status check tries ` +
+            `again): ${errorMessage(error)}`,
+        );
+        return;
+      }
+      if (!answer) {
+        this.unavailable = true;
+        logger.debug(
+          `This control plane offers no build log for revision ${revisionId}: nothing to stream.`,
+        );
+        return;
+      }
+      const entries = Array.isArray(answer.logs) ? answer.logs.slice(0, pageSize) : [];
+      const lines = linesOf(
+        entries.filter((entry) => {
+          const id = isRecord(entry) ? entry['id'] : undefined;
+          if (typeof id !== 'string' && typeof id !== 'number') return true;
+          if (this.seen.has(String(id))) return false;
+          this.seen.add(String(id));
+          return true;
+        }),
+      );
+      if (lines.length > 0) {
+        const first = this.printed + 1;
+        this.printed += lines.length;
+        print(`Build log of revision ${revisionId}, live: lines ${first}–${this.printed}`, lines);
+      }
+      const next = answer.next_offset;
+      const previous = this.offset;
+      if (next !== undefined && next !== null && String(next) !== '') this.offset = String(next);
+      // A short page is the end of the log for now; an offset that does not move would loop.
+      if (entries.length < pageSize || this.offset === previous) return;
+    }
   }
 }
 
@@ -79,11 +178,11 @@ export function printLogBlock(title: string, lines: readonly string[]): void {
   endGroup();
 }
 
-/** The entry's `id`, when it has one (to recognise an entry seen on an earlier page). */
-export function logEntryId(entry: unknown): string | undefined {
-  if (!isRecord(entry)) return undefined;
-  const id = entry['id'];
-  return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+/** Entries as lines: multi-line entries split, blank lines dropped. */
+function linesOf(entries: unknown[]): string[] {
+  return entries
+    .flatMap((entry) => renderLogEntry(entry).split('\n'))
+    .filter((line) => line.trim().length > 0);
 }
 
 /**
@@ -92,56 +191,41 @@ export function logEntryId(entry: unknown): string | undefined {
  * to about 500 characters.
  */
 export function renderLogEntry(entry: unknown): string {
-  let text: string;
-  if (typeof entry === 'string') {
-    text = entry;
-  } else if (isRecord(entry) && typeof firstOf(entry, MESSAGE_KEYS) === 'string') {
-    const parts = [
-      renderTimestamp(firstOf(entry, TIMESTAMP_KEYS)),
-      renderLevel(firstOf(entry, LEVEL_KEYS)),
-      firstOf(entry, MESSAGE_KEYS) as string,
-    ];
-    text = parts.filter((p) => p !== undefined && p !== '').join(' ');
-  } else {
-    text = toJson(entry);
-  }
+  const record = isRecord(entry) ? entry : {};
+  const message = firstOf(record, ['message', 'msg', 'log', 'text']);
+  const level = firstOf(record, ['level', 'severity']);
+  const parts = [
+    renderTimestamp(firstOf(record, ['timestamp', 'time', 'ts'])),
+    typeof level === 'string' ? level.toUpperCase() : typeof level === 'number' ? `${level}` : '',
+    message,
+  ];
+  const text =
+    typeof entry === 'string'
+      ? entry
+      : typeof message === 'string'
+        ? parts.filter((part) => part !== '').join(' ')
+        : toJson(entry);
   return stripVTControlCharacters(text)
     .replace(/\r\n?/g, '\n')
     .trimEnd()
     .split('\n')
-    .map((line) => truncate(redact(line)))
+    .map((line) => redact(line))
+    .map((line) =>
+      line.length <= MAX_LINE_CHARS
+        ? line
+        : `${line.slice(0, MAX_LINE_CHARS)}… (${line.length - MAX_LINE_CHARS} more characters)`,
+    )
     .join('\n');
 }
 
-const MESSAGE_KEYS = ['message', 'msg', 'log', 'text'];
-const TIMESTAMP_KEYS = ['timestamp', 'time', 'ts'];
-const LEVEL_KEYS = ['level', 'severity'];
-
 function firstOf(entry: Record<string, unknown>, keys: string[]): unknown {
-  for (const key of keys) {
-    if (entry[key] !== undefined && entry[key] !== null) return entry[key];
-  }
-  return undefined;
+  return keys.map((key) => entry[key]).find((value) => value !== undefined && value !== null);
 }
 
-function renderTimestamp(value: unknown): string | undefined {
+function renderTimestamp(value: unknown): string {
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) {
-    // Epoch seconds or milliseconds (or nanoseconds, as some log stores keep them).
-    const ms = value > 1e17 ? value / 1e6 : value > 1e11 ? value : value * 1000;
-    const date = new Date(ms);
-    return Number.isNaN(date.getTime()) ? String(value) : date.toISOString();
-  }
-  return undefined;
-}
-
-function renderLevel(value: unknown): string | undefined {
-  if (typeof value === 'string') return value.toUpperCase();
-  if (typeof value === 'number') return String(value);
-  return undefined;
-}
-
-function truncate(line: string): string {
-  if (line.length <= MAX_LINE_CHARS) return line;
-  return `${line.slice(0, MAX_LINE_CHARS)}… (${line.length - MAX_LINE_CHARS} more characters)`;
+  if (typeof value !== 'number' || !Number.isFinite(value)) return '';
+  // Epoch seconds or milliseconds (or nanoseconds, as some log stores keep them).
+  const date = new Date(value > 1e17 ? value / 1e6 : value > 1e11 ? value : value * 1000);
+  return Number.isNaN(date.getTime()) ? String(value) : date.toISOString();
 }

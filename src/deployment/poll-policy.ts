@@ -23,12 +23,8 @@ import { revisionStatus } from './revision-status.js';
 
 export interface PollState {
   status: string;
-  /** Time since this status was first seen. */
+  /** Time since this status began (`statusStartEstimate`). */
   msInStatus: number;
-  /** Time since the wait began (about when the revision was created). */
-  msSinceStart: number;
-  /** This status was seen for the first time at the check that just returned. */
-  statusJustChanged: boolean;
   history?: DeployHistory;
   /** The longest gap, from the `poll-interval` input (default 15 s). */
   pollIntervalMs: number;
@@ -142,10 +138,7 @@ export function historyFromRevisions(
   }
   if (durations.length === 0) return undefined;
   durations.sort((a, b) => a - b);
-  const mid = durations.length >> 1;
-  const typicalTotalMs =
-    durations.length % 2 === 1
-      ? (durations[mid] as number)
-      : ((durations[mid - 1] as number) + (durations[mid] as number)) / 2;
-  return { typicalTotalMs, samples: durations.length };
+  // The middle one, or the mean of the two middle ones.
+  const [low, high] = [(durations.length - 1) >> 1, durations.length >> 1];
+  return { typicalTotalMs: (durations[low]! + durations[high]!) / 2, samples: durations.length };
 }

@@ -1,15 +1,19 @@
 /**
  * How the action treats each revision status: the one table. To change what a status means
  * (is it final? a failure? which log explains it? how is it polled? what does the summary
- * call it?), change its row here; `wait.ts`, `poll-policy.ts`, `logs.ts`,
- * `build-log-stream.ts`, `skip-unchanged.ts`, `interrupt-previous.ts`, the `deploy` command
- * and the summary all read it. The statuses are the ones the control plane's OpenAPI
- * description lists; a status it adds later is treated as still in progress (`UNKNOWN_STATUS`).
+ * call it?), change its row here; `wait.ts`, `poll-policy.ts`, `logs.ts`, `skip-unchanged.ts`,
+ * `interrupt-previous.ts`, the `deploy` command and the summary all read it. The statuses are
+ * the ones the control plane's OpenAPI description lists; a status it adds later is treated as
+ * still in progress (`UNKNOWN_STATUS`).
  * The simulator keeps its own list on purpose: it plays the platform, not the action.
  */
 
-/** What a status means for this run's revision. */
-export type RevisionOutcome = 'deployed' | 'failed' | 'superseded' | 'in_progress';
+/**
+ * What a status means for this run's revision: `skipped`, a newer revision superseded it;
+ * `in_progress`, work still going on (not INTERRUPTED: nothing works on it unless someone
+ * resumes it).
+ */
+export type RevisionOutcome = 'deployed' | 'failed' | 'skipped' | 'in_progress';
 
 /**
  * Where the revision is, for the polling and the build-log stream: before the build, building
@@ -27,8 +31,8 @@ export interface RevisionStatusRule {
    * saw it), the wait ends with `outcome` anyway.
    */
   finalAfterMs?: number;
-  /** Which log explains a failure in this status: the build's, the deploy's, or none. */
-  log: 'build' | 'deploy' | 'none';
+  /** Which log explains a failure in this status, if any: the build's or the deploy's. */
+  log?: 'build' | 'deploy' | undefined;
   phase: PollPhase;
   /** What the status means, in words (logs, summary). */
   summary: string;
@@ -39,18 +43,15 @@ export interface RevisionStatusRule {
 const inProgress = (phase: PollPhase, summary: string): RevisionStatusRule => ({
   outcome: 'in_progress',
   final: false,
-  log: 'none',
   phase,
   summary,
 });
 
-const failed = (log: 'build' | 'deploy' | 'none', summary: string): RevisionStatusRule => ({
-  outcome: 'failed',
-  final: true,
-  log,
-  phase: 'done',
-  summary,
-});
+const done = (
+  outcome: RevisionOutcome,
+  summary: string,
+  log?: 'build' | 'deploy',
+): RevisionStatusRule => ({ outcome, final: true, log, phase: 'done', summary });
 
 /** How long a revision may stay INTERRUPTED before the wait gives up on it. */
 export const INTERRUPTED_LIMIT_MS = 5 * 60_000;
@@ -62,37 +63,26 @@ export const REVISION_STATUS = {
   BUILDING: inProgress('building', 'building'),
   AWAITING_DEPLOY: inProgress('queued', 'built, waiting to deploy'),
   DEPLOYING: inProgress('deploying', 'deploying'),
-  CREATE_FAILED: failed('build', 'could not be created'),
-  BUILD_FAILED: failed('build', 'failed to build'),
-  DEPLOY_FAILED: failed('deploy', 'failed to deploy'),
+  CREATE_FAILED: done('failed', 'could not be created', 'build'),
+  BUILD_FAILED: done('failed', 'failed to build', 'build'),
+  DEPLOY_FAILED: done('failed', 'failed to deploy', 'deploy'),
   // A person or a newer run stopped it. Not final: both official tools (the Terraform provider,
   // the `langgraph deploy` CLI) keep following it, since it "can still progress"; one that
   // stays INTERRUPTED for INTERRUPTED_LIMIT_MS ends the wait as a failure. No log explains it.
   INTERRUPTED: {
-    ...failed('none', 'interrupted before it was deployed'),
+    ...done('failed', 'interrupted before it was deployed'),
     final: false,
     phase: 'queued',
     finalAfterMs: INTERRUPTED_LIMIT_MS,
     note: 'not a final status; the action keeps waiting up to 5 minutes for it to go on',
   },
-  DEPLOYED: { outcome: 'deployed', final: true, log: 'none', phase: 'done', summary: 'deployed' },
-  SKIPPED: {
-    outcome: 'superseded',
-    final: true,
-    log: 'none',
-    phase: 'done',
-    summary: 'superseded by a newer one',
-  },
+  DEPLOYED: done('deployed', 'deployed'),
+  SKIPPED: done('skipped', 'superseded by a newer one'),
   UNKNOWN: {
     ...inProgress('queued', 'in a state the platform calls UNKNOWN'),
     note: 'not a final status; the action keeps waiting',
   },
 } as const satisfies Record<string, RevisionStatusRule>;
-
-export type KnownRevisionStatus = keyof typeof REVISION_STATUS;
-
-/** Every status the table knows, in the platform's order of a revision's life. */
-export const REVISION_STATUSES = Object.keys(REVISION_STATUS) as KnownRevisionStatus[];
 
 /** How a status the table does not know is treated: still in progress. */
 export const UNKNOWN_STATUS: RevisionStatusRule = {
@@ -100,27 +90,22 @@ export const UNKNOWN_STATUS: RevisionStatusRule = {
   note: 'not a status this action knows; it is taken as still in progress and the action keeps waiting',
 };
 
-export function isKnownStatus(status: string): status is KnownRevisionStatus {
-  return Object.hasOwn(REVISION_STATUS, status);
-}
-
 /**
  * What the wait makes of a status seen for `msInStatus`: an outcome when the wait ends on it
  * (a final status, or one held past its `finalAfterMs`), else `undefined` (keep waiting).
  */
-export function endsWait(status: string, msInStatus: number): RevisionOutcome | undefined {
+export function endsWait(
+  status: string,
+  msInStatus: number,
+): Exclude<RevisionOutcome, 'in_progress'> | undefined {
   const rule = revisionStatus(status);
-  if (rule.final) return rule.outcome;
-  if (rule.finalAfterMs !== undefined && msInStatus >= rule.finalAfterMs) return rule.outcome;
-  return undefined;
+  const ends = rule.final || (rule.finalAfterMs !== undefined && msInStatus >= rule.finalAfterMs);
+  return ends && rule.outcome !== 'in_progress' ? rule.outcome : undefined;
 }
 
 /** The row of a status; a status the table does not know is in progress. */
 export function revisionStatus(status: string): RevisionStatusRule {
-  return isKnownStatus(status) ? REVISION_STATUS[status] : UNKNOWN_STATUS;
-}
-
-/** The statuses whose rows match `test`, in table order. */
-export function statusesWhere(test: (rule: RevisionStatusRule) => boolean): KnownRevisionStatus[] {
-  return REVISION_STATUSES.filter((status) => test(REVISION_STATUS[status]));
+  return Object.hasOwn(REVISION_STATUS, status)
+    ? REVISION_STATUS[status as keyof typeof REVISION_STATUS]
+    : UNKNOWN_STATUS;
 }

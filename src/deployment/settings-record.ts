@@ -14,20 +14,28 @@
  * Pure apart from the hash functions: no request, no logging.
  */
 import { createHmac, hkdfSync } from 'node:crypto';
-import type { SecretEntry } from '../inputs/config.js';
+import type { Config } from '../inputs/config.js';
 import { RECORD_NAME } from '../inputs/secrets.js';
 
-export { RECORD_NAME };
 const VERSION = 'v1';
 const INFO = 'langgraph-deploy-action/skip-unchanged/v1';
 
 /** What a new revision would be built with, as far as the record covers it. */
-export interface RecordedSettings {
-  secrets?: readonly SecretEntry[] | undefined;
-  resourceSpec?: Record<string, unknown> | undefined;
-  installCommand?: string | undefined;
-  buildCommand?: string | undefined;
-}
+export type RecordedSettings = Pick<
+  Config,
+  'secrets' | 'resourceSpec' | 'installCommand' | 'buildCommand'
+>;
+
+/** The inputs the record covers (their values go into the revision); `given`: a run sends it. */
+export const UNSKIPPABLE_INPUTS: readonly {
+  input: string;
+  given: (settings: RecordedSettings) => boolean;
+}[] = [
+  { input: 'secrets', given: (s) => s.secrets !== undefined },
+  { input: 'resource-spec', given: (s) => s.resourceSpec !== undefined },
+  { input: 'install-command', given: (s) => Boolean(s.installCommand) },
+  { input: 'build-command', given: (s) => Boolean(s.buildCommand) },
+];
 
 /**
  * What the revision is built from: `github` the commit (lowercase hex), `upload` the
@@ -35,13 +43,16 @@ export interface RecordedSettings {
  */
 export type RecordBinding = { commit: string } | { sourceDigest: string };
 
+const byKey = ([a]: readonly [string, unknown], [b]: readonly [string, unknown]) =>
+  a < b ? -1 : a > b ? 1 : 0;
+
 /** JSON with object keys sorted at every depth: one text for one value. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)
       .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      .sort(byKey);
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value ?? null);
@@ -52,7 +63,7 @@ export function canonicalSettings(settings: RecordedSettings, binding: RecordBin
   const secrets = (settings.secrets ?? [])
     .filter((s) => s.name !== RECORD_NAME)
     .map((s) => [s.name, s.value] as const)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    .sort(byKey);
   return canonicalJson({
     binding: 'commit' in binding ? { commit: binding.commit.toLowerCase() } : binding,
     secrets: settings.secrets === undefined ? null : secrets,
@@ -62,17 +73,17 @@ export function canonicalSettings(settings: RecordedSettings, binding: RecordBin
   });
 }
 
-/** The HMAC key: HKDF-SHA-256 of the API key, salted with the deployment's name. */
-export function recordKey(apiKey: string, deploymentName: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', apiKey, `deployment:${deploymentName}`, INFO, 32));
-}
-
-/** The record's value: `v1:` and the base64url HMAC-SHA-256 of the canonical settings. */
+/**
+ * The record's value: `v1:` and the base64url HMAC-SHA-256 of the canonical settings, keyed
+ * with HKDF-SHA-256 of the API key, salted with the deployment's name.
+ */
 export function recordValue(
-  key: Buffer,
+  apiKey: string,
+  deploymentName: string,
   settings: RecordedSettings,
   binding: RecordBinding,
 ): string {
+  const key = Buffer.from(hkdfSync('sha256', apiKey, `deployment:${deploymentName}`, INFO, 32));
   const mac = createHmac('sha256', key).update(canonicalSettings(settings, binding)).digest();
   return `${VERSION}:${mac.toString('base64url')}`;
 }
@@ -87,71 +98,47 @@ export function withRecord(
   deploymentName: string,
   settings: RecordedSettings,
   binding: RecordBinding,
-): SecretEntry[] | undefined {
+): Config['secrets'] {
   if (settings.secrets === undefined) return undefined;
   const own = settings.secrets.filter((s) => s.name !== RECORD_NAME);
-  const value = recordValue(recordKey(apiKey, deploymentName), settings, binding);
-  return [...own, { name: RECORD_NAME, value }];
+  return [
+    ...own,
+    { name: RECORD_NAME, value: recordValue(apiKey, deploymentName, settings, binding) },
+  ];
 }
-
-export type SettingsVerdict = { same: true } | { same: false; reason: string };
 
 /** Which of the four inputs this run sends (backticked input names). */
 export function sentSettings(settings: RecordedSettings): string[] {
-  return [
-    settings.secrets !== undefined ? '`secrets`' : '',
-    settings.resourceSpec !== undefined ? '`resource-spec`' : '',
-    settings.installCommand ? '`install-command`' : '',
-    settings.buildCommand ? '`build-command`' : '',
-  ].filter(Boolean);
+  return UNSKIPPABLE_INPUTS.filter((u) => u.given(settings)).map((u) => `\`${u.input}\``);
 }
 
 /**
- * Whether the live revision was built with the settings this run sends. `environment` is the
- * deployment's `secrets` as the control plane returns them (`undefined` when it returned none);
- * `binding` what the live revision is built from. A run that sends none of the four inputs
- * changes none of them: the same.
+ * Why the record does not prove that the live revision was built with the settings this run
+ * sends (with `secrets`, which carry the record), or `undefined` when it does. `environment`
+ * is the deployment's `secrets` as the control plane returns them (`undefined` when it returned
+ * none); `binding` what the live revision is built from.
  */
-export function compareSettings(
+export function recordMismatch(
   apiKey: string,
   deploymentName: string,
   settings: RecordedSettings,
   environment: readonly { name: string; value?: unknown }[] | undefined,
   binding: RecordBinding,
-): SettingsVerdict {
-  const sent = sentSettings(settings);
-  if (sent.length === 0) return { same: true };
-  const what = sent.join(', ');
-  if (settings.secrets === undefined) {
-    return {
-      same: false,
-      reason:
-        `this run sends ${what} without \`secrets\`, and only a run that sends \`secrets\` ` +
-        'leaves a record of its settings to compare with',
-    };
-  }
+): string | undefined {
+  const what = sentSettings(settings).join(', ');
   const records = (environment ?? []).filter((e) => e.name === RECORD_NAME);
   if (records.length === 0) {
-    return {
-      same: false,
-      reason: `this run sends ${what}, and the deployment holds no record of this action to compare them with (built by another tool or before this version)`,
-    };
+    return `this run sends ${what}, and the deployment holds no record of this action to compare them with (built by another tool or before this version)`;
   }
   const recorded = records.length === 1 ? records[0]!.value : undefined;
   if (typeof recorded !== 'string' || !recorded.startsWith(`${VERSION}:`)) {
-    return {
-      same: false,
-      reason: `this run sends ${what}, and the platform did not return a readable record of the live settings`,
-    };
+    return `this run sends ${what}, and the platform did not return a readable record of the live settings`;
   }
-  const expected = recordValue(recordKey(apiKey, deploymentName), settings, binding);
-  if (recorded !== expected) {
-    return {
-      same: false,
-      reason:
-        `${what} differ from what the live revision was built with (or the live revision was ` +
-        'built from other code than the record names, or with another API key)',
-    };
+  if (recorded !== recordValue(apiKey, deploymentName, settings, binding)) {
+    return (
+      `${what} differ from what the live revision was built with (or the live revision was ` +
+      'built from other code than the record names, or with another API key)'
+    );
   }
-  return { same: true };
+  return undefined;
 }

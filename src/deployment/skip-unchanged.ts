@@ -1,9 +1,11 @@
 /**
  * `skip-unchanged`: a run that would build what is already live requests no new revision.
  *
- * The decision is pure (`skipDecision`); `findLiveRevision` does the reads it needs (the live
- * and latest revisions, and for `github` across commits GitHub's compare). The live revision
- * counts as this run's only when everything a new revision would be built from is the same:
+ * The decision is pure (`skipDecision`); `checkUnchanged`, a step of `command: deploy`, does
+ * the reads it needs (the live and latest revisions, and for `github` across commits GitHub's
+ * compare), and `recordSettings` adds the keyed record of the settings to what the write path
+ * sends, for the next run. The live revision counts as this run's only when everything a new
+ * revision would be built from is the same:
  * - the code: `github` the same commit (the PR head on pull requests), or a commit whose change
  *   since the live one touches no file the agent is built from (`agent-files.ts`); `upload` the
  *   same archive (`source-digest`, through the record);
@@ -11,35 +13,31 @@
  * - the settings the run sends (`secrets`, `resource-spec`, `install-command`, `build-command`):
  *   the keyed record of `settings-record.ts` proves them the same.
  */
-import type { ControlPlane } from '../api/client.js';
 import type { Deployment, Revision } from '../api/schemas.js';
 import type { Config } from '../inputs/config.js';
-import type { Comparison } from '../report/github/compare.js';
-import { inert, type Logger } from '../lib/untrusted.js';
+import type { ParsedLangGraphConfig } from '../preflight/index.js';
+import type { RunContext } from '../commands/context.js';
+import { readChanges, type Comparison } from '../report/github/compare.js';
+import { inert } from '../lib/untrusted.js';
 import { agentPaths, classifyChanges, listFiles } from './agent-files.js';
 import { revisionStatus } from './revision-status.js';
-import { compareSettings, sentSettings, type RecordBinding } from './settings-record.js';
+import {
+  recordMismatch,
+  sentSettings,
+  UNSKIPPABLE_INPUTS,
+  withRecord,
+  type RecordBinding,
+  type RecordedSettings,
+} from './settings-record.js';
 
 /** What the decision reads from the configuration (a `Config` fits). */
-export type SkipConfig = Pick<
-  Config,
-  'source' | 'skipUnchanged' | 'repoRef' | 'configPath' | 'secrets' | 'resourceSpec' | 'github'
-> & {
-  installCommand?: string | undefined;
-  buildCommand?: string | undefined;
-  /** The key of the settings record is derived from it (never logged). */
-  apiKey?: string;
-  /** `upload`: the SHA-256 of this run's archive. */
-  sourceDigest?: string | undefined;
-};
-
-/** Inputs whose value goes into the new revision: the record must prove them unchanged. */
-export const UNSKIPPABLE_INPUTS: readonly { input: string; given: (c: SkipConfig) => boolean }[] = [
-  { input: 'secrets', given: (c) => c.secrets !== undefined },
-  { input: 'resource-spec', given: (c) => c.resourceSpec !== undefined },
-  { input: 'install-command', given: (c) => Boolean(c.installCommand) },
-  { input: 'build-command', given: (c) => Boolean(c.buildCommand) },
-];
+export type SkipConfig = RecordedSettings &
+  Pick<Config, 'source' | 'skipUnchanged' | 'repoRef' | 'configPath' | 'github'> & {
+    /** The key of the settings record is derived from it (never logged). */
+    apiKey?: string;
+    /** `upload`: the SHA-256 of this run's archive. */
+    sourceDigest?: string | undefined;
+  };
 
 export type SkipDecision =
   | {
@@ -57,6 +55,7 @@ export type SkipDecision =
       /** Set when GitHub's compare of these commits could still allow the skip. */
       compare?: { base: string; head: string };
     };
+type Skip = Extract<SkipDecision, { skip: true }>;
 
 /** What the decision needs beyond the deployment and its revisions. */
 export interface SkipEvidence {
@@ -67,25 +66,25 @@ export interface SkipEvidence {
 }
 
 const HEX_SHA = /^[0-9a-f]{7,64}$/i;
-
-/**
- * A revision status of work still going on: not DEPLOYED, failed, SKIPPED or INTERRUPTED
- * (which is not final, but nothing works on it unless someone resumes it).
- */
-export function isInProgress(status: string): boolean {
-  return revisionStatus(status).outcome === 'in_progress';
-}
+const build = (reason: string): SkipDecision => ({ skip: false, reason });
 
 /** The commit a new revision would be built from: the PR head on pull requests. */
 export function workflowCommit(config: Pick<Config, 'github'>): string {
   return config.github.pullRequest?.headSha || config.github.sha;
 }
 
+/** What a revision is built from, as the record binds it: the archive, or `commit`. */
+function bindingOf(config: SkipConfig, commit: string): RecordBinding {
+  return config.source === 'upload'
+    ? { sourceDigest: config.sourceDigest ?? '' }
+    : { commit: commit.toLowerCase() };
+}
+
 /**
  * Whether the run can stop before requesting a revision, from what needs no request: the
  * reason it cannot, or undefined when the live revision must be looked at.
  */
-export function skipImpossible(config: SkipConfig, found: Deployment): string | undefined {
+function skipImpossible(config: SkipConfig, found: Deployment): string | undefined {
   if (!config.skipUnchanged) return '`skip-unchanged` is false';
   if (config.source === 'external_docker') {
     return 'only `github` and `upload` deployments are compared';
@@ -117,59 +116,51 @@ export function skipDecision(
   evidence: SkipEvidence = {},
 ): SkipDecision {
   const impossible = skipImpossible(config, found);
-  if (impossible) return { skip: false, reason: impossible };
+  if (impossible) return build(impossible);
   if (!active || active.id !== found.active_revision_id) {
-    return { skip: false, reason: 'the live revision could not be read' };
+    return build('the live revision could not be read');
   }
-  if (revisionStatus(active.status).outcome !== 'deployed')
-    return { skip: false, reason: 'the live revision is not DEPLOYED' };
+  if (revisionStatus(active.status).outcome !== 'deployed') {
+    return build('the live revision is not DEPLOYED');
+  }
   const live = active.source_revision_config;
   const built = config.source === 'github' ? (live.repo_commit_sha ?? '') : '';
   if (config.source === 'github') {
-    if (!HEX_SHA.test(built)) return { skip: false, reason: 'the live revision reports no commit' };
+    if (!HEX_SHA.test(built)) return build('the live revision reports no commit');
     if ((live.repo_ref ?? '') !== (config.repoRef ?? '')) {
-      return { skip: false, reason: 'the live revision was built from another `repo-ref`' };
+      return build('the live revision was built from another `repo-ref`');
     }
     if ((live.langgraph_config_path ?? '') !== config.configPath) {
-      return { skip: false, reason: 'the live revision was built with another `config-path`' };
+      return build('the live revision was built with another `config-path`');
     }
   }
   const newer = found.latest_revision_id && found.latest_revision_id !== active.id;
-  if (newer && (!latest || latest.id !== found.latest_revision_id || isInProgress(latest.status))) {
-    return { skip: false, reason: 'a newer revision is in progress and would replace it' };
+  const replaced = !latest || latest.id !== found.latest_revision_id;
+  if (newer && (replaced || revisionStatus(latest.status).outcome === 'in_progress')) {
+    return build('a newer revision is in progress and would replace it');
   }
   const because: string[] = [];
+  // `secrets` is among the settings sent, always with `source: upload` (skipImpossible).
   const sent = sentSettings(config);
-  if (sent.length > 0 || config.source === 'upload') {
+  if (sent.length > 0) {
     // The record is the deployment's: it speaks for the live revision only when it is the latest.
     if (newer) {
-      return {
-        skip: false,
-        reason: `a later revision (${inert(found.latest_revision_id)}, ${inert(latest?.status ?? '')}) replaced the record of the live revision's settings`,
-      };
+      return build(
+        `a later revision (${inert(found.latest_revision_id)}, ${inert(latest?.status ?? '')}) replaced the record of the live revision's settings`,
+      );
     }
-    const binding: RecordBinding =
-      config.source === 'upload'
-        ? { sourceDigest: config.sourceDigest ?? '' }
-        : { commit: built.toLowerCase() };
-    const verdict = compareSettings(
-      config.apiKey ?? '',
-      found.name,
-      config,
-      found.secrets,
-      binding,
-    );
-    if (!verdict.same) {
-      return {
-        skip: false,
-        reason:
-          config.source === 'upload'
-            ? `${verdict.reason}; with \`source: upload\` the record also covers the archive (\`source-digest\`)`
-            : verdict.reason,
-      };
+    const key = config.apiKey ?? '';
+    const binding = bindingOf(config, built);
+    const mismatch = recordMismatch(key, found.name, config, found.secrets, binding);
+    if (mismatch) {
+      return build(
+        config.source === 'upload'
+          ? `${mismatch}; with \`source: upload\` the record also covers the archive (\`source-digest\`)`
+          : mismatch,
+      );
     }
     if (config.source === 'upload') because.push('the same archive (`source-digest`)');
-    if (sent.length > 0) because.push(`the same ${sent.join(', ')} (keyed record)`);
+    because.push(`the same ${sent.join(', ')} (keyed record)`);
   }
   if (config.source === 'upload') {
     return { skip: true, revisionId: active.id, commitSha: '', because };
@@ -178,18 +169,7 @@ export function skipDecision(
   if (built.toLowerCase() === expected) {
     return { skip: true, revisionId: active.id, commitSha: built, because };
   }
-  return filesDecision(config, active.id, built, expected, evidence, because);
-}
-
-/** The live revision runs another commit: skip only when no agent file changed since. */
-function filesDecision(
-  config: SkipConfig,
-  revisionId: string,
-  built: string,
-  expected: string,
-  evidence: SkipEvidence,
-  because: string[],
-): SkipDecision {
+  // The live revision runs another commit: skip only when no agent file changed since.
   const runs = `the live revision runs commit ${built.slice(0, 12)}`;
   if (!evidence.changes) {
     return {
@@ -199,25 +179,20 @@ function filesDecision(
     };
   }
   if ('unreadable' in evidence.changes) {
-    return {
-      skip: false,
-      reason: `${runs}, and the change since cannot be read: ${evidence.changes.unreadable}`,
-    };
+    return build(`${runs}, and the change since cannot be read: ${evidence.changes.unreadable}`);
   }
   if (evidence.configJson === undefined) {
-    return {
-      skip: false,
-      reason: `${runs}, and without the checkout's ${config.configPath} the files the agent is built from are unknown`,
-    };
+    return build(
+      `${runs}, and without the checkout's ${config.configPath} the files the agent is built from are unknown`,
+    );
   }
   const paths = agentPaths(config.configPath, evidence.configJson);
-  if ('unknown' in paths) return { skip: false, reason: `${runs}, and ${paths.unknown}` };
+  if ('unknown' in paths) return build(`${runs}, and ${paths.unknown}`);
   const { relevant, other } = classifyChanges(paths, evidence.changes.files);
   if (relevant.length > 0) {
-    return {
-      skip: false,
-      reason: `files the agent is built from changed since commit ${built.slice(0, 12)}: ${listFiles(relevant)}`,
-    };
+    return build(
+      `files the agent is built from changed since commit ${built.slice(0, 12)}: ${listFiles(relevant)}`,
+    );
   }
   const where = paths.folders.map((f) => (f === '' ? '.' : `${f}/`)).join(', ');
   because.unshift(
@@ -226,62 +201,84 @@ function filesDecision(
       : `the ${other.length} file${other.length === 1 ? '' : 's'} changed since the live commit (${listFiles(other)}) ` +
           `are outside what the agent is built from (${where} and the files ${config.configPath} names)`,
   );
-  return { skip: true, revisionId, commitSha: built, because, otherCommit: true };
+  return { skip: true, revisionId: active.id, commitSha: built, because, otherCommit: true };
 }
 
 /**
- * Reads what `skipDecision` needs and decides. A read that fails only means the run builds.
- * `latest` is the `latest_revision_id` revision when it was read (interrupt-previous needs it).
- * `compare` reads GitHub's compare of two commits (only called when it could allow the skip).
+ * The step: reads what `skipDecision` needs and decides; `skip` names the live revision when
+ * nothing would change, and `latest` is the `latest_revision_id` revision when it was read on
+ * the way (interrupt-previous needs it). Why a build is needed is said at info level. A read
+ * that fails only means the run builds; GitHub's compare of two commits (`compare`) is read
+ * only when it could allow the skip.
  */
-export async function findLiveRevision(
-  client: ControlPlane,
-  config: SkipConfig,
+export async function checkUnchanged(
+  ctx: RunContext,
   found: Deployment,
-  logger: Logger,
-  extra: {
-    configJson?: unknown;
-    compare?: (base: string, head: string) => Promise<Comparison>;
-  } = {},
-): Promise<{ decision: SkipDecision; latest?: Revision }> {
-  const impossible = skipImpossible(config, found);
-  if (impossible) return { decision: { skip: false, reason: impossible } };
+  parsed: ParsedLangGraphConfig | undefined,
+  sourceDigest: string | undefined,
+  compare = (base: string, head: string): Promise<Comparison> => {
+    const { githubToken: token, github } = ctx.config;
+    return readChanges({ token, github, base, head, logger: ctx.logger, deadline: ctx.deadline });
+  },
+): Promise<{ skip?: Skip; latest?: Revision }> {
+  const config: SkipConfig = { ...ctx.config, sourceDigest };
+  if (!config.skipUnchanged || config.source === 'external_docker') return {};
   const read = (id: string) =>
-    client.getRevision(found.id, id).catch((error: unknown) => {
-      logger.debug(
+    ctx.client.getRevision(found.id, id).catch((error: unknown) => {
+      ctx.logger.debug(
         `skip-unchanged: could not read revision ${inert(id)}: ${inert(error instanceof Error ? error.message : error, 300)}`,
       );
       return undefined;
     });
-  const active = await read(found.active_revision_id!);
   const latestId = found.latest_revision_id;
-  const latest = latestId && latestId !== found.active_revision_id ? await read(latestId) : active;
-  const evidence: SkipEvidence = { configJson: extra.configJson };
+  let active: Revision | undefined;
+  let latest: Revision | undefined;
+  if (!skipImpossible(config, found)) {
+    active = await read(found.active_revision_id!);
+    latest = latestId && latestId !== found.active_revision_id ? await read(latestId) : active;
+  }
+  const evidence: SkipEvidence = { configJson: parsed?.json };
   let decision = skipDecision(config, found, active, latest, evidence);
-  if (!decision.skip && decision.compare && extra.compare) {
-    evidence.changes = await extra.compare(decision.compare.base, decision.compare.head);
+  if (!decision.skip && decision.compare) {
+    evidence.changes = await compare(decision.compare.base, decision.compare.head);
     decision = skipDecision(config, found, active, latest, evidence);
   }
-  return latest && latest.id === latestId ? { decision, latest } : { decision };
+  if (latest?.id !== latestId) latest = undefined;
+  if (decision.skip) return { skip: decision, latest };
+  ctx.logger.info(
+    `skip-unchanged: a new revision is requested because ${inert(decision.reason, 1500)}.`,
+  );
+  return { latest };
+}
+
+/**
+ * The configuration the write path sends: with `skip-unchanged` and `secrets`, the secrets
+ * carry the keyed record of this run's settings (see settings-record.ts), for the next run.
+ */
+export async function recordSettings(
+  ctx: RunContext,
+  found: Deployment | undefined,
+  sourceDigest: string | undefined,
+): Promise<RunContext['config']> {
+  const { config } = ctx;
+  if (!config.skipUnchanged || config.secrets === undefined) return config;
+  if (config.source === 'external_docker') return config;
+  const binding = bindingOf({ ...config, sourceDigest }, workflowCommit(config));
+  const secrets = withRecord(config.apiKey, found?.name ?? config.name ?? '', config, binding);
+  return secrets ? { ...config, secrets } : config;
 }
 
 /** The log line of a skipped build: why, and how to force one. */
-export function skippedMessage(
-  name: string,
-  decision: Extract<SkipDecision, { skip: true }>,
-  config: SkipConfig,
-): string {
+export function skippedMessage(name: string, decision: Skip, config: SkipConfig): string {
   const live = `revision ${inert(decision.revisionId)} of '${inert(name)}' is live (DEPLOYED)`;
   const what =
     config.source === 'upload'
       ? ''
-      : decision.otherCommit
-        ? ` and runs commit ${inert(decision.commitSha.slice(0, 12))} of ${inert(config.repoRef ?? '')} with ${inert(config.configPath)}`
-        : ` and already runs commit ${inert(decision.commitSha.slice(0, 12))} of ` +
-          `${inert(config.repoRef ?? '')} with ${inert(config.configPath)}`;
-  const sent = sentSettings(config);
+      : ` and ${decision.otherCommit ? '' : 'already '}runs commit ` +
+        `${inert(decision.commitSha.slice(0, 12))} of ${inert(config.repoRef ?? '')} with ` +
+        inert(config.configPath);
   const settings =
-    sent.length === 0
+    sentSettings(config).length === 0
       ? `this run sends no ${UNSKIPPABLE_INPUTS.map((u) => `\`${u.input}\``).join(', ')}`
       : '';
   const reasons = [...(decision.because ?? []).map((b) => inert(b, 1500)), settings].filter(

@@ -4,7 +4,8 @@
  * it imports neither.
  */
 import type { Deployment } from '../api/schemas.js';
-import { fetchLogTail, logTypeFor, printLogBlock } from './logs.js';
+import { fetchLogTail, printLogBlock } from './logs.js';
+import { revisionStatus } from './revision-status.js';
 import { withoutCredentials } from '../lib/outputs.js';
 import { bestEffortWithin, writeReports, type RunContext } from '../commands/context.js';
 import { inert, setSecret } from '../lib/untrusted.js';
@@ -55,13 +56,13 @@ export async function showLogTail(
   status: string,
   streamed: boolean,
 ): Promise<void> {
-  if (logTypeFor(status) === undefined) return; // no log explains it (INTERRUPTED)
+  if (revisionStatus(status).log === undefined) return; // no log explains it (INTERRUPTED)
   const tail = await fetchLogTail(ctx.client, deploymentId, revisionId, status);
   if ('lines' in tail && tail.lines.length > 0) {
     ctx.state.report.logTail = tail.lines;
-    ctx.state.report.logKind = logTypeFor(status);
+    ctx.state.report.logKind = revisionStatus(status).log;
     // A build log streamed live is already in the log: the tail goes to the reports only.
-    if (streamed && logTypeFor(status) === 'build') return;
+    if (streamed && revisionStatus(status).log === 'build') return;
     printLogBlock(
       `Last ${tail.lines.length} log lines of revision ${inert(revisionId)}`,
       tail.lines,

@@ -13,8 +13,8 @@ import {
   statusStartEstimate,
   type DeployHistory,
 } from './poll-policy.js';
-import { inert, type Logger } from '../lib/untrusted.js';
-import type { Clock, Deadline } from '../lib/time.js';
+import { inert } from '../lib/untrusted.js';
+import type { RunBasics } from '../lib/time.js';
 import { endsWait, revisionStatus } from './revision-status.js';
 import { errorMessage as describe, formatDuration } from '../lib/text.js';
 
@@ -41,14 +41,10 @@ export interface WaitResult {
   pollCount: number;
 }
 
-export interface WaitOptions {
+export interface WaitOptions extends RunBasics {
   client: ControlPlane;
   deploymentId: string;
   revisionId: string;
-  clock: Clock;
-  deadline: Deadline;
-  signal?: AbortSignal;
-  logger: Logger;
   /** The longest gap between two checks (`poll-interval`). */
   pollIntervalMs: number;
   onStatus?: (change: StatusChange) => void;
@@ -62,29 +58,21 @@ export interface WaitOptions {
    * GET fewer per update).
    */
   initial?: Revision;
-  /** Whether a failed check may be retried; default `isTransientPollError`. */
-  isTransient?: (error: unknown) => boolean;
 }
 
 /** Failed checks in a row after which the platform is taken to be down. */
-export const MAX_FAILED_POLLS = 10;
+const MAX_FAILED_POLLS = 10;
 
-const NETWORK_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'ECONNABORTED',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EAI_AGAIN',
-  'ENETUNREACH',
-  'EHOSTUNREACH',
-  'ENOTFOUND',
-]);
+const NETWORK_CODE = new RegExp(
+  '^(ECONNRESET|ECONNREFUSED|ECONNABORTED|ETIMEDOUT|EPIPE|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH' +
+    '|ENOTFOUND|UND_ERR.*)$',
+);
 
 /**
- * Default for `isTransient`: server-side and network trouble (an `ApiError` without a status
- * or with 5xx, 408 or 429; a reset, refused or timed-out connection; a request whose outcome
- * is unknown). A 4xx answer such as 401 or 404 will not change by asking again.
+ * Whether a failed check may be retried: server-side and network trouble (an `ApiError`
+ * without a status or with 5xx, 408 or 429; a reset, refused or timed-out connection; a
+ * request whose outcome is unknown). A 4xx answer such as 401 or 404 will not change by asking
+ * again.
  */
 export function isTransientPollError(error: unknown): boolean {
   if (error instanceof CancelledError || error instanceof DeadlineError) return false;
@@ -95,28 +83,26 @@ export function isTransientPollError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (/OutcomeUnknown|Timeout|AbortError|FetchError|NetworkError/i.test(error.name)) return true;
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (NETWORK_CODES.has(code) || code.startsWith('UND_ERR'))) {
-    return true;
-  }
+  if (typeof code === 'string' && NETWORK_CODE.test(code)) return true;
   if (error.cause !== undefined && error.cause !== error) return isTransientPollError(error.cause);
   return error instanceof TypeError && /fetch failed|network|socket/i.test(error.message);
 }
 
 export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
   const { client, deploymentId, revisionId, clock, deadline, signal, logger } = opts;
-  const isTransient = opts.isTransient ?? isTransientPollError;
-  const label = `Revision ${shortId(revisionId)}`;
+  const label = `Revision ${revisionId.length > 9 ? `${revisionId.slice(0, 8)}…` : revisionId}`;
   const ids = `revision ${revisionId} of deployment ${deploymentId}`;
   const start = clock.now();
   const timeline: StatusChange[] = [];
-  let lastStatus: string | undefined;
+  /** The latest status seen, and the latest revision read. */
+  let current: StatusChange | undefined;
+  let lastRevision: Revision | undefined;
   let lastMessage: string | undefined;
   let statusSince = start;
   let previousCheckAt = start;
   let pollCount = 0;
   let failuresInRow = 0;
 
-  let current: StatusChange | undefined;
   const lastSeen = () =>
     current === undefined
       ? 'no status could be read yet'
@@ -135,17 +121,28 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
         'input if deploys of this deployment take longer.',
     );
 
+  /** Why the wait ends on a status that is not final: it stayed too long. */
+  const heldTooLong = (status: string, now: number) =>
+    logger.info(
+      `${label} stayed ${inert(status, 80)} for ${formatDuration(now - (current?.at ?? now))}; ` +
+        'the action stops waiting for it to go on.',
+    );
+  /** The caller's hooks: one that fails is only a debug line, never the end of the wait. */
+  const callback = (what: string, call: () => void) => {
+    try {
+      call();
+    } catch (error) {
+      logger.debug(`The ${what} callback failed: ${describe(error)}`);
+    }
+  };
+
   // A status the wait gives up on after a while (INTERRUPTED) ends as its outcome at the
   // deadline too, so the failure names it rather than a timeout.
-  let lastRevision: Revision | undefined;
   const endAtDeadline = (): WaitResult => {
     const held = lastRevision;
-    const outcome =
-      held && revisionStatus(held.status).finalAfterMs !== undefined
-        ? outcomeOf(held.status, Infinity)
-        : undefined;
+    const outcome = held && endsWait(held.status, Infinity);
     if (!held || !outcome) throw timedOut();
-    logger.info(heldTooLong(label, held.status, clock.now(), current));
+    heldTooLong(held.status, clock.now());
     return { outcome, status: held.status, revision: held, timeline, pollCount };
   };
 
@@ -154,20 +151,17 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
   let history: DeployHistory | undefined;
   void Promise.resolve()
     .then(() => client.listRevisions(deploymentId, { limit: 20 }))
-    .then(
-      (list) => {
-        history = historyFromRevisions(list.resources, revisionId);
-        if (history) {
-          logger.debug(
-            `Earlier revisions of deployment ${deploymentId} took ` +
-              `${formatDuration(history.typicalTotalMs)} (median of ${history.samples}); ` +
-              'the status checks are timed accordingly.',
-          );
-        }
-      },
-      (error: unknown) => {
-        logger.debug(`Could not read earlier revisions for the polling policy: ${describe(error)}`);
-      },
+    .then((list) => {
+      history = historyFromRevisions(list.resources, revisionId);
+      if (!history) return;
+      logger.debug(
+        `Earlier revisions of deployment ${deploymentId} took ` +
+          `${formatDuration(history.typicalTotalMs)} (median of ${history.samples}); ` +
+          'the status checks are timed accordingly.',
+      );
+    })
+    .catch((error: unknown) =>
+      logger.debug(`Could not read earlier revisions for the polling policy: ${describe(error)}`),
     );
 
   for (;;) {
@@ -183,13 +177,14 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
     } catch (error) {
       if (signal?.aborted || error instanceof CancelledError) throw cancelled();
       if (error instanceof DeadlineError) return endAtDeadline();
-      if (!isTransient(error)) throw checkFailed(error, ids, lastStatus);
+      if (!isTransientPollError(error)) throw checkFailed(error, ids, current?.status);
       const rateLimited = error instanceof ApiError && error.status === 429;
       if (!rateLimited) failuresInRow++;
       if (failuresInRow >= MAX_FAILED_POLLS) {
         throw new ActionError(
           `${MAX_FAILED_POLLS} status checks of ${ids} failed in a row (last error: ` +
-            `${describe(error)}): the platform seems to be down. ${capitalize(lastSeen())}; ` +
+            `${describe(error)}): the platform seems to be down. ` +
+            `${lastSeen().replace(/^./, (c) => c.toUpperCase())}; ` +
             'the revision may still go on on the platform. Check the LangSmith status page ' +
             'and UI, and re-run the workflow when the control plane answers again.',
           'Control plane unavailable',
@@ -204,67 +199,56 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
     }
 
     const now = clock.now();
-    let justChanged = false;
     if (revision) {
-      const status = revision.status;
-      if (status !== lastStatus) {
+      const { status } = revision;
+      const changed = status !== current?.status;
+      // The platform's message: with a new status, or as a line of its own when it changes.
+      const message = revision.status_message ?? undefined;
+      const said =
+        message?.trim() && (changed || message !== lastMessage)
+          ? ` — ${inert(message.trim(), 500)}`
+          : '';
+      lastMessage = message;
+      if (changed) {
+        logger.info(statusLine(label, status, current, now) + said);
+        statusSince = !current
+          ? now
+          : statusStartEstimate({
+              createdAt: revision.created_at,
+              updatedAt: revision.updated_at,
+              waitStartedAt: start,
+              previousCheckAt,
+              now,
+            });
         const change: StatusChange = { status, at: now, lastSeenAt: now };
-        timeline.push(change);
-        logger.info(statusLine(label, status, current, now) + statusMessageOf(revision, undefined));
-        lastMessage = revision.status_message ?? undefined;
         current = change;
-        try {
-          opts.onStatus?.(change);
-        } catch (error) {
-          logger.debug(`The status callback failed: ${describe(error)}`);
-        }
-        lastStatus = status;
-        statusSince =
-          timeline.length === 1
-            ? now
-            : statusStartEstimate({
-                createdAt: revision.created_at,
-                updatedAt: revision.updated_at,
-                waitStartedAt: start,
-                previousCheckAt,
-                now,
-              });
-        justChanged = true;
+        timeline.push(change);
+        callback('status', () => opts.onStatus?.(change));
       } else {
         if (current) current.lastSeenAt = now;
-        if ((revision.status_message ?? undefined) !== lastMessage) {
-          // The same status with a new message from the platform: worth a line of its own.
-          const message = statusMessageOf(revision, lastMessage);
-          lastMessage = revision.status_message ?? undefined;
-          if (message) logger.info(`${label} status: ${inert(status, 80)}${message}`);
-        }
+        if (said) logger.info(`${label} status: ${inert(status, 80)}${said}`);
       }
-      try {
-        opts.onPoll?.(status);
-      } catch (error) {
-        logger.debug(`The poll callback failed: ${describe(error)}`);
-      }
+      callback('poll', () => opts.onPoll?.(status));
       previousCheckAt = now;
       lastRevision = revision;
-      const outcome = outcomeOf(status, now - (current?.at ?? now));
+      const outcome = endsWait(status, now - (current?.at ?? now));
       if (outcome) {
-        if (!revisionStatus(status).final) logger.info(heldTooLong(label, status, now, current));
+        if (!revisionStatus(status).final) heldTooLong(status, now);
         return { outcome, status, revision, timeline, pollCount };
       }
     }
 
     if (deadline.passed()) return endAtDeadline();
+    const status = current?.status ?? 'UNKNOWN';
     const delay = nextPollDelay({
-      status: lastStatus ?? 'UNKNOWN',
+      status,
       msInStatus: clock.now() - statusSince,
-      msSinceStart: clock.now() - start,
-      statusJustChanged: justChanged,
       history,
       pollIntervalMs: opts.pollIntervalMs,
     });
     // Never past the deadline: the last check happens right at it. A status that ends the
     // wait after a while (INTERRUPTED) is checked again right when that while is over.
-    const { finalAfterMs } = revisionStatus(lastStatus ?? 'UNKNOWN');
+    const { finalAfterMs } = revisionStatus(status);
     const untilGiveUp =
       finalAfterMs === undefined || !current ? Infinity : finalAfterMs - (clock.now() - current.at);
     const sleepMs = Math.max(0, Math.min(delay, deadline.remainingMs(), untilGiveUp));
@@ -275,20 +259,6 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
       throw error;
     }
   }
-}
-
-function outcomeOf(status: string, msInStatus: number): WaitResult['outcome'] | undefined {
-  const outcome = endsWait(status, msInStatus);
-  if (outcome === undefined || outcome === 'in_progress') return undefined;
-  return outcome === 'superseded' ? 'skipped' : outcome;
-}
-
-/** Why the wait ends on a status that is not final: it stayed too long. */
-function heldTooLong(label: string, status: string, now: number, seen?: StatusChange): string {
-  return (
-    `${label} stayed ${inert(status, 80)} for ${formatDuration(now - (seen?.at ?? now))}; ` +
-    'the action stops waiting for it to go on.'
-  );
 }
 
 /**
@@ -308,16 +278,6 @@ function statusLine(
   const { note } = revisionStatus(status);
   if (note) line += ` — ${note}`;
   return line;
-}
-
-/**
- * ` — <status_message>` when the revision carries one (and it differs from `previous`):
- * untrusted text, neutralised and cut to one line.
- */
-export function statusMessageOf(revision: Revision, previous: string | undefined): string {
-  const message = revision.status_message;
-  if (typeof message !== 'string' || message.trim() === '' || message === previous) return '';
-  return ` — ${inert(message.trim(), 500)}`;
 }
 
 /** A check that will not succeed by asking again (401, 403, 404, …): ends the wait. */
@@ -341,31 +301,14 @@ function checkFailed(error: unknown, ids: string, lastStatus: string | undefined
 /** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
 function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
-  return new Promise<T>((resolve, reject) => {
-    if (signal.aborted) {
-      promise.catch(() => undefined);
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
+  promise.catch(() => undefined); // its failure after an abort is nobody's to handle
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
   });
-}
-
-function shortId(id: string): string {
-  return id.length > 9 ? `${id.slice(0, 8)}…` : id;
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  return Promise.race([promise, aborted]).finally(() =>
+    signal.removeEventListener('abort', onAbort),
+  );
 }
