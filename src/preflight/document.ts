@@ -1,37 +1,55 @@
 /**
- * The config file as a positioned JSON tree (jsonc-parser in strict-JSON mode), and the
- * `Checker` every rule reports through: it turns a node into the 1-based line and column of
- * an annotation.
+ * What every rule shares: the config file as a positioned JSON tree (jsonc-parser in
+ * strict-JSON mode), the `Checker` every rule reports through (it turns a node into the
+ * 1-based line and column of an annotation), and the paths the config refers to, resolved
+ * against its folder and kept inside the workspace.
  */
-import { getNodeValue, parseTree, printParseErrorCode } from 'jsonc-parser';
+import { statSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { parseTree, printParseErrorCode } from 'jsonc-parser';
 import type { Node, ParseError } from 'jsonc-parser';
-import type { Finding } from './finding.js';
+import { isInside } from '../lib/paths.js';
 
 export type { Node } from 'jsonc-parser';
 
-/** Start offset of every line, for offset → line/column. */
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10) starts.push(i + 1);
-    else if (c === 13) {
-      if (text.charCodeAt(i + 1) === 10) i++;
-      starts.push(i + 1);
-    }
-  }
-  return starts;
+/** One problem (or doubt) found before any request. The caller turns it into an annotation. */
+export interface Finding {
+  level: 'error' | 'warning' | 'notice';
+  message: string;
+  /** The config key concerned, e.g. `webhooks.headers.Authorization`; `image-uri` for the image. */
+  key?: string;
+  /** Workspace-relative path (forward slashes) of the file the finding is about. */
+  file?: string;
+  /** 1-based. */
+  line?: number;
+  /** 1-based, in UTF-16 code units. */
+  column?: number;
 }
 
-export function positionAt(starts: number[], offset: number): { line: number; column: number } {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if ((starts[mid] ?? 0) <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return { line: lo + 1, column: offset - (starts[lo] ?? 0) + 1 };
+/** One `${{ env.VAR }}` reference of a webhook header that the agent server will resolve at start. */
+export interface EnvReference {
+  variable: string;
+  /** e.g. `webhooks.headers.X-Key`. */
+  key: string;
+  line: number;
+  column: number;
+}
+
+export interface ParsedLangGraphConfig {
+  /** Workspace-relative path (forward slashes). */
+  file: string;
+  text: string;
+  json: unknown;
+  /**
+   * The references the agent server will look up at start: well-formed and within
+   * `webhooks.env_prefix` (the others are already reported as errors).
+   */
+  envReferences: EnvReference[];
+  /**
+   * Variables the config itself provides: the keys of `env` when it is a mapping, or the
+   * names in the `.env` file `env` points to when that file is in the workspace.
+   */
+  configEnvNames: string[];
 }
 
 const PARSE_ERROR_TEXT: Record<string, string> = {
@@ -53,12 +71,6 @@ const PARSE_ERROR_TEXT: Record<string, string> = {
   InvalidCharacter: 'control character in a string (write it escaped, e.g. \\n)',
 };
 
-export interface SyntaxProblem {
-  message: string;
-  line: number;
-  column: number;
-}
-
 function describe(text: string, error: ParseError): { message: string; offset: number } {
   const name = printParseErrorCode(error.error);
   if (text.trim() === '') return { message: 'the file is empty', offset: 0 };
@@ -77,21 +89,26 @@ function describe(text: string, error: ParseError): { message: string; offset: n
   return { message: PARSE_ERROR_TEXT[name] ?? name, offset: error.offset };
 }
 
-/** More syntax errors than this in one file are summed up in one line. */
-export const MAX_SYNTAX_PROBLEMS = 20;
+type Report = (key: string | undefined, node: Node | number | undefined, message: string) => void;
 
-export class JsonDocument {
+/** One config file: its JSON tree, and the findings about it. */
+export class Checker {
+  readonly findings: Finding[] = [];
   readonly root: Node | undefined;
-  readonly value: unknown;
   /**
    * Every syntax error of the file, in order, one per line (the parser goes on after an error,
    * and what follows on the same line is mostly its echo); empty when the JSON is valid.
    */
-  readonly syntax: SyntaxProblem[] = [];
+  readonly syntax: { message: string; line: number; column: number }[] = [];
+  /** Start offset of every line, for offset → line/column. */
   private readonly starts: number[];
 
-  constructor(readonly text: string) {
-    this.starts = lineStarts(text);
+  constructor(
+    readonly text: string,
+    /** Workspace-relative path, forward slashes. */
+    readonly file: string,
+  ) {
+    this.starts = [0, ...[...text.matchAll(/\r\n?|\n/g)].map((m) => m.index + m[0].length)];
     const errors: ParseError[] = [];
     this.root = parseTree(text, errors, {
       disallowComments: true,
@@ -100,15 +117,35 @@ export class JsonDocument {
     });
     for (const error of errors) {
       const { message, offset } = describe(text, error);
-      const position = positionAt(this.starts, offset);
+      const position = this.position(offset);
       if (this.syntax.some((p) => p.line === position.line)) continue;
       this.syntax.push({ message, ...position });
     }
-    this.value = this.root && errors.length === 0 ? getNodeValue(this.root) : undefined;
   }
 
   position(offset: number): { line: number; column: number } {
-    return positionAt(this.starts, offset);
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((this.starts[mid] ?? 0) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: offset - (this.starts[lo] ?? 0) + 1 };
+  }
+
+  readonly error: Report = (key, node, message) => this.add('error', key, node, message);
+  readonly warning: Report = (key, node, message) => this.add('warning', key, node, message);
+
+  private add(level: Finding['level'], ...[key, node, message]: Parameters<Report>): void {
+    const offset = typeof node === 'number' ? node : node?.offset;
+    this.findings.push({
+      level,
+      message,
+      file: this.file,
+      ...(key !== undefined && { key }),
+      ...(offset !== undefined && this.position(offset)),
+    });
   }
 }
 
@@ -125,13 +162,7 @@ export function properties(node: Node | undefined): { key: string; keyNode: Node
 
 /** The value of `key` in an object node; the last one wins on duplicates, as in Python's json. */
 export function child(node: Node | undefined, key: string): Node | undefined {
-  let found: Node | undefined;
-  for (const p of properties(node)) if (p.key === key) found = p.value;
-  return found;
-}
-
-export function valueOf(node: Node | undefined): unknown {
-  return node ? getNodeValue(node) : undefined;
+  return properties(node).findLast((p) => p.key === key)?.value;
 }
 
 /** A JSON type name for messages. */
@@ -147,37 +178,50 @@ export function typeName(node: Node): string {
   }[node.type];
 }
 
-/** Collects findings about one config file. */
-export class Checker {
-  readonly findings: Finding[] = [];
-  constructor(
-    readonly doc: JsonDocument,
-    /** Workspace-relative path, forward slashes. */
-    readonly file: string,
-  ) {}
+/** Workspace-relative form with forward slashes (`.` for the workspace itself). */
+export function workspaceRelative(workspace: string, target: string): string {
+  const rel = relative(workspace, target);
+  return rel === '' ? '.' : rel.split(sep).join('/');
+}
 
-  private add(
-    level: Finding['level'],
-    key: string | undefined,
-    node: Node | number | undefined,
-    message: string,
-  ): void {
-    const finding: Finding = { level, message, file: this.file };
-    if (key !== undefined) finding.key = key;
-    const offset = typeof node === 'number' ? node : node?.offset;
-    if (offset !== undefined) Object.assign(finding, this.doc.position(offset));
-    this.findings.push(finding);
+export function pathKind(target: string): 'file' | 'directory' | 'missing' {
+  try {
+    return statSync(target).isDirectory() ? 'directory' : 'file';
+  } catch {
+    return 'missing';
   }
+}
 
-  error(key: string | undefined, node: Node | number | undefined, message: string): void {
-    this.add('error', key, node, message);
-  }
+/** Where the config's relative paths start from. */
+export interface ConfigLocation {
+  workspace: string;
+  /** Absolute folder of the config file. */
+  dir: string;
+  /** Workspace-relative path of the config file. */
+  file: string;
+}
 
-  warning(key: string | undefined, node: Node | number | undefined, message: string): void {
-    this.add('warning', key, node, message);
-  }
+/** Resolves a path written in the config (relative to its folder). */
+export function resolveConfigPath(
+  location: ConfigLocation,
+  written: string,
+):
+  | { ok: true; absolute: string; relative: string; kind: ReturnType<typeof pathKind> }
+  | { ok: false; problem: 'absolute' | 'outside' } {
+  if (isAbsolute(written)) return { ok: false, problem: 'absolute' };
+  const absolute = resolve(location.dir, written);
+  if (!isInside(location.workspace, absolute)) return { ok: false, problem: 'outside' };
+  return {
+    ok: true,
+    absolute,
+    relative: workspaceRelative(location.workspace, absolute),
+    kind: pathKind(absolute),
+  };
+}
 
-  notice(key: string | undefined, node: Node | number | undefined, message: string): void {
-    this.add('notice', key, node, message);
-  }
+/** "paths are relative to the folder of apps/agent/langgraph.json" (or the repository root). */
+export function relativeToHint(location: ConfigLocation): string {
+  return location.file.includes('/')
+    ? `paths are relative to the folder of ${location.file}`
+    : 'paths are relative to the repository root, where the config is';
 }

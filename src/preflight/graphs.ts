@@ -9,71 +9,67 @@
  *   file must be inside one of them (the CLI refuses the build otherwise).
  */
 import { extname } from 'node:path';
-import type { Checker, Node } from './document.js';
-import { child, properties, typeName, valueOf } from './document.js';
-import type { ConfigLocation } from './files.js';
-import { isInside, relativeToHint, resolveConfigPath, workspaceRelative } from './files.js';
+import { isInside } from '../lib/paths.js';
+import type { Checker, ConfigLocation, Node } from './document.js';
+import { child, properties, relativeToHint, resolveConfigPath, typeName } from './document.js';
+import { workspaceRelative } from './document.js';
 
 const JS_EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs', '.tsx', '.jsx']);
 const SOURCE_EXTENSIONS = new Set([...JS_EXTENSIONS, '.py']);
 const EXAMPLE = '"./src/agent/graph.py:graph"';
+const OTHER_REFERENCES = [
+  'auth.path',
+  'encryption.path',
+  'http.app',
+  'checkpointer.path',
+  'store.path',
+];
 
+/** A code reference of the config: its key, its node, and the file or module it names. */
 interface Reference {
   key: string;
   node: Node;
   module: string;
 }
 
-function isFileReference(module: string): boolean {
-  return module.includes('/') || module.includes('\\') || SOURCE_EXTENSIONS.has(extname(module));
-}
-
-function isJs(module: string): boolean {
-  return JS_EXTENSIONS.has(extname(module));
-}
+const isJs = (module: string): boolean => JS_EXTENSIONS.has(extname(module));
 
 /** Checks that a file reference exists; returns its absolute path when it does. */
-function checkFile(c: Checker, loc: ConfigLocation, ref: Reference): string | undefined {
-  if (!isFileReference(ref.module)) return undefined;
-  const resolved = resolveConfigPath(loc, ref.module);
-  if (!resolved.ok) {
-    if (resolved.problem === 'absolute') {
-      c.warning(
-        ref.key,
-        ref.node,
-        `${ref.key} uses the absolute path ${ref.module}, which cannot be checked here: it must exist inside the built image. Prefer a path relative to the config (${relativeToHint(loc)}).`,
-      );
-    } else {
-      c.error(
-        ref.key,
-        ref.node,
-        `${ref.key} points to ${ref.module}, which is outside the repository (${relativeToHint(loc)}). The platform builds from the repository only: move the file into it and fix the path.`,
-      );
-    }
-    return undefined;
-  }
-  if (resolved.kind === 'missing') {
-    c.error(
-      ref.key,
-      ref.node,
-      `${ref.key} points to ${ref.module}, which is not in the repository (looked for ${resolved.relative}; ${relativeToHint(loc)}). Fix the path in ${loc.file} or commit the file.`,
+function checkFile(c: Checker, loc: ConfigLocation, { key, node, module }: Reference) {
+  const isFile = module.includes('/') || module.includes('\\');
+  if (!isFile && !SOURCE_EXTENSIONS.has(extname(module))) return undefined;
+  const resolved = resolveConfigPath(loc, module);
+  if (!resolved.ok && resolved.problem === 'absolute') {
+    c.warning(
+      key,
+      node,
+      `${key} uses the absolute path ${module}, which cannot be checked here: it must exist inside the built image. Prefer a path relative to the config (${relativeToHint(loc)}).`,
     );
-    return undefined;
-  }
-  if (resolved.kind === 'directory') {
+  } else if (!resolved.ok) {
     c.error(
-      ref.key,
-      ref.node,
-      `${ref.key} points to ${ref.module}, which is a folder: point to the source file that defines it, e.g. ${EXAMPLE}.`,
+      key,
+      node,
+      `${key} points to ${module}, which is outside the repository (${relativeToHint(loc)}). The platform builds from the repository only: move the file into it and fix the path.`,
     );
-    return undefined;
-  }
-  return resolved.absolute;
+  } else if (resolved.kind === 'missing') {
+    c.error(
+      key,
+      node,
+      `${key} points to ${module}, which is not in the repository (looked for ${resolved.relative}; ${relativeToHint(loc)}). Fix the path in ${loc.file} or commit the file.`,
+    );
+  } else if (resolved.kind === 'directory') {
+    c.error(
+      key,
+      node,
+      `${key} points to ${module}, which is a folder: point to the source file that defines it, e.g. ${EXAMPLE}.`,
+    );
+  } else return resolved.absolute;
+  return undefined;
 }
 
 /** The spec string of one graph entry, or undefined when the entry is already reported. */
-function graphSpec(c: Checker, key: string, node: Node): { spec: string; node: Node } | undefined {
-  if (node.type === 'string') return { spec: String(node.value), node };
+function graphSpec(c: Checker, key: string, node: Node): Node | undefined {
+  if (node.type === 'string') return node;
   if (node.type !== 'object') {
     c.error(
       key,
@@ -82,46 +78,36 @@ function graphSpec(c: Checker, key: string, node: Node): { spec: string; node: N
     );
     return undefined;
   }
-  for (const p of properties(node)) {
-    if (p.key === 'path') continue;
-    if (p.key === 'description') {
-      if (p.value.type !== 'string' && p.value.type !== 'null') {
-        c.error(
-          `${key}.description`,
-          p.value,
-          `${key}.description is ${typeName(p.value)}: it must be a string.`,
-        );
-      }
-      continue;
+  for (const { key: name, keyNode, value } of properties(node)) {
+    if (name === 'description' && value.type !== 'string' && value.type !== 'null') {
+      c.error(
+        `${key}.description`,
+        value,
+        `${key}.description is ${typeName(value)}: it must be a string.`,
+      );
+    } else if (name !== 'path' && name !== 'description') {
+      c.warning(
+        `${key}.${name}`,
+        keyNode,
+        `${key} has an unknown key "${name}" (a graph object takes "path" and "description"); it is ignored.`,
+      );
     }
-    c.warning(
-      `${key}.${p.key}`,
-      p.keyNode,
-      `${key} has an unknown key "${p.key}" (a graph object takes "path" and "description"); it is ignored.`,
-    );
   }
   const path = child(node, 'path');
   if (!path) {
     c.error(key, node, `${key} is an object without "path": add "path": ${EXAMPLE}.`);
-    return undefined;
-  }
-  if (path.type !== 'string') {
+  } else if (path.type !== 'string') {
     c.error(
       `${key}.path`,
       path,
       `${key}.path is ${typeName(path)}: it must be a string like ${EXAMPLE}.`,
     );
-    return undefined;
-  }
-  return { spec: String(path.value), node: path };
+  } else return path;
+  return undefined;
 }
 
 /** Checks `graphs`; returns the file references of the graphs for the dependency check. */
-function checkGraphs(
-  c: Checker,
-  loc: ConfigLocation,
-  root: Node,
-): { files: Reference[]; python: boolean } {
+function checkGraphs(c: Checker, loc: ConfigLocation, root: Node) {
   const files: Reference[] = [];
   let python = false;
   const graphs = child(root, 'graphs');
@@ -151,9 +137,10 @@ function checkGraphs(
   }
   for (const { key: id, value } of entries) {
     const key = `graphs.${id}`;
-    const found = graphSpec(c, key, value);
-    if (!found) continue;
-    const { spec, node } = found;
+    const node = graphSpec(c, key, value);
+    if (!node) continue;
+    const spec = String(node.value);
+    const [module = '', ...attribute] = spec.split(':');
     if (spec.trim() === '') {
       c.error(key, node, `${key} is empty: give the code of the graph, e.g. ${EXAMPLE}.`);
       continue;
@@ -166,39 +153,29 @@ function checkGraphs(
       );
       continue;
     }
-    const colon = spec.indexOf(':');
-    const module = colon < 0 ? spec : spec.slice(0, colon);
-    const attribute = colon < 0 ? undefined : spec.slice(colon + 1);
-    if (!isJs(module)) python = true;
-    if (attribute === undefined && !isJs(module)) {
+    python ||= !isJs(module);
+    if (attribute.length === 0 && !isJs(module)) {
       c.error(
         key,
         node,
         `${key} is "${spec}" without an attribute: write it as "<file or module>:<attribute>", e.g. "${module}:graph" (the variable that holds the graph or its factory).`,
       );
-      continue;
-    }
-    if (module === '' || attribute === '' || attribute?.includes(':')) {
+    } else if (module === '' || attribute[0] === '' || attribute.length > 1) {
       c.error(
         key,
         node,
         `${key} is "${spec}", which is not "<file or module>:<attribute>" with one ':', e.g. ${EXAMPLE}.`,
       );
-      continue;
+    } else {
+      const absolute = checkFile(c, loc, { key, node, module });
+      if (absolute) files.push({ key, node, module: absolute });
     }
-    const absolute = checkFile(c, loc, { key, node, module });
-    if (absolute) files.push({ key, node, module: absolute });
   }
   return { files, python };
 }
 
 /** Local `dependencies` entries (starting with `.`) must be folders of the repository. */
-function checkDependencies(
-  c: Checker,
-  loc: ConfigLocation,
-  root: Node,
-  python: boolean,
-): string[] | undefined {
+function checkDependencies(c: Checker, loc: ConfigLocation, root: Node, python: boolean) {
   const deps = child(root, 'dependencies');
   if (!deps || deps.type === 'null') {
     if (python) {
@@ -227,7 +204,7 @@ function checkDependencies(
   }
   const folders: string[] = [];
   // A JS config's build does not install `dependencies`: a wrong local path is only suspicious.
-  const report = python ? c.error.bind(c) : c.warning.bind(c);
+  const report = python ? c.error : c.warning;
   (deps.children ?? []).forEach((item, index) => {
     const key = `dependencies[${index}]`;
     if (item.type !== 'string') {
@@ -266,38 +243,24 @@ function checkDependencies(
   return folders;
 }
 
-const OTHER_REFERENCES: [string, string][] = [
-  ['auth', 'path'],
-  ['encryption', 'path'],
-  ['http', 'app'],
-  ['checkpointer', 'path'],
-  ['store', 'path'],
-];
-
 export function checkCode(c: Checker, loc: ConfigLocation, root: Node): void {
-  const { files, python: pythonGraphs } = checkGraphs(c, loc, root);
-  const python = pythonGraphs || typeof valueOf(child(root, 'python_version')) === 'string';
+  const graphs = checkGraphs(c, loc, root);
+  const python = graphs.python || child(root, 'python_version')?.type === 'string';
   const folders = checkDependencies(c, loc, root, python);
   if (python && folders && folders.length > 0) {
-    for (const ref of files) {
+    for (const ref of graphs.files) {
       if (folders.some((f) => isInside(f, ref.module))) continue;
-      const where = workspaceRelative(loc.workspace, ref.module);
       c.error(
         ref.key,
         ref.node,
-        `${ref.key} is in ${where}, which no local entry of "dependencies" contains, so the build will not include it: add its folder (or ".") to dependencies.`,
+        `${ref.key} is in ${workspaceRelative(loc.workspace, ref.module)}, which no local entry of "dependencies" contains, so the build will not include it: add its folder (or ".") to dependencies.`,
       );
     }
   }
-  for (const [section, field] of OTHER_REFERENCES) {
+  for (const key of OTHER_REFERENCES) {
+    const [section = '', field = ''] = key.split('.');
     const node = child(child(root, section), field);
     if (node?.type !== 'string') continue;
-    const spec = String(node.value);
-    const colon = spec.indexOf(':');
-    checkFile(c, loc, {
-      key: `${section}.${field}`,
-      node,
-      module: colon < 0 ? spec : spec.slice(0, colon),
-    });
+    checkFile(c, loc, { key, node, module: String(node.value).split(':')[0] ?? '' });
   }
 }

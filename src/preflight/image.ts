@@ -12,7 +12,7 @@
  * Decision: a reference with neither tag nor digest is valid but gets a warning — the
  * runtime pulls `:latest`, so what runs can change without a new revision.
  */
-import type { Finding } from './finding.js';
+import type { Finding } from './document.js';
 
 const KEY = 'image-uri';
 const EXAMPLE = 'ghcr.io/my-org/my-agent:1.2.0 or ghcr.io/my-org/my-agent@sha256:<64 hex digits>';
