@@ -71,22 +71,22 @@ const PARSE_ERROR_TEXT: Record<string, string> = {
   InvalidCharacter: 'control character in a string (write it escaped, e.g. \\n)',
 };
 
-function describe(text: string, error: ParseError): { message: string; offset: number } {
+function describe(text: string, error: ParseError): { problem: string; offset: number } {
   const name = printParseErrorCode(error.error);
-  if (text.trim() === '') return { message: 'the file is empty', offset: 0 };
+  if (text.trim() === '') return { problem: 'the file is empty', offset: 0 };
   if (name === 'PropertyNameExpected' || name === 'ValueExpected') {
     // `{"a": 1,}`: jsonc-parser reports the closing bracket; point at the comma instead.
     const next = text[error.offset];
     let i = error.offset - 1;
     while (i >= 0 && /\s/.test(text[i] ?? '')) i--;
     if (text[i] === ',' && (next === '}' || next === ']')) {
-      return { message: 'trailing comma (not allowed in JSON): remove it', offset: i };
+      return { problem: 'trailing comma (not allowed in JSON): remove it', offset: i };
     }
   }
   if (name === 'InvalidSymbol' && text[error.offset] === "'") {
-    return { message: 'strings and names must use double quotes', offset: error.offset };
+    return { problem: 'strings and names must use double quotes', offset: error.offset };
   }
-  return { message: PARSE_ERROR_TEXT[name] ?? name, offset: error.offset };
+  return { problem: PARSE_ERROR_TEXT[name] ?? name, offset: error.offset };
 }
 
 type Report = (key: string | undefined, node: Node | number | undefined, message: string) => void;
@@ -99,7 +99,7 @@ export class Checker {
    * Every syntax error of the file, in order, one per line (the parser goes on after an error,
    * and what follows on the same line is mostly its echo); empty when the JSON is valid.
    */
-  readonly syntax: { message: string; line: number; column: number }[] = [];
+  readonly syntax: { problem: string; line: number; column: number }[] = [];
   /** Start offset of every line, for offset → line/column. */
   private readonly starts: number[];
 
@@ -116,10 +116,10 @@ export class Checker {
       allowEmptyContent: false,
     });
     for (const error of errors) {
-      const { message, offset } = describe(text, error);
+      const { problem, offset } = describe(text, error);
       const position = this.position(offset);
       if (this.syntax.some((p) => p.line === position.line)) continue;
-      this.syntax.push({ message, ...position });
+      this.syntax.push({ problem, ...position });
     }
   }
 
@@ -137,6 +137,11 @@ export class Checker {
   readonly error: Report = (key, node, message) => this.add('error', key, node, message);
   readonly warning: Report = (key, node, message) => this.add('warning', key, node, message);
 
+  /** "`key` is <the JSON type of `node`>: `must`": a value of the wrong type. */
+  mistyped(key: string, node: Node, must: string, level: 'error' | 'warning' = 'error'): void {
+    this.add(level, key, node, `${key} is ${typeName(node)}: ${must}`);
+  }
+
   private add(level: Finding['level'], ...[key, node, message]: Parameters<Report>): void {
     const offset = typeof node === 'number' ? node : node?.offset;
     this.findings.push({
@@ -152,12 +157,9 @@ export class Checker {
 /** Properties of an object node, in document order. */
 export function properties(node: Node | undefined): { key: string; keyNode: Node; value: Node }[] {
   if (node?.type !== 'object') return [];
-  const out: { key: string; keyNode: Node; value: Node }[] = [];
-  for (const p of node.children ?? []) {
-    const [keyNode, value] = p.children ?? [];
-    if (keyNode && value) out.push({ key: String(keyNode.value), keyNode, value });
-  }
-  return out;
+  return (node.children ?? []).flatMap(({ children: [keyNode, value] = [] }) =>
+    keyNode && value ? [{ key: String(keyNode.value), keyNode, value }] : [],
+  );
 }
 
 /** The value of `key` in an object node; the last one wins on duplicates, as in Python's json. */

@@ -7,7 +7,7 @@ import { parseEnv } from 'node:util';
 import ignore from 'ignore';
 import { readInsideWorkspace, readRegularFile, refusalText } from '../lib/paths.js';
 import type { Checker, ConfigLocation, Finding, Node, ParsedLangGraphConfig } from './document.js';
-import { properties, relativeToHint, resolveConfigPath, typeName } from './document.js';
+import { properties, relativeToHint, resolveConfigPath } from './document.js';
 
 const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -88,11 +88,7 @@ export function checkEnv(c: Checker, loc: ConfigLocation, env: Node | undefined)
         );
       }
       if (value.type !== 'string') {
-        c.warning(
-          key,
-          value,
-          `${key} is ${typeName(value)}: environment values are strings; write it in quotes.`,
-        );
+        c.mistyped(key, value, 'environment values are strings; write it in quotes.', 'warning');
       } else if (looksLikeSecret(String(value.value))) {
         c.warning(
           key,
@@ -104,10 +100,10 @@ export function checkEnv(c: Checker, loc: ConfigLocation, env: Node | undefined)
     return names;
   }
   if (env.type !== 'string') {
-    c.error(
+    c.mistyped(
       'env',
       env,
-      `env is ${typeName(env)}: it must be an object of variable names to values, or the path of a .env file.`,
+      'it must be an object of variable names to values, or the path of a .env file.',
     );
     return [];
   }

@@ -11,8 +11,13 @@
 import { extname } from 'node:path';
 import { isInside } from '../lib/paths.js';
 import type { Checker, ConfigLocation, Node } from './document.js';
-import { child, properties, relativeToHint, resolveConfigPath, typeName } from './document.js';
-import { workspaceRelative } from './document.js';
+import {
+  child,
+  properties,
+  relativeToHint,
+  resolveConfigPath,
+  workspaceRelative,
+} from './document.js';
 
 const JS_EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs', '.tsx', '.jsx']);
 const SOURCE_EXTENSIONS = new Set([...JS_EXTENSIONS, '.py']);
@@ -71,20 +76,16 @@ function checkFile(c: Checker, loc: ConfigLocation, { key, node, module }: Refer
 function graphSpec(c: Checker, key: string, node: Node): Node | undefined {
   if (node.type === 'string') return node;
   if (node.type !== 'object') {
-    c.error(
+    c.mistyped(
       key,
       node,
-      `${key} is ${typeName(node)}: give it as a string like ${EXAMPLE} or an object like {"path": ${EXAMPLE}, "description": "..."}.`,
+      `give it as a string like ${EXAMPLE} or an object like {"path": ${EXAMPLE}, "description": "..."}.`,
     );
     return undefined;
   }
   for (const { key: name, keyNode, value } of properties(node)) {
     if (name === 'description' && value.type !== 'string' && value.type !== 'null') {
-      c.error(
-        `${key}.description`,
-        value,
-        `${key}.description is ${typeName(value)}: it must be a string.`,
-      );
+      c.mistyped(`${key}.description`, value, 'it must be a string.');
     } else if (name !== 'path' && name !== 'description') {
       c.warning(
         `${key}.${name}`,
@@ -97,11 +98,7 @@ function graphSpec(c: Checker, key: string, node: Node): Node | undefined {
   if (!path) {
     c.error(key, node, `${key} is an object without "path": add "path": ${EXAMPLE}.`);
   } else if (path.type !== 'string') {
-    c.error(
-      `${key}.path`,
-      path,
-      `${key}.path is ${typeName(path)}: it must be a string like ${EXAMPLE}.`,
-    );
+    c.mistyped(`${key}.path`, path, `it must be a string like ${EXAMPLE}.`);
   } else return path;
   return undefined;
 }
@@ -120,10 +117,10 @@ function checkGraphs(c: Checker, loc: ConfigLocation, root: Node) {
     return { files, python };
   }
   if (graphs.type !== 'object') {
-    c.error(
+    c.mistyped(
       'graphs',
       graphs,
-      `graphs is ${typeName(graphs)}: it must be an object mapping graph IDs to code, e.g. {"agent": ${EXAMPLE}}.`,
+      `it must be an object mapping graph IDs to code, e.g. {"agent": ${EXAMPLE}}.`,
     );
     return { files, python };
   }
@@ -188,11 +185,7 @@ function checkDependencies(c: Checker, loc: ConfigLocation, root: Node, python: 
     return undefined;
   }
   if (deps.type !== 'array') {
-    c.error(
-      'dependencies',
-      deps,
-      `dependencies is ${typeName(deps)}: it must be a list of strings, e.g. ["."].`,
-    );
+    c.mistyped('dependencies', deps, 'it must be a list of strings, e.g. ["."].');
     return undefined;
   }
   if (python && (deps.children ?? []).length === 0) {
@@ -208,10 +201,10 @@ function checkDependencies(c: Checker, loc: ConfigLocation, root: Node, python: 
   (deps.children ?? []).forEach((item, index) => {
     const key = `dependencies[${index}]`;
     if (item.type !== 'string') {
-      c.error(
+      c.mistyped(
         key,
         item,
-        `${key} is ${typeName(item)}: dependencies are strings (a package name, or a local folder starting with ".").`,
+        'dependencies are strings (a package name, or a local folder starting with ".").',
       );
       return;
     }

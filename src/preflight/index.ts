@@ -117,14 +117,9 @@ export function preflightConfig(opts: {
     );
   }
   if (c.syntax.length > 0) {
-    for (const { message, line, column } of c.syntax.slice(0, MAX_SYNTAX_PROBLEMS)) {
-      c.findings.push({
-        level: 'error',
-        file,
-        line,
-        column,
-        message: `${file} is not valid JSON: ${message} (line ${line}, column ${column}). The platform cannot read the config: fix it (JSON allows no comments and no trailing commas).`,
-      });
+    for (const { problem, line, column } of c.syntax.slice(0, MAX_SYNTAX_PROBLEMS)) {
+      const message = `${file} is not valid JSON: ${problem} (line ${line}, column ${column}). The platform cannot read the config: fix it (JSON allows no comments and no trailing commas).`;
+      c.findings.push({ level: 'error', file, line, column, message });
     }
     const more = c.syntax.length - MAX_SYNTAX_PROBLEMS;
     if (more > 0) {

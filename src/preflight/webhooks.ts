@@ -205,10 +205,10 @@ function checkHeaders(c: Checker, headers: Node, prefix: string): EnvReference[]
       );
     }
     if (node.type !== 'string') {
-      c.error(
+      c.mistyped(
         key,
         node,
-        `${key} is ${typeName(node)}: header values must be strings, and the agent server does not start otherwise.`,
+        'header values must be strings, and the agent server does not start otherwise.',
       );
     } else checkHeaderValue(c, { key, name, node, prefix }, refs);
   }
@@ -267,10 +267,10 @@ function checkUrlPolicy(c: Checker, url: Node): void {
       continue; // unknown: warned about above
     } else if (value.type !== 'array') {
       const example = ports ? '[443, 8443]' : '["hooks.example.com", "*.example.com"]';
-      c.error(
+      c.mistyped(
         key,
         value,
-        `${key} is ${typeName(value)}: it must be an array of ${ports ? 'port numbers' : 'host names'}, e.g. ${example}.`,
+        `it must be an array of ${ports ? 'port numbers' : 'host names'}, e.g. ${example}.`,
       );
     } else {
       (value.children ?? []).forEach((item, i) => {
@@ -315,7 +315,7 @@ const SECTIONS = {
 export function checkWebhooks(c: Checker, root: Node): EnvReference[] {
   const http = child(root, 'http');
   if (http && http.type !== 'object' && http.type !== 'null') {
-    c.error('http', http, `http is ${typeName(http)}: it must be an object.`);
+    c.mistyped('http', http, 'it must be an object.');
   }
   const disable = child(http, 'disable_webhooks');
   if (disable) checkBoolean(c, 'http.disable_webhooks', disable);
@@ -323,10 +323,10 @@ export function checkWebhooks(c: Checker, root: Node): EnvReference[] {
   const webhooks = child(root, 'webhooks');
   if (!webhooks || webhooks.type === 'null') return [];
   if (webhooks.type !== 'object') {
-    c.error(
+    c.mistyped(
       'webhooks',
       webhooks,
-      `webhooks is ${typeName(webhooks)}: it must be an object (env_prefix, url, headers, allowed_fields).`,
+      'it must be an object (env_prefix, url, headers, allowed_fields).',
     );
     return [];
   }
@@ -337,7 +337,7 @@ export function checkWebhooks(c: Checker, root: Node): EnvReference[] {
     const node = child(webhooks, name);
     if (!node || node.type === 'null') continue;
     if (node.type !== type) {
-      c.error(`webhooks.${name}`, node, `webhooks.${name} is ${typeName(node)}: ${must}`);
+      c.mistyped(`webhooks.${name}`, node, must);
     } else if (name === 'headers') refs = checkHeaders(c, node, prefix);
     else if (name === 'url') checkUrlPolicy(c, node);
     else checkAllowedFields(c, node);
