@@ -54,33 +54,27 @@ function checkKnownKeys(c: Checker, path: string, node: Node, known: string[]): 
 }
 
 /**
- * `key` must be a JSON boolean. A string or a number is an error, even one that a lax parser
- * could read as a boolean ("yes", 1): the webhook policy is typed, and a wrong type is only
- * found after a build, when the agent server refuses its configuration.
+ * `key` must be a JSON boolean, or with `max` an integer within [1, max]. A string or a number
+ * is an error, even one that a lax parser could read as a boolean ("yes", 1) or an integer
+ * ("443"): the webhook policy is typed, and a wrong type is only found after a build, when the
+ * agent server refuses its configuration.
  */
-function checkBoolean(c: Checker, key: string, node: Node): void {
-  if (node.type === 'boolean') return;
-  c.error(
-    key,
-    node,
-    `${key} is ${typeName(node)} (${JSON.stringify(node.value ?? null)}): it must be a boolean. Write true or false, without quotes.`,
-  );
-}
-
-/** `key` must be a JSON integer within [1, max]; a string of digits is an error too. */
-function checkInteger(c: Checker, key: string, node: Node, max: number, what: string): void {
+function checkScalar(c: Checker, key: string, node: Node, what = 'a boolean', max?: number) {
   const raw: unknown = node.value;
-  if (node.type !== 'number' || !Number.isInteger(Number(raw))) {
-    const unquote =
-      node.type === 'string' && /^\s*[+-]?\d+\s*$/.test(String(raw))
+  const boolean = max === undefined;
+  if (boolean ? node.type !== 'boolean' : node.type !== 'number' || !Number.isInteger(raw)) {
+    const quoted = node.type === 'string' && /^\s*[+-]?\d+\s*$/.test(String(raw));
+    const advice = boolean
+      ? ' Write true or false, without quotes.'
+      : quoted
         ? ` Write the number ${String(raw).trim()}, without quotes.`
         : '';
     c.error(
       key,
       node,
-      `${key} is ${typeName(node)} (${JSON.stringify(raw ?? null)}): it must be ${what}.${unquote}`,
+      `${key} is ${typeName(node)} (${JSON.stringify(raw ?? null)}): it must be ${what}.${advice}`,
     );
-  } else if (Number(raw) < 1 || Number(raw) > max) {
+  } else if (!boolean && (Number(raw) < 1 || Number(raw) > max)) {
     c.error(key, node, `${key} is ${Number(raw)}: it must be ${what}.`);
   }
 }
@@ -118,26 +112,19 @@ function checkHeaderValue(
   { key, name, node, prefix }: { key: string; name: string; node: Node; prefix: string },
   refs: EnvReference[],
 ): void {
-  const value = String(node.value);
   const example = `\${{ env.${prefix || 'MY_'}NAME }}`;
-  const template = /\$\{\{\s*([^}]+?)\s*\}\}/y;
-  let literal = '';
-  let from = 0;
-  for (let start = value.indexOf('${{'); start >= 0; start = value.indexOf('${{', from)) {
-    literal += value.slice(from, start);
-    template.lastIndex = start;
-    const match = template.exec(value);
-    if (!match) {
+  // Each `${{ … }}` template is checked and cut out; the rest is the literal text. A `${{`
+  // that is not closed ends the templates: what follows it is neither.
+  const template = /\$\{\{\s*([^}]+?)\s*\}\}|\$\{\{[\s\S]*/g;
+  const literal = String(node.value).replace(template, (whole: string, inner?: string) => {
+    if (inner === undefined) {
       c.error(
         key,
         offsetIn(c, node, '${{'),
         `${key} has a template that is not closed with "}}": write ${example}. The agent server does not start otherwise.`,
       );
-      from = value.length;
-      break;
+      return '';
     }
-    from = template.lastIndex;
-    const [whole, inner = ''] = match;
     const expression = inner.trim();
     const at = offsetIn(c, node, whole);
     const variable = expression.slice(4);
@@ -168,8 +155,8 @@ function checkHeaderValue(
     } else {
       refs.push({ variable, key, ...c.position(at) });
     }
-  }
-  literal += value.slice(from);
+    return '';
+  });
   if (/\$\{(?!\{)|(?<!\$)\{\{\s*env\./.test(literal)) {
     c.warning(
       key,
@@ -254,15 +241,10 @@ function checkUrlPolicy(c: Checker, url: Node): void {
     const key = `webhooks.url.${name}`;
     const ports = name === 'allowed_ports';
     if (name === 'require_https' || name === 'disable_loopback' || name === 'disable_private_ips') {
-      checkBoolean(c, key, value);
+      checkScalar(c, key, value);
     } else if (name === 'max_url_length') {
-      checkInteger(
-        c,
-        key,
-        value,
-        Number.MAX_SAFE_INTEGER,
-        'an integer of at least 1 (a number of characters)',
-      );
+      const what = 'an integer of at least 1 (a number of characters)';
+      checkScalar(c, key, value, what, Number.MAX_SAFE_INTEGER);
     } else if (!ports && name !== 'allowed_domains') {
       continue; // unknown: warned about above
     } else if (value.type !== 'array') {
@@ -274,8 +256,8 @@ function checkUrlPolicy(c: Checker, url: Node): void {
       );
     } else {
       (value.children ?? []).forEach((item, i) => {
-        if (ports)
-          checkInteger(c, `${key}[${i}]`, item, 65535, 'an integer port number from 1 to 65535');
+        const port = 'an integer port number from 1 to 65535';
+        if (ports) checkScalar(c, `${key}[${i}]`, item, port, 65535);
         else checkDomain(c, `${key}[${i}]`, item);
       });
     }
@@ -318,7 +300,7 @@ export function checkWebhooks(c: Checker, root: Node): EnvReference[] {
     c.mistyped('http', http, 'it must be an object.');
   }
   const disable = child(http, 'disable_webhooks');
-  if (disable) checkBoolean(c, 'http.disable_webhooks', disable);
+  if (disable) checkScalar(c, 'http.disable_webhooks', disable);
 
   const webhooks = child(root, 'webhooks');
   if (!webhooks || webhooks.type === 'null') return [];
