@@ -1,11 +1,11 @@
 /**
  * What every rule shares: the config file as a positioned JSON tree (jsonc-parser in
- * strict-JSON mode), the `Checker` every rule reports through (it turns a node into the
- * 1-based line and column of an annotation), and the paths the config refers to, resolved
- * against its folder and kept inside the workspace.
+ * strict-JSON mode), and the `Checker` every rule reports through (it turns a node into the
+ * 1-based line and column of an annotation) and resolves the paths the config refers to,
+ * against its folder and inside the workspace.
  */
 import { statSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { parseTree, printParseErrorCode } from 'jsonc-parser';
 import type { Node, ParseError } from 'jsonc-parser';
 import { isInside } from '../lib/paths.js';
@@ -103,11 +103,22 @@ export class Checker {
   /** Start offset of every line, for offset → line/column. */
   private readonly starts: number[];
 
+  /** Where the config's relative paths start from: the absolute folder of the config file. */
+  private readonly dir: string;
+  /** "paths are relative to the folder of apps/agent/langgraph.json" (or the repository root). */
+  readonly relativeToHint: string;
+
   constructor(
     readonly text: string,
-    /** Workspace-relative path, forward slashes. */
+    /** Absolute path of the checkout. */
+    readonly workspace: string,
+    /** Workspace-relative path of the config file, forward slashes. */
     readonly file: string,
   ) {
+    this.dir = dirname(resolve(workspace, file));
+    this.relativeToHint = file.includes('/')
+      ? `paths are relative to the folder of ${file}`
+      : 'paths are relative to the repository root, where the config is';
     this.starts = [0, ...[...text.matchAll(/\r\n?|\n/g)].map((m) => m.index + m[0].length)];
     const errors: ParseError[] = [];
     this.root = parseTree(text, errors, {
@@ -132,6 +143,19 @@ export class Checker {
       else hi = mid - 1;
     }
     return { line: lo + 1, column: offset - (this.starts[lo] ?? 0) + 1 };
+  }
+
+  /** Resolves a path written in the config (relative to its folder). */
+  resolve(
+    written: string,
+  ):
+    | { ok: true; absolute: string; relative: string; kind: ReturnType<typeof pathKind> }
+    | { ok: false; problem: 'absolute' | 'outside' } {
+    if (isAbsolute(written)) return { ok: false, problem: 'absolute' };
+    const absolute = resolve(this.dir, written);
+    if (!isInside(this.workspace, absolute)) return { ok: false, problem: 'outside' };
+    const relative = workspaceRelative(this.workspace, absolute);
+    return { ok: true, absolute, relative, kind: pathKind(absolute) };
   }
 
   readonly error: Report = (key, node, message) => this.add('error', key, node, message);
@@ -170,14 +194,8 @@ export function child(node: Node | undefined, key: string): Node | undefined {
 /** A JSON type name for messages. */
 export function typeName(node: Node): string {
   if (node.type === 'number') return Number.isInteger(node.value) ? 'an integer' : 'a number';
-  return {
-    object: 'an object',
-    array: 'an array',
-    string: 'a string',
-    boolean: 'a boolean',
-    null: 'null',
-    property: 'a property',
-  }[node.type];
+  if (node.type === 'null') return 'null';
+  return `${/^[ao]/.test(node.type) ? 'an' : 'a'} ${node.type}`; // an object, an array, a string…
 }
 
 /** Workspace-relative form with forward slashes (`.` for the workspace itself). */
@@ -192,38 +210,4 @@ export function pathKind(target: string): 'file' | 'directory' | 'missing' {
   } catch {
     return 'missing';
   }
-}
-
-/** Where the config's relative paths start from. */
-export interface ConfigLocation {
-  workspace: string;
-  /** Absolute folder of the config file. */
-  dir: string;
-  /** Workspace-relative path of the config file. */
-  file: string;
-}
-
-/** Resolves a path written in the config (relative to its folder). */
-export function resolveConfigPath(
-  location: ConfigLocation,
-  written: string,
-):
-  | { ok: true; absolute: string; relative: string; kind: ReturnType<typeof pathKind> }
-  | { ok: false; problem: 'absolute' | 'outside' } {
-  if (isAbsolute(written)) return { ok: false, problem: 'absolute' };
-  const absolute = resolve(location.dir, written);
-  if (!isInside(location.workspace, absolute)) return { ok: false, problem: 'outside' };
-  return {
-    ok: true,
-    absolute,
-    relative: workspaceRelative(location.workspace, absolute),
-    kind: pathKind(absolute),
-  };
-}
-
-/** "paths are relative to the folder of apps/agent/langgraph.json" (or the repository root). */
-export function relativeToHint(location: ConfigLocation): string {
-  return location.file.includes('/')
-    ? `paths are relative to the folder of ${location.file}`
-    : 'paths are relative to the repository root, where the config is';
 }

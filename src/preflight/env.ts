@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import ignore from 'ignore';
 import { readInsideWorkspace, readRegularFile, refusalText } from '../lib/paths.js';
-import type { Checker, ConfigLocation, Finding, Node, ParsedLangGraphConfig } from './document.js';
-import { properties, relativeToHint, resolveConfigPath } from './document.js';
+import type { Checker, Finding, Node, ParsedLangGraphConfig } from './document.js';
+import { properties } from './document.js';
 
 const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -73,7 +73,7 @@ export function isIgnoredByGit(workspace: string, relative: string): boolean {
 }
 
 /** Checks `env`; returns the variable names it gives the deployment. */
-export function checkEnv(c: Checker, loc: ConfigLocation, env: Node | undefined): string[] {
+export function checkEnv(c: Checker, env: Node | undefined): string[] {
   if (!env || env.type === 'null') return [];
   if (env.type === 'object') {
     const names: string[] = [];
@@ -93,7 +93,7 @@ export function checkEnv(c: Checker, loc: ConfigLocation, env: Node | undefined)
         c.warning(
           key,
           value,
-          `${key} looks like a secret committed to the repository. Remove it from ${loc.file} and pass it in the action's secrets input instead (then rotate it: it is in the git history).`,
+          `${key} looks like a secret committed to the repository. Remove it from ${c.file} and pass it in the action's secrets input instead (then rotate it: it is in the git history).`,
         );
       }
     }
@@ -108,13 +108,13 @@ export function checkEnv(c: Checker, loc: ConfigLocation, env: Node | undefined)
     return [];
   }
   const written = String(env.value);
-  const resolved = resolveConfigPath(loc, written);
+  const resolved = c.resolve(written);
   // The LangGraph templates write `"env": ".env"` and ignore that file in git: in CI it is
   // absent by design (the variables come from the secrets input), so that is no finding.
   if (
     resolved.ok &&
     resolved.kind === 'missing' &&
-    isIgnoredByGit(loc.workspace, resolved.relative)
+    isIgnoredByGit(c.workspace, resolved.relative)
   ) {
     return [];
   }
@@ -125,13 +125,13 @@ export function checkEnv(c: Checker, loc: ConfigLocation, env: Node | undefined)
     c.warning(
       'env',
       env,
-      `env points to ${written}, which is not a file of the repository (${where}; ${relativeToHint(loc)}), so none of its variables will be set from it. .env files are usually not committed: give the variables the deployment needs in the action's secrets input.`,
+      `env points to ${written}, which is not a file of the repository (${where}; ${c.relativeToHint}), so none of its variables will be set from it. .env files are usually not committed: give the variables the deployment needs in the action's secrets input.`,
     );
     return [];
   }
   // Through the one path rule: a link out of the checkout, a FIFO or a device is not read
   // (a FIFO would block the run past `timeout` and cancellation).
-  const read = readInsideWorkspace(loc.workspace, resolved.relative, MAX_FILE_BYTES);
+  const read = readInsideWorkspace(c.workspace, resolved.relative, MAX_FILE_BYTES);
   if (!read.ok) {
     c.warning(
       'env',

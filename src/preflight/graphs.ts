@@ -10,14 +10,8 @@
  */
 import { extname } from 'node:path';
 import { isInside } from '../lib/paths.js';
-import type { Checker, ConfigLocation, Node } from './document.js';
-import {
-  child,
-  properties,
-  relativeToHint,
-  resolveConfigPath,
-  workspaceRelative,
-} from './document.js';
+import type { Checker, Node } from './document.js';
+import { child, properties } from './document.js';
 
 const JS_EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs', '.tsx', '.jsx']);
 const SOURCE_EXTENSIONS = new Set([...JS_EXTENSIONS, '.py']);
@@ -39,28 +33,28 @@ interface Reference {
 
 const isJs = (module: string): boolean => JS_EXTENSIONS.has(extname(module));
 
-/** Checks that a file reference exists; returns its absolute path when it does. */
-function checkFile(c: Checker, loc: ConfigLocation, { key, node, module }: Reference) {
+/** Checks that a file reference exists; returns its absolute and workspace-relative paths. */
+function checkFile(c: Checker, { key, node, module }: Reference) {
   const isFile = module.includes('/') || module.includes('\\');
   if (!isFile && !SOURCE_EXTENSIONS.has(extname(module))) return undefined;
-  const resolved = resolveConfigPath(loc, module);
+  const resolved = c.resolve(module);
   if (!resolved.ok && resolved.problem === 'absolute') {
     c.warning(
       key,
       node,
-      `${key} uses the absolute path ${module}, which cannot be checked here: it must exist inside the built image. Prefer a path relative to the config (${relativeToHint(loc)}).`,
+      `${key} uses the absolute path ${module}, which cannot be checked here: it must exist inside the built image. Prefer a path relative to the config (${c.relativeToHint}).`,
     );
   } else if (!resolved.ok) {
     c.error(
       key,
       node,
-      `${key} points to ${module}, which is outside the repository (${relativeToHint(loc)}). The platform builds from the repository only: move the file into it and fix the path.`,
+      `${key} points to ${module}, which is outside the repository (${c.relativeToHint}). The platform builds from the repository only: move the file into it and fix the path.`,
     );
   } else if (resolved.kind === 'missing') {
     c.error(
       key,
       node,
-      `${key} points to ${module}, which is not in the repository (looked for ${resolved.relative}; ${relativeToHint(loc)}). Fix the path in ${loc.file} or commit the file.`,
+      `${key} points to ${module}, which is not in the repository (looked for ${resolved.relative}; ${c.relativeToHint}). Fix the path in ${c.file} or commit the file.`,
     );
   } else if (resolved.kind === 'directory') {
     c.error(
@@ -68,7 +62,7 @@ function checkFile(c: Checker, loc: ConfigLocation, { key, node, module }: Refer
       node,
       `${key} points to ${module}, which is a folder: point to the source file that defines it, e.g. ${EXAMPLE}.`,
     );
-  } else return resolved.absolute;
+  } else return resolved;
   return undefined;
 }
 
@@ -104,15 +98,15 @@ function graphSpec(c: Checker, key: string, node: Node): Node | undefined {
 }
 
 /** Checks `graphs`; returns the file references of the graphs for the dependency check. */
-function checkGraphs(c: Checker, loc: ConfigLocation, root: Node) {
-  const files: Reference[] = [];
+function checkGraphs(c: Checker, root: Node) {
+  const files: { key: string; node: Node; absolute: string; relative: string }[] = [];
   let python = false;
   const graphs = child(root, 'graphs');
   if (!graphs || graphs.type === 'null') {
     c.error(
       'graphs',
       graphs ?? root,
-      `${loc.file} has no "graphs": add at least one, e.g. "graphs": {"agent": ${EXAMPLE}}.`,
+      `${c.file} has no "graphs": add at least one, e.g. "graphs": {"agent": ${EXAMPLE}}.`,
     );
     return { files, python };
   }
@@ -164,22 +158,22 @@ function checkGraphs(c: Checker, loc: ConfigLocation, root: Node) {
         `${key} is "${spec}", which is not "<file or module>:<attribute>" with one ':', e.g. ${EXAMPLE}.`,
       );
     } else {
-      const absolute = checkFile(c, loc, { key, node, module });
-      if (absolute) files.push({ key, node, module: absolute });
+      const file = checkFile(c, { key, node, module });
+      if (file) files.push({ key, node, ...file });
     }
   }
   return { files, python };
 }
 
 /** Local `dependencies` entries (starting with `.`) must be folders of the repository. */
-function checkDependencies(c: Checker, loc: ConfigLocation, root: Node, python: boolean) {
+function checkDependencies(c: Checker, root: Node, python: boolean) {
   const deps = child(root, 'dependencies');
   if (!deps || deps.type === 'null') {
     if (python) {
       c.error(
         'dependencies',
         root,
-        `${loc.file} has no "dependencies", which a Python config needs: add "dependencies": ["."] (the folder of the config, with its pyproject.toml or requirements.txt).`,
+        `${c.file} has no "dependencies", which a Python config needs: add "dependencies": ["."] (the folder of the config, with its pyproject.toml or requirements.txt).`,
       );
     }
     return undefined;
@@ -210,18 +204,18 @@ function checkDependencies(c: Checker, loc: ConfigLocation, root: Node, python: 
     }
     const written = String(item.value);
     if (!written.startsWith('.')) return;
-    const resolved = resolveConfigPath(loc, written);
+    const resolved = c.resolve(written);
     if (!resolved.ok) {
       report(
         key,
         item,
-        `${key} is ${written}, which is outside the repository (${relativeToHint(loc)}). The platform builds from the repository only.`,
+        `${key} is ${written}, which is outside the repository (${c.relativeToHint}). The platform builds from the repository only.`,
       );
     } else if (resolved.kind === 'missing') {
       report(
         key,
         item,
-        `${key} is ${written}, which is not in the repository (looked for ${resolved.relative}; ${relativeToHint(loc)}). Fix the path or commit the folder.`,
+        `${key} is ${written}, which is not in the repository (looked for ${resolved.relative}; ${c.relativeToHint}). Fix the path or commit the folder.`,
       );
     } else if (resolved.kind === 'file') {
       report(
@@ -236,17 +230,17 @@ function checkDependencies(c: Checker, loc: ConfigLocation, root: Node, python: 
   return folders;
 }
 
-export function checkCode(c: Checker, loc: ConfigLocation, root: Node): void {
-  const graphs = checkGraphs(c, loc, root);
+export function checkCode(c: Checker, root: Node): void {
+  const graphs = checkGraphs(c, root);
   const python = graphs.python || child(root, 'python_version')?.type === 'string';
-  const folders = checkDependencies(c, loc, root, python);
+  const folders = checkDependencies(c, root, python);
   if (python && folders && folders.length > 0) {
     for (const ref of graphs.files) {
-      if (folders.some((f) => isInside(f, ref.module))) continue;
+      if (folders.some((f) => isInside(f, ref.absolute))) continue;
       c.error(
         ref.key,
         ref.node,
-        `${ref.key} is in ${workspaceRelative(loc.workspace, ref.module)}, which no local entry of "dependencies" contains, so the build will not include it: add its folder (or ".") to dependencies.`,
+        `${ref.key} is in ${ref.relative}, which no local entry of "dependencies" contains, so the build will not include it: add its folder (or ".") to dependencies.`,
       );
     }
   }
@@ -254,6 +248,6 @@ export function checkCode(c: Checker, loc: ConfigLocation, root: Node): void {
     const [section = '', field = ''] = key.split('.');
     const node = child(child(root, section), field);
     if (node?.type !== 'string') continue;
-    checkFile(c, loc, { key, node, module: String(node.value).split(':')[0] ?? '' });
+    checkFile(c, { key, node, module: String(node.value).split(':')[0] ?? '' });
   }
 }

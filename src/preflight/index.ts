@@ -17,7 +17,7 @@
  * Only `node:fs`, `node:path`, `node:util`, jsonc-parser and ignore are loaded.
  */
 import { readdirSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { getNodeValue } from 'jsonc-parser';
 import { isInside, readInsideWorkspace, refusalText } from '../lib/paths.js';
 import type { AnnotationProperties, Logger } from '../lib/untrusted.js';
@@ -108,7 +108,7 @@ export function preflightConfig(opts: {
 
   const bom = text.startsWith('\ufeff');
   // A space keeps every offset (and so every line and column) where it was.
-  const c = new Checker(bom ? ` ${text.slice(1)}` : text, file);
+  const c = new Checker(bom ? ` ${text.slice(1)}` : text, workspace, file);
   if (bom) {
     c.error(
       undefined,
@@ -137,11 +137,10 @@ export function preflightConfig(opts: {
     return { findings: c.findings };
   }
 
-  const loc = { workspace, dir: dirname(absolute), file };
   checkDuplicateKeys(c, root);
   checkTopLevelKeys(c, root);
-  checkCode(c, loc, root);
-  const configEnvNames = checkEnv(c, loc, child(root, 'env'));
+  checkCode(c, root);
+  const configEnvNames = checkEnv(c, child(root, 'env'));
   const envReferences = checkWebhooks(c, root);
   const parsed = { file, text, json: getNodeValue(root), envReferences, configEnvNames };
   const findings = c.findings;
