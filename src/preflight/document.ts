@@ -91,25 +91,29 @@ function describe(text: string, error: ParseError): { problem: string; offset: n
 
 type Report = (key: string | undefined, node: Node | number | undefined, message: string) => void;
 
-/** One config file: its JSON tree, and the findings about it. */
+/** More syntax errors than this in one file are summed up in one line. */
+const MAX_SYNTAX_PROBLEMS = 20;
+
+/**
+ * One config file: its JSON tree, and the findings about it, from the first (a byte order mark,
+ * the syntax errors) to those of the rules, which report through it.
+ */
 export class Checker {
   readonly findings: Finding[] = [];
+  /** The text parsed: a byte order mark is a space, so every offset (line, column) stays. */
+  readonly text: string;
   readonly root: Node | undefined;
-  /**
-   * Every syntax error of the file, in order, one per line (the parser goes on after an error,
-   * and what follows on the same line is mostly its echo); empty when the JSON is valid.
-   */
-  readonly syntax: { problem: string; line: number; column: number }[] = [];
+  /** Whether the text is valid JSON (when not, its syntax errors are the findings). */
+  readonly valid: boolean;
   /** Start offset of every line, for offset → line/column. */
   private readonly starts: number[];
-
   /** Where the config's relative paths start from: the absolute folder of the config file. */
   private readonly dir: string;
   /** "paths are relative to the folder of apps/agent/langgraph.json" (or the repository root). */
   readonly relativeToHint: string;
 
   constructor(
-    readonly text: string,
+    text: string,
     /** Absolute path of the checkout. */
     readonly workspace: string,
     /** Workspace-relative path of the config file, forward slashes. */
@@ -119,19 +123,36 @@ export class Checker {
     this.relativeToHint = file.includes('/')
       ? `paths are relative to the folder of ${file}`
       : 'paths are relative to the repository root, where the config is';
-    this.starts = [0, ...[...text.matchAll(/\r\n?|\n/g)].map((m) => m.index + m[0].length)];
+    const bom = text.startsWith('\ufeff');
+    this.text = bom ? ` ${text.slice(1)}` : text;
+    this.starts = [0, ...[...this.text.matchAll(/\r\n?|\n/g)].map((m) => m.index + m[0].length)];
+    if (bom) {
+      this.error(
+        undefined,
+        0,
+        `${file} starts with a UTF-8 byte order mark, which the langgraph CLI's JSON reader rejects: save the file as UTF-8 without BOM.`,
+      );
+    }
     const errors: ParseError[] = [];
-    this.root = parseTree(text, errors, {
+    this.root = parseTree(this.text, errors, {
       disallowComments: true,
       allowTrailingComma: false,
       allowEmptyContent: false,
     });
+    this.valid = errors.length === 0;
+    // One error per line, in order: the parser goes on after an error, and what follows on the
+    // same line is mostly its echo.
+    const lines = new Set<number>();
     for (const error of errors) {
-      const { problem, offset } = describe(text, error);
-      const position = this.position(offset);
-      if (this.syntax.some((p) => p.line === position.line)) continue;
-      this.syntax.push({ problem, ...position });
+      const { problem, offset } = describe(this.text, error);
+      const { line, column } = this.position(offset);
+      if (lines.has(line) || lines.add(line).size > MAX_SYNTAX_PROBLEMS) continue;
+      const message = `${file} is not valid JSON: ${problem} (line ${line}, column ${column}). The platform cannot read the config: fix it (JSON allows no comments and no trailing commas).`;
+      this.findings.push({ level: 'error', file, line, column, message });
     }
+    const more = lines.size - MAX_SYNTAX_PROBLEMS;
+    if (more > 0)
+      this.error(undefined, undefined, `${file} has ${more} more syntax errors on later lines.`);
   }
 
   position(offset: number): { line: number; column: number } {

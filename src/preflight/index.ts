@@ -20,7 +20,7 @@ import { readdirSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { getNodeValue } from 'jsonc-parser';
 import { isInside, readInsideWorkspace, refusalText } from '../lib/paths.js';
-import type { AnnotationProperties, Logger } from '../lib/untrusted.js';
+import type { Logger } from '../lib/untrusted.js';
 import { Checker, child, pathKind, workspaceRelative } from './document.js';
 import type { Finding, ParsedLangGraphConfig } from './document.js';
 import { checkEnv, checkEnvReferences } from './env.js';
@@ -41,8 +41,6 @@ export interface PreflightResult {
 
 const INPUT = 'config-path';
 const EXAMPLES = 'e.g. langgraph.json or apps/agent/langgraph.json';
-/** More syntax errors than this in one file are summed up in one line. */
-const MAX_SYNTAX_PROBLEMS = 20;
 
 /** `config-path` and the file it names, before the content: the problem, after `config-path `. */
 function pathProblem(workspace: string, written: string, absolute: string): string | undefined {
@@ -104,29 +102,8 @@ export function preflightConfig(opts: {
         `${file} ${refusalText(read.refusal)}: point ${INPUT} at the LangGraph config file in the repository.`,
     );
   }
-  const text = read.text;
-
-  const bom = text.startsWith('\ufeff');
-  // A space keeps every offset (and so every line and column) where it was.
-  const c = new Checker(bom ? ` ${text.slice(1)}` : text, workspace, file);
-  if (bom) {
-    c.error(
-      undefined,
-      0,
-      `${file} starts with a UTF-8 byte order mark, which the langgraph CLI's JSON reader rejects: save the file as UTF-8 without BOM.`,
-    );
-  }
-  if (c.syntax.length > 0) {
-    for (const { problem, line, column } of c.syntax.slice(0, MAX_SYNTAX_PROBLEMS)) {
-      const message = `${file} is not valid JSON: ${problem} (line ${line}, column ${column}). The platform cannot read the config: fix it (JSON allows no comments and no trailing commas).`;
-      c.findings.push({ level: 'error', file, line, column, message });
-    }
-    const more = c.syntax.length - MAX_SYNTAX_PROBLEMS;
-    if (more > 0) {
-      c.error(undefined, undefined, `${file} has ${more} more syntax errors on later lines.`);
-    }
-    return { findings: c.findings };
-  }
+  const c = new Checker(read.text, workspace, file);
+  if (!c.valid) return { findings: c.findings };
   const root = c.root;
   if (root?.type !== 'object') {
     c.error(
@@ -142,7 +119,7 @@ export function preflightConfig(opts: {
   checkCode(c, root);
   const configEnvNames = checkEnv(c, child(root, 'env'));
   const envReferences = checkWebhooks(c, root);
-  const parsed = { file, text, json: getNodeValue(root), envReferences, configEnvNames };
+  const parsed = { file, text: read.text, json: getNodeValue(root), envReferences, configEnvNames };
   const findings = c.findings;
   if (opts.secretNames !== undefined)
     findings.push(...checkEnvReferences(parsed, opts.secretNames));
@@ -162,16 +139,13 @@ function holdsFiles(workspace: string): boolean {
 
 /** Emits one annotation per finding; returns true when any is an error. */
 export function reportFindings(logger: Logger, findings: Finding[]): boolean {
-  for (const f of findings) {
-    const props: AnnotationProperties = {
-      title: f.file
-        ? `LangGraph config: ${f.key ?? f.file}`
-        : `Pre-flight check: ${f.key ?? 'input'}`,
-    };
-    if (f.file) props.file = f.file;
-    if (f.line !== undefined) props.startLine = f.line;
-    if (f.column !== undefined) props.startColumn = f.column;
-    logger[f.level](f.message, props);
+  for (const { level, message, key, file, line, column } of findings) {
+    logger[level](message, {
+      title: file ? `LangGraph config: ${key ?? file}` : `Pre-flight check: ${key ?? 'input'}`,
+      ...(file && { file }),
+      ...(line !== undefined && { startLine: line }),
+      ...(column !== undefined && { startColumn: column }),
+    });
   }
   return findings.some((f) => f.level === 'error');
 }
