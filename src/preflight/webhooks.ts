@@ -106,12 +106,25 @@ function offsetIn(c: Checker, node: Node, fragment: string): number {
   return at < 0 ? node.offset : node.offset + at;
 }
 
-/** One header value: its `${{ … }}` templates (each read into `refs`), then its literal text. */
-function checkHeaderValue(
+/** One header: its name, its value's `${{ … }}` templates (each read into `refs`), its literal text. */
+function checkHeader(
   c: Checker,
-  { key, name, node, prefix }: { key: string; name: string; node: Node; prefix: string },
+  { key: name, keyNode, value: node }: ReturnType<typeof properties>[number],
+  prefix: string,
   refs: EnvReference[],
 ): void {
+  const key = `webhooks.headers.${name}`;
+  if (!HEADER_NAME.test(name)) {
+    c.warning(
+      key,
+      keyNode,
+      `${key}: "${name}" is not a valid HTTP header name (letters, digits and !#$%&'*+.^_\`|~- only), so webhook requests may fail. Rename the header.`,
+    );
+  }
+  if (node.type !== 'string') {
+    const must = 'header values must be strings, and the agent server does not start otherwise.';
+    return c.mistyped(key, node, must);
+  }
   const example = `\${{ env.${prefix || 'MY_'}NAME }}`;
   // Each `${{ … }}` template is checked and cut out; the rest is the literal text. A `${{`
   // that is not closed ends the templates: what follows it is neither.
@@ -178,28 +191,6 @@ function checkHeaderValue(
       `${key} has a literal value that looks like a secret, readable by anyone who can read the repository. Reference a variable instead: \${{ env.${suggested} }} in the config, and ${suggested} in the action's secrets input.`,
     );
   }
-}
-
-function checkHeaders(c: Checker, headers: Node, prefix: string): EnvReference[] {
-  const refs: EnvReference[] = [];
-  for (const { key: name, keyNode, value: node } of properties(headers)) {
-    const key = `webhooks.headers.${name}`;
-    if (!HEADER_NAME.test(name)) {
-      c.warning(
-        key,
-        keyNode,
-        `${key}: "${name}" is not a valid HTTP header name (letters, digits and !#$%&'*+.^_\`|~- only), so webhook requests may fail. Rename the header.`,
-      );
-    }
-    if (node.type !== 'string') {
-      c.mistyped(
-        key,
-        node,
-        'header values must be strings, and the agent server does not start otherwise.',
-      );
-    } else checkHeaderValue(c, { key, name, node, prefix }, refs);
-  }
-  return refs;
 }
 
 function checkDomain(c: Checker, key: string, node: Node): void {
@@ -314,14 +305,15 @@ export function checkWebhooks(c: Checker, root: Node): EnvReference[] {
   }
   checkKnownKeys(c, 'webhooks', webhooks, WEBHOOK_KEYS);
   const prefix = envPrefix(c, webhooks);
-  let refs: EnvReference[] = [];
+  const refs: EnvReference[] = [];
   for (const [name, [type, must]] of Object.entries(SECTIONS)) {
     const node = child(webhooks, name);
     if (!node || node.type === 'null') continue;
     if (node.type !== type) {
       c.mistyped(`webhooks.${name}`, node, must);
-    } else if (name === 'headers') refs = checkHeaders(c, node, prefix);
-    else if (name === 'url') checkUrlPolicy(c, node);
+    } else if (name === 'headers') {
+      for (const header of properties(node)) checkHeader(c, header, prefix, refs);
+    } else if (name === 'url') checkUrlPolicy(c, node);
     else checkAllowedFields(c, node);
   }
   return refs;
