@@ -108,25 +108,20 @@ function checkGraphs(c: Checker, root: Node) {
       graphs ?? root,
       `${c.file} has no "graphs": add at least one, e.g. "graphs": {"agent": ${EXAMPLE}}.`,
     );
-    return { files, python };
-  }
-  if (graphs.type !== 'object') {
+  } else if (graphs.type !== 'object') {
     c.mistyped(
       'graphs',
       graphs,
       `it must be an object mapping graph IDs to code, e.g. {"agent": ${EXAMPLE}}.`,
     );
-    return { files, python };
-  }
-  const entries = properties(graphs);
-  if (entries.length === 0) {
+  } else if (properties(graphs).length === 0) {
     c.error(
       'graphs',
       graphs,
       `graphs is empty: add at least one graph, e.g. {"agent": ${EXAMPLE}}.`,
     );
   }
-  for (const { key: id, value } of entries) {
+  for (const { key: id, value } of properties(graphs)) {
     const key = `graphs.${id}`;
     const node = graphSpec(c, key, value);
     if (!node) continue;
@@ -176,13 +171,9 @@ function checkDependencies(c: Checker, root: Node, python: boolean) {
         `${c.file} has no "dependencies", which a Python config needs: add "dependencies": ["."] (the folder of the config, with its pyproject.toml or requirements.txt).`,
       );
     }
-    return undefined;
-  }
-  if (deps.type !== 'array') {
+  } else if (deps.type !== 'array') {
     c.mistyped('dependencies', deps, 'it must be a list of strings, e.g. ["."].');
-    return undefined;
-  }
-  if (python && (deps.children ?? []).length === 0) {
+  } else if (python && (deps.children ?? []).length === 0) {
     c.error(
       'dependencies',
       deps,
@@ -192,7 +183,8 @@ function checkDependencies(c: Checker, root: Node, python: boolean) {
   const folders: string[] = [];
   // A JS config's build does not install `dependencies`: a wrong local path is only suspicious.
   const report = python ? c.error : c.warning;
-  (deps.children ?? []).forEach((item, index) => {
+  const items = deps?.type === 'array' ? (deps.children ?? []) : [];
+  items.forEach((item, index) => {
     const key = `dependencies[${index}]`;
     if (item.type !== 'string') {
       c.mistyped(
@@ -234,7 +226,7 @@ export function checkCode(c: Checker, root: Node): void {
   const graphs = checkGraphs(c, root);
   const python = graphs.python || child(root, 'python_version')?.type === 'string';
   const folders = checkDependencies(c, root, python);
-  if (python && folders && folders.length > 0) {
+  if (python && folders.length > 0) {
     for (const ref of graphs.files) {
       if (folders.some((f) => isInside(f, ref.absolute))) continue;
       c.error(
