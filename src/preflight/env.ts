@@ -9,7 +9,8 @@ import { readInsideWorkspace, readRegularFile, refusalText } from '../lib/paths.
 import type { Checker, Finding, Node, ParsedLangGraphConfig } from './document.js';
 import { properties } from './document.js';
 
-const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** An environment variable name. */
+export const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** A .env file holds a few variables, an ignore file a few rules; a larger one is not read. */
 const MAX_FILE_BYTES = 1024 * 1024;

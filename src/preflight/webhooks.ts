@@ -7,10 +7,9 @@
  */
 import type { Checker, EnvReference, Node } from './document.js';
 import { child, properties, typeName } from './document.js';
-import { looksLikeSecret } from './env.js';
+import { VARIABLE, looksLikeSecret } from './env.js';
 
 const DEFAULT_ENV_PREFIX = 'LG_WEBHOOK_';
-const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const SENSITIVE_HEADER = /auth|token|key|secret|signature|password|cookie|credential/i;
 const HOST_LABEL = /^[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?$/;
@@ -42,7 +41,7 @@ const PAYLOAD_FIELDS = [
 ];
 
 /** Warns about each key of the object `node` (at `path`) that is not one of `known`. */
-function checkKnownKeys(c: Checker, path: string, node: Node, known: string[]): void {
+function checkKnownKeys(c: Checker, path: string, node: Node | undefined, known: string[]) {
   for (const { key, keyNode } of properties(node)) {
     if (known.includes(key)) continue;
     c.warning(
@@ -79,7 +78,7 @@ function checkScalar(c: Checker, key: string, node: Node, what = 'a boolean', ma
   }
 }
 
-function envPrefix(c: Checker, webhooks: Node): string {
+function envPrefix(c: Checker, webhooks: Node | undefined): string {
   const node = child(webhooks, 'env_prefix');
   if (!node) return DEFAULT_ENV_PREFIX;
   if (node.type === 'string') {
@@ -293,15 +292,11 @@ export function checkWebhooks(c: Checker, root: Node): EnvReference[] {
   const disable = child(http, 'disable_webhooks');
   if (disable) checkScalar(c, 'http.disable_webhooks', disable);
 
+  // Another type than an object is reported here, and then has no keys to check.
   const webhooks = child(root, 'webhooks');
-  if (!webhooks || webhooks.type === 'null') return [];
-  if (webhooks.type !== 'object') {
-    c.mistyped(
-      'webhooks',
-      webhooks,
-      'it must be an object (env_prefix, url, headers, allowed_fields).',
-    );
-    return [];
+  if (webhooks && webhooks.type !== 'object' && webhooks.type !== 'null') {
+    const must = 'it must be an object (env_prefix, url, headers, allowed_fields).';
+    c.mistyped('webhooks', webhooks, must);
   }
   checkKnownKeys(c, 'webhooks', webhooks, WEBHOOK_KEYS);
   const prefix = envPrefix(c, webhooks);
