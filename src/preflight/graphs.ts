@@ -31,38 +31,26 @@ interface Reference {
   module: string;
 }
 
-const isJs = (module: string): boolean => JS_EXTENSIONS.has(extname(module));
-
 /** Checks that a file reference exists; returns its absolute and workspace-relative paths. */
 function checkFile(c: Checker, { key, node, module }: Reference) {
   const isFile = module.includes('/') || module.includes('\\');
   if (!isFile && !SOURCE_EXTENSIONS.has(extname(module))) return undefined;
   const resolved = c.resolve(module);
+  if (resolved.ok && resolved.kind === 'file') return resolved;
   if (!resolved.ok && resolved.problem === 'absolute') {
     c.warning(
       key,
       node,
       `${key} uses the absolute path ${module}, which cannot be checked here: it must exist inside the built image. Prefer a path relative to the config (${c.relativeToHint}).`,
     );
-  } else if (!resolved.ok) {
-    c.error(
-      key,
-      node,
-      `${key} points to ${module}, which is outside the repository (${c.relativeToHint}). The platform builds from the repository only: move the file into it and fix the path.`,
-    );
-  } else if (resolved.kind === 'missing') {
-    c.error(
-      key,
-      node,
-      `${key} points to ${module}, which is not in the repository (looked for ${resolved.relative}; ${c.relativeToHint}). Fix the path in ${c.file} or commit the file.`,
-    );
-  } else if (resolved.kind === 'directory') {
-    c.error(
-      key,
-      node,
-      `${key} points to ${module}, which is a folder: point to the source file that defines it, e.g. ${EXAMPLE}.`,
-    );
-  } else return resolved;
+    return undefined;
+  }
+  const problem = !resolved.ok
+    ? `which is outside the repository (${c.relativeToHint}). The platform builds from the repository only: move the file into it and fix the path.`
+    : resolved.kind === 'missing'
+      ? `which is not in the repository (looked for ${resolved.relative}; ${c.relativeToHint}). Fix the path in ${c.file} or commit the file.`
+      : `which is a folder: point to the source file that defines it, e.g. ${EXAMPLE}.`;
+  c.error(key, node, `${key} points to ${module}, ${problem}`);
   return undefined;
 }
 
@@ -127,35 +115,22 @@ function checkGraphs(c: Checker, root: Node) {
     if (!node) continue;
     const spec = String(node.value);
     const [module = '', ...attribute] = spec.split(':');
-    if (spec.trim() === '') {
-      c.error(key, node, `${key} is empty: give the code of the graph, e.g. ${EXAMPLE}.`);
+    const js = JS_EXTENSIONS.has(extname(module));
+    if (spec !== '' && spec === spec.trim()) python ||= !js;
+    let problem: string | undefined;
+    if (spec.trim() === '') problem = `is empty: give the code of the graph, e.g. ${EXAMPLE}.`;
+    else if (spec !== spec.trim())
+      problem = `has leading or trailing spaces ("${spec}"): remove them, the path is used as written.`;
+    else if (attribute.length === 0 && !js)
+      problem = `is "${spec}" without an attribute: write it as "<file or module>:<attribute>", e.g. "${module}:graph" (the variable that holds the graph or its factory).`;
+    else if (module === '' || attribute[0] === '' || attribute.length > 1)
+      problem = `is "${spec}", which is not "<file or module>:<attribute>" with one ':', e.g. ${EXAMPLE}.`;
+    if (problem) {
+      c.error(key, node, `${key} ${problem}`);
       continue;
     }
-    if (spec !== spec.trim()) {
-      c.error(
-        key,
-        node,
-        `${key} has leading or trailing spaces ("${spec}"): remove them, the path is used as written.`,
-      );
-      continue;
-    }
-    python ||= !isJs(module);
-    if (attribute.length === 0 && !isJs(module)) {
-      c.error(
-        key,
-        node,
-        `${key} is "${spec}" without an attribute: write it as "<file or module>:<attribute>", e.g. "${module}:graph" (the variable that holds the graph or its factory).`,
-      );
-    } else if (module === '' || attribute[0] === '' || attribute.length > 1) {
-      c.error(
-        key,
-        node,
-        `${key} is "${spec}", which is not "<file or module>:<attribute>" with one ':', e.g. ${EXAMPLE}.`,
-      );
-    } else {
-      const file = checkFile(c, { key, node, module });
-      if (file) files.push({ key, node, ...file });
-    }
+    const file = checkFile(c, { key, node, module });
+    if (file) files.push({ key, node, ...file });
   }
   return { files, python };
 }
@@ -197,27 +172,16 @@ function checkDependencies(c: Checker, root: Node, python: boolean) {
     const written = String(item.value);
     if (!written.startsWith('.')) return;
     const resolved = c.resolve(written);
-    if (!resolved.ok) {
-      report(
-        key,
-        item,
-        `${key} is ${written}, which is outside the repository (${c.relativeToHint}). The platform builds from the repository only.`,
-      );
-    } else if (resolved.kind === 'missing') {
-      report(
-        key,
-        item,
-        `${key} is ${written}, which is not in the repository (looked for ${resolved.relative}; ${c.relativeToHint}). Fix the path or commit the folder.`,
-      );
-    } else if (resolved.kind === 'file') {
-      report(
-        key,
-        item,
-        `${key} is ${written}, which is a file: a local dependency is a folder (with a pyproject.toml, setup.py or Python packages).`,
-      );
-    } else {
+    if (resolved.ok && resolved.kind === 'directory') {
       folders.push(resolved.absolute);
+      return;
     }
+    const problem = !resolved.ok
+      ? `which is outside the repository (${c.relativeToHint}). The platform builds from the repository only.`
+      : resolved.kind === 'missing'
+        ? `which is not in the repository (looked for ${resolved.relative}; ${c.relativeToHint}). Fix the path or commit the folder.`
+        : 'which is a file: a local dependency is a folder (with a pyproject.toml, setup.py or Python packages).';
+    report(key, item, `${key} is ${written}, ${problem}`);
   });
   return folders;
 }
