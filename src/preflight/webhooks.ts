@@ -129,44 +129,24 @@ function checkHeader(
   // that is not closed ends the templates: what follows it is neither.
   const template = /\$\{\{\s*([^}]+?)\s*\}\}|\$\{\{[\s\S]*/g;
   const literal = String(node.value).replace(template, (whole: string, inner?: string) => {
-    if (inner === undefined) {
-      c.error(
-        key,
-        offsetIn(c, node, '${{'),
-        `${key} has a template that is not closed with "}}": write ${example}. The agent server does not start otherwise.`,
-      );
-      return '';
-    }
-    const expression = inner.trim();
-    const at = offsetIn(c, node, whole);
+    const expression = inner?.trim() ?? '';
     const variable = expression.slice(4);
-    if (!expression.startsWith('env.')) {
-      const hint = expression.startsWith('secrets.')
-        ? ` Pass the secret in the action's secrets input as ${prefix}${expression.slice(8)} and write \${{ env.${prefix}${expression.slice(8)} }}.`
-        : '';
-      c.error(
-        key,
-        at,
-        `${key} uses \${{ ${expression} }}, but header templates can only read environment variables: write ${example}.${hint} The agent server does not start otherwise.`,
-      );
-    } else if (!VARIABLE.test(variable)) {
-      c.error(
-        key,
-        at,
-        `${key} has the template ${whole}, whose variable name ${variable === '' ? 'is missing' : `"${variable}" is not valid (letters, digits and _, not starting with a digit)`}: write ${example}. The agent server does not start otherwise.`,
-      );
-    } else if (prefix !== '' && !variable.startsWith(prefix)) {
-      const rest = variable.toUpperCase().startsWith(prefix.toUpperCase())
-        ? variable.slice(prefix.length)
-        : variable;
-      c.error(
-        key,
-        at,
-        `${key} references env.${variable}, but only variables starting with ${prefix} may be referenced (webhooks.env_prefix). Rename the variable to ${prefix}${rest} in the config and in the action's secrets.`,
-      );
-    } else {
-      refs.push({ variable, key, ...c.position(at) });
-    }
+    const secret = expression.startsWith('secrets.') ? expression.slice(8) : undefined;
+    const rest = variable.toUpperCase().startsWith(prefix.toUpperCase())
+      ? variable.slice(prefix.length)
+      : variable;
+    let problem: string | undefined;
+    if (inner === undefined)
+      problem = `has a template that is not closed with "}}": write ${example}. The agent server does not start otherwise.`;
+    else if (!expression.startsWith('env.'))
+      problem = `uses \${{ ${expression} }}, but header templates can only read environment variables: write ${example}.${secret === undefined ? '' : ` Pass the secret in the action's secrets input as ${prefix}${secret} and write \${{ env.${prefix}${secret} }}.`} The agent server does not start otherwise.`;
+    else if (!VARIABLE.test(variable))
+      problem = `has the template ${whole}, whose variable name ${variable === '' ? 'is missing' : `"${variable}" is not valid (letters, digits and _, not starting with a digit)`}: write ${example}. The agent server does not start otherwise.`;
+    else if (prefix !== '' && !variable.startsWith(prefix))
+      problem = `references env.${variable}, but only variables starting with ${prefix} may be referenced (webhooks.env_prefix). Rename the variable to ${prefix}${rest} in the config and in the action's secrets.`;
+    const at = offsetIn(c, node, inner === undefined ? '${{' : whole);
+    if (problem) c.error(key, at, `${key} ${problem}`);
+    else refs.push({ variable, key, ...c.position(at) });
     return '';
   });
   if (/\$\{(?!\{)|(?<!\$)\{\{\s*env\./.test(literal)) {
@@ -193,36 +173,21 @@ function checkHeader(
 }
 
 function checkDomain(c: Checker, key: string, node: Node): void {
-  if (node.type !== 'string' || String(node.value) === '') {
-    c.error(
-      key,
-      node,
-      `${key} is ${node.type === 'string' ? 'empty' : typeName(node)}: allowed_domains holds host names such as "hooks.example.com" or "*.example.com".`,
-    );
-    return;
-  }
   const domain = String(node.value);
-  if (domain.includes('*') && !domain.startsWith('*.')) {
-    c.error(
-      key,
-      node,
-      `${key} is "${domain}": a wildcard is only allowed as a prefix, in the form "*.example.com". The agent server does not start otherwise.`,
-    );
-    return;
-  }
   const host = domain.startsWith('*.') ? domain.slice(2) : domain;
   let hint = '';
   if (domain.includes('://')) hint = ' Remove the scheme: only the host name goes here.';
   else if (/[/?#]/.test(host)) hint = ' Remove the path: only the host name goes here.';
   else if (host.includes(':')) hint = ' Remove the port (ports go to allowed_ports).';
   const labels = host.replace(/\.$/, '').split('.');
-  if (hint || host.length > 253 || !labels.every((l) => HOST_LABEL.test(l))) {
-    c.error(
-      key,
-      node,
-      `${key} is "${domain}", which is not a host name (e.g. "hooks.example.com" or "*.example.com"), so no webhook URL would match it.${hint}`,
-    );
-  }
+  let problem: string | undefined;
+  if (node.type !== 'string' || domain === '')
+    problem = `is ${node.type === 'string' ? 'empty' : typeName(node)}: allowed_domains holds host names such as "hooks.example.com" or "*.example.com".`;
+  else if (domain.includes('*') && !domain.startsWith('*.'))
+    problem = `is "${domain}": a wildcard is only allowed as a prefix, in the form "*.example.com". The agent server does not start otherwise.`;
+  else if (hint || host.length > 253 || !labels.every((l) => HOST_LABEL.test(l)))
+    problem = `is "${domain}", which is not a host name (e.g. "hooks.example.com" or "*.example.com"), so no webhook URL would match it.${hint}`;
+  if (problem) c.error(key, node, `${key} ${problem}`);
 }
 
 function checkUrlPolicy(c: Checker, url: Node): void {
