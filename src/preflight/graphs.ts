@@ -54,7 +54,7 @@ function checkFile(c: Checker, { key, node, module }: Reference) {
   return undefined;
 }
 
-/** The spec string of one graph entry, or undefined when the entry is already reported. */
+/** The string node of one graph entry's spec, or undefined when the entry is already reported. */
 function graphSpec(c: Checker, key: string, node: Node): Node | undefined {
   if (node.type === 'string') return node;
   if (node.type !== 'object') {
