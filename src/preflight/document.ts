@@ -1,37 +1,55 @@
 /**
- * The config file as a positioned JSON tree (jsonc-parser in strict-JSON mode), and the
- * `Checker` every rule reports through: it turns a node into the 1-based line and column of
- * an annotation.
+ * What every rule shares: the config file as a positioned JSON tree (jsonc-parser in
+ * strict-JSON mode), and the `Checker` every rule reports through (it turns a node into the
+ * 1-based line and column of an annotation) and resolves the paths the config refers to,
+ * against its folder and inside the workspace.
  */
-import { getNodeValue, parseTree, printParseErrorCode } from 'jsonc-parser';
+import { statSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { parseTree, printParseErrorCode } from 'jsonc-parser';
 import type { Node, ParseError } from 'jsonc-parser';
-import type { Finding } from './finding.js';
+import { isInside } from '../lib/paths.js';
 
 export type { Node } from 'jsonc-parser';
 
-/** Start offset of every line, for offset → line/column. */
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10) starts.push(i + 1);
-    else if (c === 13) {
-      if (text.charCodeAt(i + 1) === 10) i++;
-      starts.push(i + 1);
-    }
-  }
-  return starts;
+/** One problem (or doubt) found before any request. The caller turns it into an annotation. */
+export interface Finding {
+  level: 'error' | 'warning' | 'notice';
+  message: string;
+  /** The config key concerned, e.g. `webhooks.headers.Authorization`; `image-uri` for the image. */
+  key?: string;
+  /** Workspace-relative path (forward slashes) of the file the finding is about. */
+  file?: string;
+  /** 1-based. */
+  line?: number;
+  /** 1-based, in UTF-16 code units. */
+  column?: number;
 }
 
-export function positionAt(starts: number[], offset: number): { line: number; column: number } {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if ((starts[mid] ?? 0) <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return { line: lo + 1, column: offset - (starts[lo] ?? 0) + 1 };
+/** One `${{ env.VAR }}` reference of a webhook header that the agent server will resolve at start. */
+export interface EnvReference {
+  variable: string;
+  /** e.g. `webhooks.headers.X-Key`. */
+  key: string;
+  line: number;
+  column: number;
+}
+
+export interface ParsedLangGraphConfig {
+  /** Workspace-relative path (forward slashes). */
+  file: string;
+  text: string;
+  json: unknown;
+  /**
+   * The references the agent server will look up at start: well-formed and within
+   * `webhooks.env_prefix` (the others are already reported as errors).
+   */
+  envReferences: EnvReference[];
+  /**
+   * Variables the config itself provides: the keys of `env` when it is a mapping, or the
+   * names in the `.env` file `env` points to when that file is in the workspace.
+   */
+  configEnvNames: string[];
 }
 
 const PARSE_ERROR_TEXT: Record<string, string> = {
@@ -53,131 +71,164 @@ const PARSE_ERROR_TEXT: Record<string, string> = {
   InvalidCharacter: 'control character in a string (write it escaped, e.g. \\n)',
 };
 
-export interface SyntaxProblem {
-  message: string;
-  line: number;
-  column: number;
-}
-
-function describe(text: string, error: ParseError): { message: string; offset: number } {
+function describe(text: string, error: ParseError): { problem: string; offset: number } {
   const name = printParseErrorCode(error.error);
-  if (text.trim() === '') return { message: 'the file is empty', offset: 0 };
+  if (text.trim() === '') return { problem: 'the file is empty', offset: 0 };
   if (name === 'PropertyNameExpected' || name === 'ValueExpected') {
     // `{"a": 1,}`: jsonc-parser reports the closing bracket; point at the comma instead.
     const next = text[error.offset];
     let i = error.offset - 1;
     while (i >= 0 && /\s/.test(text[i] ?? '')) i--;
     if (text[i] === ',' && (next === '}' || next === ']')) {
-      return { message: 'trailing comma (not allowed in JSON): remove it', offset: i };
+      return { problem: 'trailing comma (not allowed in JSON): remove it', offset: i };
     }
   }
   if (name === 'InvalidSymbol' && text[error.offset] === "'") {
-    return { message: 'strings and names must use double quotes', offset: error.offset };
+    return { problem: 'strings and names must use double quotes', offset: error.offset };
   }
-  return { message: PARSE_ERROR_TEXT[name] ?? name, offset: error.offset };
+  return { problem: PARSE_ERROR_TEXT[name] ?? name, offset: error.offset };
 }
 
+type Report = (key: string | undefined, node: Node | number | undefined, message: string) => void;
+
 /** More syntax errors than this in one file are summed up in one line. */
-export const MAX_SYNTAX_PROBLEMS = 20;
+const MAX_SYNTAX_PROBLEMS = 20;
 
-export class JsonDocument {
+/**
+ * One config file: its JSON tree, and the findings about it, from the first (a byte order mark,
+ * the syntax errors) to those of the rules, which report through it.
+ */
+export class Checker {
+  readonly findings: Finding[] = [];
+  /** The text parsed: a byte order mark is a space, so every offset (line, column) stays. */
+  readonly text: string;
   readonly root: Node | undefined;
-  readonly value: unknown;
-  /**
-   * Every syntax error of the file, in order, one per line (the parser goes on after an error,
-   * and what follows on the same line is mostly its echo); empty when the JSON is valid.
-   */
-  readonly syntax: SyntaxProblem[] = [];
+  /** Whether the text is valid JSON (when not, its syntax errors are the findings). */
+  readonly valid: boolean;
+  /** Start offset of every line, for offset → line/column. */
   private readonly starts: number[];
+  /** Where the config's relative paths start from: the absolute folder of the config file. */
+  private readonly dir: string;
+  /** "paths are relative to the folder of apps/agent/langgraph.json" (or the repository root). */
+  readonly relativeToHint: string;
 
-  constructor(readonly text: string) {
-    this.starts = lineStarts(text);
+  constructor(
+    text: string,
+    /** Absolute path of the checkout. */
+    readonly workspace: string,
+    /** Workspace-relative path of the config file, forward slashes. */
+    readonly file: string,
+  ) {
+    this.dir = dirname(resolve(workspace, file));
+    this.relativeToHint = file.includes('/')
+      ? `paths are relative to the folder of ${file}`
+      : 'paths are relative to the repository root, where the config is';
+    const bom = text.startsWith('\ufeff');
+    this.text = bom ? ` ${text.slice(1)}` : text;
+    this.starts = [0, ...[...this.text.matchAll(/\r\n?|\n/g)].map((m) => m.index + m[0].length)];
+    if (bom) {
+      this.error(
+        undefined,
+        0,
+        `${file} starts with a UTF-8 byte order mark, which the langgraph CLI's JSON reader rejects: save the file as UTF-8 without BOM.`,
+      );
+    }
     const errors: ParseError[] = [];
-    this.root = parseTree(text, errors, {
+    this.root = parseTree(this.text, errors, {
       disallowComments: true,
       allowTrailingComma: false,
       allowEmptyContent: false,
     });
+    this.valid = errors.length === 0;
+    // One error per line, in order: the parser goes on after an error, and what follows on the
+    // same line is mostly its echo.
+    const lines = new Set<number>();
     for (const error of errors) {
-      const { message, offset } = describe(text, error);
-      const position = positionAt(this.starts, offset);
-      if (this.syntax.some((p) => p.line === position.line)) continue;
-      this.syntax.push({ message, ...position });
+      const { problem, offset } = describe(this.text, error);
+      const { line, column } = this.position(offset);
+      if (lines.has(line) || lines.add(line).size > MAX_SYNTAX_PROBLEMS) continue;
+      const message = `${file} is not valid JSON: ${problem} (line ${line}, column ${column}). The platform cannot read the config: fix it (JSON allows no comments and no trailing commas).`;
+      this.findings.push({ level: 'error', file, line, column, message });
     }
-    this.value = this.root && errors.length === 0 ? getNodeValue(this.root) : undefined;
+    const more = lines.size - MAX_SYNTAX_PROBLEMS;
+    if (more > 0)
+      this.error(undefined, undefined, `${file} has ${more} more syntax errors on later lines.`);
   }
 
   position(offset: number): { line: number; column: number } {
-    return positionAt(this.starts, offset);
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((this.starts[mid] ?? 0) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: offset - (this.starts[lo] ?? 0) + 1 };
+  }
+
+  /** Resolves a path written in the config (relative to its folder). */
+  resolve(
+    written: string,
+  ):
+    | { ok: true; absolute: string; relative: string; kind: ReturnType<typeof pathKind> }
+    | { ok: false; problem: 'absolute' | 'outside' } {
+    if (isAbsolute(written)) return { ok: false, problem: 'absolute' };
+    const absolute = resolve(this.dir, written);
+    if (!isInside(this.workspace, absolute)) return { ok: false, problem: 'outside' };
+    const relative = workspaceRelative(this.workspace, absolute);
+    return { ok: true, absolute, relative, kind: pathKind(absolute) };
+  }
+
+  readonly error: Report = (key, node, message) => this.add('error', key, node, message);
+  readonly warning: Report = (key, node, message) => this.add('warning', key, node, message);
+
+  /** "`key` is <the JSON type of `node`>: `must`": a value of the wrong type. */
+  mistyped(key: string, node: Node, must: string, level: 'error' | 'warning' = 'error'): void {
+    this.add(level, key, node, `${key} is ${typeName(node)}: ${must}`);
+  }
+
+  private add(level: Finding['level'], ...[key, node, message]: Parameters<Report>): void {
+    const offset = typeof node === 'number' ? node : node?.offset;
+    this.findings.push({
+      level,
+      message,
+      file: this.file,
+      ...(key !== undefined && { key }),
+      ...(offset !== undefined && this.position(offset)),
+    });
   }
 }
 
 /** Properties of an object node, in document order. */
 export function properties(node: Node | undefined): { key: string; keyNode: Node; value: Node }[] {
   if (node?.type !== 'object') return [];
-  const out: { key: string; keyNode: Node; value: Node }[] = [];
-  for (const p of node.children ?? []) {
-    const [keyNode, value] = p.children ?? [];
-    if (keyNode && value) out.push({ key: String(keyNode.value), keyNode, value });
-  }
-  return out;
+  return (node.children ?? []).flatMap(({ children: [keyNode, value] = [] }) =>
+    keyNode && value ? [{ key: String(keyNode.value), keyNode, value }] : [],
+  );
 }
 
 /** The value of `key` in an object node; the last one wins on duplicates, as in Python's json. */
 export function child(node: Node | undefined, key: string): Node | undefined {
-  let found: Node | undefined;
-  for (const p of properties(node)) if (p.key === key) found = p.value;
-  return found;
-}
-
-export function valueOf(node: Node | undefined): unknown {
-  return node ? getNodeValue(node) : undefined;
+  return properties(node).findLast((p) => p.key === key)?.value;
 }
 
 /** A JSON type name for messages. */
 export function typeName(node: Node): string {
   if (node.type === 'number') return Number.isInteger(node.value) ? 'an integer' : 'a number';
-  return {
-    object: 'an object',
-    array: 'an array',
-    string: 'a string',
-    boolean: 'a boolean',
-    null: 'null',
-    property: 'a property',
-  }[node.type];
+  if (node.type === 'null') return 'null';
+  return `${/^[ao]/.test(node.type) ? 'an' : 'a'} ${node.type}`; // an object, an array, a string…
 }
 
-/** Collects findings about one config file. */
-export class Checker {
-  readonly findings: Finding[] = [];
-  constructor(
-    readonly doc: JsonDocument,
-    /** Workspace-relative path, forward slashes. */
-    readonly file: string,
-  ) {}
+/** Workspace-relative form with forward slashes (`.` for the workspace itself). */
+export function workspaceRelative(workspace: string, target: string): string {
+  const rel = relative(workspace, target);
+  return rel === '' ? '.' : rel.split(sep).join('/');
+}
 
-  private add(
-    level: Finding['level'],
-    key: string | undefined,
-    node: Node | number | undefined,
-    message: string,
-  ): void {
-    const finding: Finding = { level, message, file: this.file };
-    if (key !== undefined) finding.key = key;
-    const offset = typeof node === 'number' ? node : node?.offset;
-    if (offset !== undefined) Object.assign(finding, this.doc.position(offset));
-    this.findings.push(finding);
-  }
-
-  error(key: string | undefined, node: Node | number | undefined, message: string): void {
-    this.add('error', key, node, message);
-  }
-
-  warning(key: string | undefined, node: Node | number | undefined, message: string): void {
-    this.add('warning', key, node, message);
-  }
-
-  notice(key: string | undefined, node: Node | number | undefined, message: string): void {
-    this.add('notice', key, node, message);
+export function pathKind(target: string): 'file' | 'directory' | 'missing' {
+  try {
+    return statSync(target).isDirectory() ? 'directory' : 'file';
+  } catch {
+    return 'missing';
   }
 }

@@ -1,27 +1,80 @@
-/** The config's own `env`, and whether the variables the webhook headers read will be set. */
+/**
+ * The config's own `env`, whether the variables the webhook headers read will be set, and the
+ * "looks like a secret" test (also used for the webhook headers).
+ */
+import { join } from 'node:path';
 import { parseEnv } from 'node:util';
-import { readInsideWorkspace, refusalText } from '../lib/paths.js';
-import type { Checker, Node } from './document.js';
-import { properties, typeName } from './document.js';
-import type { ConfigLocation } from './files.js';
-import { relativeToHint, resolveConfigPath } from './files.js';
-import type { Finding, ParsedLangGraphConfig } from './finding.js';
-import { isIgnoredByGit } from './gitignored.js';
-import { looksLikeSecret } from './values.js';
+import ignore from 'ignore';
+import { readInsideWorkspace, readRegularFile, refusalText } from '../lib/paths.js';
+import type { Checker, Finding, Node, ParsedLangGraphConfig } from './document.js';
+import { properties } from './document.js';
 
-const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** An environment variable name. */
+export const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** A .env file holds a few variables, an ignore file a few rules; a larger one is not read. */
+const MAX_FILE_BYTES = 1024 * 1024;
+
+const TOKEN_PATTERNS: RegExp[] = [
+  /\bsk-[A-Za-z0-9_-]{16,}/, // OpenAI, Anthropic…
+  /\b[sr]k_(live|test)_[A-Za-z0-9]{16,}/, // Stripe
+  /\bgh[pousr]_[A-Za-z0-9]{30,}/, // GitHub
+  /\bgithub_pat_[A-Za-z0-9_]{20,}/,
+  /\bglpat-[A-Za-z0-9_-]{16,}/, // GitLab
+  /\bxox[abprs]-[A-Za-z0-9-]{10,}/, // Slack
+  /\bAKIA[0-9A-Z]{16}\b/, // AWS
+  /\bAIza[0-9A-Za-z_-]{30,}/, // Google
+  /\blsv2_(pt|sk)_[A-Za-z0-9_]{20,}/, // LangSmith
+  /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/, // JWT
+];
 
 /**
- * Names defined by a `.env` file, read as Node reads one (`util.parseEnv`: `export `, comments,
- * quoted values over several lines); values never kept. A line inside a quoted value is part
- * of that value, not a variable.
+ * True when a literal looks like a credential: a known token format, or a long run of
+ * token characters that mixes letters and digits. Never put the literal in a message.
  */
-function dotenvNames(text: string): string[] {
-  return Object.keys(parseEnv(text)).filter((name) => VARIABLE.test(name));
+export function looksLikeSecret(literal: string): boolean {
+  if (TOKEN_PATTERNS.some((re) => re.test(literal))) return true;
+  for (const run of literal.match(/[A-Za-z0-9_\-+/=~.]{24,}/g) ?? []) {
+    if (/^https?:/.test(run) || run.includes('//')) continue;
+    const digits = (run.match(/\d/g) ?? []).length;
+    if (digits >= 3 && /[A-Za-z]/.test(run)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether git ignores `relative` (workspace-relative, forward slashes, a file), from
+ * `.git/info/exclude` and the `.gitignore` files on the way to it, each relative to its folder;
+ * a deeper one overrides, and an ignored folder ignores all it holds (git does not look inside).
+ * Used to tell a `.env` that is simply not committed (the LangGraph templates name one and
+ * ignore it) from a wrong path. Best effort: an unreadable file counts as empty.
+ */
+export function isIgnoredByGit(workspace: string, relative: string): boolean {
+  const parts = relative.split('/').filter((p) => p !== '' && p !== '.');
+  if (parts.length === 0 || parts.includes('..')) return false;
+  // `.git/info/exclude` is inside `.git`, so read directly (a regular file only, bounded); the
+  // `.gitignore` files through the one path rule (`lib/paths.ts`).
+  const exclude = readRegularFile(join(workspace, '.git', 'info', 'exclude'), MAX_FILE_BYTES);
+  const sources = [{ depth: 0, rules: ignore().add(exclude.ok ? exclude.text : '') }];
+  for (let depth = 0; depth < parts.length; depth++) {
+    const file = [...parts.slice(0, depth), '.gitignore'].join('/');
+    const read = readInsideWorkspace(workspace, file, MAX_FILE_BYTES);
+    sources.unshift({ depth, rules: ignore().add(read.ok ? read.text : '') });
+  }
+  for (let end = 1; end <= parts.length; end++) {
+    for (const { depth, rules } of sources) {
+      if (depth >= end) continue;
+      const path = parts.slice(depth, end).join('/');
+      const verdict = rules.test(end < parts.length ? `${path}/` : path);
+      if (verdict.ignored) return true;
+      if (verdict.unignored) break;
+    }
+  }
+  return false;
 }
 
 /** Checks `env`; returns the variable names it gives the deployment. */
-export function checkEnv(c: Checker, loc: ConfigLocation, env: Node | undefined): string[] {
+export function checkEnv(c: Checker, env: Node | undefined): string[] {
   if (!env || env.type === 'null') return [];
   if (env.type === 'object') {
     const names: string[] = [];
@@ -36,37 +89,33 @@ export function checkEnv(c: Checker, loc: ConfigLocation, env: Node | undefined)
         );
       }
       if (value.type !== 'string') {
-        c.warning(
-          key,
-          value,
-          `${key} is ${typeName(value)}: environment values are strings; write it in quotes.`,
-        );
+        c.mistyped(key, value, 'environment values are strings; write it in quotes.', 'warning');
       } else if (looksLikeSecret(String(value.value))) {
         c.warning(
           key,
           value,
-          `${key} looks like a secret committed to the repository. Remove it from ${loc.file} and pass it in the action's secrets input instead (then rotate it: it is in the git history).`,
+          `${key} looks like a secret committed to the repository. Remove it from ${c.file} and pass it in the action's secrets input instead (then rotate it: it is in the git history).`,
         );
       }
     }
     return names;
   }
   if (env.type !== 'string') {
-    c.error(
+    c.mistyped(
       'env',
       env,
-      `env is ${typeName(env)}: it must be an object of variable names to values, or the path of a .env file.`,
+      'it must be an object of variable names to values, or the path of a .env file.',
     );
     return [];
   }
   const written = String(env.value);
-  const resolved = resolveConfigPath(loc, written);
+  const resolved = c.resolve(written);
   // The LangGraph templates write `"env": ".env"` and ignore that file in git: in CI it is
   // absent by design (the variables come from the secrets input), so that is no finding.
   if (
     resolved.ok &&
     resolved.kind === 'missing' &&
-    isIgnoredByGit(loc.workspace, resolved.relative)
+    isIgnoredByGit(c.workspace, resolved.relative)
   ) {
     return [];
   }
@@ -77,13 +126,13 @@ export function checkEnv(c: Checker, loc: ConfigLocation, env: Node | undefined)
     c.warning(
       'env',
       env,
-      `env points to ${written}, which is not a file of the repository (${where}; ${relativeToHint(loc)}), so none of its variables will be set from it. .env files are usually not committed: give the variables the deployment needs in the action's secrets input.`,
+      `env points to ${written}, which is not a file of the repository (${where}; ${c.relativeToHint}), so none of its variables will be set from it. .env files are usually not committed: give the variables the deployment needs in the action's secrets input.`,
     );
     return [];
   }
   // Through the one path rule: a link out of the checkout, a FIFO or a device is not read
   // (a FIFO would block the run past `timeout` and cancellation).
-  const read = readInsideWorkspace(loc.workspace, resolved.relative, MAX_ENV_FILE_BYTES);
+  const read = readInsideWorkspace(c.workspace, resolved.relative, MAX_FILE_BYTES);
   if (!read.ok) {
     c.warning(
       'env',
@@ -92,19 +141,9 @@ export function checkEnv(c: Checker, loc: ConfigLocation, env: Node | undefined)
     );
     return [];
   }
-  return dotenvNames(read.text);
-}
-
-/** A .env file holds a few variables; a larger one is not read. */
-const MAX_ENV_FILE_BYTES = 1024 * 1024;
-
-export interface EnvReferenceOptions {
-  /**
-   * Where `availableNames` come from: `secrets` (the action's secrets input, the default) or
-   * `deployment` (the secrets of the deployment found by the lookup, kept by an update whose
-   * secrets input is empty). Only the advice changes.
-   */
-  source?: 'secrets' | 'deployment';
+  // Read as Node reads a .env file (`export `, comments, quoted values over several lines: a
+  // line inside a quoted value is part of it, not a variable); values never kept.
+  return Object.keys(parseEnv(read.text)).filter((name) => VARIABLE.test(name));
 }
 
 /**
@@ -115,24 +154,26 @@ export interface EnvReferenceOptions {
 export function checkEnvReferences(
   parsed: ParsedLangGraphConfig,
   availableNames: string[],
-  options: EnvReferenceOptions = {},
+  /**
+   * Where `availableNames` come from: `secrets` (the action's secrets input, the default) or
+   * `deployment` (the secrets of the deployment found by the lookup, kept by an update whose
+   * secrets input is empty). Only the advice changes.
+   */
+  options: { source?: 'secrets' | 'deployment' } = {},
 ): Finding[] {
   const available = new Set([...availableNames, ...parsed.configEnvNames]);
   const findings: Finding[] = [];
   const seen = new Set<string>();
-  for (const ref of parsed.envReferences) {
-    if (available.has(ref.variable) || seen.has(`${ref.key}\n${ref.variable}`)) continue;
-    seen.add(`${ref.key}\n${ref.variable}`);
-    const near = [...available].find((n) => n.toLowerCase() === ref.variable.toLowerCase());
+  for (const { variable, key, line, column } of parsed.envReferences) {
+    if (available.has(variable) || seen.has(`${key}\n${variable}`)) continue;
+    seen.add(`${key}\n${variable}`);
+    const near = [...available].find((n) => n.toLowerCase() === variable.toLowerCase());
     const caseHint = near ? ` (${near} is set, but names are case-sensitive)` : '';
     const message =
       options.source === 'deployment'
-        ? `${ref.key} references env.${ref.variable}, which is not among the secrets of the deployment${caseHint}, and this update keeps them because the action's secrets input is empty: set the secrets input with ${ref.variable} and every other variable the deployment needs (a non-empty input replaces them all) — the agent server will not start without it.`
-        : `${ref.key} references env.${ref.variable}, which is not in the deployment's environment${caseHint}: add ${ref.variable} to the action's secrets input — the agent server will not start without it.`;
-    const finding: Finding = { level: 'error', message, key: ref.key, file: parsed.file };
-    if (ref.line !== undefined) finding.line = ref.line;
-    if (ref.column !== undefined) finding.column = ref.column;
-    findings.push(finding);
+        ? `${key} references env.${variable}, which is not among the secrets of the deployment${caseHint}, and this update keeps them because the action's secrets input is empty: set the secrets input with ${variable} and every other variable the deployment needs (a non-empty input replaces them all) — the agent server will not start without it.`
+        : `${key} references env.${variable}, which is not in the deployment's environment${caseHint}: add ${variable} to the action's secrets input — the agent server will not start without it.`;
+    findings.push({ level: 'error', message, key, file: parsed.file, line, column });
   }
   return findings;
 }

@@ -12,7 +12,7 @@
  * Decision: a reference with neither tag nor digest is valid but gets a warning — the
  * runtime pulls `:latest`, so what runs can change without a new revision.
  */
-import type { Finding } from './finding.js';
+import type { Finding } from './document.js';
 
 const KEY = 'image-uri';
 const EXAMPLE = 'ghcr.io/my-org/my-agent:1.2.0 or ghcr.io/my-org/my-agent@sha256:<64 hex digits>';
@@ -87,15 +87,7 @@ export function checkImageUri(imageUri: string): Finding[] {
   const error = problem(imageUri);
   if (error) return [{ level: 'error', key: KEY, message: error }];
   const name = imageUri.split('@')[0] ?? imageUri;
-  const hasTag = name.lastIndexOf(':') > name.lastIndexOf('/');
-  if (!imageUri.includes('@') && !hasTag) {
-    return [
-      {
-        level: 'warning',
-        key: KEY,
-        message: `${KEY} "${imageUri}" has no tag or digest, so the "latest" tag is pulled and what runs can change without a new revision. Pin a version tag or a digest, e.g. ${imageUri}:1.2.0 or ${imageUri}@sha256:<digest>.`,
-      },
-    ];
-  }
-  return [];
+  if (imageUri.includes('@') || name.lastIndexOf(':') > name.lastIndexOf('/')) return [];
+  const message = `${KEY} "${imageUri}" has no tag or digest, so the "latest" tag is pulled and what runs can change without a new revision. Pin a version tag or a digest, e.g. ${imageUri}:1.2.0 or ${imageUri}@sha256:<digest>.`;
+  return [{ level: 'warning', key: KEY, message }];
 }

@@ -14,27 +14,56 @@
  *   secret names of the found deployment and `{ source: 'deployment' }`.
  * - `checkImageUri` (source `external_docker`).
  *
- * Only `node:fs`, `node:path` and jsonc-parser are loaded, so a broken config fails fast.
+ * Only `node:fs`, `node:path`, `node:util`, jsonc-parser and ignore are loaded.
  */
 import { readdirSync } from 'node:fs';
-import { readInsideWorkspace, refusalText } from '../lib/paths.js';
-import { dirname, isAbsolute, resolve } from 'node:path';
-import type { AnnotationProperties, Logger } from '../lib/untrusted.js';
-import { Checker, JsonDocument, MAX_SYNTAX_PROBLEMS, child } from './document.js';
+import { isAbsolute, resolve } from 'node:path';
+import { getNodeValue } from 'jsonc-parser';
+import { isInside, readInsideWorkspace, refusalText } from '../lib/paths.js';
+import type { Logger } from '../lib/untrusted.js';
+import { Checker, child, pathKind, workspaceRelative } from './document.js';
+import type { Finding, ParsedLangGraphConfig } from './document.js';
 import { checkEnv, checkEnvReferences } from './env.js';
-import { isInside, pathKind, workspaceRelative } from './files.js';
 import { checkCode } from './graphs.js';
 import { checkDuplicateKeys, checkTopLevelKeys } from './keys.js';
-import type { Finding, ParsedLangGraphConfig } from './finding.js';
 import { checkWebhooks } from './webhooks.js';
 
-export type { EnvReference, Finding, ParsedLangGraphConfig } from './finding.js';
-export type { EnvReferenceOptions } from './env.js';
+export type { Finding, ParsedLangGraphConfig } from './document.js';
 export { checkEnvReferences } from './env.js';
 export { checkImageUri } from './image.js';
-export { DEFAULT_ENV_PREFIX } from './webhooks.js';
 
-export interface PreflightOptions {
+export interface PreflightResult {
+  findings: Finding[];
+  parsed?: ParsedLangGraphConfig;
+  /** Set when the file is absent; the notice saying so is already in `findings`. */
+  skipped?: string;
+}
+
+const INPUT = 'config-path';
+const EXAMPLES = 'e.g. langgraph.json or apps/agent/langgraph.json';
+
+/** `config-path` and the file it names, before the content: the problem, after `config-path `. */
+function pathProblem(workspace: string, written: string, absolute: string): string | undefined {
+  const file = workspaceRelative(workspace, absolute);
+  if (written.trim() === '')
+    return 'is empty: give the path of the LangGraph config in the repository, e.g. langgraph.json.';
+  if (isAbsolute(written))
+    return `"${written}" is an absolute path: give it relative to the repository root, ${EXAMPLES}.`;
+  if (!isInside(workspace, absolute) || absolute === workspace)
+    return `"${written}" points outside the repository: give a path inside it, relative to the repository root, ${EXAMPLES}.`;
+  const kind = pathKind(absolute);
+  // A workspace that holds files is a checkout: a config that is not in it is a wrong path
+  // (or a wrong ref), and the platform would only fail on it minutes after the deployment
+  // was created. An empty workspace means no checkout step: the checks are just skipped.
+  if (kind === 'missing' && holdsFiles(workspace))
+    return `${file} is not in the checked-out repository (${workspace}), so the platform would fail to build it, minutes after creating or updating the deployment. Fix ${INPUT} (relative to the repository root, ${EXAMPLES}), or check out the ref that holds the config.`;
+  if (kind === 'directory')
+    return `"${written}" is a folder: give the path of the config file, e.g. ${file}/langgraph.json.`;
+  return undefined;
+}
+
+/** Reads and checks the LangGraph config. Pure: findings only, no logging. */
+export function preflightConfig(opts: {
   /** Absolute path of the checkout (`GITHUB_WORKSPACE`). */
   workspace: string;
   /** The `config-path` input, relative to the repository root. */
@@ -45,112 +74,37 @@ export interface PreflightOptions {
    * environment, unknown until the lookup, so the variable check is left to the caller.
    */
   secretNames?: string[];
-}
-
-export interface PreflightResult {
-  findings: Finding[];
-  parsed?: ParsedLangGraphConfig;
-  /** Set when the file is absent; the notice saying so is already in `findings`. */
-  skipped?: string;
-}
-
-const INPUT = 'config-path';
-
-function inputError(message: string): PreflightResult {
-  return { findings: [{ level: 'error', key: INPUT, message }] };
-}
-
-/** Reads and checks the LangGraph config. Pure: findings only, no logging. */
-export function preflightConfig(opts: PreflightOptions): PreflightResult {
+}): PreflightResult {
   const workspace = resolve(opts.workspace);
   const written = opts.configPath;
-  if (written.trim() === '')
-    return inputError(
-      `${INPUT} is empty: give the path of the LangGraph config in the repository, e.g. langgraph.json.`,
-    );
-  if (isAbsolute(written)) {
-    return inputError(
-      `${INPUT} "${written}" is an absolute path: give it relative to the repository root, e.g. langgraph.json or apps/agent/langgraph.json.`,
-    );
-  }
   const absolute = resolve(workspace, written);
-  if (!isInside(workspace, absolute) || absolute === workspace) {
-    return inputError(
-      `${INPUT} "${written}" points outside the repository: give a path inside it, relative to the repository root, e.g. langgraph.json or apps/agent/langgraph.json.`,
-    );
-  }
   const file = workspaceRelative(workspace, absolute);
-  const kind = pathKind(absolute);
-  if (kind === 'missing') {
-    // A workspace that holds files is a checkout: a config that is not in it is a wrong path
-    // (or a wrong ref), and the platform would only fail on it minutes after the deployment
-    // was created. An empty workspace means no checkout step: the checks are just skipped.
-    if (holdsFiles(workspace)) {
-      return inputError(
-        `${INPUT} ${file} is not in the checked-out repository (${workspace}), so the platform would fail to build it, minutes after creating or updating the deployment. Fix ${INPUT} (relative to the repository root, e.g. langgraph.json or apps/agent/langgraph.json), or check out the ref that holds the config.`,
-      );
-    }
+  const inputError = (problem: string): PreflightResult => ({
+    findings: [{ level: 'error', key: INPUT, message: `${INPUT} ${problem}` }],
+  });
+  const problem = pathProblem(workspace, written, absolute);
+  if (problem) return inputError(problem);
+  if (pathKind(absolute) === 'missing') {
     const skipped = `The LangGraph config checks were skipped: ${file} is not in the workspace (no checkout). Add actions/checkout before this step to check the config before deploying.`;
     return { findings: [{ level: 'notice', key: INPUT, message: skipped }], skipped };
-  }
-  if (kind === 'directory') {
-    return inputError(
-      `${INPUT} "${written}" is a folder: give the path of the config file, e.g. ${file}/langgraph.json.`,
-    );
   }
   // The one rule for reading from the checkout: real path inside it, not `.git`, a regular
   // file opened without blocking, at most 5 MB.
   const read = readInsideWorkspace(workspace, written, 5_000_000);
   if (!read.ok) {
-    switch (read.refusal) {
-      case 'outside':
-        return inputError(
-          `${INPUT} "${written}" is a symbolic link to a file outside the repository: the platform cannot read it. Point ${INPUT} at the real file in the repository.`,
-        );
-      case 'too-large':
-        return inputError(
-          `${INPUT} ${file} is larger than 5 MB, too large for a LangGraph config: check that ${INPUT} names the langgraph.json file.`,
-        );
-      case 'unreadable':
-        return inputError(
-          `${INPUT} ${file} could not be read (${read.code ?? 'unknown error'}); check the file's permissions in the checkout.`,
-        );
-      default:
-        return inputError(
-          `${INPUT} ${file} ${refusalText(read.refusal)}: point ${INPUT} at the LangGraph config file in the repository.`,
-        );
-    }
-  }
-  const text = read.text;
-
-  const bom = text.startsWith('\ufeff');
-  // A space keeps every offset (and so every line and column) where it was.
-  const doc = new JsonDocument(bom ? ` ${text.slice(1)}` : text);
-  const c = new Checker(doc, file);
-  if (bom) {
-    c.error(
-      undefined,
-      0,
-      `${file} starts with a UTF-8 byte order mark, which the langgraph CLI's JSON reader rejects: save the file as UTF-8 without BOM.`,
+    const refused: Partial<Record<typeof read.refusal, string>> = {
+      outside: `"${written}" is a symbolic link to a file outside the repository: the platform cannot read it. Point ${INPUT} at the real file in the repository.`,
+      'too-large': `${file} is larger than 5 MB, too large for a LangGraph config: check that ${INPUT} names the langgraph.json file.`,
+      unreadable: `${file} could not be read (${read.code ?? 'unknown error'}); check the file's permissions in the checkout.`,
+    };
+    return inputError(
+      refused[read.refusal] ??
+        `${file} ${refusalText(read.refusal)}: point ${INPUT} at the LangGraph config file in the repository.`,
     );
   }
-  if (doc.syntax.length > 0) {
-    for (const { message, line, column } of doc.syntax.slice(0, MAX_SYNTAX_PROBLEMS)) {
-      c.findings.push({
-        level: 'error',
-        file,
-        line,
-        column,
-        message: `${file} is not valid JSON: ${message} (line ${line}, column ${column}). The platform cannot read the config: fix it (JSON allows no comments and no trailing commas).`,
-      });
-    }
-    const more = doc.syntax.length - MAX_SYNTAX_PROBLEMS;
-    if (more > 0) {
-      c.error(undefined, undefined, `${file} has ${more} more syntax errors on later lines.`);
-    }
-    return { findings: c.findings };
-  }
-  const root = doc.root;
+  const c = new Checker(read.text, workspace, file);
+  if (!c.valid) return { findings: c.findings };
+  const root = c.root;
   if (root?.type !== 'object') {
     c.error(
       undefined,
@@ -160,19 +114,12 @@ export function preflightConfig(opts: PreflightOptions): PreflightResult {
     return { findings: c.findings };
   }
 
-  const loc = { workspace, dir: dirname(absolute), file };
   checkDuplicateKeys(c, root);
   checkTopLevelKeys(c, root);
-  checkCode(c, loc, root);
-  const configEnvNames = checkEnv(c, loc, child(root, 'env'));
+  checkCode(c, root);
+  const configEnvNames = checkEnv(c, child(root, 'env'));
   const envReferences = checkWebhooks(c, root);
-  const parsed: ParsedLangGraphConfig = {
-    file,
-    text,
-    json: doc.value,
-    envReferences,
-    configEnvNames,
-  };
+  const parsed = { file, text: read.text, json: getNodeValue(root), envReferences, configEnvNames };
   const findings = c.findings;
   if (opts.secretNames !== undefined)
     findings.push(...checkEnvReferences(parsed, opts.secretNames));
@@ -192,16 +139,13 @@ function holdsFiles(workspace: string): boolean {
 
 /** Emits one annotation per finding; returns true when any is an error. */
 export function reportFindings(logger: Logger, findings: Finding[]): boolean {
-  for (const f of findings) {
-    const props: AnnotationProperties = {
-      title: f.file
-        ? `LangGraph config: ${f.key ?? f.file}`
-        : `Pre-flight check: ${f.key ?? 'input'}`,
-    };
-    if (f.file) props.file = f.file;
-    if (f.line !== undefined) props.startLine = f.line;
-    if (f.column !== undefined) props.startColumn = f.column;
-    logger[f.level](f.message, props);
+  for (const { level, message, key, file, line, column } of findings) {
+    logger[level](message, {
+      title: file ? `LangGraph config: ${key ?? file}` : `Pre-flight check: ${key ?? 'input'}`,
+      ...(file && { file }),
+      ...(line !== undefined && { startLine: line }),
+      ...(column !== undefined && { startColumn: column }),
+    });
   }
   return findings.some((f) => f.level === 'error');
 }

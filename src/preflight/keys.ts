@@ -28,22 +28,18 @@ const TOP_LEVEL_KEYS = [
   'webhooks',
 ];
 
+/** Levenshtein distance: the fewest single-character edits that turn `a` into `b`. */
 function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0] ?? 0;
-    row[0] = i;
+    const next = [i];
     for (let j = 1; j <= b.length; j++) {
-      const above = row[j] ?? 0;
-      row[j] = Math.min(
-        above + 1,
-        (row[j - 1] ?? 0) + 1,
-        diagonal + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-      diagonal = above;
+      const replace = row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
+      next.push(Math.min(row[j]! + 1, next[j - 1]! + 1, replace));
     }
+    row = next;
   }
-  return row[b.length] ?? 0;
+  return row[b.length]!;
 }
 
 export function checkTopLevelKeys(c: Checker, root: Node): void {

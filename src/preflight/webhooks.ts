@@ -1,22 +1,84 @@
 /**
  * `webhooks` and `http.disable_webhooks`, as the agent server validates them at start
- * (langgraph-api's WebhooksConfig): header values may contain `${{ env.VAR }}` templates,
- * `VAR` must start with `webhooks.env_prefix` (default `LG_WEBHOOK_`, `""` disables the
- * check) and must be set, or the server does not start.
+ * (langgraph-api's WebhooksConfig, WebhookUrlPolicy and webhooks validator): header values may
+ * contain `${{ env.VAR }}` templates, `VAR` must start with `webhooks.env_prefix` (default
+ * `LG_WEBHOOK_`, `""` disables the check) and must be set, or the server does not start;
+ * `webhooks.url` is the URL policy for user-supplied webhook endpoints.
  */
-import type { Checker, Node } from './document.js';
+import type { Checker, EnvReference, Node } from './document.js';
 import { child, properties, typeName } from './document.js';
-import type { EnvReference } from './finding.js';
-import { checkBoolean, looksLikeSecret, toVariableName } from './values.js';
-import { checkAllowedFields, checkUrlPolicy } from './webhook-policy.js';
+import { VARIABLE, looksLikeSecret } from './env.js';
 
-export const DEFAULT_ENV_PREFIX = 'LG_WEBHOOK_';
-const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const DEFAULT_ENV_PREFIX = 'LG_WEBHOOK_';
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const SENSITIVE_HEADER = /auth|token|key|secret|signature|password|cookie|credential/i;
-const WEBHOOK_KEYS = new Set(['env_prefix', 'url', 'headers', 'allowed_fields']);
+const HOST_LABEL = /^[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?$/;
+const WEBHOOK_KEYS = ['env_prefix', 'url', 'headers', 'allowed_fields'];
+const URL_KEYS = [
+  'require_https',
+  'allowed_domains',
+  'allowed_ports',
+  'max_url_length',
+  'disable_loopback',
+  'disable_private_ips',
+];
+// The fields a webhook payload can carry (langgraph-api's VALID_WEBHOOK_ALLOWED_FIELDS).
+const PAYLOAD_FIELDS = [
+  'assistant_id',
+  'created_at',
+  'error',
+  'kwargs',
+  'metadata',
+  'multitask_strategy',
+  'run_ended_at',
+  'run_id',
+  'run_started_at',
+  'status',
+  'thread_id',
+  'updated_at',
+  'values',
+  'webhook_sent_at',
+];
 
-function envPrefix(c: Checker, webhooks: Node): string {
+/** Warns about each key of the object `node` (at `path`) that is not one of `known`. */
+function checkKnownKeys(c: Checker, path: string, node: Node | undefined, known: string[]) {
+  for (const { key, keyNode } of properties(node)) {
+    if (known.includes(key)) continue;
+    c.warning(
+      `${path}.${key}`,
+      keyNode,
+      `${path} has an unknown key "${key}", which is ignored. Known keys: ${known.join(', ')}.`,
+    );
+  }
+}
+
+/**
+ * `key` must be a JSON boolean, or with `max` an integer within [1, max]. A string or a number
+ * is an error, even one that a lax parser could read as a boolean ("yes", 1) or an integer
+ * ("443"): the webhook policy is typed, and a wrong type is only found after a build, when the
+ * agent server refuses its configuration.
+ */
+function checkScalar(c: Checker, key: string, node: Node, what = 'a boolean', max?: number) {
+  const raw: unknown = node.value;
+  const boolean = max === undefined;
+  if (boolean ? node.type !== 'boolean' : node.type !== 'number' || !Number.isInteger(raw)) {
+    const quoted = node.type === 'string' && /^\s*[+-]?\d+\s*$/.test(String(raw));
+    const advice = boolean
+      ? ' Write true or false, without quotes.'
+      : quoted
+        ? ` Write the number ${String(raw).trim()}, without quotes.`
+        : '';
+    c.error(
+      key,
+      node,
+      `${key} is ${typeName(node)} (${JSON.stringify(raw ?? null)}): it must be ${what}.${advice}`,
+    );
+  } else if (!boolean && (Number(raw) < 1 || Number(raw) > max)) {
+    c.error(key, node, `${key} is ${Number(raw)}: it must be ${what}.`);
+  }
+}
+
+function envPrefix(c: Checker, webhooks: Node | undefined): string {
   const node = child(webhooks, 'env_prefix');
   if (!node) return DEFAULT_ENV_PREFIX;
   if (node.type === 'string') {
@@ -33,92 +95,60 @@ function envPrefix(c: Checker, webhooks: Node): string {
   const headers = child(webhooks, 'headers');
   const used = headers?.type === 'object' && (headers.children ?? []).length > 0;
   const message = `webhooks.env_prefix is ${typeName(node)}${used ? ', and with headers set the agent server does not start' : ''}: set a string such as "${DEFAULT_ENV_PREFIX}", or remove the key to use that default.`;
-  if (used) c.error('webhooks.env_prefix', node, message);
-  else c.warning('webhooks.env_prefix', node, message);
+  (used ? c.error : c.warning)('webhooks.env_prefix', node, message);
   return DEFAULT_ENV_PREFIX;
 }
 
 /** Offset of `fragment` inside the string literal `node` (escapes aside), for the column. */
 function offsetIn(c: Checker, node: Node, fragment: string): number {
-  const raw = c.doc.text.slice(node.offset, node.offset + node.length);
-  const at = raw.indexOf(fragment);
+  const at = c.text.slice(node.offset, node.offset + node.length).indexOf(fragment);
   return at < 0 ? node.offset : node.offset + at;
 }
 
-function checkTemplate(
+/** One header: its name, its value's `${{ … }}` templates (each read into `refs`), its literal text. */
+function checkHeader(
   c: Checker,
-  key: string,
-  node: Node,
-  expression: string,
-  whole: string,
+  { key: name, keyNode, value: node }: ReturnType<typeof properties>[number],
   prefix: string,
   refs: EnvReference[],
 ): void {
+  const key = `webhooks.headers.${name}`;
+  if (!HEADER_NAME.test(name)) {
+    c.warning(
+      key,
+      keyNode,
+      `${key}: "${name}" is not a valid HTTP header name (letters, digits and !#$%&'*+.^_\`|~- only), so webhook requests may fail. Rename the header.`,
+    );
+  }
+  if (node.type !== 'string') {
+    const must = 'header values must be strings, and the agent server does not start otherwise.';
+    return c.mistyped(key, node, must);
+  }
   const example = `\${{ env.${prefix || 'MY_'}NAME }}`;
-  const at = offsetIn(c, node, whole);
-  if (!expression.startsWith('env.')) {
-    const hint = expression.startsWith('secrets.')
-      ? ` Pass the secret in the action's secrets input as ${prefix}${expression.slice(8)} and write \${{ env.${prefix}${expression.slice(8)} }}.`
-      : '';
-    c.error(
-      key,
-      at,
-      `${key} uses \${{ ${expression} }}, but header templates can only read environment variables: write ${example}.${hint} The agent server does not start otherwise.`,
-    );
-    return;
-  }
-  const variable = expression.slice(4);
-  if (!VARIABLE.test(variable)) {
-    c.error(
-      key,
-      at,
-      `${key} has the template ${whole}, whose variable name ${variable === '' ? 'is missing' : `"${variable}" is not valid (letters, digits and _, not starting with a digit)`}: write ${example}. The agent server does not start otherwise.`,
-    );
-    return;
-  }
-  if (prefix !== '' && !variable.startsWith(prefix)) {
+  // Each `${{ … }}` template is checked and cut out; the rest is the literal text. A `${{`
+  // that is not closed ends the templates: what follows it is neither.
+  const template = /\$\{\{\s*([^}]+?)\s*\}\}|\$\{\{[\s\S]*/g;
+  const literal = String(node.value).replace(template, (whole: string, inner?: string) => {
+    const expression = inner?.trim() ?? '';
+    const variable = expression.slice(4);
+    const secret = expression.startsWith('secrets.') ? expression.slice(8) : undefined;
     const rest = variable.toUpperCase().startsWith(prefix.toUpperCase())
       ? variable.slice(prefix.length)
       : variable;
-    c.error(
-      key,
-      at,
-      `${key} references env.${variable}, but only variables starting with ${prefix} may be referenced (webhooks.env_prefix). Rename the variable to ${prefix}${rest} in the config and in the action's secrets.`,
-    );
-    return;
-  }
-  refs.push({ variable, key, ...c.doc.position(at) });
-}
-
-function checkHeaderValue(
-  c: Checker,
-  key: string,
-  name: string,
-  node: Node,
-  prefix: string,
-  refs: EnvReference[],
-): void {
-  const value = String(node.value);
-  const template = /\$\{\{\s*([^}]+?)\s*\}\}/y;
-  let literal = '';
-  let from = 0;
-  for (let at = value.indexOf('${{'); at >= 0; at = value.indexOf('${{', from)) {
-    literal += value.slice(from, at);
-    template.lastIndex = at;
-    const match = template.exec(value);
-    if (!match) {
-      c.error(
-        key,
-        offsetIn(c, node, '${{'),
-        `${key} has a template that is not closed with "}}": write \${{ env.${prefix || 'MY_'}NAME }}. The agent server does not start otherwise.`,
-      );
-      from = value.length;
-      break;
-    }
-    checkTemplate(c, key, node, (match[1] ?? '').trim(), match[0], prefix, refs);
-    from = template.lastIndex;
-  }
-  literal += value.slice(from);
+    let problem: string | undefined;
+    if (inner === undefined)
+      problem = `has a template that is not closed with "}}": write ${example}. The agent server does not start otherwise.`;
+    else if (!expression.startsWith('env.'))
+      problem = `uses \${{ ${expression} }}, but header templates can only read environment variables: write ${example}.${secret === undefined ? '' : ` Pass the secret in the action's secrets input as ${prefix}${secret} and write \${{ env.${prefix}${secret} }}.`} The agent server does not start otherwise.`;
+    else if (!VARIABLE.test(variable))
+      problem = `has the template ${whole}, whose variable name ${variable === '' ? 'is missing' : `"${variable}" is not valid (letters, digits and _, not starting with a digit)`}: write ${example}. The agent server does not start otherwise.`;
+    else if (prefix !== '' && !variable.startsWith(prefix))
+      problem = `references env.${variable}, but only variables starting with ${prefix} may be referenced (webhooks.env_prefix). Rename the variable to ${prefix}${rest} in the config and in the action's secrets.`;
+    const at = offsetIn(c, node, inner === undefined ? '${{' : whole);
+    if (problem) c.error(key, at, `${key} ${problem}`);
+    else refs.push({ variable, key, ...c.position(at) });
+    return '';
+  });
   if (/\$\{(?!\{)|(?<!\$)\{\{\s*env\./.test(literal)) {
     c.warning(
       key,
@@ -126,7 +156,12 @@ function checkHeaderValue(
       `${key} contains something like a template that is not of the form \${{ env.NAME }} (two braces after $), so it is sent literally. Fix the braces if it should read a variable.`,
     );
   }
-  const suggested = `${prefix || 'LG_WEBHOOK_'}${toVariableName(name)}`;
+  // `X-Api-Key` → `X_API_KEY`, for the suggested variable name.
+  const variable = name
+    .toUpperCase()
+    .replace(/[^A-Z0-9_]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+  const suggested = `${prefix || DEFAULT_ENV_PREFIX}${variable}`;
   const literalPart = literal.replace(/^\s*(Bearer|Basic|Token|Bot)\s+/i, '').trim();
   if (looksLikeSecret(literal) || (SENSITIVE_HEADER.test(name) && literalPart.length >= 8)) {
     c.warning(
@@ -137,71 +172,109 @@ function checkHeaderValue(
   }
 }
 
-function checkHeaders(c: Checker, webhooks: Node, prefix: string): EnvReference[] {
-  const refs: EnvReference[] = [];
-  const headers = child(webhooks, 'headers');
-  if (!headers || headers.type === 'null') return refs;
-  if (headers.type !== 'object') {
-    c.error(
-      'webhooks.headers',
-      headers,
-      `webhooks.headers is ${typeName(headers)}: it must be an object of header names to string values.`,
-    );
-    return refs;
-  }
-  for (const { key: name, keyNode, value } of properties(headers)) {
-    const key = `webhooks.headers.${name}`;
-    if (!HEADER_NAME.test(name)) {
-      c.warning(
-        key,
-        keyNode,
-        `${key}: "${name}" is not a valid HTTP header name (letters, digits and !#$%&'*+.^_\`|~- only), so webhook requests may fail. Rename the header.`,
-      );
-    }
-    if (value.type !== 'string') {
-      c.error(
+function checkDomain(c: Checker, key: string, node: Node): void {
+  const domain = String(node.value);
+  const host = domain.startsWith('*.') ? domain.slice(2) : domain;
+  let hint = '';
+  if (domain.includes('://')) hint = ' Remove the scheme: only the host name goes here.';
+  else if (/[/?#]/.test(host)) hint = ' Remove the path: only the host name goes here.';
+  else if (host.includes(':')) hint = ' Remove the port (ports go to allowed_ports).';
+  const labels = host.replace(/\.$/, '').split('.');
+  let problem: string | undefined;
+  if (node.type !== 'string' || domain === '')
+    problem = `is ${node.type === 'string' ? 'empty' : typeName(node)}: allowed_domains holds host names such as "hooks.example.com" or "*.example.com".`;
+  else if (domain.includes('*') && !domain.startsWith('*.'))
+    problem = `is "${domain}": a wildcard is only allowed as a prefix, in the form "*.example.com". The agent server does not start otherwise.`;
+  else if (hint || host.length > 253 || !labels.every((l) => HOST_LABEL.test(l)))
+    problem = `is "${domain}", which is not a host name (e.g. "hooks.example.com" or "*.example.com"), so no webhook URL would match it.${hint}`;
+  if (problem) c.error(key, node, `${key} ${problem}`);
+}
+
+function checkUrlPolicy(c: Checker, url: Node): void {
+  checkKnownKeys(c, 'webhooks.url', url, URL_KEYS);
+  for (const { key: name, value } of properties(url)) {
+    const key = `webhooks.url.${name}`;
+    const ports = name === 'allowed_ports';
+    if (name === 'require_https' || name === 'disable_loopback' || name === 'disable_private_ips') {
+      checkScalar(c, key, value);
+    } else if (name === 'max_url_length') {
+      const what = 'an integer of at least 1 (a number of characters)';
+      checkScalar(c, key, value, what, Number.MAX_SAFE_INTEGER);
+    } else if (!ports && name !== 'allowed_domains') {
+      continue; // unknown: warned about above
+    } else if (value.type !== 'array') {
+      const example = ports ? '[443, 8443]' : '["hooks.example.com", "*.example.com"]';
+      c.mistyped(
         key,
         value,
-        `${key} is ${typeName(value)}: header values must be strings, and the agent server does not start otherwise.`,
+        `it must be an array of ${ports ? 'port numbers' : 'host names'}, e.g. ${example}.`,
       );
-      continue;
+    } else {
+      (value.children ?? []).forEach((item, i) => {
+        const port = 'an integer port number from 1 to 65535';
+        if (ports) checkScalar(c, `${key}[${i}]`, item, port, 65535);
+        else checkDomain(c, `${key}[${i}]`, item);
+      });
     }
-    checkHeaderValue(c, key, name, value, prefix, refs);
   }
-  return refs;
 }
+
+function checkAllowedFields(c: Checker, node: Node): void {
+  const key = 'webhooks.allowed_fields';
+  (node.children ?? []).forEach((item, i) => {
+    if (item.type !== 'string' || !PAYLOAD_FIELDS.includes(String(item.value))) {
+      c.error(
+        `${key}[${i}]`,
+        item,
+        `${key}[${i}] is ${item.type === 'string' ? `"${String(item.value)}"` : typeName(item)}, which is not a webhook payload field; the agent server does not start with it. Valid fields: ${PAYLOAD_FIELDS.join(', ')}.`,
+      );
+    }
+  });
+}
+
+/**
+ * The sections of `webhooks`: each, when given (not null), must have its type, or is reported
+ * with what it must be; then its own rule runs.
+ */
+const SECTIONS = {
+  headers: ['object', 'it must be an object of header names to string values.'],
+  url: [
+    'object',
+    'it must be an object (require_https, allowed_domains, allowed_ports, max_url_length, disable_loopback).',
+  ],
+  allowed_fields: [
+    'array',
+    `it must be a list of payload field names (${PAYLOAD_FIELDS.join(', ')}).`,
+  ],
+} as const;
 
 /** Checks `webhooks` and `http.disable_webhooks`; returns the env references to resolve. */
 export function checkWebhooks(c: Checker, root: Node): EnvReference[] {
   const http = child(root, 'http');
   if (http && http.type !== 'object' && http.type !== 'null') {
-    c.error('http', http, `http is ${typeName(http)}: it must be an object.`);
+    c.mistyped('http', http, 'it must be an object.');
   }
   const disable = child(http, 'disable_webhooks');
-  if (disable) checkBoolean(c, 'http.disable_webhooks', disable);
+  if (disable) checkScalar(c, 'http.disable_webhooks', disable);
 
+  // Another type than an object is reported here, and then has no keys to check.
   const webhooks = child(root, 'webhooks');
-  if (!webhooks || webhooks.type === 'null') return [];
-  if (webhooks.type !== 'object') {
-    c.error(
-      'webhooks',
-      webhooks,
-      `webhooks is ${typeName(webhooks)}: it must be an object (env_prefix, url, headers, allowed_fields).`,
-    );
-    return [];
+  if (webhooks && webhooks.type !== 'object' && webhooks.type !== 'null') {
+    const must = 'it must be an object (env_prefix, url, headers, allowed_fields).';
+    c.mistyped('webhooks', webhooks, must);
   }
-  for (const { key, keyNode } of properties(webhooks)) {
-    if (!WEBHOOK_KEYS.has(key)) {
-      c.warning(
-        `webhooks.${key}`,
-        keyNode,
-        `webhooks has an unknown key "${key}", which is ignored. Known keys: ${[...WEBHOOK_KEYS].join(', ')}.`,
-      );
-    }
-  }
+  checkKnownKeys(c, 'webhooks', webhooks, WEBHOOK_KEYS);
   const prefix = envPrefix(c, webhooks);
-  const refs = checkHeaders(c, webhooks, prefix);
-  checkUrlPolicy(c, webhooks);
-  checkAllowedFields(c, webhooks);
+  const refs: EnvReference[] = [];
+  for (const [name, [type, must]] of Object.entries(SECTIONS)) {
+    const node = child(webhooks, name);
+    if (!node || node.type === 'null') continue;
+    if (node.type !== type) {
+      c.mistyped(`webhooks.${name}`, node, must);
+    } else if (name === 'headers') {
+      for (const header of properties(node)) checkHeader(c, header, prefix, refs);
+    } else if (name === 'url') checkUrlPolicy(c, node);
+    else checkAllowedFields(c, node);
+  }
   return refs;
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { isIgnoredByGit, parseGitignore } from '../../src/preflight/gitignored.js';
+import { isIgnoredByGit } from '../../src/preflight/env.js';
 import { makeWorkspace, removeWorkspaces } from './helpers.js';
 
 afterEach(() => removeWorkspaces());
@@ -19,6 +19,14 @@ describe('isIgnoredByGit', () => {
     ['a nested file applies below its folder', { 'a/.gitignore': '.env\n' }, 'a/b/.env', true],
     ['a nested file not above it', { 'a/.gitignore': '.env\n' }, 'b/.env', false],
     ['no .gitignore at all', {}, '.env', false],
+    ['escapes and trailing spaces', { '.gitignore': '\\#notes  \n' }, '#notes', true],
+    ['.git/info/exclude', { '.git/info/exclude': '.env\n' }, 'a/.env', true],
+    [
+      'no re-include inside an ignored folder',
+      { '.gitignore': 'a/\n', 'a/.gitignore': '!.env\n' },
+      'a/.env',
+      true,
+    ],
   ];
   it.each(cases)('%s', (_what, files, path, expected) => {
     expect(isIgnoredByGit(makeWorkspace(files), path)).toBe(expected);
@@ -26,10 +34,5 @@ describe('isIgnoredByGit', () => {
 
   it('never answers for a path that leaves the workspace', () => {
     expect(isIgnoredByGit(makeWorkspace({ '.gitignore': '*\n' }), '../x/.env')).toBe(false);
-  });
-
-  it('parses escapes and trailing spaces as git does', () => {
-    const [rule] = parseGitignore('\\#notes  \n');
-    expect(rule?.regex.test('#notes')).toBe(true);
   });
 });
