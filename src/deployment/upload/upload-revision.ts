@@ -25,7 +25,7 @@ import {
   requestRevision,
   type UpsertContext,
   type UpsertResult,
-} from '../writes.js';
+} from '../upsert.js';
 import { ActionError, CancelledError } from '../../lib/errors.js';
 import { inert } from '../../lib/untrusted.js';
 import type { SourceArchive } from './archive.js';
