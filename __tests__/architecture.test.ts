@@ -42,7 +42,6 @@ const COVERED_ELSEWHERE: Readonly<Record<string, string>> = {
   'src/commands/deploy.ts': '__tests__/e2e/deploy.test.ts',
   'src/commands/delete.ts': '__tests__/e2e/delete.test.ts',
   'src/commands/rollback.ts': '__tests__/e2e/rollback.test.ts',
-  'src/commands/prune-ownership.ts': '__tests__/commands/prune.test.ts',
   'src/deployment/skip-run.ts': '__tests__/e2e/skip-changes.test.ts',
   'src/deployment/upload/build-commands.ts': '__tests__/deployment/upload/archive.test.ts',
   'src/deployment/upload/prepare.ts': '__tests__/deployment/upload/archive.test.ts',

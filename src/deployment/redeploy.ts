@@ -5,13 +5,13 @@
  * `rollback-on-failure`.
  */
 import type { ControlPlane } from '../api/control-plane.js';
-import { MAX_PAGES } from '../api/client.js';
 import type { Deployment, Revision } from '../api/schemas.js';
 import { revisionStatus } from './revision-status.js';
-import { ApiError, CancelledError } from '../lib/errors.js';
+import { CancelledError } from '../lib/errors.js';
 import {
   agentUrlOf,
   follow,
+  listAll,
   setStatus,
   showLogTail,
   type RunContext,
@@ -21,26 +21,14 @@ import { inert } from '../lib/untrusted.js';
 import { verifyDeployment } from '../verify/index.js';
 import { withRevision, writeOnce } from './upsert.js';
 
-const PAGE_SIZE = 100;
-
 /** Every revision of a deployment (all pages), in the order the control plane lists them. */
-export async function listAllRevisions(client: ControlPlane, id: string): Promise<Revision[]> {
-  const all: Revision[] = [];
-  let offset = 0;
-  for (let page = 1; ; page++) {
-    if (page > MAX_PAGES) {
-      throw new ApiError(
-        `Listing the revisions of deployment ${inert(id, 100)} took more than ${MAX_PAGES} pages of ` +
-          `${PAGE_SIZE} without reaching the end: the control plane seems to page wrongly. ` +
-          'Give the revision to serve in `rollback-to`, or report this.',
-        { method: 'GET', path: `/v2/deployments/${id}/revisions` },
-      );
-    }
-    const list = await client.listRevisions(id, { limit: PAGE_SIZE, offset });
-    all.push(...list.resources);
-    if (list.resources.length < PAGE_SIZE || !(list.offset > offset)) return all;
-    offset = list.offset;
-  }
+export function listAllRevisions(client: ControlPlane, id: string): Promise<Revision[]> {
+  return listAll(
+    (query) => client.listRevisions(id, query),
+    `the revisions of deployment ${inert(id, 100)}`,
+    'Give the revision to serve in `rollback-to`, or report this.',
+    `/v2/deployments/${id}/revisions`,
+  );
 }
 
 export type RollbackTarget =
