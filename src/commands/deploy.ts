@@ -3,10 +3,9 @@
  * verify the agent server, report.
  */
 import type { Deployment } from '../api/schemas.js';
-import { checkSameKind } from '../deployment/requests.js';
 import { revisionStatus } from '../deployment/revision-status.js';
 import { findTarget } from '../deployment/target.js';
-import { upsert } from '../deployment/upsert.js';
+import { checkSameKind, upsert } from '../deployment/upsert.js';
 import { upsertFromUpload } from '../deployment/upload/upload-revision.js';
 import { ActionError } from '../lib/errors.js';
 import {

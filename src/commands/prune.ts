@@ -36,7 +36,7 @@ import {
   type NameTemplate,
 } from '../inputs/prune-template.js';
 import { appendStepSummary, inert, redact } from '../lib/untrusted.js';
-import { normalizeRepoUrl } from '../deployment/requests.js';
+import { normalizeRepoUrl } from '../deployment/upsert.js';
 import {
   deactivateEnvironment,
   recordedDeploymentIds,

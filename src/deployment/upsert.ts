@@ -3,8 +3,10 @@
  * revision (POST …/revisions) after checking it is the same kind. `source: upload` goes
  * through its own path (`upload/upload-revision.ts`), which uses the same calls.
  *
- * Every write is made safe against a lost answer: the run always learns which revision its
- * own call created, and a name never ends up with two deployments.
+ * The request bodies come from the inputs, after the checks on what the lookup found (same
+ * kind, same repository) or did not (what a create needs). Every write is made safe against
+ * a lost answer: the run always learns which revision its own call created, and a name never
+ * ends up with two deployments.
  */
 import type {
   Deployment,
@@ -12,12 +14,14 @@ import type {
   DeploymentPatchRequest,
   Revision,
   RevisionCreateRequest,
+  SourceConfigRequest,
+  SourceRevisionConfigRequest,
 } from '../api/schemas.js';
+import type { Config } from '../inputs/config.js';
 import { ActionError, ApiError } from '../lib/errors.js';
 import { OutcomeUnknownError } from '../api/http/request.js';
 import { inert } from '../lib/untrusted.js';
 import type { SourceArchive } from './upload/archive.js';
-import { checkCreatable, checkSameKind, createRequest, revisionRequest } from './requests.js';
 import { shortWaitMs, type TargetContext } from './target.js';
 
 export interface UpsertContext extends TargetContext {
@@ -54,6 +58,135 @@ export async function upsert(
 }
 
 /**
+ * Stops before an update that would deploy something other than the inputs describe. One
+ * change of source is allowed: `source: upload` onto a deployment that `langgraph deploy` made
+ * from a local image (`internal_docker`), as the CLI itself does (a notice says so).
+ */
+export function checkSameKind(config: Config, found: Deployment): void {
+  if (config.source === 'upload' && found.source === 'internal_docker') return;
+  if (found.source !== wireSource(config)) {
+    throw new ActionError(
+      `Deployment '${inert(found.name)}' (${inert(found.id)}) has source '${inert(found.source)}', but the inputs say ` +
+        `'${config.source}' (input \`source\`, sent as '${wireSource(config)}'). Updating it ` +
+        'would deploy something else; ' +
+        'use another `name`, or fix `source`.',
+      'Deployment of another kind',
+    );
+  }
+  if (config.source === 'github' && config.repoUrl) {
+    const theirs = found.source_config.repo_url ?? '';
+    if (normalizeRepoUrl(theirs) !== normalizeRepoUrl(config.repoUrl)) {
+      throw new ActionError(
+        `Deployment '${inert(found.name)}' (${inert(found.id)}) deploys ${theirs || '(no repository)'}, but the inputs ` +
+          `say ${config.repoUrl} (input \`repo-url\`). Updating it would deploy another repository; ` +
+          'use another `name`, or fix `repo-url`.',
+        'Deployment of another repository',
+      );
+    }
+  }
+}
+
+/** The platform's name of the source: `upload` is its `internal_source`. */
+export function wireSource(config: Config): string {
+  return config.source === 'upload' ? 'internal_source' : config.source;
+}
+
+export function normalizeRepoUrl(url: string): string {
+  return url
+    .trim()
+    .toLowerCase()
+    .replace(/\/+$/, '')
+    .replace(/\.git$/, '');
+}
+
+/** The inputs of a create: the name is known (`checkCreatable` proves it). */
+export type CreatableConfig = Config & { name: string };
+
+export function checkCreatable(config: Config): asserts config is CreatableConfig {
+  if (config.source === 'github' && !config.integrationId) {
+    throw new ActionError(
+      `No deployment named '${config.name}' exists, so this run creates it, and creating a ` +
+        '`github` deployment needs input `integration-id` (the GitHub integration ID, from ' +
+        'LangSmith > Deployments > the GitHub integration, or GET /v1/integrations/github/install).',
+      'Invalid input: integration-id',
+    );
+  }
+  if (!config.name) {
+    throw new ActionError(
+      'Input `name` is required to create a deployment.',
+      'Invalid input: name',
+    );
+  }
+}
+
+/** `install-command` / `build-command` as `source_config` fields (`github` and `upload`). */
+export function buildCommandFields(
+  config: Config,
+): Pick<SourceConfigRequest, 'install_command' | 'build_command'> {
+  return {
+    ...(config.installCommand ? { install_command: config.installCommand } : {}),
+    ...(config.buildCommand ? { build_command: config.buildCommand } : {}),
+  };
+}
+
+export function createRequest(config: CreatableConfig): DeploymentCreateRequest {
+  const common = {
+    name: config.name,
+    source_revision_config: sourceRevisionConfig(config),
+    secrets: config.secrets ?? [],
+  };
+  if (config.source === 'github') {
+    const { integrationId, repoUrl, deploymentType, buildOnPush } = config;
+    return {
+      ...common,
+      source: 'github',
+      source_config: {
+        integration_id: integrationId,
+        repo_url: repoUrl,
+        deployment_type: deploymentType,
+        build_on_push: buildOnPush,
+        ...buildCommandFields(config),
+      },
+    };
+  }
+  return {
+    ...common,
+    source: 'external_docker',
+    source_config: {
+      ...imageFields(config),
+      ...(config.listenerId ? { listener_id: config.listenerId } : {}),
+      ...(config.k8sNamespace ? { listener_config: { k8s_namespace: config.k8sNamespace } } : {}),
+    },
+  };
+}
+
+/**
+ * A new revision (`POST …/revisions`, or the PATCH of older installs: the same fields): only
+ * what may change after creation; `secrets` only when the input is set.
+ */
+export function revisionRequest(config: Config): RevisionCreateRequest {
+  const body: RevisionCreateRequest = { source_revision_config: sourceRevisionConfig(config) };
+  const changes = config.source === 'github' ? buildCommandFields(config) : imageFields(config);
+  if (Object.keys(changes).length > 0) body.source_config = changes;
+  if (config.secrets !== undefined) body.secrets = config.secrets;
+  return body;
+}
+
+function sourceRevisionConfig(config: Config): SourceRevisionConfigRequest {
+  return config.source === 'github'
+    ? { repo_ref: config.repoRef, langgraph_config_path: config.configPath }
+    : { image_uri: config.imageUri };
+}
+
+/** The `external_docker` settings a new revision may change too. */
+function imageFields(config: Config): SourceConfigRequest {
+  return {
+    ...(config.resourceSpec ? { resource_spec: config.resourceSpec } : {}),
+    ...(config.customUrl ? { custom_url: config.customUrl } : {}),
+  };
+}
+
+/**
  * POST /v2/deployments, never leaving two deployments of one name: a create whose answer was
  * lost looks the name up and adopts what it finds (`created: true`); a 400/409 whose name now
  * exists (a concurrent run) gives that deployment back with `created: false`, to update.
@@ -68,38 +201,30 @@ export async function createDeployment(
       logger.info(`Creating deployment '${config.name}' (source ${config.source}).`);
       return { deployment: await client.createDeployment(body), created: true };
     } catch (error) {
-      if (error instanceof OutcomeUnknownError) {
-        // The platform may have created it even though the answer was lost: look before
-        // creating again, so that a name never ends up with two deployments.
+      // A lost answer: the platform may have created it anyway, so look before creating
+      // again. A 400/409: perhaps a concurrent run created it first, and this run updates it.
+      const lost = error instanceof OutcomeUnknownError;
+      const refused = error instanceof ApiError && (error.status === 400 || error.status === 409);
+      if (!lost && !refused) throw error;
+      if (lost) {
         logger.warning(
           `The create request for '${config.name}' got no usable answer (${error.message}); ` +
             'checking whether the deployment was created anyway.',
         );
-        const existing = await client.findDeploymentByName(body.name);
-        if (existing) {
-          // Someone else's deployment of another source or repository is not ours to adopt.
-          checkSameKind(config, existing);
-          logger.info(
-            `Deployment '${inert(existing.name)}' (${inert(existing.id)}) exists: adopting it.`,
-          );
-          return { deployment: existing, created: true };
-        }
-        if (attempt >= MAX_UNKNOWN_OUTCOMES) throw error;
-        continue;
       }
-      if (error instanceof ApiError && (error.status === 400 || error.status === 409)) {
-        // Perhaps a concurrent run created it first: then this run updates it.
-        const existing = await client.findDeploymentByName(body.name);
-        if (existing) {
-          logger.info(
-            `Deployment '${inert(existing.name)}' was created by someone else in the meantime; updating it instead.`,
-          );
-          checkSameKind(config, existing);
-          return { deployment: existing, created: false };
-        }
-        if (isTracingProjectConflict(error)) throw tracingProjectConflict(body.name);
+      const existing = await client.findDeploymentByName(body.name);
+      if (existing) {
+        // Someone else's deployment of another source or repository is not ours to adopt.
+        checkSameKind(config, existing);
+        logger.info(
+          lost
+            ? `Deployment '${inert(existing.name)}' (${inert(existing.id)}) exists: adopting it.`
+            : `Deployment '${inert(existing.name)}' was created by someone else in the meantime; updating it instead.`,
+        );
+        return { deployment: existing, created: lost };
       }
-      throw error;
+      if (refused && isTracingProjectConflict(error)) throw tracingProjectConflict(body.name);
+      if (refused || attempt >= MAX_UNKNOWN_OUTCOMES) throw error;
     }
   }
 }

@@ -18,8 +18,10 @@ import type {
   RevisionCreateRequest,
 } from '../../api/schemas.js';
 import type { Config } from '../../inputs/config.js';
-import { buildCommandFields, checkCreatable, checkSameKind } from '../requests.js';
 import {
+  buildCommandFields,
+  checkCreatable,
+  checkSameKind,
   applyPatch,
   createDeployment,
   requestRevision,
