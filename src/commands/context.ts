@@ -41,7 +41,7 @@ export interface RunContext extends RunBasics {
 
 /** Reports a failure as one `::error` with a title and records it for the summary. */
 export function fail(ctx: RunContext, error: unknown): void {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const title = error instanceof ActionError ? error.title : 'Deployment failed';
   ctx.state.report.outcome = 'failure';
   ctx.state.report.error = redact(message);

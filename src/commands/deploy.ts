@@ -179,12 +179,12 @@ async function finishDeployed(
   requested?: { revisionId: string; previousRevisionId: string | undefined },
 ): Promise<number> {
   const report = ctx.state.report;
-  const verdict = await verify(ctx);
-  if (!verdict.passed) {
+  const failure = await verify(ctx);
+  if (failure !== undefined) {
     if (ctx.config.rollbackOnFailure && requested) {
-      return rollBackAfterFailedChecks(ctx, deployment, ghDeployment, requested, verdict.error);
+      return rollBackAfterFailedChecks(ctx, deployment, ghDeployment, requested, failure);
     }
-    fail(ctx, verdict.error);
+    fail(ctx, failure);
     await ghDeployment?.setStatus('failure', { description: 'Post-deploy checks failed' });
     return finish(ctx, 'failure');
   }
@@ -258,15 +258,12 @@ function revisionFailure(
 
 /**
  * Every check after DEPLOYED (health check, smoke run, conversation tests): one verdict, so
- * that any failure among them can trigger `rollback-on-failure`. A failure is returned, not
- * reported.
+ * that any failure among them can trigger `rollback-on-failure`. The failure is returned (not
+ * reported); undefined when all passed.
  */
-async function verify(
-  ctx: RunContext,
-): Promise<{ passed: true } | { passed: false; error: unknown }> {
+async function verify(ctx: RunContext): Promise<unknown> {
   const { config, state } = ctx;
-  if (!config.healthCheck && config.smokeTest === undefined && !config.tests)
-    return { passed: true };
+  if (!config.healthCheck && config.smokeTest === undefined && !config.tests) return undefined;
   const result = await verifyDeployment(ctx, {
     url: state.report.url,
     healthCheck: config.healthCheck,
@@ -280,8 +277,7 @@ async function verify(
     ctx.output('tests-passed', String(result.testsResult.passed));
     ctx.output('tests-failed', String(result.testsResult.failed));
   }
-  if (result.error === undefined) return { passed: true };
-  return { passed: false, error: result.error };
+  return result.error;
 }
 
 /** Pre-flight checks. Returns the parsed LangGraph config, undefined, or false on errors. */
@@ -331,15 +327,7 @@ function annotateFindings(ctx: RunContext, findings: Finding[]): boolean {
   if (failed) {
     const report = ctx.state.report;
     const errors = findings.filter((f) => f.level === 'error');
-    (report.preflightErrors ??= []).push(
-      ...errors.map(({ message, file, line, column, key }) => ({
-        message,
-        file,
-        line,
-        column,
-        key,
-      })),
-    );
+    (report.preflightErrors ??= []).push(...errors.map(({ level: _level, ...entry }) => entry));
     const count = report.preflightErrors.length;
     report.error =
       `Pre-flight checks failed with ${count} error${count === 1 ? '' : 's'} (listed below and ` +

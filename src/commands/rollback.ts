@@ -1,9 +1,6 @@
 /**
- * Serving an earlier revision again: `command: rollback`, and `rollback-on-failure` after a
- * deploy whose new revision reached DEPLOYED but failed its checks. Both ask the platform to
- * redeploy a revision (`POST …/revisions/{rev}/redeploy`, which creates a new revision that
- * replays the old one's source), follow the revision that creates to DEPLOYED with the same
- * polling as a deploy, and check its health.
+ * `command: rollback`, and `rollback-on-failure` after a deploy whose new revision reached
+ * DEPLOYED but failed its checks: both serve an earlier revision again (`serveAgain`).
  */
 import { ControlPlaneClient } from '../api/client.js';
 import type { Deployment } from '../api/schemas.js';
@@ -30,10 +27,6 @@ import type { GithubDeployment } from '../report/github/github-deployment.js';
 import type { RollbackReport } from '../report/record.js';
 import { inert } from '../lib/untrusted.js';
 import { Deadline } from '../lib/time.js';
-
-// ---------------------------------------------------------------------------------------------
-// command: rollback
-// ---------------------------------------------------------------------------------------------
 
 export async function runRollback(ctx: RunContext): Promise<number> {
   const { config, client, logger, state } = ctx;
@@ -157,10 +150,6 @@ async function lookup(ctx: RunContext): Promise<Deployment> {
     'Deployment not found',
   );
 }
-
-// ---------------------------------------------------------------------------------------------
-// rollback-on-failure
-// ---------------------------------------------------------------------------------------------
 
 /**
  * `rollback-on-failure: true` and this run's revision (`requested.revisionId`) failed a check

@@ -18,6 +18,7 @@ import {
 } from '../commands/context.js';
 import type { RollbackReport } from '../report/record.js';
 import { inert } from '../lib/untrusted.js';
+import { errorMessage } from '../lib/text.js';
 import { verifyDeployment } from '../verify/index.js';
 import { withRevision, writeOnce } from './upsert.js';
 
@@ -195,6 +196,7 @@ export async function redeploy(
   return (await withRevision(ctx, sent.answer, 'redeploy', sent.before)).revisionId;
 }
 
+/** The error's message without its final period, to go inside a sentence. */
 export function message(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).replace(/\.\s*$/, '');
+  return errorMessage(error).replace(/\.\s*$/, '');
 }
