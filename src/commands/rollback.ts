@@ -87,19 +87,19 @@ export async function runRollback(ctx: RunContext): Promise<number> {
   }
 
   const ghDeployment = await startGithubDeployment(ctx);
-  const restored = await serveAgain(ctx, deployment, record, true);
+  const problem = await serveAgain(ctx, deployment, record, true);
+  record.outcome = problem === undefined ? 'restored' : 'failed';
   report.timeline = record.timeline;
   if (record.status) setStatus(ctx, record.status);
-  if (restored.health) report.checks = { health: restored.health };
-  record.outcome = restored.outcome;
-  if (restored.outcome === 'failed') {
+  if (record.health) report.checks = { health: record.health };
+  if (problem !== undefined) {
     await ghDeployment?.setStatus('failure', {
       description: `Rollback to revision ${inert(target.id, 100)} failed`,
     });
     fail(
       ctx,
       new ActionError(
-        `The rollback of ${label} to revision ${inert(target.id, 100)} failed: ${restored.problem}. ` +
+        `The rollback of ${label} to revision ${inert(target.id, 100)} failed: ${problem}. ` +
           (live
             ? `Revision ${inert(live, 100)} may still be the live one. `
             : 'The deployment may have no healthy revision now. ') +
@@ -230,17 +230,17 @@ export async function rollBackAfterFailedChecks(
     description: `Checks failed; rolling back to revision ${inert(previous, 100)}`,
   });
 
-  const restored = await serveAgain({ ...ctx, client, http, deadline }, deployment, record, false);
-  record.outcome = restored.outcome;
+  const problem = await serveAgain({ ...ctx, client, http, deadline }, deployment, record, false);
+  record.outcome = problem === undefined ? 'restored' : 'failed';
   const failed =
     `Revision ${inert(failedRevisionId, 100)} of ${name} reached DEPLOYED but failed its ` +
     `checks: ${why}. `;
-  if (restored.outcome === 'restored') {
+  if (problem === undefined) {
     return failWith(
       failed +
         `Rolled back: revision ${inert(previous, 100)}, which was live before this run, serves ` +
-        `again (as new revision ${inert(restored.revisionId, 100)}, DEPLOYED` +
-        (restored.health === 'passed' ? ', health check passed' : '') +
+        `again (as new revision ${inert(record.revisionId, 100)}, DEPLOYED` +
+        (record.health === 'passed' ? ', health check passed' : '') +
         '). Fix the cause and deploy again.',
       'Rolled back after failed checks',
       `Checks failed; rolled back to revision ${inert(previous, 100)}`,
@@ -250,7 +250,7 @@ export async function rollBackAfterFailedChecks(
   return failWith(
     failed +
       `The rollback to revision ${inert(previous, 100)}, which was live before this run, ` +
-      `failed too: ${restored.problem}. The deployment may be serving the failing revision: ` +
+      `failed too: ${problem}. The deployment may be serving the failing revision: ` +
       `look at it in LangSmith${ui} now, and run \`command: rollback\` or deploy a fix.`,
     'Rollback failed',
     `Checks failed; rollback to revision ${inert(previous, 100)} failed`,

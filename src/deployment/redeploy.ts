@@ -93,28 +93,20 @@ function nanLast(ms: number): number {
   return Number.isNaN(ms) ? -Infinity : ms;
 }
 
-/** What serving a revision again came to. */
-export interface Restored {
-  /** The revision the redeploy created (undefined when the redeploy call failed). */
-  revisionId?: string;
-  outcome: 'restored' | 'failed';
-  health?: 'passed' | 'failed' | 'skipped';
-  /** Why it failed, written for the workflow's author. */
-  problem?: string;
-}
-
 /**
  * Redeploys `record.to`, follows the revision it creates to DEPLOYED, and checks its health;
- * `ctx` brings the client and deadline to use. With `asRun` (`command: rollback`) the new
- * revision is the run's: its ID and status go to the outputs and the report at once.
- * Failures are returned (the caller writes one message); a cancellation is thrown.
+ * `ctx` brings the client and deadline to use. What happens goes into `record` (the new
+ * revision, its statuses and health). With `asRun` (`command: rollback`) the new
+ * revision is the run's: its ID and status go to the outputs and the report at once. Returns
+ * why it failed, written for the workflow's author (the caller writes one message), or
+ * undefined when the revision serves again; a cancellation is thrown.
  */
 export async function serveAgain(
   ctx: RunContext,
   deployment: Deployment,
   record: RollbackReport,
   asRun: boolean,
-): Promise<Restored> {
+): Promise<string | undefined> {
   const { config, logger, state } = ctx;
   const target = record.to;
   const failed = (error: unknown) => {
@@ -125,7 +117,7 @@ export async function serveAgain(
   try {
     revisionId = await redeploy(ctx, deployment, target);
   } catch (error) {
-    return { outcome: 'failed', problem: `the redeploy request failed: ${failed(error)}` };
+    return `the redeploy request failed: ${failed(error)}`;
   }
   record.revisionId = revisionId;
   if (asRun) {
@@ -149,30 +141,25 @@ export async function serveAgain(
       },
     });
   } catch (error) {
-    return { revisionId, outcome: 'failed', problem: failed(error) };
+    return failed(error);
   }
   record.status = waited.status;
   if (waited.outcome !== 'deployed') {
     if (waited.outcome === 'failed') {
       await showLogTail(ctx, deployment.id, revisionId, waited.status, false);
     }
-    const problem = `its new revision ${inert(revisionId, 100)} ended in ${inert(waited.status, 40)}`;
-    return { revisionId, outcome: 'failed', problem };
+    return `its new revision ${inert(revisionId, 100)} ended in ${inert(waited.status, 40)}`;
   }
 
-  if (!config.healthCheck) return { revisionId, outcome: 'restored' };
+  if (!config.healthCheck) return undefined;
   const current = await ctx.client.getDeployment(deployment.id).catch(() => deployment);
   const checked = await verifyDeployment(ctx, { url: agentUrlOf(current), healthCheck: true });
-  record.health = checked.health;
-  if (checked.error !== undefined) {
-    return {
-      revisionId,
-      outcome: 'failed',
-      health: 'failed',
-      problem: `its new revision ${inert(revisionId, 100)} is DEPLOYED but failed the health check: ${message(checked.error)}`,
-    };
+  if (checked.error === undefined) {
+    if (checked.health) record.health = checked.health;
+    return undefined;
   }
-  return { revisionId, outcome: 'restored', ...(checked.health ? { health: checked.health } : {}) };
+  record.health = 'failed';
+  return `its new revision ${inert(revisionId, 100)} is DEPLOYED but failed the health check: ${message(checked.error)}`;
 }
 
 /**
