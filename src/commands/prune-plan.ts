@@ -10,7 +10,7 @@ export type PruneAction =
   | { kind: 'kept' }
   /** Its state could not be read: never delete on doubt. */
   | { kind: 'kept_unknown'; reason: string }
-  /** Not provably this repository's (`prune-ownership.ts`): never deleted. */
+  /** Not provably this repository's (`keepWhatIsNotOurs` in prune.ts): never deleted. */
   | { kind: 'kept_not_ours'; reason: string }
   | { kind: 'would_delete' }
   /** To be deleted; still so when the run stopped before it got there. */

@@ -169,16 +169,18 @@ export async function rollBackAfterFailedChecks(
   const { revisionId: failedRevisionId, previousRevisionId: previous } = requested;
   const why = message(failure);
   const name = `'${inert(deployment.name, 100)}'`;
-  const failWith = async (text: string, title: string, description: string) => {
+  const failWith = async (description: string, error: ActionError) => {
     await ghDeployment?.setStatus('failure', { description });
-    fail(ctx, new ActionError(text, title));
+    fail(ctx, error);
     return finish(ctx, 'failure');
   };
   const notRolledBack = (text: string) =>
     failWith(
-      `${why}. No rollback (\`rollback-on-failure\`): ${text}`,
-      failure instanceof ActionError ? failure.title : 'Checks failed',
       'Post-deploy checks failed',
+      new ActionError(
+        `${why}. No rollback (\`rollback-on-failure\`): ${text}`,
+        failure instanceof ActionError ? failure.title : 'Checks failed',
+      ),
     );
 
   if (!previous || previous === failedRevisionId) {
@@ -237,23 +239,27 @@ export async function rollBackAfterFailedChecks(
     `checks: ${why}. `;
   if (problem === undefined) {
     return failWith(
-      failed +
-        `Rolled back: revision ${inert(previous, 100)}, which was live before this run, serves ` +
-        `again (as new revision ${inert(record.revisionId, 100)}, DEPLOYED` +
-        (record.health === 'passed' ? ', health check passed' : '') +
-        '). Fix the cause and deploy again.',
-      'Rolled back after failed checks',
       `Checks failed; rolled back to revision ${inert(previous, 100)}`,
+      new ActionError(
+        failed +
+          `Rolled back: revision ${inert(previous, 100)}, which was live before this run, serves ` +
+          `again (as new revision ${inert(record.revisionId, 100)}, DEPLOYED` +
+          (record.health === 'passed' ? ', health check passed' : '') +
+          '). Fix the cause and deploy again.',
+        'Rolled back after failed checks',
+      ),
     );
   }
   const ui = state.report.uiUrl ? ` (${inert(state.report.uiUrl, 300)})` : '';
   return failWith(
-    failed +
-      `The rollback to revision ${inert(previous, 100)}, which was live before this run, ` +
-      `failed too: ${problem}. The deployment may be serving the failing revision: ` +
-      `look at it in LangSmith${ui} now, and run \`command: rollback\` or deploy a fix.`,
-    'Rollback failed',
     `Checks failed; rollback to revision ${inert(previous, 100)} failed`,
+    new ActionError(
+      failed +
+        `The rollback to revision ${inert(previous, 100)}, which was live before this run, ` +
+        `failed too: ${problem}. The deployment may be serving the failing revision: ` +
+        `look at it in LangSmith${ui} now, and run \`command: rollback\` or deploy a fix.`,
+      'Rollback failed',
+    ),
   );
 }
 
