@@ -15,8 +15,7 @@ import type {
   RevisionsList,
 } from '../../src/api/schemas.js';
 import type { Config } from '../../src/inputs/config.js';
-import type { UpsertContext } from '../../src/deployment/upsert.js';
-import type { CreatableConfig } from '../../src/deployment/requests.js';
+import type { CreatableConfig, UpsertContext } from '../../src/deployment/upsert.js';
 import { ApiError } from '../../src/lib/errors.js';
 import { OutcomeUnknownError } from '../../src/api/http/request.js';
 import { Deadline } from '../../src/lib/time.js';

@@ -1,17 +1,26 @@
 /**
- * What every command shares with the flow: the run's context and state, the failure report
- * and the final reports. The commands import it; it imports none of them.
+ * What every command shares with the flow (the run's context and state, the failure report
+ * and the final reports) and the steps the commands share: the ID, status and URL outputs,
+ * following a revision, the log tail of a failed revision, and the GitHub deployment. The
+ * commands import it; it imports none of them.
  */
 import { errorMessage } from '../lib/text.js';
 import type { Config } from '../inputs/config.js';
-import type { ControlPlaneClient } from '../api/client.js';
-import { ActionError } from '../lib/errors.js';
+import { MAX_PAGES, type ControlPlane, type ControlPlaneClient } from '../api/client.js';
+import type { Deployment } from '../api/schemas.js';
+import { ActionError, ApiError } from '../lib/errors.js';
 import type { HttpContext } from '../api/http/request.js';
-import type { RunReport } from '../report/record.js';
-import { redact } from '../lib/untrusted.js';
+import type { RunOutcome, RunReport } from '../report/record.js';
+import { inert, redact, setSecret } from '../lib/untrusted.js';
 import type { RunBasics } from '../lib/time.js';
+import { withoutCredentials } from '../lib/outputs.js';
 import { writeSummary } from '../report/step-summary.js';
 import { upsertPrComment } from '../report/github/pr-comment.js';
+import { GithubDeployment } from '../report/github/github-deployment.js';
+import { fetchLogTail, printLogBlock } from '../deployment/logs.js';
+import { revisionStatus } from '../deployment/revision-status.js';
+import { uiUrl } from '../deployment/target.js';
+import { waitForRevision, type WaitOptions, type WaitResult } from '../deployment/wait.js';
 
 /** What a command has learnt so far: read by the cancellation handler and the reports. */
 export interface RunState {
@@ -32,11 +41,18 @@ export interface RunContext extends RunBasics {
 
 /** Reports a failure as one `::error` with a title and records it for the summary. */
 export function fail(ctx: RunContext, error: unknown): void {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const title = error instanceof ActionError ? error.title : 'Deployment failed';
   ctx.state.report.outcome = 'failure';
   ctx.state.report.error = redact(message);
   ctx.logger.error(redact(message), { title });
+}
+
+/** Ends a command with `outcome`: the reports, then the exit code (1 for a failure). */
+export async function finish(ctx: RunContext, outcome: RunOutcome): Promise<number> {
+  ctx.state.report.outcome = outcome;
+  await writeReports(ctx);
+  return outcome === 'failure' ? 1 : 0;
 }
 
 /** The step summary and the PR comment: written for every outcome, never failing the run. */
@@ -77,4 +93,171 @@ export async function bestEffortWithin(
     }),
   ]);
   if (timer) clearTimeout(timer);
+}
+
+const PAGE_SIZE = 100;
+
+/**
+ * Every item of a paged control-plane list (`GET path`), in the order listed. A list that
+ * pages past `MAX_PAGES` without reaching the end is an error naming `what` and `advice`.
+ */
+export async function listAll<T>(
+  page: (query: { limit: number; offset: number }) => Promise<{ resources: T[]; offset: number }>,
+  what: string,
+  advice: string,
+  path: string,
+): Promise<T[]> {
+  const all: T[] = [];
+  for (let offset = 0, pages = 1; ; pages++) {
+    if (pages > MAX_PAGES) {
+      throw new ApiError(
+        `Listing ${what} took more than ${MAX_PAGES} pages of ${PAGE_SIZE} without reaching ` +
+          `the end: the control plane seems to page wrongly. ${advice}`,
+        { method: 'GET', path },
+      );
+    }
+    const list = await page({ limit: PAGE_SIZE, offset });
+    all.push(...list.resources);
+    if (list.resources.length < PAGE_SIZE || !(list.offset > offset)) return all;
+    offset = list.offset;
+  }
+}
+
+/** The deployment's IDs and pages as outputs and in the report; with `ids`, this revision's. */
+export function setDeploymentOutputs(
+  ctx: RunContext,
+  deployment: Deployment,
+  ids?: { revisionId: string; created: boolean },
+): void {
+  const report = Object.assign(ctx.state.report, {
+    name: deployment.name,
+    deploymentId: deployment.id,
+    ...ids,
+    uiUrl: uiUrl(ctx.config, deployment),
+  });
+  ctx.output('deployment-id', deployment.id);
+  if (ids) ctx.output('revision-id', ids.revisionId);
+  ctx.output('name', deployment.name);
+  if (ids) ctx.output('created', ids.created);
+  ctx.output('ui-url', report.uiUrl);
+  setUrl(ctx, deployment);
+}
+
+export function setStatus(ctx: RunContext, status: string): void {
+  ctx.state.report.status = status;
+  ctx.output('status', status);
+}
+
+/**
+ * The agent server's URL: `source_config.custom_url`, else the top-level `url` that LangSmith
+ * Cloud fills in. Credentials in it are masked and left out of the log, outputs and reports.
+ */
+export function setUrl(ctx: RunContext, deployment: Deployment): void {
+  const raw = agentUrlOf(deployment);
+  if (!raw) return;
+  const { url, credentials } = withoutCredentials(raw);
+  if (credentials.length > 0) {
+    for (const credential of credentials) setSecret(credential);
+    if (!ctx.state.report.url) {
+      ctx.logger.warning(
+        "The deployment's agent server URL holds credentials (user:password@): they are " +
+          'masked, and left out of the `url` output, the log and the reports.',
+        { title: 'Credentials in the URL' },
+      );
+    }
+  }
+  ctx.state.report.url = url.replace(/\/+$/, '');
+  ctx.output('url', ctx.state.report.url);
+}
+
+/** The agent server's URL without a trailing slash: `custom_url`, else the top-level `url`. */
+export function agentUrlOf(deployment: Deployment): string | undefined {
+  return (deployment.source_config.custom_url || deployment.url)?.replace(/\/+$/, '') || undefined;
+}
+
+/** `wait: false`: the revision's status as it is now, and the run ends without following it. */
+export async function notWaiting(
+  ctx: RunContext,
+  revisionId: string,
+  status: string,
+): Promise<number> {
+  setStatus(ctx, status);
+  ctx.logger.info(
+    `Not waiting (input \`wait\` is false): revision ${inert(revisionId, 100)} is ${inert(status, 40)}.`,
+  );
+  return finish(ctx, 'started');
+}
+
+/** Follows a revision with the run's polling (`poll-interval`); `ctx` may bring its own budget. */
+export function follow(
+  ctx: Pick<RunContext, 'clock' | 'deadline' | 'signal' | 'logger' | 'config'> & {
+    client: ControlPlane;
+  },
+  deploymentId: string,
+  revisionId: string,
+  options: Pick<WaitOptions, 'onStatus' | 'onPoll' | 'initial'>,
+): Promise<WaitResult> {
+  const { client, clock, deadline, signal, logger } = ctx;
+  const pollIntervalMs = ctx.config.pollIntervalSeconds * 1000;
+  return waitForRevision({
+    client,
+    deploymentId,
+    revisionId,
+    clock,
+    deadline,
+    signal,
+    logger,
+    pollIntervalMs,
+    ...options,
+  });
+}
+
+export async function showLogTail(
+  ctx: RunContext,
+  deploymentId: string,
+  revisionId: string,
+  status: string,
+  streamed: boolean,
+): Promise<void> {
+  if (revisionStatus(status).log === undefined) return; // no log explains it (INTERRUPTED)
+  const tail = await fetchLogTail(ctx.client, deploymentId, revisionId, status);
+  if ('lines' in tail && tail.lines.length > 0) {
+    ctx.state.report.logTail = tail.lines;
+    ctx.state.report.logKind = revisionStatus(status).log;
+    // A build log streamed live is already in the log: the tail goes to the reports only.
+    if (streamed && revisionStatus(status).log === 'build') return;
+    printLogBlock(
+      `Last ${tail.lines.length} log lines of revision ${inert(revisionId)}`,
+      tail.lines,
+    );
+  } else {
+    ctx.state.report.logsUnavailableHint =
+      'This control plane does not offer revision logs through the API; see the build and deploy logs' +
+      (ctx.state.report.uiUrl ? ` at ${ctx.state.report.uiUrl}.` : ' in the LangSmith UI.');
+  }
+}
+
+/** The GitHub deployment of `environment` (best effort), marked errored if the run is cancelled. */
+export async function startGithubDeployment(
+  ctx: RunContext,
+): Promise<GithubDeployment | undefined> {
+  const { config, state } = ctx;
+  if (!config.environment || !config.githubToken) return undefined;
+  let started: GithubDeployment | undefined;
+  await bestEffortWithin(
+    GithubDeployment.start({
+      token: config.githubToken,
+      github: config.github,
+      environment: config.environment,
+      logger: ctx.logger,
+      description: `LangSmith deployment ${state.report.name ?? ''}`.trim(),
+      ...(state.report.deploymentId ? { deploymentId: state.report.deploymentId } : {}),
+    }).then(async (d) => {
+      started = d;
+      await d?.setStatus('in_progress');
+    }),
+    15000,
+  );
+  state.onCancel = async () => started?.setStatus('error', { description: 'Cancelled' });
+  return started;
 }

@@ -3,34 +3,45 @@
  * verify the agent server, report.
  */
 import type { Deployment } from '../api/schemas.js';
-import { checkSameKind } from '../deployment/requests.js';
 import { revisionStatus } from '../deployment/revision-status.js';
-import { findTarget, uiUrl } from '../deployment/target.js';
-import { upsert } from '../deployment/upsert.js';
+import { findTarget } from '../deployment/target.js';
+import { checkSameKind, upsert } from '../deployment/upsert.js';
+import { upsertFromUpload } from '../deployment/upload/upload.js';
 import { ActionError } from '../lib/errors.js';
 import {
-  failRun,
+  checkEnvReferences,
+  checkImageUri,
+  preflightConfig,
+  reportFindings,
+  type Finding,
+  type ParsedLangGraphConfig,
+} from '../preflight/index.js';
+import {
+  fail,
+  finish,
+  follow,
+  notWaiting,
+  setDeploymentOutputs,
   setStatus,
   setUrl,
   showLogTail,
   startGithubDeployment,
-} from '../deployment/steps.js';
-import {
-  checkCommit,
-  checkEnvironmentAfterLookup,
-  preflight,
-} from '../deployment/preconditions.js';
-import { fail, writeReports, type RunContext } from './context.js';
+  type RunContext,
+} from './context.js';
 import type { GithubDeployment } from '../report/github/github-deployment.js';
-import type { SkipDecision } from '../deployment/skip-unchanged.js';
 import { inert } from '../lib/untrusted.js';
-import { waitForRevision, type WaitResult } from '../deployment/wait.js';
 import { prepareSourceArchive, type SourceArchive } from '../deployment/upload/archive.js';
+import type { WaitResult } from '../deployment/wait.js';
 import { interruptPrevious } from '../deployment/interrupt-previous.js';
 import { rollBackAfterFailedChecks } from './rollback.js';
 import { verifyDeployment } from '../verify/index.js';
 import { BuildLogStream } from '../deployment/logs.js';
-import { checkUnchanged, recordSettings, skippedMessage } from '../deployment/skip-unchanged.js';
+import {
+  checkUnchanged,
+  recordSettings,
+  skippedMessage,
+  type SkipDecision,
+} from '../deployment/skip-unchanged.js';
 
 export async function runDeploy(ctx: RunContext): Promise<number> {
   const { config, client, logger, state } = ctx;
@@ -45,7 +56,7 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
 
   // 1. Pre-flight: what can be known without the platform.
   const parsed = preflight(ctx);
-  if (parsed === false) return failRun(ctx);
+  if (parsed === false) return finish(ctx, 'failure');
   // `source: upload`: the archive of the same files, built (and size-checked) before any request.
   let sourceArchive: SourceArchive | undefined;
   if (config.source === 'upload') {
@@ -57,7 +68,7 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   // 2. Find the deployment, then the checks that depend on what was found.
   const found = await findTarget(ctx);
   if (found) ctx.output('name', found.name);
-  if (parsed && !checkEnvironmentAfterLookup(ctx, parsed, found)) return failRun(ctx);
+  if (parsed && !checkEnvironmentAfterLookup(ctx, parsed, found)) return finish(ctx, 'failure');
   // `rollback-on-failure`: the revision to serve again, remembered before the PATCH.
   const previousRevisionId = found?.active_revision_id ?? undefined;
 
@@ -72,9 +83,12 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
     await interruptPrevious(client, found, logger, unchanged?.latest);
   }
   const recorded = await recordSettings(ctx, found, sourceArchive?.sha256);
-  const upserted = await upsert({ ...ctx, config: recorded, sourceArchive }, found);
+  const upserted = await (config.source === 'upload' ? upsertFromUpload : upsert)(
+    { ...ctx, config: recorded, sourceArchive },
+    found,
+  );
   const { deployment, revisionId, created } = upserted;
-  setIdOutputs(ctx, deployment, revisionId, created);
+  setDeploymentOutputs(ctx, deployment, { revisionId, created });
   ctx.output('skipped-build', false);
   logger.info(
     `${created ? 'Created' : 'Updated'} deployment '${inert(deployment.name)}' (${inert(deployment.id)}); ` +
@@ -89,43 +103,23 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
 
   if (!config.wait) {
     const revision = upserted.revision ?? (await client.getRevision(deployment.id, revisionId));
-    setStatus(ctx, revision.status);
-    report.outcome = 'started';
     if (config.environment) {
       logger.notice(
         'No GitHub deployment was created because `wait` is false: the action does not know when the revision is live.',
       );
     }
-    logger.info(
-      `Not waiting (input \`wait\` is false): revision ${revisionId} is ${inert(revision.status)}.`,
-    );
-    await writeReports(ctx);
-    return 0;
+    return notWaiting(ctx, revisionId, revision.status);
   }
 
   // 4. Follow this run's own revision.
   const ghDeployment = await startGithubDeployment(ctx);
-  state.onCancel = async () => ghDeployment?.setStatus('error', { description: 'Cancelled' });
   const stream =
     config.buildLog === 'stream'
-      ? new BuildLogStream({
-          client,
-          deploymentId: deployment.id,
-          revisionId,
-          logger,
-        })
+      ? new BuildLogStream({ client, deploymentId: deployment.id, revisionId, logger })
       : undefined;
   let waited: WaitResult;
   try {
-    waited = await waitForRevision({
-      client,
-      deploymentId: deployment.id,
-      revisionId,
-      clock: ctx.clock,
-      deadline: ctx.deadline,
-      signal: ctx.signal,
-      logger,
-      pollIntervalMs: config.pollIntervalSeconds * 1000,
+    waited = await follow(ctx, deployment.id, revisionId, {
       onStatus: (change) => {
         report.timeline.push(change);
         setStatus(ctx, change.status);
@@ -160,18 +154,16 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
       failure.message += ` No rollback needed: revision ${inert(previousRevisionId, 100)}, live before this run, still serves.`;
     }
     fail(ctx, failure);
-    return failRun(ctx);
+    return finish(ctx, 'failure');
   }
   if (waited.outcome === 'skipped') {
-    report.outcome = 'skipped';
     logger.warning(
       `Revision ${revisionId} was SKIPPED: a newer revision of '${inert(deployment.name)}' superseded it ` +
         '(another push or run). Nothing was verified, since the serving revision is not this run’s.',
       { title: 'Revision superseded' },
     );
     await ghDeployment?.setStatus('inactive', { description: 'Superseded by a newer revision' });
-    await writeReports(ctx);
-    return 0;
+    return finish(ctx, 'skipped');
   }
 
   // 5. DEPLOYED: does the agent server answer?
@@ -190,22 +182,15 @@ async function finishDeployed(
   requested?: { revisionId: string; previousRevisionId: string | undefined },
 ): Promise<number> {
   const report = ctx.state.report;
-  const verdict = await verify(ctx);
-  if (!verdict.passed) {
+  const failure = await verify(ctx);
+  if (failure !== undefined) {
     if (ctx.config.rollbackOnFailure && requested) {
-      return rollBackAfterFailedChecks(ctx, {
-        deployment,
-        failedRevisionId: requested.revisionId,
-        previousRevisionId: requested.previousRevisionId,
-        failure: verdict.error,
-        ghDeployment,
-      });
+      return rollBackAfterFailedChecks(ctx, deployment, ghDeployment, requested, failure);
     }
-    fail(ctx, verdict.error);
+    fail(ctx, failure);
     await ghDeployment?.setStatus('failure', { description: 'Post-deploy checks failed' });
-    return failRun(ctx);
+    return finish(ctx, 'failure');
   }
-  report.outcome = 'success';
   // ui-url: a page a reviewer can open (the agent server's URL answers 401 in a browser).
   await ghDeployment?.setStatus('success', {
     environmentUrl: report.uiUrl,
@@ -214,36 +199,16 @@ async function finishDeployed(
   ctx.logger.info(
     `Deployment '${inert(deployment.name)}' is live${report.url ? ` at ${report.url}` : ''}.`,
   );
-  await writeReports(ctx);
-  return 0;
+  return finish(ctx, 'success');
 }
-
-function setIdOutputs(
-  ctx: RunContext,
-  deployment: Deployment,
-  revisionId: string,
-  created: boolean,
-): void {
-  Object.assign(ctx.state.report, {
-    name: deployment.name,
-    deploymentId: deployment.id,
-    revisionId,
-    created,
-    uiUrl: uiUrl(ctx.config, deployment),
-  });
-  ctx.output('deployment-id', deployment.id);
-  ctx.output('revision-id', revisionId);
-  ctx.output('name', deployment.name);
-  ctx.output('created', created);
-  ctx.output('ui-url', ctx.state.report.uiUrl);
-  setUrl(ctx, deployment);
-}
-
-type Skip = Extract<SkipDecision, { skip: true }>;
 
 /** No new revision: the outputs name the live one, and the checks run against it. */
-async function runSkipped(ctx: RunContext, found: Deployment, skip: Skip): Promise<number> {
-  setIdOutputs(ctx, found, skip.revisionId, false);
+async function runSkipped(
+  ctx: RunContext,
+  found: Deployment,
+  skip: Extract<SkipDecision, { skip: true }>,
+): Promise<number> {
+  setDeploymentOutputs(ctx, found, { revisionId: skip.revisionId, created: false });
   ctx.output('skipped-build', true);
   ctx.logger.info(skippedMessage(found.name, skip, ctx.config));
   ctx.state.report.timeline.push({ status: 'DEPLOYED', at: ctx.clock.now() });
@@ -253,14 +218,8 @@ async function runSkipped(ctx: RunContext, found: Deployment, skip: Skip): Promi
     ctx.output('commit-sha', skip.commitSha);
     ctx.state.report.commitSha = skip.commitSha;
   } else checkCommit(ctx, skip.commitSha || undefined);
-  if (!ctx.config.wait) {
-    ctx.state.report.outcome = 'started';
-    await writeReports(ctx);
-    return 0;
-  }
-  const ghDeployment = await startGithubDeployment(ctx);
-  ctx.state.onCancel = async () => ghDeployment?.setStatus('error', { description: 'Cancelled' });
-  return finishDeployed(ctx, found, ghDeployment);
+  if (!ctx.config.wait) return finish(ctx, 'started');
+  return finishDeployed(ctx, found, await startGithubDeployment(ctx));
 }
 
 /** The failure of a revision: its status, the platform's message, and what to do. */
@@ -302,15 +261,12 @@ function revisionFailure(
 
 /**
  * Every check after DEPLOYED (health check, smoke run, conversation tests): one verdict, so
- * that any failure among them can trigger `rollback-on-failure`. A failure is returned, not
- * reported.
+ * that any failure among them can trigger `rollback-on-failure`. The failure is returned (not
+ * reported); undefined when all passed.
  */
-async function verify(
-  ctx: RunContext,
-): Promise<{ passed: true } | { passed: false; error: unknown }> {
+async function verify(ctx: RunContext): Promise<unknown> {
   const { config, state } = ctx;
-  if (!config.healthCheck && config.smokeTest === undefined && !config.tests)
-    return { passed: true };
+  if (!config.healthCheck && config.smokeTest === undefined && !config.tests) return undefined;
   const result = await verifyDeployment(ctx, {
     url: state.report.url,
     healthCheck: config.healthCheck,
@@ -324,6 +280,75 @@ async function verify(
     ctx.output('tests-passed', String(result.testsResult.passed));
     ctx.output('tests-failed', String(result.testsResult.failed));
   }
-  if (result.error === undefined) return { passed: true };
-  return { passed: false, error: result.error };
+  return result.error;
+}
+
+/** Pre-flight checks. Returns the parsed LangGraph config, undefined, or false on errors. */
+function preflight(ctx: RunContext): ParsedLangGraphConfig | undefined | false {
+  const { config } = ctx;
+  if (config.source === 'external_docker') {
+    return annotateFindings(ctx, checkImageUri(config.imageUri ?? '')) ? undefined : false;
+  }
+  const result = preflightConfig({
+    workspace: config.github.workspace,
+    configPath: config.configPath,
+    secretNames: config.secrets?.map((s) => s.name),
+  });
+  if (config.source === 'upload' && result.skipped !== undefined) {
+    // Nothing to upload without the config: an error, not a skipped check.
+    result.findings = result.findings.map((f) => ({
+      ...f,
+      level: 'error',
+      message:
+        `\`source: upload\` sends the files of this checkout, and ${config.configPath} (input ` +
+        '`config-path`) is not among them. Add actions/checkout before this step, or fix `config-path`.',
+    }));
+  }
+  return annotateFindings(ctx, result.findings) ? result.parsed : false;
+}
+
+/**
+ * The variable check that needs the lookup: with an empty `secrets` input a create sends no
+ * environment, and an update keeps the deployment's.
+ */
+function checkEnvironmentAfterLookup(
+  ctx: RunContext,
+  parsed: ParsedLangGraphConfig,
+  found: Deployment | undefined,
+): boolean {
+  if (ctx.config.secrets !== undefined) return true; // already checked against the input
+  const names = found?.secrets.map((s) => s.name) ?? [];
+  return annotateFindings(
+    ctx,
+    checkEnvReferences(parsed, names, { source: found ? 'deployment' : 'secrets' }),
+  );
+}
+
+/** Annotates findings; true when none is an error. */
+function annotateFindings(ctx: RunContext, findings: Finding[]): boolean {
+  const failed = reportFindings(ctx.logger, findings);
+  if (failed) {
+    const report = ctx.state.report;
+    const errors = findings.filter((f) => f.level === 'error');
+    (report.preflightErrors ??= []).push(...errors.map(({ level: _level, ...entry }) => entry));
+    const count = report.preflightErrors.length;
+    report.error =
+      `Pre-flight checks failed with ${count} error${count === 1 ? '' : 's'} (listed below and ` +
+      'as annotations): no deployment was created or changed. Fix them and push again.';
+  }
+  return !failed;
+}
+
+function checkCommit(ctx: RunContext, built: string | undefined): void {
+  if (!built) return;
+  ctx.output('commit-sha', built);
+  ctx.state.report.commitSha = built;
+  const expected = ctx.config.github.pullRequest?.headSha ?? ctx.config.github.sha;
+  if (expected && built.toLowerCase() !== expected.toLowerCase()) {
+    ctx.logger.warning(
+      `The platform built commit ${built.slice(0, 12)}, but this workflow runs for ${expected.slice(0, 12)}: ` +
+        'the branch has moved on since. The deployed code may not be the code of this run.',
+      { title: 'Another commit was built' },
+    );
+  }
 }

@@ -10,7 +10,7 @@ export type PruneAction =
   | { kind: 'kept' }
   /** Its state could not be read: never delete on doubt. */
   | { kind: 'kept_unknown'; reason: string }
-  /** Not provably this repository's (`prune-ownership.ts`): never deleted. */
+  /** Not provably this repository's (`keepWhatIsNotOurs` in prune.ts): never deleted. */
   | { kind: 'kept_not_ours'; reason: string }
   | { kind: 'would_delete' }
   /** To be deleted; still so when the run stopped before it got there. */
@@ -37,69 +37,34 @@ export function shouldDelete(state: PullState): boolean {
 
 /** Whether the row's deployment is gone (or, in a dry run, would be). */
 export function isRemoved(action: PruneAction): boolean {
-  return (
-    action.kind === 'deleted' || action.kind === 'already_gone' || action.kind === 'would_delete'
-  );
+  return ['deleted', 'already_gone', 'would_delete'].includes(action.kind);
 }
 
 export function isFailed(action: PruneAction): boolean {
-  return (
-    action.kind === 'delete_failed' ||
-    action.kind === 'delete_unconfirmed' ||
-    action.kind === 'pending'
-  );
+  return ['delete_failed', 'delete_unconfirmed', 'pending'].includes(action.kind);
 }
 
 export function stateLabel(state: PullState): string {
-  switch (state.kind) {
-    case 'open':
-    case 'closed':
-    case 'merged':
-      return state.kind;
-    case 'missing':
-      return 'does not exist';
-    case 'unknown':
-      return 'unknown';
-  }
+  return state.kind === 'missing' ? 'does not exist' : state.kind;
 }
 
-export function actionLabel(action: PruneAction): string {
-  switch (action.kind) {
-    case 'kept':
-      return 'kept';
-    case 'kept_unknown':
-      return `kept: the pull request could not be read (${action.reason})`;
-    case 'kept_not_ours':
-      return `kept: not provably this repository's (${action.reason})`;
-    case 'would_delete':
-      return 'would be deleted (dry run)';
-    case 'pending':
-      return 'not deleted: the run stopped before';
-    case 'deleted':
-      return 'deleted';
-    case 'already_gone':
-      return 'deleted (it was already gone)';
-    case 'delete_failed':
-      return `delete failed: ${action.reason}`;
-    case 'delete_unconfirmed':
-      return `not confirmed deleted: ${action.reason}`;
-  }
-}
+/** What was done with a row, in words; `%s` stands for the action's reason. */
+const ACTION_LABELS: Record<PruneAction['kind'], string> = {
+  kept: 'kept',
+  kept_unknown: 'kept: the pull request could not be read (%s)',
+  kept_not_ours: "kept: not provably this repository's (%s)",
+  would_delete: 'would be deleted (dry run)',
+  pending: 'not deleted: the run stopped before',
+  deleted: 'deleted',
+  already_gone: 'deleted (it was already gone)',
+  delete_failed: 'delete failed: %s',
+  delete_unconfirmed: 'not confirmed deleted: %s',
+};
 
-/** The action label in Markdown: the action's own words as they are, reasons escaped. */
-function actionMarkdown(action: PruneAction): string {
-  switch (action.kind) {
-    case 'kept_unknown':
-      return `kept: the pull request could not be read (${escapeMarkdown(action.reason)})`;
-    case 'kept_not_ours':
-      return `kept: not provably this repository's (${escapeMarkdown(action.reason)})`;
-    case 'delete_failed':
-      return `delete failed: ${escapeMarkdown(action.reason)}`;
-    case 'delete_unconfirmed':
-      return `not confirmed deleted: ${escapeMarkdown(action.reason)}`;
-    default:
-      return actionLabel(action);
-  }
+/** The action's label; `escape` applies to its reason only (`escapeMarkdown` in the table). */
+export function actionLabel(action: PruneAction, escape = (text: string) => text): string {
+  const label = ACTION_LABELS[action.kind];
+  return 'reason' in action ? label.replace('%s', () => escape(action.reason)) : label;
 }
 
 export interface PruneSummaryInput {
@@ -141,7 +106,7 @@ export function renderPruneSummary(input: PruneSummaryInput): string {
       const pr =
         markdownLink(`#${row.pr}`, url, { inTable: true }) +
         (shortTitle ? ` ${escapeMarkdown(shortTitle)}` : '');
-      const action = actionMarkdown(row.action);
+      const action = actionLabel(row.action, escapeMarkdown);
       table.push(
         `| ${codeSpan(row.name, { inTable: true })} | ${pr} | ${stateLabel(row.state)} | ` +
           `${isFailed(row.action) ? `**${action}**` : action} |`,

@@ -5,7 +5,7 @@
  *    keep those whose whole name is the template with a PR number in place of `{pr}`.
  * 2. Read each pull request's state from GitHub. Open → keep; closed, merged or 404 → delete;
  *    any other answer → keep with a warning (never delete on doubt).
- * 3. Keep what is not provably this repository's (`prune-ownership.ts`: its `repo_url`, or for
+ * 3. Keep what is not provably this repository's (`keepWhatIsNotOurs`: its `repo_url`, or for
  *    a deployment without one, this repository's GitHub deployments recording its ID).
  * 4. Delete: one at a time with `delete-tracing-project` (the bulk call has no such flag) or
  *    when there is only one, else in bulk calls of up to 100. Failures fail the step by name.
@@ -14,10 +14,9 @@
  */
 import { errorMessage } from '../lib/text.js';
 import { BULK_DELETE_LIMIT } from '../api/bulk-delete.js';
-import { MAX_PAGES } from '../api/client.js';
 import type { Deployment } from '../api/schemas.js';
-import { ActionError, ApiError, CancelledError } from '../lib/errors.js';
-import { bestEffortWithin, fail, type RunContext } from './context.js';
+import { ActionError, CancelledError } from '../lib/errors.js';
+import { bestEffortWithin, fail, listAll, type RunContext } from './context.js';
 import {
   actionLabel,
   isFailed,
@@ -37,8 +36,11 @@ import {
   type NameTemplate,
 } from '../inputs/prune-template.js';
 import { appendStepSummary, inert, redact } from '../lib/untrusted.js';
-import { proveOwnership } from './prune-ownership.js';
-import { deactivateEnvironment } from '../report/github/github-deployment.js';
+import { normalizeRepoUrl } from '../deployment/upsert.js';
+import {
+  deactivateEnvironment,
+  recordedDeploymentIds,
+} from '../report/github/github-deployment.js';
 
 interface Match {
   deployment: Deployment;
@@ -52,7 +54,9 @@ export async function runPrune(ctx: RunContext): Promise<number> {
   const template = parsed.value;
   const dryRun = config.dryRun ?? false;
   state.report.name = template.template;
+  const repositoryUrl = `${config.github.serverUrl || 'https://github.com'}/${config.github.repository}`;
   let rows: PruneRow[] = [];
+  const removed = () => rows.filter((r) => isRemoved(r.action)).map((r) => r.name);
 
   try {
     const matches = await listMatching(ctx, template);
@@ -78,7 +82,7 @@ export async function runPrune(ctx: RunContext): Promise<number> {
             : { kind: 'kept' };
       return { name: deployment.name, id: deployment.id, pr, state: prState, action };
     });
-    await keepWhatIsNotOurs(ctx, matches, rows);
+    await keepWhatIsNotOurs(ctx, matches, rows, repositoryUrl);
     for (const row of rows) {
       if (row.action.kind !== 'kept_unknown') continue;
       logger.warning(
@@ -97,10 +101,7 @@ export async function runPrune(ctx: RunContext): Promise<number> {
           inert(actionLabel(row.action), 300),
       );
     }
-    ctx.output(
-      'deleted',
-      JSON.stringify(rows.filter((r) => isRemoved(r.action)).map((r) => r.name)),
-    );
+    ctx.output('deleted', JSON.stringify(removed()));
 
     if (!dryRun && config.environment) await deactivateEnvironments(ctx, rows, config.environment);
 
@@ -116,80 +117,101 @@ export async function runPrune(ctx: RunContext): Promise<number> {
       );
     }
     state.report.outcome = 'success';
-    await writePruneSummary(ctx, template.template, rows, dryRun);
-    return 0;
   } catch (error) {
     // Whatever happened, `deleted` lists what is gone (an empty list when nothing is).
-    const removed = rows.filter((r) => isRemoved(r.action)).map((r) => r.name);
-    ctx.output('deleted', JSON.stringify(removed));
+    ctx.output('deleted', JSON.stringify(removed()));
     // The flow reports a cancellation.
     if (ctx.signal.aborted || error instanceof CancelledError) throw error;
     fail(ctx, error);
-    await writePruneSummary(ctx, template.template, rows, dryRun);
-    return 1;
   }
+  const { error, warnings } = state.report;
+  const summary = renderPruneSummary({
+    template: template.template,
+    rows,
+    dryRun,
+    repositoryUrl,
+    ...(error !== undefined ? { error } : {}),
+    ...(warnings ? { warnings } : {}),
+  });
+  appendStepSummary(summary, process.env, logger);
+  return state.report.outcome === 'success' ? 0 : 1;
 }
 
 /**
  * Marks every row that would be deleted but is not provably this repository's as kept, with
- * the reason (`prune-ownership.ts`), `dry-run` or not.
+ * the reason, `dry-run` or not (INTERFACE v1.2). Provably ours: a deployment whose
+ * `source_config.repo_url` names this repository (case-insensitive, with or without `.git`),
+ * or, for one without a repository (`upload`, `external_docker`), one whose ID this
+ * repository's own GitHub deployments of the `environment` record (the action writes it into
+ * the payload of each GitHub deployment it creates).
  */
 async function keepWhatIsNotOurs(
   ctx: RunContext,
   matches: readonly Match[],
   rows: PruneRow[],
+  repositoryUrl: string,
 ): Promise<void> {
   const { config, logger } = ctx;
-  const doomed = rows
-    .map((row, i) => ({ row, match: matches[i]! }))
-    .filter(({ row }) => row.action.kind === 'pending' || row.action.kind === 'would_delete');
-  if (doomed.length === 0) return;
-  const github = config.github;
-  const verdicts = await proveOwnership(
-    {
-      repositoryUrl: `${github.serverUrl || 'https://github.com'}/${github.repository}`,
-      environment: config.environment,
-      token: config.githubToken,
-      github,
-      logger,
-      deadline: ctx.deadline,
-    },
-    doomed.map(({ match }) => match),
-  );
+  const recorded = new Map<string, ReturnType<typeof recordedDeploymentIds>>();
+  for (const [i, row] of rows.entries()) {
+    if (row.action.kind !== 'pending' && row.action.kind !== 'would_delete') continue;
+    const { deployment, pr } = matches[i]!;
+    const theirs = deployment.source_config?.repo_url;
+    let reason: string | undefined;
+    if (theirs) {
+      if (normalizeRepoUrl(theirs) !== normalizeRepoUrl(repositoryUrl)) {
+        reason = `its repository is ${theirs}, not ${repositoryUrl}`;
+      }
+    } else if (!config.environment) {
+      reason =
+        'it names no repository (`upload` or `external_docker`), and without `environment` ' +
+        "this repository's GitHub deployments that would record its ID cannot be read";
+    } else {
+      const environment = fillTemplate(config.environment, pr);
+      if (!recorded.has(environment)) {
+        const { githubToken: token, github } = config;
+        const ids = recordedDeploymentIds({
+          token,
+          github,
+          environment,
+          logger,
+          deadline: ctx.deadline,
+        });
+        recorded.set(environment, ids);
+      }
+      const found = await recorded.get(environment)!;
+      if (!found.ok) {
+        reason =
+          `it names no repository, and this repository's GitHub deployments of ` +
+          `${environment} could not be read (${found.reason})`;
+      } else if (!found.ids.has(deployment.id)) {
+        reason =
+          'it names no repository, and no GitHub deployment of this repository ' +
+          `(environment ${environment}) records its ID`;
+      }
+    }
+    if (reason) row.action = { kind: 'kept_not_ours', reason: inert(reason, 300) };
+  }
   ctx.signal.throwIfAborted();
-  doomed.forEach(({ row }, i) => {
-    const verdict = verdicts[i]!;
-    if (!verdict.owned) row.action = { kind: 'kept_not_ours', reason: inert(verdict.reason, 300) };
-  });
 }
 
 /** Every deployment whose whole name matches the template, across all pages, by PR number. */
 async function listMatching(ctx: RunContext, template: NameTemplate): Promise<Match[]> {
-  const { client } = ctx;
   const nameContains = listFilter(template);
-  const limit = 100;
+  const listed = await listAll(
+    (query) =>
+      ctx.client.listDeployments({
+        ...(nameContains !== undefined ? { nameContains } : {}),
+        ...query,
+      }),
+    `the deployments named like '${template.template}'`,
+    'Report this; nothing was deleted.',
+    '/v2/deployments',
+  );
   const seen = new Map<string, Match>();
-  let offset = 0;
-  for (let page = 1; ; page++) {
-    if (page > MAX_PAGES) {
-      throw new ApiError(
-        `Listing the deployments named like '${template.template}' took more than ${MAX_PAGES} ` +
-          `pages of ${limit} without reaching the end: the control plane seems to page wrongly. ` +
-          'Report this; nothing was deleted.',
-        { method: 'GET', path: '/v2/deployments' },
-      );
-    }
-    const list = await client.listDeployments({
-      ...(nameContains !== undefined ? { nameContains } : {}),
-      limit,
-      offset,
-    });
-    for (const deployment of list.resources) {
-      const pr = matchTemplate(template, deployment.name);
-      if (pr !== undefined && !seen.has(deployment.id)) seen.set(deployment.id, { deployment, pr });
-    }
-    if (list.resources.length < limit || !(list.offset > offset)) break;
-    offset = list.offset;
+  for (const deployment of listed) {
+    const pr = matchTemplate(template, deployment.name);
+    if (pr !== undefined && !seen.has(deployment.id)) seen.set(deployment.id, { deployment, pr });
   }
   return [...seen.values()].sort(
     (a, b) => a.pr - b.pr || a.deployment.name.localeCompare(b.deployment.name),
@@ -262,9 +284,7 @@ async function deactivateEnvironments(
   environmentTemplate: string,
 ): Promise<void> {
   const { config, logger } = ctx;
-  const prs = [...new Set(rows.filter((r) => isRemoved(r.action)).map((r) => r.pr))];
-  if (prs.length === 0) return;
-  for (const pr of prs) {
+  for (const pr of new Set(rows.filter((r) => isRemoved(r.action)).map((r) => r.pr))) {
     if (ctx.signal.aborted) return;
     await bestEffortWithin(
       deactivateEnvironment({
@@ -276,23 +296,4 @@ async function deactivateEnvironments(
       15000,
     );
   }
-}
-
-async function writePruneSummary(
-  ctx: RunContext,
-  template: string,
-  rows: readonly PruneRow[],
-  dryRun: boolean,
-): Promise<void> {
-  const report = ctx.state.report;
-  const github = ctx.config.github;
-  const markdown = renderPruneSummary({
-    template,
-    rows,
-    dryRun,
-    repositoryUrl: `${github.serverUrl || 'https://github.com'}/${github.repository}`,
-    ...(report.error !== undefined ? { error: report.error } : {}),
-    ...(report.warnings ? { warnings: report.warnings } : {}),
-  });
-  appendStepSummary(markdown, process.env, ctx.logger);
 }

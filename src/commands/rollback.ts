@@ -1,9 +1,6 @@
 /**
- * Serving an earlier revision again: `command: rollback`, and `rollback-on-failure` after a
- * deploy whose new revision reached DEPLOYED but failed its checks. Both ask the platform to
- * redeploy a revision (`POST …/revisions/{rev}/redeploy`, which creates a new revision that
- * replays the old one's source), follow the revision that creates to DEPLOYED with the same
- * polling as a deploy, and check its health.
+ * `command: rollback`, and `rollback-on-failure` after a deploy whose new revision reached
+ * DEPLOYED but failed its checks: both serve an earlier revision again (`serveAgain`).
  */
 import { ControlPlaneClient } from '../api/client.js';
 import type { Deployment } from '../api/schemas.js';
@@ -13,38 +10,31 @@ import {
   pickRollbackTarget,
   redeploy,
   serveAgain,
-  type RollbackPlane,
 } from '../deployment/redeploy.js';
-import { lookupTarget, uiUrl } from '../deployment/target.js';
+import { lookupTarget } from '../deployment/target.js';
 import { ActionError } from '../lib/errors.js';
-import { fail, writeReports, type RunContext } from './context.js';
-import { type HttpContext } from '../api/http/request.js';
+import {
+  fail,
+  finish,
+  notWaiting,
+  setDeploymentOutputs,
+  setStatus,
+  setUrl,
+  startGithubDeployment,
+  type RunContext,
+} from './context.js';
 import type { GithubDeployment } from '../report/github/github-deployment.js';
 import type { RollbackReport } from '../report/record.js';
 import { inert } from '../lib/untrusted.js';
 import { Deadline } from '../lib/time.js';
-import { failRun, setStatus, setUrl, startGithubDeployment } from '../deployment/steps.js';
-
-// ---------------------------------------------------------------------------------------------
-// command: rollback
-// ---------------------------------------------------------------------------------------------
 
 export async function runRollback(ctx: RunContext): Promise<number> {
-  const { config, logger, state } = ctx;
-  const client = ctx.client as RollbackPlane;
+  const { config, client, logger, state } = ctx;
   const report = state.report;
   report.name = config.name;
 
   const deployment = await lookup(ctx);
-  Object.assign(report, {
-    name: deployment.name,
-    deploymentId: deployment.id,
-    uiUrl: uiUrl(config, deployment),
-  });
-  ctx.output('deployment-id', deployment.id);
-  ctx.output('name', deployment.name);
-  ctx.output('ui-url', report.uiUrl);
-  setUrl(ctx, deployment);
+  setDeploymentOutputs(ctx, deployment);
 
   const label = `'${inert(deployment.name, 100)}' (${inert(deployment.id, 100)})`;
   const live = deployment.active_revision_id ?? undefined;
@@ -52,7 +42,7 @@ export async function runRollback(ctx: RunContext): Promise<number> {
   const picked = pickRollbackTarget(revisions, live, config.rollbackTo, label);
   if (!picked.ok) {
     fail(ctx, new ActionError(picked.message, 'Nothing to roll back to'));
-    return failRun(ctx);
+    return finish(ctx, 'failure');
   }
   const target = picked.revision;
   const record: RollbackReport = {
@@ -89,51 +79,27 @@ export async function runRollback(ctx: RunContext): Promise<number> {
   );
 
   if (!config.wait) {
-    const revisionId = await redeploy(ctx, client, ctx.deadline, deployment, target.id);
-    Object.assign(record, { revisionId, outcome: 'started' });
-    report.revisionId = revisionId;
+    const revisionId = await redeploy(ctx, deployment, target.id);
+    record.revisionId = report.revisionId = revisionId;
     ctx.output('revision-id', revisionId);
-    const revision = await client.getRevision(deployment.id, revisionId);
-    setStatus(ctx, revision.status);
-    record.status = revision.status;
-    report.outcome = 'started';
-    logger.info(
-      `Not waiting (input \`wait\` is false): revision ${inert(revisionId, 100)} is ${inert(revision.status, 40)}.`,
-    );
-    await writeReports(ctx);
-    return 0;
+    record.status = (await client.getRevision(deployment.id, revisionId)).status;
+    return notWaiting(ctx, revisionId, record.status);
   }
 
   const ghDeployment = await startGithubDeployment(ctx);
-  state.onCancel = async () => ghDeployment?.setStatus('error', { description: 'Cancelled' });
-  const restored = await serveAgain(ctx, {
-    client,
-    http: ctx.http,
-    deadline: ctx.deadline,
-    deployment,
-    target: target.id,
-    record,
-    onRevision: (revisionId) => {
-      report.revisionId = revisionId;
-      ctx.output('revision-id', revisionId);
-    },
-    onStatus: (status) => {
-      report.timeline = record.timeline;
-      setStatus(ctx, status);
-    },
-  });
+  const problem = await serveAgain(ctx, deployment, record, true);
+  record.outcome = problem === undefined ? 'restored' : 'failed';
   report.timeline = record.timeline;
-  if (restored.status) setStatus(ctx, restored.status);
-  if (restored.health) report.checks = { health: restored.health };
-  record.outcome = restored.outcome;
-  if (restored.outcome === 'failed') {
+  if (record.status) setStatus(ctx, record.status);
+  if (record.health) report.checks = { health: record.health };
+  if (problem !== undefined) {
     await ghDeployment?.setStatus('failure', {
       description: `Rollback to revision ${inert(target.id, 100)} failed`,
     });
     fail(
       ctx,
       new ActionError(
-        `The rollback of ${label} to revision ${inert(target.id, 100)} failed: ${restored.problem}. ` +
+        `The rollback of ${label} to revision ${inert(target.id, 100)} failed: ${problem}. ` +
           (live
             ? `Revision ${inert(live, 100)} may still be the live one. `
             : 'The deployment may have no healthy revision now. ') +
@@ -143,7 +109,7 @@ export async function runRollback(ctx: RunContext): Promise<number> {
         'Rollback failed',
       ),
     );
-    return failRun(ctx);
+    return finish(ctx, 'failure');
   }
   return finishRollback(ctx, ghDeployment, record);
 }
@@ -156,7 +122,6 @@ async function finishRollback(
   const report = ctx.state.report;
   const current = await ctx.client.getDeployment(report.deploymentId!).catch(() => undefined);
   if (current) setUrl(ctx, current);
-  report.outcome = 'success';
   await ghDeployment?.setStatus('success', {
     environmentUrl: report.uiUrl,
     description: `Rolled back to revision ${inert(record.to, 100)}`,
@@ -168,8 +133,7 @@ async function finishRollback(
         : '') +
       (report.url ? ` at ${inert(report.url, 300)}.` : '.'),
   );
-  await writeReports(ctx);
-  return 0;
+  return finish(ctx, 'success');
 }
 
 /** The deployment to roll back, by `deployment-id` or by exact `name`; absent is an error. */
@@ -187,58 +151,52 @@ async function lookup(ctx: RunContext): Promise<Deployment> {
   );
 }
 
-// ---------------------------------------------------------------------------------------------
-// rollback-on-failure
-// ---------------------------------------------------------------------------------------------
-
-export interface FailedChecks {
-  deployment: Deployment;
-  /** This run's revision: DEPLOYED, then failed a check. */
-  failedRevisionId: string;
-  /** `active_revision_id` read before the PATCH; undefined when this run created it. */
-  previousRevisionId: string | undefined;
-  /** The failed check, as the checks reported it. */
-  failure: unknown;
-  ghDeployment: GithubDeployment | undefined;
-}
-
 /**
- * `rollback-on-failure: true` and this run's revision failed a check after DEPLOYED: serve the
- * revision that was live before again (with its own `timeout` budget, since the failed check
- * may have used the run's up), check its health, and fail the step with one message naming
- * both revisions and why. Returns the exit code.
+ * `rollback-on-failure: true` and this run's revision (`requested.revisionId`) failed a check
+ * after DEPLOYED: serve the revision that was live before again (`previousRevisionId`, read
+ * before the write; undefined when this run created the deployment), with its own `timeout`
+ * budget since the failed check may have used the run's up, check its health, and fail the
+ * step with one message naming both revisions and why. Returns the exit code.
  */
 export async function rollBackAfterFailedChecks(
   ctx: RunContext,
-  failed: FailedChecks,
+  deployment: Deployment,
+  ghDeployment: GithubDeployment | undefined,
+  requested: { revisionId: string; previousRevisionId: string | undefined },
+  failure: unknown,
 ): Promise<number> {
   const { config, logger, state } = ctx;
-  const { deployment, failedRevisionId, previousRevisionId } = failed;
-  const why = message(failed.failure);
-  const title = failed.failure instanceof ActionError ? failed.failure.title : 'Checks failed';
+  const { revisionId: failedRevisionId, previousRevisionId: previous } = requested;
+  const why = message(failure);
   const name = `'${inert(deployment.name, 100)}'`;
+  const failWith = async (description: string, error: ActionError) => {
+    await ghDeployment?.setStatus('failure', { description });
+    fail(ctx, error);
+    return finish(ctx, 'failure');
+  };
+  const notRolledBack = (text: string) =>
+    failWith(
+      'Post-deploy checks failed',
+      new ActionError(
+        `${why}. No rollback (\`rollback-on-failure\`): ${text}`,
+        failure instanceof ActionError ? failure.title : 'Checks failed',
+      ),
+    );
 
-  if (!previousRevisionId || previousRevisionId === failedRevisionId) {
-    const nothing = !previousRevisionId
+  if (!previous || previous === failedRevisionId) {
+    const nothing = !previous
       ? state.report.created
         ? 'this run created the deployment, so there is no earlier revision'
         : 'no revision of the deployment was live before this run'
       : `revision ${inert(failedRevisionId, 100)} was already the live one before this run`;
-    fail(
-      ctx,
-      new ActionError(
-        `${why}. No rollback (\`rollback-on-failure\`): ${nothing} to serve again. ` +
-          `Revision ${inert(failedRevisionId, 100)} of ${name} stays live.`,
-        title,
-      ),
+    return notRolledBack(
+      `${nothing} to serve again. Revision ${inert(failedRevisionId, 100)} of ${name} stays live.`,
     );
-    await failed.ghDeployment?.setStatus('failure', { description: 'Post-deploy checks failed' });
-    return failRun(ctx);
   }
 
   // The rollback's own budget and client: the failed check may have used the run's up.
   const deadline = Deadline.fromSeconds(ctx.clock, config.timeoutSeconds);
-  const http: HttpContext = { ...ctx.http, deadline };
+  const http = { ...ctx.http, deadline };
   const client = new ControlPlaneClient({
     baseUrl: config.controlPlaneUrl,
     apiKey: config.apiKey,
@@ -249,79 +207,60 @@ export async function rollBackAfterFailedChecks(
   // deployment is that run's now, and serving the old revision again would undo its work.
   const tookOver = await newerRevision(client, deployment.id, failedRevisionId);
   if (tookOver !== undefined) {
-    fail(
-      ctx,
-      new ActionError(
-        `${why}. No rollback (\`rollback-on-failure\`): ${tookOver} Revision ` +
-          `${inert(previousRevisionId, 100)} of ${name} was not redeployed; check the deployment ` +
-          'in LangSmith and roll back with `command: rollback` if it needs it.',
-        title,
-      ),
+    return notRolledBack(
+      `${tookOver} Revision ${inert(previous, 100)} of ${name} was not redeployed; check the ` +
+        'deployment in LangSmith and roll back with `command: rollback` if it needs it.',
     );
-    await failed.ghDeployment?.setStatus('failure', { description: 'Post-deploy checks failed' });
-    return failRun(ctx);
   }
 
   const record: RollbackReport = {
     from: failedRevisionId,
-    to: previousRevisionId,
+    to: previous,
     reason: why,
     outcome: 'started',
     timeline: [],
   };
   state.report.rollback = record;
-  ctx.output('rolled-back-to', previousRevisionId);
+  ctx.output('rolled-back-to', previous);
   logger.warning(
     `Revision ${inert(failedRevisionId, 100)} of ${name} is DEPLOYED but failed its checks; ` +
-      `rolling back to revision ${inert(previousRevisionId, 100)}, which was live before this run ` +
+      `rolling back to revision ${inert(previous, 100)}, which was live before this run ` +
       `(\`rollback-on-failure\`, with a budget of ${config.timeoutSeconds} s of its own).`,
     { title: 'Rolling back' },
   );
-  await failed.ghDeployment?.setStatus('in_progress', {
-    description: `Checks failed; rolling back to revision ${inert(previousRevisionId, 100)}`,
+  await ghDeployment?.setStatus('in_progress', {
+    description: `Checks failed; rolling back to revision ${inert(previous, 100)}`,
   });
 
-  const restored = await serveAgain(ctx, {
-    client,
-    http,
-    deadline,
-    deployment,
-    target: previousRevisionId,
-    record,
-  });
-  record.outcome = restored.outcome;
-  const ui = state.report.uiUrl ? ` (${inert(state.report.uiUrl, 300)})` : '';
-  if (restored.outcome === 'restored') {
-    await failed.ghDeployment?.setStatus('failure', {
-      description: `Checks failed; rolled back to revision ${inert(previousRevisionId, 100)}`,
-    });
-    fail(
-      ctx,
+  const problem = await serveAgain({ ...ctx, client, http, deadline }, deployment, record, false);
+  record.outcome = problem === undefined ? 'restored' : 'failed';
+  const failed =
+    `Revision ${inert(failedRevisionId, 100)} of ${name} reached DEPLOYED but failed its ` +
+    `checks: ${why}. `;
+  if (problem === undefined) {
+    return failWith(
+      `Checks failed; rolled back to revision ${inert(previous, 100)}`,
       new ActionError(
-        `Revision ${inert(failedRevisionId, 100)} of ${name} reached DEPLOYED but failed its checks: ${why}. ` +
-          `Rolled back: revision ${inert(previousRevisionId, 100)}, which was live before this run, serves ` +
-          `again (as new revision ${inert(restored.revisionId, 100)}, DEPLOYED` +
-          (restored.health === 'passed' ? ', health check passed' : '') +
+        failed +
+          `Rolled back: revision ${inert(previous, 100)}, which was live before this run, serves ` +
+          `again (as new revision ${inert(record.revisionId, 100)}, DEPLOYED` +
+          (record.health === 'passed' ? ', health check passed' : '') +
           '). Fix the cause and deploy again.',
         'Rolled back after failed checks',
       ),
     );
-  } else {
-    await failed.ghDeployment?.setStatus('failure', {
-      description: `Checks failed; rollback to revision ${inert(previousRevisionId, 100)} failed`,
-    });
-    fail(
-      ctx,
-      new ActionError(
-        `Revision ${inert(failedRevisionId, 100)} of ${name} reached DEPLOYED but failed its checks: ${why}. ` +
-          `The rollback to revision ${inert(previousRevisionId, 100)}, which was live before this run, ` +
-          `failed too: ${restored.problem}. The deployment may be serving the failing revision: ` +
-          `look at it in LangSmith${ui} now, and run \`command: rollback\` or deploy a fix.`,
-        'Rollback failed',
-      ),
-    );
   }
-  return failRun(ctx);
+  const ui = state.report.uiUrl ? ` (${inert(state.report.uiUrl, 300)})` : '';
+  return failWith(
+    `Checks failed; rollback to revision ${inert(previous, 100)} failed`,
+    new ActionError(
+      failed +
+        `The rollback to revision ${inert(previous, 100)}, which was live before this run, ` +
+        `failed too: ${problem}. The deployment may be serving the failing revision: ` +
+        `look at it in LangSmith${ui} now, and run \`command: rollback\` or deploy a fix.`,
+      'Rollback failed',
+    ),
+  );
 }
 
 /**

@@ -4,46 +4,32 @@
  * that revision to DEPLOYED and through its health check. Used by `command: rollback` and by
  * `rollback-on-failure`.
  */
-import { MAX_PAGES, type ControlPlane } from '../api/client.js';
+import type { ControlPlane } from '../api/client.js';
 import type { Deployment, Revision } from '../api/schemas.js';
 import { revisionStatus } from './revision-status.js';
-import { ActionError, ApiError, CancelledError } from '../lib/errors.js';
-import { type RunContext } from '../commands/context.js';
-import { OutcomeUnknownError, type HttpContext } from '../api/http/request.js';
+import { CancelledError } from '../lib/errors.js';
+import {
+  agentUrlOf,
+  follow,
+  listAll,
+  setStatus,
+  showLogTail,
+  type RunContext,
+} from '../commands/context.js';
 import type { RollbackReport } from '../report/record.js';
 import { inert } from '../lib/untrusted.js';
-import { Deadline } from '../lib/time.js';
-import { waitForRevision } from './wait.js';
-import { agentUrlOf, showLogTail } from './steps.js';
+import { errorMessage } from '../lib/text.js';
 import { verifyDeployment } from '../verify/index.js';
-
-/** The control plane as the rollback uses it: the usual calls plus the redeploy. */
-export interface RollbackPlane extends ControlPlane {
-  redeployRevision(id: string, revisionId: string): Promise<Deployment>;
-}
-
-const PAGE_SIZE = 100;
-/** Reads of the deployment when a redeploy answer names no new revision yet. */
-const MAX_REVISION_READS = 5;
+import { withRevision, writeOnce } from './upsert.js';
 
 /** Every revision of a deployment (all pages), in the order the control plane lists them. */
-export async function listAllRevisions(client: ControlPlane, id: string): Promise<Revision[]> {
-  const all: Revision[] = [];
-  let offset = 0;
-  for (let page = 1; ; page++) {
-    if (page > MAX_PAGES) {
-      throw new ApiError(
-        `Listing the revisions of deployment ${inert(id, 100)} took more than ${MAX_PAGES} pages of ` +
-          `${PAGE_SIZE} without reaching the end: the control plane seems to page wrongly. ` +
-          'Give the revision to serve in `rollback-to`, or report this.',
-        { method: 'GET', path: `/v2/deployments/${id}/revisions` },
-      );
-    }
-    const list = await client.listRevisions(id, { limit: PAGE_SIZE, offset });
-    all.push(...list.resources);
-    if (list.resources.length < PAGE_SIZE || !(list.offset > offset)) return all;
-    offset = list.offset;
-  }
+export function listAllRevisions(client: ControlPlane, id: string): Promise<Revision[]> {
+  return listAll(
+    (query) => client.listRevisions(id, query),
+    `the revisions of deployment ${inert(id, 100)}`,
+    'Give the revision to serve in `rollback-to`, or report this.',
+    `/v2/deployments/${id}/revisions`,
+  );
 }
 
 export type RollbackTarget =
@@ -103,160 +89,101 @@ export function pickRollbackTarget(
   return { ok: true, revision: best.r, alreadyLive: false };
 }
 
-export function nanLast(ms: number): number {
+function nanLast(ms: number): number {
   return Number.isNaN(ms) ? -Infinity : ms;
 }
 
-/** What serving a revision again came to. */
-export interface Restored {
-  /** The revision the redeploy created (undefined when the redeploy call failed). */
-  revisionId?: string;
-  status?: string;
-  outcome: 'restored' | 'failed';
-  health?: 'passed' | 'failed' | 'skipped';
-  /** Why it failed, written for the workflow's author. */
-  problem?: string;
-}
-
-export interface ServeAgainOptions {
-  client: RollbackPlane;
-  http: HttpContext;
-  deadline: Deadline;
-  deployment: Deployment;
-  target: string;
-  record: RollbackReport;
-  /** Sets the outputs of the new revision as soon as it is known. */
-  onRevision?: (revisionId: string) => void;
-  onStatus?: (status: string) => void;
-}
-
 /**
- * Redeploys `target`, follows the revision it creates to DEPLOYED, and checks its health.
- * Failures are returned (the caller writes one message); a cancellation is thrown.
+ * Redeploys `record.to`, follows the revision it creates to DEPLOYED, and checks its health;
+ * `ctx` brings the client and deadline to use. What happens goes into `record` (the new
+ * revision, its statuses and health). With `asRun` (`command: rollback`) the new
+ * revision is the run's: its ID and status go to the outputs and the report at once. Returns
+ * why it failed, written for the workflow's author (the caller writes one message), or
+ * undefined when the revision serves again; a cancellation is thrown.
  */
-export async function serveAgain(ctx: RunContext, opts: ServeAgainOptions): Promise<Restored> {
-  const { config, logger } = ctx;
-  const { client, deployment, target, record } = opts;
+export async function serveAgain(
+  ctx: RunContext,
+  deployment: Deployment,
+  record: RollbackReport,
+  asRun: boolean,
+): Promise<string | undefined> {
+  const { config, logger, state } = ctx;
+  const target = record.to;
+  const failed = (error: unknown) => {
+    if (error instanceof CancelledError || ctx.signal.aborted) throw error;
+    return message(error);
+  };
   let revisionId: string;
   try {
-    revisionId = await redeploy(ctx, client, opts.deadline, deployment, target);
+    revisionId = await redeploy(ctx, deployment, target);
   } catch (error) {
-    if (error instanceof CancelledError || ctx.signal.aborted) throw error;
-    return { outcome: 'failed', problem: `the redeploy request failed: ${message(error)}` };
+    return `the redeploy request failed: ${failed(error)}`;
   }
   record.revisionId = revisionId;
-  opts.onRevision?.(revisionId);
+  if (asRun) {
+    state.report.revisionId = revisionId;
+    ctx.output('revision-id', revisionId);
+  }
   logger.info(
     `Revision ${inert(target, 100)} is being served again as new revision ${inert(revisionId, 100)}; following it.`,
   );
 
   let waited;
   try {
-    waited = await waitForRevision({
-      client,
-      deploymentId: deployment.id,
-      revisionId,
-      clock: ctx.clock,
-      deadline: opts.deadline,
-      signal: ctx.signal,
-      logger,
-      pollIntervalMs: config.pollIntervalSeconds * 1000,
+    waited = await follow(ctx, deployment.id, revisionId, {
       onStatus: (change) => {
         record.timeline.push(change);
         record.status = change.status;
-        opts.onStatus?.(change.status);
+        if (asRun) {
+          state.report.timeline = record.timeline;
+          setStatus(ctx, change.status);
+        }
       },
     });
   } catch (error) {
-    if (error instanceof CancelledError || ctx.signal.aborted) throw error;
-    return { revisionId, outcome: 'failed', problem: message(error) };
+    return failed(error);
   }
   record.status = waited.status;
   if (waited.outcome !== 'deployed') {
     if (waited.outcome === 'failed') {
       await showLogTail(ctx, deployment.id, revisionId, waited.status, false);
     }
-    return {
-      revisionId,
-      status: waited.status,
-      outcome: 'failed',
-      problem: `its new revision ${inert(revisionId, 100)} ended in ${inert(waited.status, 40)}`,
-    };
+    return `its new revision ${inert(revisionId, 100)} ended in ${inert(waited.status, 40)}`;
   }
 
-  if (!config.healthCheck) return { revisionId, status: waited.status, outcome: 'restored' };
-  const current = await client.getDeployment(deployment.id).catch(() => deployment);
-  const url = agentUrlOf(current);
-  const checked = await verifyDeployment(
-    { http: opts.http, config, logger },
-    { url, healthCheck: true },
-  );
-  record.health = checked.health;
-  if (checked.error !== undefined) {
-    return {
-      revisionId,
-      status: waited.status,
-      outcome: 'failed',
-      health: 'failed',
-      problem: `its new revision ${inert(revisionId, 100)} is DEPLOYED but failed the health check: ${message(checked.error)}`,
-    };
+  if (!config.healthCheck) return undefined;
+  const current = await ctx.client.getDeployment(deployment.id).catch(() => deployment);
+  const checked = await verifyDeployment(ctx, { url: agentUrlOf(current), healthCheck: true });
+  if (checked.error === undefined) {
+    if (checked.health) record.health = checked.health;
+    return undefined;
   }
-  return {
-    revisionId,
-    status: waited.status,
-    outcome: 'restored',
-    ...(checked.health ? { health: checked.health } : {}),
-  };
+  record.health = 'failed';
+  return `its new revision ${inert(revisionId, 100)} is DEPLOYED but failed the health check: ${message(checked.error)}`;
 }
 
 /**
- * The redeploy call. A lost answer (reset, timeout, 5xx after sending) is resolved by reading
- * the deployment: a new `latest_revision_id` is this call's revision; otherwise it is sent again
- * once. An answer that names no new revision yet is followed by a few reads.
+ * The redeploy call (`POST …/revisions/{rev}/redeploy`). A lost answer is resolved by reading
+ * the deployment (`writeOnce`), and sent again once; an answer that names no new revision yet
+ * is followed by a few reads.
  */
 export async function redeploy(
   ctx: RunContext,
-  client: RollbackPlane,
-  deadline: Deadline,
   deployment: Deployment,
   target: string,
 ): Promise<string> {
-  let before = (await client.getDeployment(deployment.id)).latest_revision_id;
-  let answer: Deployment | undefined;
-  for (let attempt = 1; answer === undefined; attempt++) {
-    try {
-      ctx.logger.info(
-        `Redeploying revision ${inert(target, 100)} of deployment ${inert(deployment.id, 100)}.`,
-      );
-      answer = await client.redeployRevision(deployment.id, target);
-    } catch (error) {
-      if (!(error instanceof OutcomeUnknownError) || attempt >= 2) throw error;
-      ctx.logger.warning(
-        `The redeploy request got no usable answer (${inert(error.message, 300)}); reading the ` +
-          'deployment to see whether it was applied.',
-      );
-      const now = await client.getDeployment(deployment.id);
-      if (now.latest_revision_id && now.latest_revision_id !== before) {
-        return now.latest_revision_id;
-      }
-      before = now.latest_revision_id;
-    }
-  }
-  let current = answer;
-  for (let read = 0; !current.latest_revision_id || current.latest_revision_id === before; read++) {
-    if (read >= MAX_REVISION_READS || deadline.passed()) {
-      throw new ActionError(
-        `the control plane accepted the redeploy of revision ${inert(target, 100)} but reports no new ` +
-          'revision to follow',
-        'No revision',
-      );
-    }
-    await ctx.clock.sleep(Math.min(1000, deadline.remainingMs()), ctx.signal);
-    current = await client.getDeployment(deployment.id);
-  }
-  return current.latest_revision_id;
+  const fresh = await ctx.client.getDeployment(deployment.id);
+  const sent = await writeOnce(ctx, fresh, 'redeploy', 2, () => {
+    ctx.logger.info(
+      `Redeploying revision ${inert(target, 100)} of deployment ${inert(deployment.id, 100)}.`,
+    );
+    return ctx.client.redeployRevision(deployment.id, target);
+  });
+  if ('revisionId' in sent) return sent.revisionId;
+  return (await withRevision(ctx, sent.answer, 'redeploy', sent.before)).revisionId;
 }
 
+/** The error's message without its final period, to go inside a sentence. */
 export function message(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).replace(/\.\s*$/, '');
+  return errorMessage(error).replace(/\.\s*$/, '');
 }

@@ -28,14 +28,8 @@ export async function lookupTarget(
   if (!config.deploymentId) {
     return config.name ? client.findDeploymentByName(config.name) : undefined;
   }
-  let found: Deployment;
-  try {
-    found = await client.getDeployment(config.deploymentId);
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return undefined;
-    throw error;
-  }
-  if (config.name && found.name !== config.name) {
+  const found = await getIfExists(client, config.deploymentId);
+  if (found && config.name && found.name !== config.name) {
     throw new ActionError(
       `Deployment ${inert(found.id)} (input \`deployment-id\`) is named '${inert(found.name, 100)}', not ` +
         `'${config.name}' (input \`name\`). Refusing to ${verb} a deployment other than the one ` +
@@ -80,13 +74,7 @@ export async function findTarget(ctx: TargetContext): Promise<Deployment | undef
 /** Polls GET /v2/deployments/{id} until it answers 404, within the run's deadline. */
 export async function waitUntilGone(ctx: TargetContext, id: string): Promise<void> {
   const { client, clock, deadline, signal } = ctx;
-  for (;;) {
-    try {
-      await client.getDeployment(id);
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 404) return;
-      throw error;
-    }
+  while (await getIfExists(client, id)) {
     if (deadline.passed()) {
       throw new DeadlineError(
         `Deployment ${id} was still being deleted when the timeout ran out. ` +
@@ -94,6 +82,16 @@ export async function waitUntilGone(ctx: TargetContext, id: string): Promise<voi
       );
     }
     await clock.sleep(Math.min(shortWaitMs(ctx.config) * 5, deadline.remainingMs()), signal);
+  }
+}
+
+/** GET /v2/deployments/{id}; undefined when it answers 404. */
+async function getIfExists(client: ControlPlane, id: string): Promise<Deployment | undefined> {
+  try {
+    return await client.getDeployment(id);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return undefined;
+    throw error;
   }
 }
 

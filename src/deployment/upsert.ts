@@ -1,41 +1,379 @@
 /**
  * Create or update ("upsert") a deployment: POST when the lookup found none, else a new
- * revision (POST …/revisions) after checking it is the same kind; `source: upload` goes
- * through its own path.
+ * revision (POST …/revisions) after checking it is the same kind. `source: upload` goes
+ * through its own path (`upload/upload.ts`), which uses the same calls.
+ *
+ * The request bodies come from the inputs, after the checks on what the lookup found (same
+ * kind, same repository) or did not (what a create needs). Every write is made safe against
+ * a lost answer: the run always learns which revision its own call created, and a name never
+ * ends up with two deployments.
  */
-import type { Deployment } from '../api/schemas.js';
-import { checkCreatable, checkSameKind, createRequest, revisionRequest } from './requests.js';
-import {
-  createDeployment,
-  requestRevision,
-  withRevision,
-  type UpsertContext,
-  type UpsertResult,
-} from './writes.js';
-import { upsertFromUpload } from './upload/upload.js';
+import type {
+  Deployment,
+  DeploymentCreateRequest,
+  DeploymentPatchRequest,
+  Revision,
+  RevisionCreateRequest,
+  SourceConfigRequest,
+  SourceRevisionConfigRequest,
+} from '../api/schemas.js';
+import type { Config } from '../inputs/config.js';
+import { ActionError, ApiError } from '../lib/errors.js';
+import { OutcomeUnknownError } from '../api/http/request.js';
+import { inert } from '../lib/untrusted.js';
+import type { SourceArchive } from './upload/archive.js';
+import { shortWaitMs, type TargetContext } from './target.js';
 
-export type { UpsertContext, UpsertResult } from './writes.js';
+export interface UpsertContext extends TargetContext {
+  /** `source: upload`: the archive built before the lookup. */
+  sourceArchive?: SourceArchive;
+}
 
-/** POST, or a new revision when the deployment exists. `found` comes from `findTarget`. */
+export interface UpsertResult {
+  deployment: Deployment;
+  /** The revision this run's own create or update produced. */
+  revisionId: string;
+  created: boolean;
+  /** The revision as its create call answered it (so the wait needs no first read). */
+  revision?: Revision;
+}
+
+/** How many times a create or update whose outcome was unknown is attempted again. */
+const MAX_UNKNOWN_OUTCOMES = 3;
+
+/** POST, or a new revision when the deployment exists (not `source: upload`). */
 export async function upsert(
   ctx: UpsertContext,
   found: Deployment | undefined,
 ): Promise<UpsertResult> {
-  if (ctx.config.source === 'upload') {
-    return upsertFromUpload(ctx, found);
+  if (!found) {
+    checkCreatable(ctx.config);
+    const made = await createDeployment(ctx, createRequest(ctx.config));
+    if (made.created) return withRevision(ctx, made.deployment, 'create');
+    found = made.deployment;
   }
-  if (found) return update(ctx, found);
-  return create(ctx);
-}
-
-async function create(ctx: UpsertContext): Promise<UpsertResult> {
-  checkCreatable(ctx.config);
-  const made = await createDeployment(ctx, createRequest(ctx.config));
-  return made.created ? withRevision(ctx, made.deployment, true) : update(ctx, made.deployment);
-}
-
-async function update(ctx: UpsertContext, found: Deployment): Promise<UpsertResult> {
   checkSameKind(ctx.config, found);
   const body = revisionRequest(ctx.config);
   return requestRevision(ctx, found, body, body, false);
+}
+
+/**
+ * Stops before an update that would deploy something other than the inputs describe. One
+ * change of source is allowed: `source: upload` onto a deployment that `langgraph deploy` made
+ * from a local image (`internal_docker`), as the CLI itself does (a notice says so).
+ */
+export function checkSameKind(config: Config, found: Deployment): void {
+  if (config.source === 'upload' && found.source === 'internal_docker') return;
+  if (found.source !== wireSource(config)) {
+    throw new ActionError(
+      `Deployment '${inert(found.name)}' (${inert(found.id)}) has source '${inert(found.source)}', but the inputs say ` +
+        `'${config.source}' (input \`source\`, sent as '${wireSource(config)}'). Updating it ` +
+        'would deploy something else; ' +
+        'use another `name`, or fix `source`.',
+      'Deployment of another kind',
+    );
+  }
+  if (config.source === 'github' && config.repoUrl) {
+    const theirs = found.source_config.repo_url ?? '';
+    if (normalizeRepoUrl(theirs) !== normalizeRepoUrl(config.repoUrl)) {
+      throw new ActionError(
+        `Deployment '${inert(found.name)}' (${inert(found.id)}) deploys ${theirs || '(no repository)'}, but the inputs ` +
+          `say ${config.repoUrl} (input \`repo-url\`). Updating it would deploy another repository; ` +
+          'use another `name`, or fix `repo-url`.',
+        'Deployment of another repository',
+      );
+    }
+  }
+}
+
+/** The platform's name of the source: `upload` is its `internal_source`. */
+export function wireSource(config: Config): string {
+  return config.source === 'upload' ? 'internal_source' : config.source;
+}
+
+export function normalizeRepoUrl(url: string): string {
+  return url
+    .trim()
+    .toLowerCase()
+    .replace(/\/+$/, '')
+    .replace(/\.git$/, '');
+}
+
+/** The inputs of a create: the name is known (`checkCreatable` proves it). */
+export type CreatableConfig = Config & { name: string };
+
+export function checkCreatable(config: Config): asserts config is CreatableConfig {
+  if (config.source === 'github' && !config.integrationId) {
+    throw new ActionError(
+      `No deployment named '${config.name}' exists, so this run creates it, and creating a ` +
+        '`github` deployment needs input `integration-id` (the GitHub integration ID, from ' +
+        'LangSmith > Deployments > the GitHub integration, or GET /v1/integrations/github/install).',
+      'Invalid input: integration-id',
+    );
+  }
+  if (!config.name) {
+    throw new ActionError(
+      'Input `name` is required to create a deployment.',
+      'Invalid input: name',
+    );
+  }
+}
+
+/** `install-command` / `build-command` as `source_config` fields (`github` and `upload`). */
+export function buildCommandFields(
+  config: Config,
+): Pick<SourceConfigRequest, 'install_command' | 'build_command'> {
+  return {
+    ...(config.installCommand ? { install_command: config.installCommand } : {}),
+    ...(config.buildCommand ? { build_command: config.buildCommand } : {}),
+  };
+}
+
+export function createRequest(config: CreatableConfig): DeploymentCreateRequest {
+  const common = {
+    name: config.name,
+    source_revision_config: sourceRevisionConfig(config),
+    secrets: config.secrets ?? [],
+  };
+  if (config.source === 'github') {
+    const { integrationId, repoUrl, deploymentType, buildOnPush } = config;
+    return {
+      ...common,
+      source: 'github',
+      source_config: {
+        integration_id: integrationId,
+        repo_url: repoUrl,
+        deployment_type: deploymentType,
+        build_on_push: buildOnPush,
+        ...buildCommandFields(config),
+      },
+    };
+  }
+  return {
+    ...common,
+    source: 'external_docker',
+    source_config: {
+      ...imageFields(config),
+      ...(config.listenerId ? { listener_id: config.listenerId } : {}),
+      ...(config.k8sNamespace ? { listener_config: { k8s_namespace: config.k8sNamespace } } : {}),
+    },
+  };
+}
+
+/**
+ * A new revision (`POST …/revisions`, or the PATCH of older installs: the same fields): only
+ * what may change after creation; `secrets` only when the input is set.
+ */
+export function revisionRequest(config: Config): RevisionCreateRequest {
+  const body: RevisionCreateRequest = { source_revision_config: sourceRevisionConfig(config) };
+  const changes = config.source === 'github' ? buildCommandFields(config) : imageFields(config);
+  if (Object.keys(changes).length > 0) body.source_config = changes;
+  if (config.secrets !== undefined) body.secrets = config.secrets;
+  return body;
+}
+
+function sourceRevisionConfig(config: Config): SourceRevisionConfigRequest {
+  return config.source === 'github'
+    ? { repo_ref: config.repoRef, langgraph_config_path: config.configPath }
+    : { image_uri: config.imageUri };
+}
+
+/** The `external_docker` settings a new revision may change too. */
+function imageFields(config: Config): SourceConfigRequest {
+  return {
+    ...(config.resourceSpec ? { resource_spec: config.resourceSpec } : {}),
+    ...(config.customUrl ? { custom_url: config.customUrl } : {}),
+  };
+}
+
+/**
+ * POST /v2/deployments, never leaving two deployments of one name: a create whose answer was
+ * lost looks the name up and adopts what it finds (`created: true`); a 400/409 whose name now
+ * exists (a concurrent run) gives that deployment back with `created: false`, to update.
+ */
+export async function createDeployment(
+  ctx: UpsertContext,
+  body: DeploymentCreateRequest,
+): Promise<{ deployment: Deployment; created: boolean }> {
+  const { client, config, logger } = ctx;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      logger.info(`Creating deployment '${config.name}' (source ${config.source}).`);
+      return { deployment: await client.createDeployment(body), created: true };
+    } catch (error) {
+      // A lost answer: the platform may have created it anyway, so look before creating
+      // again. A 400/409: perhaps a concurrent run created it first, and this run updates it.
+      const lost = error instanceof OutcomeUnknownError;
+      const refused = error instanceof ApiError && (error.status === 400 || error.status === 409);
+      if (!lost && !refused) throw error;
+      if (lost) {
+        logger.warning(
+          `The create request for '${config.name}' got no usable answer (${error.message}); ` +
+            'checking whether the deployment was created anyway.',
+        );
+      }
+      const existing = await client.findDeploymentByName(body.name);
+      if (existing) {
+        // Someone else's deployment of another source or repository is not ours to adopt.
+        checkSameKind(config, existing);
+        logger.info(
+          lost
+            ? `Deployment '${inert(existing.name)}' (${inert(existing.id)}) exists: adopting it.`
+            : `Deployment '${inert(existing.name)}' was created by someone else in the meantime; updating it instead.`,
+        );
+        return { deployment: existing, created: lost };
+      }
+      if (refused && isTracingProjectConflict(error)) throw tracingProjectConflict(body.name);
+      if (refused || attempt >= MAX_UNKNOWN_OUTCOMES) throw error;
+    }
+  }
+}
+
+/**
+ * A create answered 409 because a LangSmith tracing project of that name exists: the
+ * deployment of that name was deleted earlier without `delete-tracing-project` (a reopened
+ * pull request, typically), and the platform will not create a deployment whose tracing
+ * project name is taken. The server's detail reads "There already exists a project in
+ * LangSmith named: <name>".
+ */
+function isTracingProjectConflict(error: ApiError): boolean {
+  return error.status === 409 && /already exists a project in LangSmith named/i.test(error.message);
+}
+
+/** The error that explains it and the remedies (the name is the `name` input, checked). */
+function tracingProjectConflict(name: string): ActionError {
+  const shown = inert(name, 100);
+  return new ActionError(
+    `Creating deployment '${shown}' was refused (HTTP 409): a LangSmith tracing project named ` +
+      `'${shown}' already exists, and no deployment of that name does. A deployment of that name ` +
+      'was deleted earlier without `delete-tracing-project: true` (for example when its pull ' +
+      'request was closed, and the pull request has now been reopened), and its tracing project ' +
+      'was kept. Remedies: delete the tracing project ' +
+      `'${shown}' in LangSmith (Tracing projects; its traces go with it) and re-run this job; ` +
+      'or, so that it does not happen again, give the cleanup job `delete-tracing-project: true`; ' +
+      'or deploy under another `name`.',
+    'Tracing project of that name exists',
+  );
+}
+
+/** PATCH /v2/deployments/{id} and the revision it made. */
+export async function applyPatch(
+  ctx: UpsertContext,
+  found: Deployment,
+  body: DeploymentPatchRequest,
+  created: boolean,
+): Promise<UpsertResult> {
+  const name = `'${inert(found.name)}' (${inert(found.id)})`;
+  const sent = await writeOnce(ctx, found, 'update', MAX_UNKNOWN_OUTCOMES, () => {
+    ctx.logger.info(
+      created
+        ? `Requesting the first revision of the new deployment ${name}.`
+        : `Updating deployment ${name}.`,
+    );
+    return ctx.client.patchDeployment(found.id, body);
+  });
+  if ('revisionId' in sent)
+    return { deployment: sent.deployment, revisionId: sent.revisionId, created };
+  return withRevision(ctx, sent.answer, created ? 'create' : 'update', sent.before);
+}
+
+/**
+ * POST /v2/deployments/{id}/revisions: the answer is the new revision. An install without the
+ * endpoint (404/405) gets `patch` instead, once, with a notice.
+ */
+export async function requestRevision(
+  ctx: UpsertContext,
+  found: Deployment,
+  body: RevisionCreateRequest,
+  patch: DeploymentPatchRequest,
+  created: boolean,
+): Promise<UpsertResult> {
+  const { client, logger } = ctx;
+  if (!client.createRevision) return applyPatch(ctx, found, patch, created);
+  const sent = await writeOnce(ctx, found, 'new revision', MAX_UNKNOWN_OUTCOMES, () => {
+    logger.info(
+      `Requesting ${created ? 'the first revision of the new deployment' : 'a new revision of'} ` +
+        `'${inert(found.name)}' (${inert(found.id)}).`,
+    );
+    return client.createRevision!(found.id, body);
+  });
+  if ('revisionId' in sent)
+    return { deployment: sent.deployment, revisionId: sent.revisionId, created };
+  if (typeof sent.answer === 'object') {
+    return { deployment: found, revisionId: sent.answer.id, revision: sent.answer, created };
+  }
+  logger.notice(
+    `The control plane does not offer POST /v2/deployments/{id}/revisions (HTTP ${sent.answer}); ` +
+      'updating the deployment with PATCH instead, as older installs expect.',
+    { title: 'Revision requested with PATCH' },
+  );
+  return applyPatch(ctx, found, patch, created);
+}
+
+/**
+ * Sends a write that makes a revision (an update, a new revision, a redeploy) and its answer.
+ * A lost answer (reset, timeout, 5xx after sending) is resolved by reading the deployment: a
+ * new `latest_revision_id` is this write's revision; otherwise it is sent again, up to
+ * `attempts` times in all. `before`: the `latest_revision_id` the answer must differ from.
+ */
+export async function writeOnce<T>(
+  ctx: TargetContext,
+  found: Pick<Deployment, 'id' | 'latest_revision_id'>,
+  what: string,
+  attempts: number,
+  send: () => Promise<T>,
+): Promise<{ answer: T; before: string | null } | { deployment: Deployment; revisionId: string }> {
+  let before = found.latest_revision_id;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return { answer: await send(), before };
+    } catch (error) {
+      if (!(error instanceof OutcomeUnknownError)) throw error;
+      ctx.logger.warning(
+        `The ${what} request for ${inert(found.id)} got no usable answer (${inert(error.message, 300)}); ` +
+          'reading the deployment to see whether it was applied.',
+      );
+      const now = await ctx.client.getDeployment(found.id);
+      if (now.latest_revision_id && now.latest_revision_id !== before) {
+        ctx.logger.info(`The ${what} was applied: revision ${inert(now.latest_revision_id)}.`);
+        return { deployment: now, revisionId: now.latest_revision_id };
+      }
+      if (attempt >= attempts) throw error;
+      before = now.latest_revision_id;
+    }
+  }
+}
+
+/**
+ * The revision to follow is `latest_revision_id` of this run's own write. When the answer has
+ * none yet (or still the one from `before` it), read the deployment again a few times within
+ * the deadline.
+ */
+export async function withRevision(
+  ctx: TargetContext,
+  deployment: Deployment,
+  what: 'create' | 'update' | 'redeploy',
+  before?: string | null,
+): Promise<UpsertResult> {
+  const isNew = (id: string | null) => Boolean(id) && id !== before;
+  let current = deployment;
+  for (let read = 0; !isNew(current.latest_revision_id); read++) {
+    if (read >= 5 || ctx.deadline.passed()) {
+      throw new ActionError(
+        `Deployment ${inert(current.id)} reports no new revision after the ${what} call, so there ` +
+          'is nothing to follow. Look at the deployment in the LangSmith UI.',
+        'No revision',
+      );
+    }
+    await ctx.clock.sleep(
+      Math.min(shortWaitMs(ctx.config), ctx.deadline.remainingMs()),
+      ctx.signal,
+    );
+    current = await ctx.client.getDeployment(current.id);
+  }
+  return {
+    deployment: current,
+    revisionId: current.latest_revision_id!,
+    created: what === 'create',
+  };
 }

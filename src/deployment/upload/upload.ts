@@ -37,14 +37,16 @@ import {
 } from '../../api/http/retry-policy.js';
 import { ActionError, CancelledError, DeadlineError } from '../../lib/errors.js';
 import { inert, setSecret } from '../../lib/untrusted.js';
-import { buildCommandFields, checkCreatable, checkSameKind } from '../requests.js';
 import {
   applyPatch,
+  buildCommandFields,
+  checkCreatable,
+  checkSameKind,
   createDeployment,
   requestRevision,
   type UpsertContext,
   type UpsertResult,
-} from '../writes.js';
+} from '../upsert.js';
 import { MAX_BYTES, megabytes } from './archive.js';
 
 const STEPS = ['create', 'upload-url', 'upload', 'revision'] as const;
