@@ -7,7 +7,7 @@ import {
   renderUnexpectedErrorSummary,
   writeInputErrorSummary,
 } from '../../src/inputs/error-summary.js';
-import { messageMarkdown } from '../../src/report/message-markdown.js';
+import { messageMarkdown } from '../../src/report/markdown.js';
 import { resetSecretsForTests, setSecret } from '../../src/lib/untrusted.js';
 
 afterEach(() => resetSecretsForTests());

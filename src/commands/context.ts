@@ -8,9 +8,9 @@ import type { ControlPlaneClient } from '../api/client.js';
 import { ActionError } from '../lib/errors.js';
 import type { HttpContext } from '../api/http/request.js';
 import type { RunReport } from '../report/record.js';
-import { redact } from '../lib/untrusted.js';
+import { appendStepSummary, redact } from '../lib/untrusted.js';
 import type { RunBasics } from '../lib/time.js';
-import { writeSummary } from '../report/step-summary.js';
+import { renderSummary } from '../report/render.js';
 import { upsertPrComment } from '../report/github/pr-comment.js';
 
 /** What a command has learnt so far: read by the cancellation handler and the reports. */
@@ -44,7 +44,7 @@ export async function writeReports(ctx: RunContext): Promise<void> {
   const report = ctx.state.report;
   report.finishedAt ??= ctx.clock.now();
   try {
-    await writeSummary(report, process.env, ctx.logger);
+    appendStepSummary(renderSummary(report), process.env, ctx.logger);
   } catch (error) {
     ctx.logger.warning(`Could not write the step summary: ${redact(errorMessage(error))}`);
   }
