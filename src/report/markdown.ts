@@ -25,17 +25,19 @@ function oneLine(text: string): string {
 }
 
 /**
+ * One line, each character that `special` matches as a numeric character reference, and
  * `@name` → `@\u200bname`: GitHub notifies the users and teams a comment mentions (an entity
  * would not help: mentions are found in the rendered text), and a zero-width space after the
  * `@` reads the same but mentions nobody. Code spans and blocks notify nobody anyway.
  */
-function defuseMentions(text: string): string {
-  return text.replace(/@(?=[A-Za-z0-9_-])/g, '@\u200b');
+function asReferences(text: string, special: RegExp): string {
+  const defused = oneLine(text).replace(/@(?=[A-Za-z0-9_-])/g, '@\u200b');
+  return defused.replace(special, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** For text inside HTML (e.g. `<summary>`): `& < > " '` as entities, mentions defused. */
 export function escapeHtml(text: string): string {
-  return defuseMentions(oneLine(text)).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return asReferences(text, /[&<>"']/g);
 }
 
 /**
@@ -45,10 +47,7 @@ export function escapeHtml(text: string): string {
  * become spaces; `@` mentions are defused.
  */
 export function escapeMarkdown(text: string): string {
-  return defuseMentions(oneLine(text)).replace(
-    /[&<>"'`*_[\]()!~|\\#]/g,
-    (c) => `&#${c.charCodeAt(0)};`,
-  );
+  return asReferences(text, /[&<>"'`*_[\]()!~|\\#]/g);
 }
 
 function longestBacktickRun(text: string): number {

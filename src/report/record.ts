@@ -3,6 +3,8 @@
  * deployment are all rendered from this one record, which the flow fills in as it goes.
  */
 import type { StatusChange } from '../deployment/wait.js';
+import type { Command } from '../inputs/config.js';
+import type { Finding } from '../preflight/finding.js';
 import type { VerifyResult } from '../verify/index.js';
 import type { CaseResult } from '../verify/conversation-tests.js';
 
@@ -31,7 +33,7 @@ export type RunSource =
 export type TimelineEntry = Omit<StatusChange, 'lastSeenAt'> & Partial<StatusChange>;
 
 export interface RunReport {
-  command: 'deploy' | 'delete' | 'rollback' | 'prune';
+  command: Command;
   outcome: RunOutcome;
   name?: string;
   deploymentId?: string;
@@ -69,7 +71,7 @@ export interface RunReport {
    * The pre-flight errors that stopped the run (each also an annotation), listed in the
    * summary and the PR comment so a reviewer sees what failed. Escaped on output.
    */
-  preflightErrors?: PreflightErrorEntry[];
+  preflightErrors?: Omit<Finding, 'level'>[];
   /** Warnings of the run worth repeating in the summary. Untrusted: escaped on output. */
   warnings?: string[];
   /** `command: rollback`, or `rollback-on-failure` after failed checks. */
@@ -93,14 +95,4 @@ export interface RollbackReport {
   health?: VerifyResult['health'];
   /** Status changes of the revision the redeploy created. */
   timeline: TimelineEntry[];
-}
-
-export interface PreflightErrorEntry {
-  message: string;
-  /** Workspace-relative file, with `line` and `column` (1-based) when known. */
-  file?: string;
-  line?: number;
-  column?: number;
-  /** The config key or input concerned, e.g. `graphs.agent` or `image-uri`. */
-  key?: string;
 }

@@ -13,6 +13,7 @@
  * listed as a removal and an addition (both paths count). `git` is bounded by a timeout.
  */
 import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import * as z from 'zod';
 import type { ChangedFile } from '../../deployment/agent-files.js';
 import { connectGithub, describeGithubError, type GithubCall } from './octokit.js';
@@ -88,20 +89,20 @@ export async function readChanges(
   /** With the run's `timeout` as `deadline`: neither the API call nor `git` may outlive it. */
   opts: GithubCall & { base: string; head: string },
 ): Promise<Comparison> {
-  const within = (ms: number) =>
-    Math.max(1, Math.ceil(Math.min(ms, opts.deadline?.remainingMs() ?? ms)));
   const api = await compareCommits(opts);
   if ('files' in api) return api;
-  if (opts.deadline && opts.deadline.remainingMs() <= 0) {
+  const left = opts.deadline?.remainingMs() ?? GIT_TIMEOUT_MS;
+  if (left <= 0) {
     return {
       unreadable: `${api.unreadable}; and the \`timeout\` ran out before the checkout's history was read`,
     };
   }
+  const { github, base, head } = opts;
   const local = await gitChanges(
-    opts.github.workspace,
-    opts.base,
-    opts.head,
-    within(GIT_TIMEOUT_MS),
+    github.workspace,
+    base,
+    head,
+    Math.ceil(Math.min(GIT_TIMEOUT_MS, left)),
   );
   if ('files' in local) {
     opts.logger.debug(`skip-unchanged: ${api.unreadable}; read the checkout's history instead.`);
@@ -124,26 +125,17 @@ export function parseNameStatus(text: string): ChangedFile[] | undefined {
   return files;
 }
 
-function git(
-  workspace: string,
-  args: string[],
-  timeoutMs: number,
-): Promise<{ code: number; stdout: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      ['-C', workspace, ...args],
-      {
-        timeout: timeoutMs,
-        maxBuffer: 32 * 1024 * 1024,
-        env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' },
-      },
-      (error, stdout) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-        resolve({ code, stdout: String(stdout) });
-      },
-    );
-  });
+/** `git -C workspace …`: its exit code (-1 when it did not run or timed out) and output. */
+async function git(workspace: string, args: string[], timeoutMs: number) {
+  const options = {
+    timeout: timeoutMs,
+    maxBuffer: 32 * 1024 * 1024,
+    env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' },
+  };
+  return promisify(execFile)('git', ['-C', workspace, ...args], options).then(
+    ({ stdout }) => ({ code: 0, stdout }),
+    (error: { code?: unknown }) => ({ code: typeof error.code === 'number' ? error.code : -1 }),
+  );
 }
 
 export async function gitChanges(
@@ -170,7 +162,7 @@ export async function gitChanges(
     ['diff', '--name-status', '--no-renames', '-z', base, head, '--'],
     timeoutMs,
   );
-  const files = diff.code === 0 ? parseNameStatus(diff.stdout) : undefined;
+  const files = 'stdout' in diff ? parseNameStatus(diff.stdout) : undefined;
   if (!files) return { unreadable: `\`git diff\` of ${short} in the checkout failed` };
   return { files };
 }

@@ -6,7 +6,7 @@
  */
 import * as z from 'zod';
 import { truncate } from '../../lib/text.js';
-import { redact, type Logger } from '../../lib/untrusted.js';
+import { collapseWhitespace, redact, type Logger } from '../../lib/untrusted.js';
 import { httpUrl } from '../markdown.js';
 import {
   connectGithub,
@@ -40,7 +40,7 @@ const GITHUB_DEPLOYMENT: SideEffect = {
 
 /** One line, secrets masked, at most GitHub's 140 characters. */
 function shortDescription(text: string): string {
-  return truncate(redact(text).replace(/\s+/g, ' ').trim(), MAX_DESCRIPTION);
+  return truncate(collapseWhitespace(redact(text)), MAX_DESCRIPTION);
 }
 
 /** A refusal that every further call would meet too: a missing permission, the rate limit. */

@@ -47,16 +47,27 @@ export async function connectGithub(call: GithubCall): Promise<GithubRepo> {
     baseUrl: (call.github.apiUrl || 'https://api.github.com').replace(/\/+$/, ''),
     log: { debug: () => {}, info: () => {}, warn: debug, error: debug },
   });
+  // Each answer is read whole, but at most up to the answer cap (`http/answers.ts`), before
+  // Octokit sees it: a hostile or broken API must not make the runner hold gigabytes, and a body
+  // cut while streaming would reach Octokit as an empty answer (it reads a failed JSON body as
+  // `""`), so the refusal is thrown from the fetch.
   octokit.hook.wrap('request', async (request, options) => {
     const budget = Math.ceil(Math.min(timeoutMs, deadline?.remainingMs() ?? timeoutMs));
     if (budget <= 0) throw new Error('the `timeout` had run out, so GitHub was not asked');
     const signal = AbortSignal.timeout(budget);
     // The fetch the defaults chose (the proxy's), its answers capped like the control plane's.
     const inner = (options.request?.fetch ?? globalThis.fetch) as typeof fetch;
-    const fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> =>
-      cappedGithubAnswer(await inner(input, init), init?.method ?? 'GET', input);
+    const capped = async (input: string | URL | Request, init?: RequestInit) => {
+      const res = await inner(input, init);
+      const method = init?.method ?? 'GET';
+      const url = new URL(input instanceof Request ? input.url : input);
+      const what = `GitHub's answer to ${method} ${url.pathname}`;
+      const text = await readCapped(res, what, method, url);
+      // Statuses without a body (204, 304) take none.
+      return new Response([101, 204, 205, 304].includes(res.status) ? null : text, res);
+    };
     // A fresh object per request: the endpoint defaults are merged into a new one each time.
-    options.request = { ...options.request, signal, fetch };
+    options.request = { ...options.request, signal, fetch: capped };
     try {
       return await request(options);
     } catch (error) {
@@ -66,28 +77,6 @@ export async function connectGithub(call: GithubCall): Promise<GithubRepo> {
   });
   const [owner = '', repo = ''] = call.github.repository.split('/');
   return { octokit, owner, repo };
-}
-
-/**
- * A GitHub answer read whole, but at most up to the answer cap (`http/answers.ts`), before
- * Octokit sees it: a hostile or broken API must not make the runner hold gigabytes, and a
- * body cut while streaming would reach Octokit as an empty answer (it reads a failed JSON
- * body as `""`), so the refusal is thrown here, from the fetch.
- */
-async function cappedGithubAnswer(
-  res: Response,
-  method: string,
-  input: string | URL | Request,
-): Promise<Response> {
-  const url = new URL(input instanceof Request ? input.url : String(input));
-  const text = await readCapped(res, `GitHub's answer to ${method} ${url.pathname}`, method, url);
-  // Statuses without a body (204, 304) take none.
-  const body = [101, 204, 205, 304].includes(res.status) ? null : text;
-  return new Response(body, {
-    status: res.status,
-    statusText: res.statusText,
-    headers: res.headers,
-  });
 }
 
 /** The workflow run's page: `<server>/<owner>/<repo>/actions/runs/<id>`. */

@@ -64,9 +64,8 @@ export function isOwnComment(comment: CommentLike, viewerLogin: string | undefin
  * quoted anywhere else (a reply, a code block, another deployment's comment) never matches.
  */
 export function startsWithMarker(body: string | null | undefined, marker: string): boolean {
-  if (typeof body !== 'string' || !body.startsWith(marker)) return false;
-  const rest = body.slice(marker.length);
-  return rest === '' || rest.startsWith('\n') || rest.startsWith('\r\n');
+  const rest = typeof body === 'string' && body.startsWith(marker) && body.slice(marker.length);
+  return rest !== false && /^(\r?\n|$)/.test(rest);
 }
 
 /** This run's comment: its first line is `marker` and it was written as this run writes. */
