@@ -2,7 +2,7 @@
  * The Markdown of a run's record: the job's step summary and the pull-request comment, built
  * from the same pieces. Untrusted text reaches the document only through `./markdown.ts`.
  */
-import { REVISION_STATUS } from '../deployment/revision-status.js';
+import { REVISION_STATUS, revisionStatus } from '../deployment/revision-status.js';
 import { formatDuration, truncate } from '../lib/text.js';
 import {
   codeFence,
@@ -124,10 +124,9 @@ function whatFailed(report: RunReport, name: string): string {
     ].filter(Boolean);
     if (failed.length > 0) return `${name} is deployed, but its ${failed.join(' and ')} failed`;
   }
-  if (report.status === 'BUILD_FAILED' || report.status === 'CREATE_FAILED') {
-    return `The build of ${name} failed`;
-  }
-  if (report.status === 'DEPLOY_FAILED') return `The deploy of ${name} failed`;
+  // The table's log of a failed status says which phase failed: the build or the deploy.
+  const log = report.status !== undefined && revisionStatus(report.status).log;
+  if (log === 'build' || log === 'deploy') return `The ${log} of ${name} failed`;
   if ((report.preflightErrors ?? []).length > 0)
     return `The pre-flight checks of ${name} failed: nothing was deployed`;
   return `Deployment of ${name} failed`;
@@ -291,16 +290,14 @@ export function testsSection(report: RunReport, maxRows = 200): string {
       `${c.verdict === 'passed' ? '✅ passed' : '❌ failed'} | ` +
       `${escapeMarkdown(truncate(c.reason, REASON_CELL_CHARS))} | ${formatDuration(c.durationMs)} |`,
   );
-  const replies = shown.flatMap((c) =>
-    c.verdict === 'failed' && c.reply !== undefined
-      ? [
-          collapsed(
-            `The reply that failed “${escapeHtml(c.name)}”`,
-            codeFence(truncate(c.reply, REPLY_CHARS)),
-          ),
-        ]
-      : [],
-  );
+  const replies = shown
+    .filter((c) => c.verdict === 'failed' && c.reply !== undefined)
+    .map((c) =>
+      collapsed(
+        `The reply that failed “${escapeHtml(c.name)}”`,
+        codeFence(truncate(c.reply!, REPLY_CHARS)),
+      ),
+    );
   const table = [
     `#### Conversation tests: ${passed} of ${cases.length} passed`,
     '',
@@ -324,11 +321,11 @@ function logBlock(report: RunReport, maxChars: number): string {
     return report.logsUnavailableHint ? `> ${escapeMarkdown(report.logsUnavailableHint)}` : '';
   }
   const { lines, omitted } = tailWithin(tail, maxChars);
-  const what = report.logKind ? `${report.logKind} log` : 'Log';
-  const label = `${what.charAt(0).toUpperCase()}${what.slice(1)} (last ${lines.length} lines${
-    omitted > 0 ? `; ${omitted} earlier lines left out` : ''
-  })`;
-  return collapsed(label, codeFence(lines));
+  const what = report.logKind
+    ? { build: 'Build log', deploy: 'Deploy log' }[report.logKind]
+    : 'Log';
+  const left = omitted > 0 ? `; ${omitted} earlier lines left out` : '';
+  return collapsed(`${what} (last ${lines.length} lines${left})`, codeFence(lines));
 }
 
 /** The pre-flight errors, one bullet each, with where they are (file:line:column, key). */

@@ -9,6 +9,7 @@ import { truncate } from '../../lib/text.js';
 import { collapseWhitespace, redact, type Logger } from '../../lib/untrusted.js';
 import { httpUrl } from '../markdown.js';
 import {
+  bestEffort,
   connectGithub,
   describeGithubError,
   warnGithub,
@@ -101,12 +102,7 @@ export class GithubDeployment {
   ): Promise<GithubDeployment | undefined> {
     const { github, environment, logger } = opts;
     const doing = `Could not create a GitHub deployment for environment "${environment}"`;
-    if (!opts.token) {
-      warnGithub(logger, GITHUB_DEPLOYMENT, doing, 'no token');
-      return undefined;
-    }
-    try {
-      const gh = await connectGithub(opts);
+    return bestEffort(opts, GITHUB_DEPLOYMENT, doing, async (gh) => {
       const { data } = await gh.octokit.rest.repos.createDeployment({
         owner: gh.owner,
         repo: gh.repo,
@@ -121,16 +117,11 @@ export class GithubDeployment {
           : {}),
       });
       if (!('id' in data) || typeof data.id !== 'number') {
-        const failure = { kind: 'other' as const, message: 'GitHub created no deployment' };
-        warnGithub(logger, GITHUB_DEPLOYMENT, doing, failure);
-        return undefined;
+        throw new Error('GitHub created no deployment');
       }
       logger.debug(`GitHub deployment ${data.id} created for environment ${environment}.`);
       return new GithubDeployment(gh, data.id, environment, workflowRunUrl(github), logger);
-    } catch (error) {
-      warnGithub(logger, GITHUB_DEPLOYMENT, doing, describeGithubError(error));
-      return undefined;
-    }
+    });
   }
 
   /** Adds a status (see `postStatus`). Never throws. */
@@ -173,12 +164,7 @@ export async function deactivateEnvironment(
 ): Promise<void> {
   const { github, environment, logger } = opts;
   const doing = `Could not mark the GitHub deployments of environment "${environment}" inactive`;
-  if (!opts.token) {
-    warnGithub(logger, GITHUB_DEPLOYMENT, doing, 'no token');
-    return;
-  }
-  try {
-    const gh = await connectGithub(opts);
+  await bestEffort(opts, GITHUB_DEPLOYMENT, doing, async (gh) => {
     const ids = (await environmentDeployments(gh, environment)).map((d) => d.id);
     if (ids.length >= MAX_DEPLOYMENT_PAGES * 100) {
       logger.debug(`More than ${ids.length} GitHub deployments: only the newest are marked.`);
@@ -204,9 +190,7 @@ export async function deactivateEnvironment(
         `Marked ${ids.length} GitHub deployment${ids.length === 1 ? '' : 's'} of environment "${environment}" inactive.`,
       );
     }
-  } catch (error) {
-    warnGithub(logger, GITHUB_DEPLOYMENT, doing, describeGithubError(error));
-  }
+  });
 }
 
 /**

@@ -148,3 +148,25 @@ export function warnGithub(
       : `${inert(failure.message, 300)}. ${advice[failure.kind] ?? effect.retry}`;
   logger.warning(`${doing}: ${why} The deploy result is unchanged.`, { title: effect.title });
 }
+
+/**
+ * Runs one best-effort side effect with a client: an empty `github-token` or any failure is
+ * its one warning (`doing`: what did not happen), never thrown; `undefined` then.
+ */
+export async function bestEffort<T>(
+  call: GithubCall,
+  effect: SideEffect,
+  doing: string,
+  run: (gh: GithubRepo) => Promise<T>,
+): Promise<T | undefined> {
+  if (!call.token) {
+    warnGithub(call.logger, effect, doing, 'no token');
+    return undefined;
+  }
+  try {
+    return await run(await connectGithub(call));
+  } catch (error) {
+    warnGithub(call.logger, effect, doing, describeGithubError(error));
+    return undefined;
+  }
+}

@@ -7,9 +7,7 @@ import { codeSpan } from '../markdown.js';
 import type { RunReport } from '../record.js';
 import { renderComment } from '../render.js';
 import {
-  connectGithub,
-  describeGithubError,
-  warnGithub,
+  bestEffort,
   workflowRunUrl,
   type GithubCall,
   type Octokit,
@@ -115,14 +113,10 @@ export async function upsertPrComment(opts: GithubCall & { report: RunReport }):
     logger.debug('No deployment name or ID: no PR comment.');
     return;
   }
-  if (!opts.token) {
-    warnGithub(logger, PR_COMMENT, 'The pull-request comment was skipped', 'no token');
-    return;
-  }
   const marker = commentMarker(key);
   const body = redact(renderComment(report, marker, { runUrl: workflowRunUrl(github) }));
-  try {
-    const { octokit, owner, repo } = await connectGithub(opts);
+  const doing = `Could not create or update the comment on pull request #${pr.number} (${codeSpan(key)})`;
+  await bestEffort(opts, PR_COMMENT, doing, async ({ octokit, owner, repo }) => {
     const params = { owner, repo, issue_number: pr.number };
     const existing = await findComment(octokit, params, marker, logger);
     if (existing) {
@@ -134,8 +128,5 @@ export async function upsertPrComment(opts: GithubCall & { report: RunReport }):
       await octokit.rest.issues.createComment({ ...params, body });
       logger.info(`Commented on pull request #${pr.number}.`);
     }
-  } catch (error) {
-    const what = `Could not create or update the comment on pull request #${pr.number} (${codeSpan(key)})`;
-    warnGithub(logger, PR_COMMENT, what, describeGithubError(error));
-  }
+  });
 }
