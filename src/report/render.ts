@@ -332,16 +332,10 @@ function logBlock(report: RunReport, maxChars: number): string {
 function preflightList(report: RunReport): string {
   return (report.preflightErrors ?? [])
     .map((e) => {
-      const place = e.file
-        ? [e.file, e.line, e.line !== undefined ? e.column : undefined]
-            .filter((p) => p !== undefined)
-            .join(':')
-        : undefined;
-      const where = [place, e.key]
-        .filter((p): p is string => p !== undefined && p !== '')
-        .map((p) => codeSpan(p))
-        .join(' ');
-      return `- ❌ ${where ? `${where}: ` : ''}${messageMarkdown(e.message)}`;
+      const column = e.line !== undefined ? e.column : undefined;
+      const place = e.file && [e.file, e.line, column].filter((p) => p !== undefined).join(':');
+      const where = [place, e.key].map((p) => (p ? codeSpan(p) : '')).filter(Boolean);
+      return `- ❌ ${where.length > 0 ? `${where.join(' ')}: ` : ''}${messageMarkdown(e.message)}`;
     })
     .join('\n');
 }

@@ -28,18 +28,14 @@ export interface GithubCall {
 }
 
 /** An Octokit, and the owner and name of the workflow's repository that every call names. */
-export interface GithubRepo {
-  octokit: Octokit;
-  owner: string;
-  repo: string;
-}
+export type GithubRepo = Awaited<ReturnType<typeof connectGithub>>;
 
 /**
  * An Octokit for `github.apiUrl` (`GITHUB_API_URL`; `getOctokit` would otherwise take it from
  * the environment at import time), whose requests each time out after `timeoutMs`. Octokit's
  * own log goes to debug.
  */
-export async function connectGithub(call: GithubCall): Promise<GithubRepo> {
+export async function connectGithub(call: GithubCall) {
   const { getOctokit } = await import('@actions/github');
   const { logger, deadline, timeoutMs = DEFAULT_GITHUB_TIMEOUT_MS } = call;
   const debug = (message: string) => logger.debug(`GitHub API: ${inert(message, 300)}`);
