@@ -60,12 +60,8 @@ export function renderComment(
   options: { runUrl?: string; now?: number } = {},
 ): string {
   const timeline = timelineTable(report);
-  const footer = [
-    `Updated ${formatTime(report.finishedAt ?? options.now ?? Date.now())}`,
-    options.runUrl ? markdownLink('workflow run', options.runUrl) : '',
-  ]
-    .filter(Boolean)
-    .join(' · ');
+  const updated = `Updated ${formatTime(report.finishedAt ?? options.now ?? Date.now())}`;
+  const run = options.runUrl ? ` · ${markdownLink('workflow run', options.runUrl)}` : '';
   return sections(
     marker,
     `### ${headline(report)}`,
@@ -83,7 +79,7 @@ export function renderComment(
     preflightList(report),
     logBlock(report, COMMENT_LOG_CHARS),
     warningsList(report),
-    `<sub>${footer}</sub>`,
+    `<sub>${updated}${run}</sub>`,
   );
 }
 
