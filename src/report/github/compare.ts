@@ -16,7 +16,12 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import * as z from 'zod';
 import type { ChangedFile } from '../../deployment/agent-files.js';
-import { connectGithub, describeGithubError, type GithubCall } from './octokit.js';
+import {
+  connectGithub,
+  DEFAULT_GITHUB_TIMEOUT_MS,
+  describeGithubError,
+  type GithubCall,
+} from './octokit.js';
 
 /** GitHub's cap on the files of one comparison. */
 export const COMPARE_FILE_CAP = 300;
@@ -89,20 +94,22 @@ export async function readChanges(
   /** With the run's `timeout` as `deadline`: neither the API call nor `git` may outlive it. */
   opts: GithubCall & { base: string; head: string },
 ): Promise<Comparison> {
-  const api = await compareCommits(opts);
+  // Each bound is taken when its step starts (the API's before the client loads).
+  const { deadline, ...call } = opts;
+  const within = (ms: number) =>
+    Math.max(1, Math.ceil(Math.min(ms, deadline?.remainingMs() ?? ms)));
+  const api = await compareCommits({ ...call, timeoutMs: within(DEFAULT_GITHUB_TIMEOUT_MS) });
   if ('files' in api) return api;
-  const left = opts.deadline?.remainingMs() ?? GIT_TIMEOUT_MS;
-  if (left <= 0) {
+  if (deadline && deadline.remainingMs() <= 0) {
     return {
       unreadable: `${api.unreadable}; and the \`timeout\` ran out before the checkout's history was read`,
     };
   }
-  const { github, base, head } = opts;
   const local = await gitChanges(
-    github.workspace,
-    base,
-    head,
-    Math.ceil(Math.min(GIT_TIMEOUT_MS, left)),
+    call.github.workspace,
+    call.base,
+    call.head,
+    within(GIT_TIMEOUT_MS),
   );
   if ('files' in local) {
     opts.logger.debug(`skip-unchanged: ${api.unreadable}; read the checkout's history instead.`);

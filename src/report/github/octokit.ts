@@ -14,7 +14,7 @@ import { inert, type Logger } from '../../lib/untrusted.js';
 
 export type Octokit = ReturnType<(typeof import('@actions/github'))['getOctokit']>;
 
-const DEFAULT_GITHUB_TIMEOUT_MS = 10_000;
+export const DEFAULT_GITHUB_TIMEOUT_MS = 10_000;
 
 /** What every call to GitHub takes. */
 export interface GithubCall {
