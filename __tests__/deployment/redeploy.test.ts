@@ -7,9 +7,12 @@ import { listAllRevisions, pickRollbackTarget } from '../../src/deployment/redep
 import type { ControlPlane } from '../../src/api/client.js';
 import type { Revision, RevisionsList } from '../../src/api/schemas.js';
 import { readConfig } from '../../src/inputs/read.js';
-import { headline, rollbackSection } from '../../src/report/render.js';
-import { renderComment } from '../../src/report/github/pr-comment.js';
-import { renderSummary } from '../../src/report/step-summary.js';
+import {
+  headline,
+  renderComment,
+  renderSummary,
+  rollbackSection,
+} from '../../src/report/render.js';
 import type { RunReport } from '../../src/report/record.js';
 
 const UUID = '3fa85f64-5717-4562-b3fc-2c963f66afa6';

@@ -6,7 +6,7 @@ import {
   renderInputErrorSummary,
   renderUnexpectedErrorSummary,
 } from '../../src/inputs/error-summary.js';
-import { messageMarkdown } from '../../src/report/message-markdown.js';
+import { messageMarkdown } from '../../src/report/markdown.js';
 import { appendStepSummary, resetSecretsForTests, setSecret } from '../../src/lib/untrusted.js';
 
 afterEach(() => resetSecretsForTests());

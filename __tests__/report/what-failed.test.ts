@@ -4,10 +4,7 @@
  * can answer, and a failed conversation test shows the reply that failed it.
  */
 import { describe, expect, it } from '@jest/globals';
-import { renderComment } from '../../src/report/github/pr-comment.js';
-import { accessSection } from '../../src/report/access.js';
-import { headline } from '../../src/report/render.js';
-import { renderSummary } from '../../src/report/step-summary.js';
+import { accessSection, headline, renderComment, renderSummary } from '../../src/report/render.js';
 import type { RunReport } from '../../src/report/record.js';
 import { splitFences } from './support.js';
 

@@ -11,10 +11,10 @@ import type { Deployment } from '../api/schemas.js';
 import { ActionError, ApiError } from '../lib/errors.js';
 import type { HttpContext } from '../api/http/request.js';
 import type { RunOutcome, RunReport } from '../report/record.js';
-import { inert, redact, setSecret } from '../lib/untrusted.js';
+import { appendStepSummary, inert, redact, setSecret } from '../lib/untrusted.js';
 import type { RunBasics } from '../lib/time.js';
 import { withoutCredentials } from '../lib/outputs.js';
-import { writeSummary } from '../report/step-summary.js';
+import { renderSummary } from '../report/render.js';
 import { upsertPrComment } from '../report/github/pr-comment.js';
 import { GithubDeployment } from '../report/github/github-deployment.js';
 import { fetchLogTail, printLogBlock } from '../deployment/logs.js';
@@ -60,7 +60,7 @@ export async function writeReports(ctx: RunContext): Promise<void> {
   const report = ctx.state.report;
   report.finishedAt ??= ctx.clock.now();
   try {
-    await writeSummary(report, process.env, ctx.logger);
+    appendStepSummary(renderSummary(report), process.env, ctx.logger);
   } catch (error) {
     ctx.logger.warning(`Could not write the step summary: ${redact(errorMessage(error))}`);
   }

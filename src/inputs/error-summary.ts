@@ -4,8 +4,7 @@
  *
  * Written before any network call: only the Markdown escaping helpers, no report module.
  */
-import { codeSpan } from '../report/markdown.js';
-import { messageMarkdown } from '../report/message-markdown.js';
+import { codeSpan, messageMarkdown } from '../report/markdown.js';
 import type { InputProblem } from './config.js';
 
 export function renderInputErrorSummary(problems: readonly InputProblem[]): string {

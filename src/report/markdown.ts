@@ -25,17 +25,19 @@ function oneLine(text: string): string {
 }
 
 /**
+ * One line, each character that `special` matches as a numeric character reference, and
  * `@name` → `@\u200bname`: GitHub notifies the users and teams a comment mentions (an entity
  * would not help: mentions are found in the rendered text), and a zero-width space after the
  * `@` reads the same but mentions nobody. Code spans and blocks notify nobody anyway.
  */
-export function defuseMentions(text: string): string {
-  return text.replace(/@(?=[A-Za-z0-9_-])/g, '@\u200b');
+function asReferences(text: string, special: RegExp): string {
+  const defused = oneLine(text).replace(/@(?=[A-Za-z0-9_-])/g, '@\u200b');
+  return defused.replace(special, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** For text inside HTML (e.g. `<summary>`): `& < > " '` as entities, mentions defused. */
 export function escapeHtml(text: string): string {
-  return defuseMentions(oneLine(text)).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return asReferences(text, /[&<>"']/g);
 }
 
 /**
@@ -45,16 +47,11 @@ export function escapeHtml(text: string): string {
  * become spaces; `@` mentions are defused.
  */
 export function escapeMarkdown(text: string): string {
-  return defuseMentions(oneLine(text)).replace(
-    /[&<>"'`*_[\]()!~|\\#]/g,
-    (c) => `&#${c.charCodeAt(0)};`,
-  );
+  return asReferences(text, /[&<>"'`*_[\]()!~|\\#]/g);
 }
 
 function longestBacktickRun(text: string): number {
-  let longest = 0;
-  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
-  return longest;
+  return (text.match(/`+/g) ?? []).reduce((longest, run) => Math.max(longest, run.length), 0);
 }
 
 /**
@@ -82,26 +79,36 @@ export function codeFence(lines: string | readonly string[], info = 'text'): str
   return `${fence}${info}\n${text}\n${fence}`;
 }
 
+/** `url` when it is an absolute http(s) URL (as parsed), else `undefined`. */
+export function httpUrl(url: string | undefined): string | undefined {
+  const parsed = url ? URL.parse(url.trim()) : null;
+  return parsed && /^https?:$/.test(parsed.protocol) ? parsed.href : undefined;
+}
+
 /**
  * A Markdown link when `url` is an absolute http(s) URL, else the URL as a code span. The
  * characters that could end the link destination are percent-encoded.
  */
 export function markdownLink(label: string, url: string, options: { inTable?: boolean } = {}) {
-  let href: string;
-  try {
-    const parsed = new URL(redact(url).trim());
-    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-      return codeSpan(url, options);
-    }
-    href = parsed.href;
-  } catch {
-    return codeSpan(url, options);
-  }
-  href = href.replace(
+  const href = httpUrl(redact(url))?.replace(
     /[()<>|\s"'`\\[\]]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
   );
-  return `[${escapeMarkdown(label)}](${href})`;
+  return href ? `[${escapeMarkdown(label)}](${href})` : codeSpan(url, options);
+}
+
+/**
+ * A message of ours as Markdown: its `code` spans stay code spans (shown verbatim), everything
+ * else is escaped, so a value quoted in the message (a config key, a file name, an input) can
+ * change nothing in the document. Line breaks become spaces.
+ */
+export function messageMarkdown(message: string, options: { inTable?: boolean } = {}): string {
+  return message
+    .split(/(`[^`\n]+`)/)
+    .map((part) =>
+      /^`[^`\n]+`$/.test(part) ? codeSpan(part.slice(1, -1), options) : escapeMarkdown(part),
+    )
+    .join('');
 }
 
 /** Keeps the last lines whose total length fits `maxChars`; each line cut at `maxLineChars`. */
@@ -124,8 +131,6 @@ export function tailWithin(
 
 /** `2024-05-01 12:03:04 UTC`. */
 export function formatTime(epochMs: number): string {
-  return new Date(epochMs)
-    .toISOString()
-    .replace('T', ' ')
-    .replace(/\.\d+Z$/, ' UTC');
+  const iso = new Date(epochMs).toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
 }

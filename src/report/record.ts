@@ -2,6 +2,11 @@
  * What one run reports to GitHub: the step summary, the pull-request comment and the GitHub
  * deployment are all rendered from this one record, which the flow fills in as it goes.
  */
+import type { StatusChange } from '../deployment/wait.js';
+import type { Command } from '../inputs/config.js';
+import type { Finding } from '../preflight/document.js';
+import type { VerifyResult } from '../verify/index.js';
+import type { CaseResult } from '../verify/conversation-tests.js';
 
 export type RunOutcome =
   | 'success'
@@ -21,23 +26,14 @@ export type RunSource =
   | { kind: 'external_docker'; imageUri?: string }
   | { kind: 'upload'; digest?: string };
 
-export interface TimelineEntry {
-  /** Revision status as the control plane reported it (`QUEUED`, `BUILDING`, …). */
-  status: string;
-  /** When a status check of this run first saw the status (epoch milliseconds). */
-  at: number;
-  /** When the latest check that saw it ran (epoch ms); `at` when only one check saw it. */
-  lastSeenAt?: number;
-  /**
-   * Ignored: the reports never show how long a status lasted, only when this run's checks saw
-   * it (a check sees a moment; with a 15 s poll interval a 1 s status may be missed or seen
-   * once). Accepted for compatibility.
-   */
-  msInPrevious?: number;
-}
+/**
+ * A status as this run's checks saw it (`StatusChange`); without `lastSeenAt` when only one
+ * check saw it. The reports never show how long a status lasted, only when the checks saw it.
+ */
+export type TimelineEntry = Omit<StatusChange, 'lastSeenAt'> & Partial<StatusChange>;
 
 export interface RunReport {
-  command: 'deploy' | 'delete' | 'rollback' | 'prune';
+  command: Command;
   outcome: RunOutcome;
   name?: string;
   deploymentId?: string;
@@ -64,22 +60,9 @@ export interface RunReport {
   logKind?: 'build' | 'deploy';
   /** Shown instead of a log tail when the install offers no logs (e.g. "see ui-url"). */
   logsUnavailableHint?: string;
-  checks?: {
-    health?: 'passed' | 'failed' | 'skipped';
-    smoke?: 'passed' | 'interrupted' | 'failed' | 'skipped';
-    tests?: 'passed' | 'failed' | 'skipped';
-  };
-  /** Conversation tests, one entry per case. Names and reasons are untrusted: escaped. */
-  tests?: {
-    name: string;
-    turnsRun: number;
-    turns: number;
-    verdict: 'passed' | 'failed';
-    reason: string;
-    /** The agent's reply that failed the case, already masked and cut. Untrusted: fenced. */
-    reply?: string;
-    durationMs: number;
-  }[];
+  checks?: Pick<VerifyResult, 'health' | 'smoke' | 'tests'>;
+  /** Conversation tests, one entry per case. Names, reasons and replies are untrusted. */
+  tests?: Omit<CaseResult, 'runIds'>[];
   /** The commit the revision was built from, when the platform reports it. */
   commitSha?: string;
   /** With `delete`: whether the tracing project was deleted too. */
@@ -88,7 +71,7 @@ export interface RunReport {
    * The pre-flight errors that stopped the run (each also an annotation), listed in the
    * summary and the PR comment so a reviewer sees what failed. Escaped on output.
    */
-  preflightErrors?: PreflightErrorEntry[];
+  preflightErrors?: Omit<Finding, 'level'>[];
   /** Warnings of the run worth repeating in the summary. Untrusted: escaped on output. */
   warnings?: string[];
   /** `command: rollback`, or `rollback-on-failure` after failed checks. */
@@ -109,17 +92,7 @@ export interface RollbackReport {
   outcome: 'restored' | 'failed' | 'started' | 'not_needed';
   /** Last status of the revision the redeploy created. */
   status?: string;
-  health?: 'passed' | 'failed' | 'skipped';
+  health?: VerifyResult['health'];
   /** Status changes of the revision the redeploy created. */
   timeline: TimelineEntry[];
-}
-
-export interface PreflightErrorEntry {
-  message: string;
-  /** Workspace-relative file, with `line` and `column` (1-based) when known. */
-  file?: string;
-  line?: number;
-  column?: number;
-  /** The config key or input concerned, e.g. `graphs.agent` or `image-uri`. */
-  key?: string;
 }

@@ -1,51 +1,109 @@
-/** The pieces the step summary and the pull-request comment share. */
-import { REVISION_STATUS } from '../deployment/revision-status.js';
+/**
+ * The Markdown of a run's record: the job's step summary and the pull-request comment, built
+ * from the same pieces. Untrusted text reaches the document only through `./markdown.ts`.
+ */
+import { REVISION_STATUS, revisionStatus } from '../deployment/revision-status.js';
+import { formatDuration, truncate } from '../lib/text.js';
 import {
   codeFence,
   codeSpan,
+  escapeHtml,
   escapeMarkdown,
   formatTime,
   markdownLink,
+  messageMarkdown,
   tailWithin,
 } from './markdown.js';
-import { messageMarkdown } from './message-markdown.js';
-import type { RunReport } from './record.js';
-import { formatDuration } from '../lib/text.js';
+import type { RunOutcome, RunReport, RunSource } from './record.js';
 
-export function displayName(report: RunReport): string {
-  return report.name ?? report.deploymentId ?? 'deployment';
+/** The step summary limit is 1 MiB; a log tail never needs more than this. */
+const SUMMARY_LOG_CHARS = 60_000;
+/** Well under GitHub's 65,536-character limit for a comment body. */
+const COMMENT_LOG_CHARS = 20_000;
+const COMMENT_ERROR_CHARS = 8_000;
+/** Reasons longer than this are cut in the tests table (the log has them whole). */
+const REASON_CELL_CHARS = 300;
+/** Replies longer than this are cut here (they arrive masked and cut at 1,000 characters). */
+const REPLY_CHARS = 1000;
+/** The variable the PR comment's `curl` line reads the key from. */
+const API_KEY_VARIABLE = 'LANGSMITH_API_KEY';
+
+const cell = (text: string) => codeSpan(text, { inTable: true });
+const code = (text: string | undefined) => text !== undefined && cell(text);
+const either = (flag: boolean | undefined, yes: string, no: string) =>
+  flag !== undefined && (flag ? yes : no);
+
+/**
+ * The job's step summary (Markdown appended to the file named by `GITHUB_STEP_SUMMARY` by
+ * `appendStepSummary`), written for every run: success, failure, superseded, cancelled or delete.
+ */
+export function renderSummary(report: RunReport): string {
+  const titled = (title: string, body: string) => (body ? `#### ${title}\n\n${body}` : '');
+  return sections(
+    `### ${headline(report)}`,
+    detailsTable(report),
+    titled('Status timeline', timelineTable(report)),
+    rollbackSection(report),
+    testsSection(report),
+    // The error as a fenced block (it may span lines and contains server text).
+    titled('Error', report.error ? codeFence(report.error) : ''),
+    titled('Pre-flight errors', preflightList(report)),
+    logBlock(report, SUMMARY_LOG_CHARS),
+    titled('Warnings', warningsList(report)),
+  );
+}
+
+/** The pull-request comment: `marker` on its first line, then what a reviewer reads first. */
+export function renderComment(
+  report: RunReport,
+  marker: string,
+  options: { runUrl?: string; now?: number } = {},
+): string {
+  const timeline = timelineTable(report);
+  const updated = `Updated ${formatTime(report.finishedAt ?? options.now ?? Date.now())}`;
+  const run = options.runUrl ? ` · ${markdownLink('workflow run', options.runUrl)}` : '';
+  return sections(
+    marker,
+    `### ${headline(report)}`,
+    accessSection(report),
+    report.outcome === 'deleted'
+      ? 'The preview deployment was removed.'
+      : report.outcome === 'not_found'
+        ? 'The preview deployment no longer exists.'
+        : '',
+    detailsTable(report, { links: false }),
+    timeline ? collapsed('Status timeline', timeline) : '',
+    rollbackSection(report),
+    testsSection(report, 50),
+    report.error ? codeFence(truncate(report.error, COMMENT_ERROR_CHARS)) : '',
+    preflightList(report),
+    logBlock(report, COMMENT_LOG_CHARS),
+    warningsList(report),
+    `<sub>${updated}${run}</sub>`,
+  );
 }
 
 /** One line: an emoji and what happened, with the name in a code span. */
 export function headline(report: RunReport): string {
-  const name = codeSpan(displayName(report));
+  const name = codeSpan(report.name ?? report.deploymentId ?? 'deployment');
   const rollback = report.rollback;
-  if (report.command === 'rollback' && rollback) {
-    if (report.outcome === 'success') {
-      return `↩️ ${name} was rolled back to revision ${codeSpan(rollback.to)}`;
-    }
-    if (report.outcome === 'failure') return `❌ Rollback of ${name} failed`;
-    if (report.outcome === 'started') return `🚀 Rollback of ${name} started (not waiting for it)`;
-  }
-  switch (report.outcome) {
-    case 'success':
-      return `✅ ${name} is deployed`;
-    case 'failure':
-      if (rollback?.outcome === 'restored') {
-        return `❌ ${whatFailed(report, name)}; rolled back to revision ${codeSpan(rollback.to)}`;
-      }
-      return `❌ ${whatFailed(report, name)}`;
-    case 'skipped':
-      return `⚠️ The revision of ${name} was ${REVISION_STATUS.SKIPPED.summary} (SKIPPED)`;
-    case 'cancelled':
-      return `🛑 Deployment of ${name} was cancelled (the revision goes on on the platform)`;
-    case 'started':
-      return `🚀 Deployment of ${name} started (not waiting for it)`;
-    case 'deleted':
-      return `🗑️ ${name} was deleted`;
-    case 'not_found':
-      return `🗑️ Nothing to delete: there is no deployment ${name}`;
-  }
+  const asRollback = report.command === 'rollback' && rollback !== undefined;
+  const restored =
+    rollback?.outcome === 'restored' ? `; rolled back to revision ${codeSpan(rollback.to)}` : '';
+  const headlines: Record<RunOutcome, string> = {
+    success: asRollback
+      ? `↩️ ${name} was rolled back to revision ${codeSpan(rollback.to)}`
+      : `✅ ${name} is deployed`,
+    failure: asRollback
+      ? `❌ Rollback of ${name} failed`
+      : `❌ ${whatFailed(report, name)}${restored}`,
+    skipped: `⚠️ The revision of ${name} was ${REVISION_STATUS.SKIPPED.summary} (SKIPPED)`,
+    cancelled: `🛑 Deployment of ${name} was cancelled (the revision goes on on the platform)`,
+    started: `🚀 ${asRollback ? 'Rollback' : 'Deployment'} of ${name} started (not waiting for it)`,
+    deleted: `🗑️ ${name} was deleted`,
+    not_found: `🗑️ Nothing to delete: there is no deployment ${name}`,
+  };
+  return headlines[report.outcome];
 }
 
 /**
@@ -62,69 +120,92 @@ function whatFailed(report: RunReport, name: string): string {
     ].filter(Boolean);
     if (failed.length > 0) return `${name} is deployed, but its ${failed.join(' and ')} failed`;
   }
-  if (report.status === 'BUILD_FAILED' || report.status === 'CREATE_FAILED') {
-    return `The build of ${name} failed`;
-  }
-  if (report.status === 'DEPLOY_FAILED') return `The deploy of ${name} failed`;
+  // The table's log of a failed status says which phase failed: the build or the deploy.
+  const log = report.status !== undefined && revisionStatus(report.status).log;
+  if (log === 'build' || log === 'deploy') return `The ${log} of ${name} failed`;
   if ((report.preflightErrors ?? []).length > 0)
     return `The pre-flight checks of ${name} failed: nothing was deployed`;
   return `Deployment of ${name} failed`;
 }
 
-function sourceCell(report: RunReport): string | undefined {
-  const source = report.source;
-  if (!source) return undefined;
+/**
+ * How a reviewer reaches the deployment, at the top of the PR comment (its only links to the
+ * deployment; empty when neither URL is known, e.g. after a delete): first the deployment's
+ * page in LangSmith (`ui-url`, a page a browser can open), then the agent server's URL, with a
+ * `curl` of its `/ok` only when it can answer: the revision is `DEPLOYED` (after a failed build
+ * or deploy, or while waiting, the URL is shown alone). The `curl` sends the API key from an
+ * environment variable, never the key itself: the comment is public to everyone who can read
+ * the PR. The URL (from the control plane, already checked to be http(s)) is single-quoted for
+ * the shell; a quote in it is percent-encoded, which means the same URL.
+ */
+export function accessSection(report: RunReport): string {
+  if (report.command !== 'deploy') return '';
+  const parts: string[] = [];
+  if (report.uiUrl) {
+    parts.push(`**${markdownLink('Open the deployment in LangSmith', report.uiUrl)}**`);
+  }
+  if (report.url && report.status === 'DEPLOYED') {
+    const target = `${report.url.replace(/\/+$/, '')}/ok`.replace(/'/g, '%27');
+    parts.push(
+      `Agent server (answers only with a LangSmith API key; set ` +
+        `${codeSpan(API_KEY_VARIABLE)} in your shell first):`,
+      codeFence(`curl -H "X-Api-Key: $${API_KEY_VARIABLE}" '${target}'`, 'sh'),
+    );
+  } else if (report.url) {
+    parts.push(`Agent server: ${codeSpan(report.url)}`);
+  }
+  return parts.join('\n\n');
+}
+
+/** A two-column table of the rows whose value is known (a string), or nothing. */
+function factsTable(rows: [string, string | false | undefined][]): string {
+  const known = rows.filter((row): row is [string, string] => typeof row[1] === 'string');
+  if (known.length === 0) return '';
+  return ['| | |', '|---|---|', ...known.map(([k, v]) => `| ${k} | ${v} |`)].join('\n');
+}
+
+function sourceCell(source: RunSource): string {
   if (source.kind === 'github') {
     const repo = source.repoUrl
       ? markdownLink(source.repoUrl.replace(/^https?:\/\//, ''), source.repoUrl, { inTable: true })
       : 'GitHub';
-    return source.repoRef ? `${repo} at ${codeSpan(source.repoRef, { inTable: true })}` : repo;
+    return source.repoRef ? `${repo} at ${cell(source.repoRef)}` : repo;
   }
   if (source.kind === 'upload') {
     return source.digest
-      ? `files of this checkout, archive sha256 ${codeSpan(source.digest.slice(0, 12), { inTable: true })}`
+      ? `files of this checkout, archive sha256 ${cell(source.digest.slice(0, 12))}`
       : 'files of this checkout';
   }
-  return source.imageUri
-    ? `image ${codeSpan(source.imageUri, { inTable: true })}`
-    : 'external Docker image';
+  return source.imageUri ? `image ${cell(source.imageUri)}` : 'external Docker image';
 }
 
 /**
- * The two-column table of facts (only the rows that are known). `links: false` leaves out the
- * agent server and LangSmith rows, for the PR comment, whose first lines already give them.
+ * The table of facts. `links: false` leaves out the agent server and LangSmith rows, for the
+ * PR comment, whose first lines already give them.
  */
-export function detailsTable(report: RunReport, options: { links?: boolean } = {}): string {
+function detailsTable(report: RunReport, options: { links?: boolean } = {}): string {
   const links = options.links ?? true;
-  const rows: [string, string][] = [];
-  const cell = (text: string) => codeSpan(text, { inTable: true });
-  if (report.name !== undefined) rows.push(['Deployment', cell(report.name)]);
-  if (report.deploymentId !== undefined) rows.push(['Deployment ID', cell(report.deploymentId)]);
-  if (report.revisionId !== undefined) rows.push(['Revision ID', cell(report.revisionId)]);
-  if (report.status !== undefined) {
-    const message = report.statusMessage ? ` ${escapeMarkdown(report.statusMessage)}` : '';
-    rows.push(['Status', `**${cell(report.status)}**${message}`]);
-  }
-  if (links && report.url !== undefined) {
-    rows.push(['Agent server', markdownLink(report.url, report.url, { inTable: true })]);
-  }
-  if (links && report.uiUrl !== undefined) {
-    rows.push(['LangSmith', markdownLink('Open in LangSmith', report.uiUrl, { inTable: true })]);
-  }
-  if (report.command === 'deploy' && report.created !== undefined) {
-    rows.push(['Action', report.created ? 'created' : 'updated']);
-  }
-  const source = sourceCell(report);
-  if (source !== undefined) rows.push(['Source', source]);
-  if (report.commitSha !== undefined) rows.push(['Commit', cell(report.commitSha)]);
-  if (report.checks?.health !== undefined) rows.push(['Health check', report.checks.health]);
-  if (report.checks?.smoke !== undefined) rows.push(['Smoke test', report.checks.smoke]);
-  if (report.checks?.tests !== undefined) rows.push(['Conversation tests', report.checks.tests]);
-  if (report.command === 'delete' && report.deletedTracingProject !== undefined) {
-    rows.push(['Tracing project', report.deletedTracingProject ? 'deleted' : 'kept']);
-  }
-  if (rows.length === 0) return '';
-  return ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join('\n');
+  const message = report.statusMessage ? ` ${escapeMarkdown(report.statusMessage)}` : '';
+  const link = (label: string, url: string | undefined) =>
+    links && url !== undefined && markdownLink(label, url, { inTable: true });
+  return factsTable([
+    ['Deployment', code(report.name)],
+    ['Deployment ID', code(report.deploymentId)],
+    ['Revision ID', code(report.revisionId)],
+    ['Status', report.status !== undefined && `**${cell(report.status)}**${message}`],
+    ['Agent server', link(report.url ?? '', report.url)],
+    ['LangSmith', link('Open in LangSmith', report.uiUrl)],
+    ['Action', report.command === 'deploy' && either(report.created, 'created', 'updated')],
+    ['Source', report.source && sourceCell(report.source)],
+    ['Commit', code(report.commitSha)],
+    ['Health check', report.checks?.health],
+    ['Smoke test', report.checks?.smoke],
+    ['Conversation tests', report.checks?.tests],
+    [
+      'Tracing project',
+      report.command === 'delete' && either(report.deletedTracingProject, 'deleted', 'kept'),
+    ],
+  ]);
 }
 
 /**
@@ -132,12 +213,12 @@ export function detailsTable(report: RunReport, options: { links?: boolean } = {
  * observed: no time spent in a status (it began before its first sighting and ended after its
  * last, by an unknown amount) and no status a check did not see.
  */
-export function timelineTable(report: RunReport): string {
+function timelineTable(report: Pick<RunReport, 'timeline'>): string {
   const entries = report.timeline;
   if (entries.length === 0) return '';
   const rows = entries.map((entry) => {
     const last = entry.lastSeenAt ?? entry.at;
-    return `| ${codeSpan(entry.status, { inTable: true })} | ${formatTime(entry.at)} | ${formatTime(last)} |`;
+    return `| ${cell(entry.status)} | ${formatTime(entry.at)} | ${formatTime(last)} |`;
   });
   const first = entries[0]!;
   const final = entries[entries.length - 1]!;
@@ -161,91 +242,105 @@ export function timelineTable(report: RunReport): string {
 export function rollbackSection(report: RunReport): string {
   const rollback = report.rollback;
   if (!rollback) return '';
-  const cell = (text: string) => codeSpan(text, { inTable: true });
   const outcome = {
     restored: 'restored',
     failed: '**failed**',
     started: 'started (not waited for)',
     not_needed: 'not needed (already live)',
   }[rollback.outcome];
-  const rows: [string, string][] = [];
-  if (rollback.from !== undefined) {
-    rows.push([
-      report.command === 'rollback' ? 'Was live' : 'Failed revision',
-      cell(rollback.from),
-    ]);
-  }
-  rows.push(['Restored revision', cell(rollback.to)]);
-  if (rollback.revisionId !== undefined && rollback.revisionId !== rollback.to) {
-    rows.push(['Serving as revision', cell(rollback.revisionId)]);
-  }
-  rows.push(['Rollback', outcome]);
-  if (rollback.status !== undefined) rows.push(['Its status', `**${cell(rollback.status)}**`]);
-  if (rollback.health !== undefined) rows.push(['Its health check', rollback.health]);
-  rows.push(['Reason', escapeMarkdown(rollback.reason)]);
   const parts = [
     '#### Rollback',
-    ['| | |', '|---|---|', ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join('\n'),
+    factsTable([
+      [report.command === 'rollback' ? 'Was live' : 'Failed revision', code(rollback.from)],
+      ['Restored revision', cell(rollback.to)],
+      ['Serving as revision', rollback.revisionId !== rollback.to && code(rollback.revisionId)],
+      ['Rollback', outcome],
+      ['Its status', rollback.status !== undefined && `**${cell(rollback.status)}**`],
+      ['Its health check', rollback.health],
+      ['Reason', escapeMarkdown(rollback.reason)],
+    ]),
   ];
   if (report.command !== 'rollback' && rollback.timeline.length > 0) {
     parts.push(
       `Status timeline of revision ${codeSpan(rollback.revisionId ?? rollback.to)}:`,
-      timelineTable({ ...report, timeline: rollback.timeline }),
+      timelineTable(rollback),
     );
   }
-  return parts.filter(Boolean).join('\n\n');
+  return parts.join('\n\n');
 }
 
-/** The error as a fenced block (it may span lines and contains server text). */
-export function errorBlock(report: RunReport): string {
-  if (!report.error) return '';
-  return codeFence(report.error);
+/**
+ * `#### Conversation tests` with one row per case (case, turns, verdict, reason, time); names
+ * and reasons escaped (`escapeMarkdown` also breaks `@name`, so it notifies nobody). Under the
+ * table, collapsed, the agent's reply that failed a case: agent text, shown in a fence it
+ * cannot close (`codeFence` removes control characters; a code block notifies nobody).
+ */
+export function testsSection(report: RunReport, maxRows = 200): string {
+  const cases = report.tests ?? [];
+  if (cases.length === 0) return '';
+  const shown = cases.slice(0, maxRows);
+  const passed = cases.filter((c) => c.verdict === 'passed').length;
+  const rows = shown.map(
+    (c) =>
+      `| ${escapeMarkdown(c.name)} | ${c.turnsRun}/${c.turns} | ` +
+      `${c.verdict === 'passed' ? '✅ passed' : '❌ failed'} | ` +
+      `${escapeMarkdown(truncate(c.reason, REASON_CELL_CHARS))} | ${formatDuration(c.durationMs)} |`,
+  );
+  const replies = shown
+    .filter((c) => c.verdict === 'failed' && c.reply !== undefined)
+    .map((c) =>
+      collapsed(
+        `The reply that failed “${escapeHtml(c.name)}”`,
+        codeFence(truncate(c.reply!, REPLY_CHARS)),
+      ),
+    );
+  const table = [
+    `#### Conversation tests: ${passed} of ${cases.length} passed`,
+    '',
+    '| Case | Turns | Verdict | Reason | Time |',
+    '|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+  const more = cases.length > maxRows ? [`${cases.length - maxRows} more cases in the log.`] : [];
+  return [table, ...more, ...replies].join('\n\n');
+}
+
+/** A collapsed block; the blank line after `<summary>` lets Markdown be parsed inside. */
+function collapsed(summary: string, body: string): string {
+  return ['<details>', `<summary>${summary}</summary>`, '', body, '', '</details>'].join('\n');
 }
 
 /** The log tail in a collapsed `<details>` block, or the hint why there is none. */
-export function logBlock(report: RunReport, maxChars: number): string {
+function logBlock(report: RunReport, maxChars: number): string {
   const tail = report.logTail ?? [];
   if (tail.length === 0) {
     return report.logsUnavailableHint ? `> ${escapeMarkdown(report.logsUnavailableHint)}` : '';
   }
   const { lines, omitted } = tailWithin(tail, maxChars);
-  const what = report.logKind ? `${report.logKind} log` : 'Log';
-  const label = `${what.charAt(0).toUpperCase()}${what.slice(1)} (last ${lines.length} lines${
-    omitted > 0 ? `; ${omitted} earlier lines left out` : ''
-  })`;
-  // A blank line after <summary> so that Markdown (the fence) is parsed inside <details>.
-  return ['<details>', `<summary>${label}</summary>`, '', codeFence(lines), '', '</details>'].join(
-    '\n',
-  );
+  const what = report.logKind
+    ? { build: 'Build log', deploy: 'Deploy log' }[report.logKind]
+    : 'Log';
+  const left = omitted > 0 ? `; ${omitted} earlier lines left out` : '';
+  return collapsed(`${what} (last ${lines.length} lines${left})`, codeFence(lines));
 }
 
 /** The pre-flight errors, one bullet each, with where they are (file:line:column, key). */
-export function preflightList(report: RunReport): string {
-  const errors = report.preflightErrors ?? [];
-  if (errors.length === 0) return '';
-  return errors
+function preflightList(report: RunReport): string {
+  return (report.preflightErrors ?? [])
     .map((e) => {
-      const place = e.file
-        ? [e.file, e.line, e.line !== undefined ? e.column : undefined]
-            .filter((p) => p !== undefined)
-            .join(':')
-        : undefined;
-      const where = [place, e.key]
-        .filter((p): p is string => p !== undefined && p !== '')
-        .map((p) => codeSpan(p))
-        .join(' ');
-      return `- ❌ ${where ? `${where}: ` : ''}${messageMarkdown(e.message)}`;
+      const column = e.line !== undefined ? e.column : undefined;
+      const place = e.file && [e.file, e.line, column].filter((p) => p !== undefined).join(':');
+      const where = [place, e.key].map((p) => (p ? codeSpan(p) : '')).filter(Boolean);
+      return `- ❌ ${where.length > 0 ? `${where.join(' ')}: ` : ''}${messageMarkdown(e.message)}`;
     })
     .join('\n');
 }
 
-export function warningsList(report: RunReport): string {
-  const warnings = report.warnings ?? [];
-  if (warnings.length === 0) return '';
-  return warnings.map((w) => `- ⚠️ ${escapeMarkdown(w)}`).join('\n');
+function warningsList(report: RunReport): string {
+  return (report.warnings ?? []).map((w) => `- ⚠️ ${escapeMarkdown(w)}`).join('\n');
 }
 
 /** Joins non-empty sections with blank lines. */
-export function sections(...parts: string[]): string {
+function sections(...parts: string[]): string {
   return parts.filter((p) => p.trim().length > 0).join('\n\n') + '\n';
 }

@@ -6,9 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createOctokit } from '../../../src/report/github/octokit.js';
+import { connectGithub } from '../../../src/report/github/octokit.js';
 import { MAX_ANSWER_BYTES } from '../../../src/api/http/limits.js';
 import type { Logger } from '../../../src/lib/untrusted.js';
+import type { GithubContext } from '../../../src/inputs/config.js';
 
 const quiet: Logger = {
   info: () => {},
@@ -52,11 +53,17 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-describe('createOctokit', () => {
+describe('connectGithub', () => {
   it.each(['/repos/o/r/compare/chunked', '/repos/o/r/compare/declared'])(
     'refuses an answer over the cap (%s) before reading it whole',
     async (path) => {
-      const octokit = await createOctokit('token', base, quiet, 20_000);
+      const github = { apiUrl: base, repository: 'o/r' } as GithubContext;
+      const { octokit } = await connectGithub({
+        token: 'token',
+        github,
+        logger: quiet,
+        timeoutMs: 20_000,
+      });
       // The outcome as one short line (a 64 MiB answer must not end up in Jest's message).
       const outcome = await octokit.request(`GET ${path}`).then(
         (r) => `read ${String(r.data).length} characters`,

@@ -3,9 +3,9 @@ import {
   commentMarker,
   isOwnComment,
   startsWithMarker,
-  renderComment,
   upsertPrComment,
 } from '../../../src/report/github/pr-comment.js';
+import { renderComment } from '../../../src/report/render.js';
 import type { RunReport } from '../../../src/report/record.js';
 import {
   captureOutputForTests,

@@ -1,87 +1,72 @@
 /**
- * The files changed between two commits, from GitHub's compare API
- * (`GET /repos/{owner}/{repo}/compare/{base}...{head}`), for `skip-unchanged` across commits.
+ * The files changed between two commits, for `skip-unchanged` across commits: from GitHub's
+ * compare API (`GET /repos/{owner}/{repo}/compare/{base}...{head}`), else from the checkout's
+ * own git history. Nothing here throws.
  *
  * GitHub lists the changed files on the first page only, at most 300 for the whole comparison:
  * a list of 300 may be cut, so it is not trusted. The three-dot form compares `head` with the
  * merge base; only `ahead` (base is an ancestor of head) or `identical` means the list is the
- * whole difference between the two commits. Nothing here throws.
+ * whole difference between the two commits.
+ *
+ * The checkout's history tells only when it holds both commits (`actions/checkout` with
+ * `fetch-depth: 0`, or deep enough) and the live commit is an ancestor of this one; renames are
+ * listed as a removal and an addition (both paths count). `git` is bounded by a timeout.
  */
-import type { GithubContext } from '../../inputs/config.js';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import * as z from 'zod';
 import type { ChangedFile } from '../../deployment/agent-files.js';
-import type { Logger } from '../../lib/untrusted.js';
 import {
-  createOctokit,
+  connectGithub,
   DEFAULT_GITHUB_TIMEOUT_MS,
   describeGithubError,
-  splitRepository,
+  type GithubCall,
 } from './octokit.js';
-import { gitChanges, GIT_TIMEOUT_MS } from './git-history.js';
 
 /** GitHub's cap on the files of one comparison. */
 export const COMPARE_FILE_CAP = 300;
+const GIT_TIMEOUT_MS = 10_000;
+const HEX = /^[0-9a-f]{7,64}$/i;
 
 export type Comparison = { files: ChangedFile[] } | { unreadable: string };
+
+const CompareFiles = z.array(
+  z.object({
+    filename: z.string(),
+    status: z.string(),
+    previous_filename: z.string().optional().catch(undefined),
+  }),
+);
 
 /** Reads the answer's `status` and `files` (pure, for the tests). */
 export function readComparison(data: unknown, base: string, head: string): Comparison {
   const answer = (data ?? {}) as { status?: unknown; files?: unknown };
-  const short = `${base.slice(0, 12)}...${head.slice(0, 12)}`;
+  const short = `GitHub's compare of ${base.slice(0, 12)}...${head.slice(0, 12)}`;
   if (answer.status !== 'ahead' && answer.status !== 'identical') {
     return {
       unreadable:
-        `GitHub's compare of ${short} says ${typeof answer.status === 'string' ? answer.status : 'nothing'}` +
+        `${short} says ${typeof answer.status === 'string' ? answer.status : 'nothing'}` +
         ' (the live commit is not an ancestor of this one, e.g. after a force-push)',
     };
   }
-  if (!Array.isArray(answer.files)) {
-    return { unreadable: `GitHub's compare of ${short} lists no files` };
-  }
+  if (!Array.isArray(answer.files)) return { unreadable: `${short} lists no files` };
   if (answer.files.length >= COMPARE_FILE_CAP) {
     return {
-      unreadable: `GitHub's compare of ${short} lists ${answer.files.length} files, its cap: the list may be cut`,
+      unreadable: `${short} lists ${answer.files.length} files, its cap: the list may be cut`,
     };
   }
-  const files: ChangedFile[] = [];
-  for (const f of answer.files as {
-    filename?: unknown;
-    status?: unknown;
-    previous_filename?: unknown;
-  }[]) {
-    if (typeof f?.filename !== 'string' || typeof f.status !== 'string') {
-      return {
-        unreadable: `GitHub's compare of ${short} has a file entry without a name or status`,
-      };
-    }
-    files.push({
-      filename: f.filename,
-      status: f.status,
-      ...(typeof f.previous_filename === 'string'
-        ? { previous_filename: f.previous_filename }
-        : {}),
-    });
-  }
-  return { files };
+  const files = CompareFiles.safeParse(answer.files);
+  if (!files.success) return { unreadable: `${short} has a file entry without a name or status` };
+  return { files: files.data };
 }
 
-export async function compareCommits(opts: {
-  token: string | undefined;
-  github: GithubContext;
-  base: string;
-  head: string;
-  logger: Logger;
-  timeoutMs?: number;
-}): Promise<Comparison> {
+async function compareCommits(
+  opts: GithubCall & { base: string; head: string },
+): Promise<Comparison> {
   if (!opts.token)
     return { unreadable: '`github-token` is empty, so the compare API cannot be read' };
-  const { owner, repo } = splitRepository(opts.github.repository);
   try {
-    const octokit = await createOctokit(
-      opts.token,
-      opts.github.apiUrl,
-      opts.logger,
-      opts.timeoutMs,
-    );
+    const { octokit, owner, repo } = await connectGithub(opts);
     // One commit a page: the files of the whole comparison come with the first page.
     const { data } = await octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', {
       owner,
@@ -105,28 +90,25 @@ export async function compareCommits(opts: {
  * The change between two commits: GitHub's compare API first, then the checkout's history;
  * unreadable (both reasons) only when neither can tell.
  */
-export async function readChanges(opts: {
-  token: string | undefined;
-  github: GithubContext;
-  base: string;
-  head: string;
-  logger: Logger;
-  /** The run's `timeout`: neither the API call nor `git` may outlive it. */
-  deadline?: { remainingMs(): number };
-}): Promise<Comparison> {
+export async function readChanges(
+  /** With the run's `timeout` as `deadline`: neither the API call nor `git` may outlive it. */
+  opts: GithubCall & { base: string; head: string },
+): Promise<Comparison> {
+  // Each bound is taken when its step starts (the API's before the client loads).
+  const { deadline, ...call } = opts;
   const within = (ms: number) =>
-    Math.max(1, Math.ceil(Math.min(ms, opts.deadline?.remainingMs() ?? ms)));
-  const api = await compareCommits({ ...opts, timeoutMs: within(DEFAULT_GITHUB_TIMEOUT_MS) });
+    Math.max(1, Math.ceil(Math.min(ms, deadline?.remainingMs() ?? ms)));
+  const api = await compareCommits({ ...call, timeoutMs: within(DEFAULT_GITHUB_TIMEOUT_MS) });
   if ('files' in api) return api;
-  if (opts.deadline && opts.deadline.remainingMs() <= 0) {
+  if (deadline && deadline.remainingMs() <= 0) {
     return {
       unreadable: `${api.unreadable}; and the \`timeout\` ran out before the checkout's history was read`,
     };
   }
   const local = await gitChanges(
-    opts.github.workspace,
-    opts.base,
-    opts.head,
+    call.github.workspace,
+    call.base,
+    call.head,
     within(GIT_TIMEOUT_MS),
   );
   if ('files' in local) {
@@ -134,4 +116,60 @@ export async function readChanges(opts: {
     return local;
   }
   return { unreadable: `${api.unreadable}; and ${local.unreadable}` };
+}
+
+/** `git diff --name-status -z` output: status, NUL, path, NUL, … (no renames: one path each). */
+export function parseNameStatus(text: string): ChangedFile[] | undefined {
+  const parts = text.split('\0');
+  if (parts[parts.length - 1] === '') parts.pop();
+  if (parts.length % 2 !== 0) return undefined;
+  const files: ChangedFile[] = [];
+  for (let i = 0; i < parts.length; i += 2) {
+    const code = parts[i]!.charAt(0);
+    const status = code === 'A' ? 'added' : code === 'D' ? 'removed' : 'modified';
+    files.push({ filename: parts[i + 1]!, status });
+  }
+  return files;
+}
+
+/** `git -C workspace …`: its exit code (-1 when it did not run or timed out) and output. */
+async function git(workspace: string, args: string[], timeoutMs: number) {
+  const options = {
+    timeout: timeoutMs,
+    maxBuffer: 32 * 1024 * 1024,
+    env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' },
+  };
+  return promisify(execFile)('git', ['-C', workspace, ...args], options).then(
+    ({ stdout }) => ({ code: 0, stdout }),
+    (error: { code?: unknown }) => ({ code: typeof error.code === 'number' ? error.code : -1 }),
+  );
+}
+
+export async function gitChanges(
+  workspace: string,
+  base: string,
+  head: string,
+  timeoutMs = GIT_TIMEOUT_MS,
+): Promise<Comparison> {
+  if (!HEX.test(base) || !HEX.test(head)) return { unreadable: 'a commit ID is not hex' };
+  const short = `${base.slice(0, 12)}..${head.slice(0, 12)}`;
+  const ancestor = await git(workspace, ['merge-base', '--is-ancestor', base, head], timeoutMs);
+  if (ancestor.code === 1) {
+    return {
+      unreadable: `in the checkout's history ${base.slice(0, 12)} is not an ancestor of ${head.slice(0, 12)}`,
+    };
+  }
+  if (ancestor.code !== 0) {
+    return {
+      unreadable: `the checkout's history does not hold both commits of ${short} (a shallow checkout: \`fetch-depth: 0\` gives it the history)`,
+    };
+  }
+  const diff = await git(
+    workspace,
+    ['diff', '--name-status', '--no-renames', '-z', base, head, '--'],
+    timeoutMs,
+  );
+  const files = 'stdout' in diff ? parseNameStatus(diff.stdout) : undefined;
+  if (!files) return { unreadable: `\`git diff\` of ${short} in the checkout failed` };
+  return { files };
 }

@@ -9,88 +9,70 @@
  */
 import type { GithubContext } from '../../inputs/config.js';
 import { readCapped } from '../../api/http/limits.js';
+import { formatSeconds } from '../../lib/text.js';
 import { inert, type Logger } from '../../lib/untrusted.js';
 
 export type Octokit = ReturnType<(typeof import('@actions/github'))['getOctokit']>;
 
 export const DEFAULT_GITHUB_TIMEOUT_MS = 10_000;
 
-/**
- * An Octokit for `apiUrl` (`GITHUB_API_URL`; `getOctokit` would otherwise take it from the
- * environment at import time), whose requests each time out after `timeoutMs`. Octokit's own
- * log goes to debug.
- */
-export async function createOctokit(
-  token: string,
-  apiUrl: string,
-  logger: Logger,
-  timeoutMs = DEFAULT_GITHUB_TIMEOUT_MS,
+/** What every call to GitHub takes. */
+export interface GithubCall {
+  token: string | undefined;
+  github: GithubContext;
+  logger: Logger;
+  /** Each request's timeout (10 s unless given). */
+  timeoutMs?: number;
   /** The run's `timeout`, for calls that must not outlive it: each request gets what is left. */
-  deadline?: { remainingMs(): number },
-): Promise<Octokit> {
+  deadline?: { remainingMs(): number };
+}
+
+/** An Octokit, and the owner and name of the workflow's repository that every call names. */
+export type GithubRepo = Awaited<ReturnType<typeof connectGithub>>;
+
+/**
+ * An Octokit for `github.apiUrl` (`GITHUB_API_URL`; `getOctokit` would otherwise take it from
+ * the environment at import time), whose requests each time out after `timeoutMs`. Octokit's
+ * own log goes to debug.
+ */
+export async function connectGithub(call: GithubCall) {
   const { getOctokit } = await import('@actions/github');
+  const { logger, deadline, timeoutMs = DEFAULT_GITHUB_TIMEOUT_MS } = call;
   const debug = (message: string) => logger.debug(`GitHub API: ${inert(message, 300)}`);
-  const octokit = getOctokit(token, {
-    baseUrl: (apiUrl || 'https://api.github.com').replace(/\/+$/, ''),
+  const octokit = getOctokit(call.token ?? '', {
+    baseUrl: (call.github.apiUrl || 'https://api.github.com').replace(/\/+$/, ''),
     log: { debug: () => {}, info: () => {}, warn: debug, error: debug },
   });
+  // Each answer is read whole, but at most up to the answer cap (`http/answers.ts`), before
+  // Octokit sees it: a hostile or broken API must not make the runner hold gigabytes, and a body
+  // cut while streaming would reach Octokit as an empty answer (it reads a failed JSON body as
+  // `""`), so the refusal is thrown from the fetch.
   octokit.hook.wrap('request', async (request, options) => {
     const budget = Math.ceil(Math.min(timeoutMs, deadline?.remainingMs() ?? timeoutMs));
-    if (budget <= 0) throw new GithubTimeoutError(0);
+    if (budget <= 0) throw new Error('the `timeout` had run out, so GitHub was not asked');
     const signal = AbortSignal.timeout(budget);
     // The fetch the defaults chose (the proxy's), its answers capped like the control plane's.
     const inner = (options.request?.fetch ?? globalThis.fetch) as typeof fetch;
-    const fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> =>
-      cappedGithubAnswer(await inner(input, init), init?.method ?? 'GET', input);
+    const capped = async (input: string | URL | Request, init?: RequestInit) => {
+      const res = await inner(input, init);
+      const method = init?.method ?? 'GET';
+      const url = new URL(input instanceof Request ? input.url : input);
+      const what = `GitHub's answer to ${method} ${url.pathname}`;
+      const text = await readCapped(res, { method, url, describe: what });
+      // Statuses without a body (204, 304) take none.
+      return new Response([101, 204, 205, 304].includes(res.status) ? null : text, res);
+    };
     // A fresh object per request: the endpoint defaults are merged into a new one each time.
-    options.request = { ...options.request, signal, fetch };
+    options.request = { ...options.request, signal, fetch: capped };
     try {
       return await request(options);
     } catch (error) {
-      if (signal.aborted) throw new GithubTimeoutError(budget);
+      if (signal.aborted) throw new Error(`GitHub did not answer within ${formatSeconds(budget)}`);
       throw error;
     }
   });
-  return octokit;
-}
-
-/**
- * A GitHub answer read whole, but at most up to the answer cap (`http/answers.ts`), before
- * Octokit sees it: a hostile or broken API must not make the runner hold gigabytes, and a
- * body cut while streaming would reach Octokit as an empty answer (it reads a failed JSON
- * body as `""`), so the refusal is thrown here, from the fetch.
- */
-async function cappedGithubAnswer(
-  res: Response,
-  method: string,
-  input: string | URL | Request,
-): Promise<Response> {
-  const url = new URL(input instanceof Request ? input.url : String(input));
-  const describe = `GitHub's answer to ${method} ${url.pathname}`;
-  const text = await readCapped(res, { method, url, describe });
-  // Statuses without a body (204, 304) take none.
-  const body = [101, 204, 205, 304].includes(res.status) ? null : text;
-  return new Response(body, {
-    status: res.status,
-    statusText: res.statusText,
-    headers: res.headers,
-  });
-}
-
-export class GithubTimeoutError extends Error {
-  constructor(readonly timeoutMs: number) {
-    super(
-      timeoutMs <= 0
-        ? 'the `timeout` had run out, so GitHub was not asked'
-        : `GitHub did not answer within ${Math.round(timeoutMs / 100) / 10} s`,
-    );
-    this.name = 'GithubTimeoutError';
-  }
-}
-
-export function splitRepository(repository: string): { owner: string; repo: string } {
-  const [owner = '', repo = ''] = repository.split('/');
-  return { owner, repo };
+  const [owner = '', repo = ''] = call.github.repository.split('/');
+  return { octokit, owner, repo };
 }
 
 /** The workflow run's page: `<server>/<owner>/<repo>/actions/runs/<id>`. */
@@ -99,11 +81,8 @@ export function workflowRunUrl(github: GithubContext): string | undefined {
   return `${github.serverUrl.replace(/\/+$/, '')}/${github.repository}/actions/runs/${github.runId}`;
 }
 
-export type GithubFailureKind = 'permission' | 'rate_limit' | 'not_found' | 'timeout' | 'other';
-
 export interface GithubFailure {
-  kind: GithubFailureKind;
-  status?: number;
+  kind: 'permission' | 'rate_limit' | 'not_found' | 'other';
   /** One line, for a warning. */
   message: string;
 }
@@ -113,22 +92,77 @@ export function describeGithubError(error: unknown): GithubFailure {
   const err = error as {
     status?: unknown;
     message?: unknown;
-    name?: unknown;
     response?: { headers?: Record<string, unknown> };
   };
   const status = typeof err?.status === 'number' ? err.status : undefined;
-  const raw = typeof err?.message === 'string' ? err.message : String(error);
   // GitHub appends " - https://docs.github.com/..." to its messages.
-  const message = raw
+  const message = (typeof err?.message === 'string' ? err.message : String(error))
     .split(/\r?\n/)[0]!
     .replace(/ - https:\/\/docs\.github\.com\S*$/, '')
     .replace(/\.+$/, '');
   const remaining = err?.response?.headers?.['x-ratelimit-remaining'];
   if ((status === 403 || status === 429) && (remaining === '0' || /rate limit/i.test(message))) {
-    return { kind: 'rate_limit', status, message };
+    return { kind: 'rate_limit', message };
   }
-  if (status === 403) return { kind: 'permission', status, message };
-  if (status === 404) return { kind: 'not_found', status, message };
-  if (error instanceof GithubTimeoutError) return { kind: 'timeout', message };
-  return { kind: 'other', status, message: status ? `HTTP ${status}: ${message}` : message };
+  if (status === 403) return { kind: 'permission', message };
+  if (status === 404) return { kind: 'not_found', message };
+  return { kind: 'other', message: status ? `HTTP ${status}: ${message}` : message };
+}
+
+/** How the warnings of one best-effort side effect on GitHub read. */
+export interface SideEffect {
+  /** The warning's title. */
+  title: string;
+  /** How to turn the side effect off, after "Pass a token (…) or". */
+  off: string;
+  /** The advice when GitHub refuses (403): the permission to add. */
+  permission: string;
+  /** The advice when GitHub answers 404. */
+  notFound: string;
+  /** What happens next after any other failure. */
+  retry: string;
+}
+
+/**
+ * The one warning of a side effect that did not happen: what, why (GitHub's answer, or the
+ * empty `github-token`), the advice for that failure, and that the deploy result stands.
+ */
+export function warnGithub(
+  logger: Logger,
+  effect: SideEffect,
+  doing: string,
+  failure: GithubFailure | 'no token',
+): void {
+  const advice: Partial<Record<GithubFailure['kind'], string>> = {
+    permission: effect.permission,
+    not_found: effect.notFound,
+    rate_limit: `The GitHub API rate limit is exhausted. ${effect.retry}`,
+  };
+  const why =
+    failure === 'no token'
+      ? `\`github-token\` is empty. Pass a token (the default is \`\${{ github.token }}\`) or ${effect.off}.`
+      : `${inert(failure.message, 300)}. ${advice[failure.kind] ?? effect.retry}`;
+  logger.warning(`${doing}: ${why} The deploy result is unchanged.`, { title: effect.title });
+}
+
+/**
+ * Runs one best-effort side effect with a client: an empty `github-token` or any failure is
+ * its one warning (`doing`: what did not happen), never thrown; `undefined` then.
+ */
+export async function bestEffort<T>(
+  call: GithubCall,
+  effect: SideEffect,
+  doing: string,
+  run: (gh: GithubRepo) => Promise<T>,
+): Promise<T | undefined> {
+  if (!call.token) {
+    warnGithub(call.logger, effect, doing, 'no token');
+    return undefined;
+  }
+  try {
+    return await run(await connectGithub(call));
+  } catch (error) {
+    warnGithub(call.logger, effect, doing, describeGithubError(error));
+    return undefined;
+  }
 }

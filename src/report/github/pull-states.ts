@@ -4,15 +4,7 @@
  * then kept). A 404 means "does not exist" only when the repository itself is readable with
  * the same token (a token that cannot see a private repository also gets 404s).
  */
-import type { GithubContext } from '../../inputs/config.js';
-import {
-  createOctokit,
-  DEFAULT_GITHUB_TIMEOUT_MS,
-  describeGithubError,
-  splitRepository,
-  type Octokit,
-} from './octokit.js';
-import type { Logger } from '../../lib/untrusted.js';
+import { connectGithub, describeGithubError, type GithubCall, type GithubRepo } from './octokit.js';
 
 export type PullState =
   | { kind: 'open' | 'closed' | 'merged'; title: string }
@@ -22,35 +14,16 @@ export type PullState =
 /** Pull requests read at the same time. */
 const CONCURRENCY = 4;
 
-export interface ReadPullStatesOptions {
-  token: string;
-  github: GithubContext;
-  logger: Logger;
-  timeoutMs?: number;
-  /** The run's `timeout`: no request outlives it (what is left unread is `unknown`, kept). */
-  deadline?: { remainingMs(): number };
-  /** For tests: an Octokit already made. */
-  octokit?: Octokit;
-}
-
+/** With the run's `timeout` as `deadline`: no request outlives it (what is left unread is `unknown`). */
 export async function readPullStates(
   numbers: readonly number[],
-  opts: ReadPullStatesOptions,
+  opts: GithubCall,
 ): Promise<Map<number, PullState>> {
   const states = new Map<number, PullState>();
   if (numbers.length === 0) return states;
-  const { owner, repo } = splitRepository(opts.github.repository);
-  let octokit: Octokit;
+  let gh: GithubRepo;
   try {
-    octokit =
-      opts.octokit ??
-      (await createOctokit(
-        opts.token,
-        opts.github.apiUrl,
-        opts.logger,
-        opts.timeoutMs ?? DEFAULT_GITHUB_TIMEOUT_MS,
-        opts.deadline,
-      ));
+    gh = await connectGithub(opts);
   } catch (error) {
     const reason = describeGithubError(error).message;
     for (const n of numbers) states.set(n, { kind: 'unknown', reason });
@@ -60,33 +33,31 @@ export async function readPullStates(
   const queue = [...new Set(numbers)];
   const worker = async () => {
     for (let n = queue.shift(); n !== undefined; n = queue.shift()) {
-      states.set(n, await readOne(octokit, owner, repo, n));
+      states.set(n, await readOne(gh, n));
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
 
   // A 404 proves nothing when the repository itself is not visible to this token.
   const missing = [...states].filter(([, s]) => s.kind === 'missing').map(([n]) => n);
-  if (missing.length > 0) {
-    const doubt = await repositoryUnreadable(octokit, owner, repo);
-    if (doubt) {
-      for (const n of missing) {
-        states.set(n, {
-          kind: 'unknown',
-          reason: `GitHub answered 404, but the repository ${opts.github.repository} is not readable with this token either (${doubt})`,
-        });
-      }
+  const doubt =
+    missing.length > 0 &&
+    (await gh.octokit.rest.repos.get({ owner: gh.owner, repo: gh.repo }).then(
+      () => undefined,
+      (error: unknown) => describeGithubError(error).message,
+    ));
+  if (doubt) {
+    for (const n of missing) {
+      states.set(n, {
+        kind: 'unknown',
+        reason: `GitHub answered 404, but the repository ${opts.github.repository} is not readable with this token either (${doubt})`,
+      });
     }
   }
   return states;
 }
 
-async function readOne(
-  octokit: Octokit,
-  owner: string,
-  repo: string,
-  n: number,
-): Promise<PullState> {
+async function readOne({ octokit, owner, repo }: GithubRepo, n: number): Promise<PullState> {
   try {
     const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: n });
     const title = typeof data.title === 'string' ? data.title : '';
@@ -106,19 +77,5 @@ async function readOne(
           ? ' (the GitHub API rate limit is exhausted)'
           : '';
     return { kind: 'unknown', reason: `${failure.message}${advice}` };
-  }
-}
-
-/** `undefined` when `GET /repos/{owner}/{repo}` succeeds, else why it failed. */
-async function repositoryUnreadable(
-  octokit: Octokit,
-  owner: string,
-  repo: string,
-): Promise<string | undefined> {
-  try {
-    await octokit.rest.repos.get({ owner, repo });
-    return undefined;
-  } catch (error) {
-    return describeGithubError(error).message;
   }
 }

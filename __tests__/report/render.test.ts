@@ -2,9 +2,14 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { renderSummary, writeSummary } from '../../src/report/step-summary.js';
+import { renderComment, renderSummary, testsSection } from '../../src/report/render.js';
 import type { RunReport } from '../../src/report/record.js';
-import { captureOutputForTests, resetSecretsForTests, setSecret } from '../../src/lib/untrusted.js';
+import {
+  appendStepSummary,
+  captureOutputForTests,
+  resetSecretsForTests,
+  setSecret,
+} from '../../src/lib/untrusted.js';
 import { recordingLogger } from '../helpers/fakes.js';
 import { splitFences } from './support.js';
 
@@ -210,20 +215,20 @@ describe('renderSummary', () => {
   });
 });
 
-describe('writeSummary', () => {
+describe('the step summary, as appendStepSummary writes it', () => {
   const dir = mkdtempSync(join(tmpdir(), 'summary-'));
 
-  it('appends to GITHUB_STEP_SUMMARY', async () => {
+  it('appends to GITHUB_STEP_SUMMARY', () => {
     const file = join(dir, 'append.md');
     writeFileSync(file, 'before\n');
-    await writeSummary(successReport(), { GITHUB_STEP_SUMMARY: file });
-    await writeSummary(failureReport(['x']), { GITHUB_STEP_SUMMARY: file });
+    appendStepSummary(renderSummary(successReport()), { GITHUB_STEP_SUMMARY: file });
+    appendStepSummary(renderSummary(failureReport(['x'])), { GITHUB_STEP_SUMMARY: file });
     const text = readFileSync(file, 'utf8');
     expect(text.startsWith('before\n### ✅')).toBe(true);
     expect(text).toContain('### ❌ The build of `my-agent` failed');
   });
 
-  it('redacts registered secrets', async () => {
+  it('redacts registered secrets', () => {
     const restore = captureOutputForTests(() => {});
     try {
       setSecret('sup3r-s3cret-value');
@@ -231,8 +236,11 @@ describe('writeSummary', () => {
       restore();
     }
     const file = join(dir, 'redact.md');
-    await writeSummary(
-      { ...failureReport(['env TOKEN=sup3r-s3cret-value']), error: 'bad sup3r-s3cret-value' },
+    appendStepSummary(
+      renderSummary({
+        ...failureReport(['env TOKEN=sup3r-s3cret-value']),
+        error: 'bad sup3r-s3cret-value',
+      }),
       { GITHUB_STEP_SUMMARY: file },
     );
     const text = readFileSync(file, 'utf8');
@@ -240,13 +248,13 @@ describe('writeSummary', () => {
     expect(text).toContain('env TOKEN=***');
   });
 
-  it('does nothing without GITHUB_STEP_SUMMARY and warns (never throws) when it cannot write', async () => {
+  it('does nothing without GITHUB_STEP_SUMMARY and warns (never throws) when it cannot write', () => {
     const logger = recordingLogger();
-    await expect(writeSummary(successReport(), {}, logger)).resolves.toBeUndefined();
+    expect(() => appendStepSummary(renderSummary(successReport()), {}, logger)).not.toThrow();
     expect(logger.warnings()).toHaveLength(0);
-    await expect(
-      writeSummary(successReport(), { GITHUB_STEP_SUMMARY: dir }, logger),
-    ).resolves.toBeUndefined();
+    expect(() =>
+      appendStepSummary(renderSummary(successReport()), { GITHUB_STEP_SUMMARY: dir }, logger),
+    ).not.toThrow();
     expect(logger.warnings()).toHaveLength(1);
     expect(logger.warnings()[0]!.message).toContain('Could not write the step summary');
   });
@@ -270,5 +278,78 @@ describe('status_message', () => {
       timeline: [...report.timeline.slice(0, 2), { status: 'INTERRUPTED', at: T0 + 60_000 }],
     });
     expect(timed).not.toContain('when the run ended');
+  });
+});
+
+/* The conversation tests table in the step summary and the PR comment. */
+describe('the conversation tests table', () => {
+  const report: RunReport = {
+    command: 'deploy',
+    outcome: 'failure',
+    name: 'my-agent',
+    timeline: [],
+    checks: { health: 'passed', tests: 'failed' },
+    tests: [
+      {
+        name: 'greets',
+        turnsRun: 2,
+        turns: 2,
+        verdict: 'passed',
+        reason: '2 turns as expected',
+        durationMs: 1234,
+      },
+      {
+        name: 'pipes | and <b>html</b> @team',
+        turnsRun: 1,
+        turns: 3,
+        verdict: 'failed',
+        reason: 'turn 1: the last message does not contain "x" | <script>',
+        durationMs: 61_000,
+      },
+    ],
+  };
+
+  describe('testsSection', () => {
+    it('renders one row per case: case, turns, verdict, reason, time', () => {
+      const table = testsSection(report);
+      const lines = table.split('\n');
+      expect(lines[0]).toBe('#### Conversation tests: 1 of 2 passed');
+      expect(lines[2]).toBe('| Case | Turns | Verdict | Reason | Time |');
+      expect(lines[4]).toBe('| greets | 2/2 | ✅ passed | 2 turns as expected | 1.2 s |');
+      expect(lines[5]).toMatch(
+        /^\| pipes &#124; and &#60;b&#62;html&#60;\/b&#62; @\u200bteam \| 1\/3 \| ❌ failed \| /,
+      );
+      expect(lines[5]).toContain('1 min 01 s |');
+      // Untrusted text cannot end a cell or open HTML.
+      expect(lines[5]?.split(' | ')).toHaveLength(5);
+      expect(table).not.toContain('<script>');
+      // An @mention from a test name notifies nobody.
+      expect(table).not.toContain('@team');
+      expect(table).toContain('@\u200bteam');
+    });
+
+    it('is empty without tests, and appears in the summary and the comment', () => {
+      expect(testsSection({ ...report, tests: [] })).toBe('');
+      expect(renderSummary(report)).toContain('#### Conversation tests: 1 of 2 passed');
+      expect(renderSummary(report)).toContain('| Conversation tests | failed |');
+      expect(renderComment(report, '<!-- m -->')).toContain('| greets | 2/2 | ✅ passed |');
+    });
+
+    it('keeps the comment short: at most the given number of rows', () => {
+      const many: RunReport = {
+        ...report,
+        tests: Array.from({ length: 60 }, (_, i) => ({
+          name: `c${i}`,
+          turnsRun: 1,
+          turns: 1,
+          verdict: 'passed' as const,
+          reason: 'ok',
+          durationMs: 1,
+        })),
+      };
+      const table = testsSection(many, 50);
+      expect(table.split('\n').filter((l) => l.startsWith('| c'))).toHaveLength(50);
+      expect(table).toContain('10 more cases in the log.');
+    });
   });
 });
