@@ -54,6 +54,7 @@ export class ControlPlane {
   ) {}
 
   handle(req: CpRequest): SimResponse {
+    this.store.startDeleteClocks(req.now);
     const parts = req.path.split('/').filter((p) => p !== '');
     if (parts[0] === 'v1' && parts[1] === 'projects') return this.v1Projects(parts, req);
     if (parts[0] !== 'v2' || parts[1] !== 'deployments') return notFound();

@@ -336,7 +336,7 @@ class SimulatorServer implements Simulator {
       revisions,
     };
     const delay = this.options.deleteDelayMs ?? 0;
-    if (dep.status === 'AWAITING_DELETE' && delay > 0) dep.deleteAt = now + delay;
+    if (dep.status === 'AWAITING_DELETE' && delay > 0) dep.deleteDelayFromFirstRequest = delay;
     this.store.add(dep);
     // Seeded as being deleted: taken as deleted with its tracing project (the name is free after).
     if (dep.status === 'AWAITING_DELETE') this.store.tracingProjects.delete(dep.name);

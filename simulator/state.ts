@@ -34,6 +34,11 @@ export interface DeploymentRecord {
   status: string;
   /** Set by DELETE when the deployment lingers in `AWAITING_DELETE`. */
   deleteAt?: number;
+  /**
+   * Seeded as being deleted: its `deleteAt` is set this long after the first control-plane
+   * request, so that how long the action takes to start does not decide what it sees.
+   */
+  deleteDelayFromFirstRequest?: number;
   /** Oldest first. */
   revisions: RevisionRecord[];
   /** Top-level `url` (LangSmith Cloud fills it for the deployments it builds). */
@@ -85,6 +90,15 @@ export class Store {
   clear(): void {
     this.records = [];
     this.tracingProjects.clear();
+  }
+
+  /** Starts the delete clock of deployments seeded as being deleted (see `DeploymentRecord`). */
+  startDeleteClocks(now: number): void {
+    for (const d of this.records) {
+      if (d.deleteDelayFromFirstRequest === undefined) continue;
+      d.deleteAt = now + d.deleteDelayFromFirstRequest;
+      delete d.deleteDelayFromFirstRequest;
+    }
   }
 
   /** Drops deployments whose delete delay has passed. */

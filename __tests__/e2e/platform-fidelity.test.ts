@@ -142,9 +142,10 @@ describe('INTERRUPTED and status_message', () => {
       { status: 'INTERRUPTED', durationMs: 0, statusMessage: 'Interrupted by ada@example.com' },
     ]);
     const log = mark(sim);
-    // Not final (it may still go on): followed until the timeout (5 minutes at most).
+    // Not final (it may still go on): followed until the timeout (5 minutes at most). The
+    // timeout leaves room for a slow start-up: the checks counted below happen after it.
     const result = await runAction({
-      inputs: inputs(name, { timeout: '3', 'poll-interval': '1' }),
+      inputs: inputs(name, { timeout: '5', 'poll-interval': '1' }),
     });
     expectExit(result, 1);
     expect(result.outputs['status']).toBe('INTERRUPTED');

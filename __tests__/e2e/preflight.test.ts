@@ -143,23 +143,6 @@ describe('a broken langgraph.json fails the run before any request', () => {
     expect(listed).not.toContain('see the annotations');
   });
 
-  it('fails fast: median time from process start to the failure is under 1 s', async () => {
-    const ws = workspace({ ...AGENT, 'langgraph.json': webhookConfig('API_TOKEN') });
-    const times: number[] = [];
-    for (let i = 0; i < 10; i++) {
-      const r = await deploy('pf-timing', ws);
-      expect(r.code).toBe(1);
-      times.push(r.elapsedMs);
-    }
-    expect(sim.requests).toEqual([]);
-    times.sort((a, b) => a - b);
-    const median = (times[4]! + times[5]!) / 2;
-    // The times are in the failure message when the median is too slow.
-    expect({ medianBelow1000Ms: median < 1000, median, times }).toMatchObject({
-      medianBelow1000Ms: true,
-    });
-  });
-
   it('refuses an external_docker image-uri that is no image reference', async () => {
     const r = await deploy('pf-bad-image', workspace({}), {
       source: 'external_docker',

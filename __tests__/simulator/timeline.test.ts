@@ -221,13 +221,17 @@ describe('revisions over HTTP', () => {
         offset: 0,
       });
 
-      // A deployment seeded as AWAITING_DELETE also goes after the delay.
+      // A deployment seeded as AWAITING_DELETE also goes after the delay, counted from the
+      // first request after the seeding (how long a client takes to start does not matter).
       const seeded = slow.seedDeployment({ name: 'seeded-leaving', status: 'AWAITING_DELETE' });
       expect(slow.deployments()[0]).toMatchObject({ id: seeded.id, status: 'AWAITING_DELETE' });
+      const first = await call(slow, 'GET', `/v2/deployments/${seeded.id}`);
+      expect(first.body).toMatchObject({ status: 'AWAITING_DELETE' });
       await pollUntil(
-        async () => slow.deployments(),
-        (list) => list.length === 0,
+        () => call(slow, 'GET', `/v2/deployments/${seeded.id}`),
+        (answer) => answer.status === 404,
       );
+      expect(slow.deployments()).toEqual([]);
     } finally {
       await slow.close();
     }
