@@ -1,6 +1,7 @@
 /**
  * Cold start: wall time of `node dist/index.js` failing on an input error (an empty
- * `api-key`, every other input at its action.yml default), interleaved with runs of a bare
+ * `api-key`, every other input at its action.yml default), and failing in pre-flight on a
+ * broken `langgraph.json` (valid inputs; no request is sent), interleaved with runs of a bare
  * `node -e 0`, the floor no action can go under. Plus the size of the bundle: `dist/index.js`
  * (ncc's one entry) and its whole folder (the lazily loaded chunks, licenses.txt).
  */
@@ -24,6 +25,8 @@ export interface ColdStartResults {
   nodeMs: number[];
   /** `node empty.mjs`: the floor plus Node's ESM loader (for information). */
   esmMs: number[];
+  /** Valid inputs, a `langgraph.json` with a syntax error: the pre-flight failure path. */
+  preflightMs: number[];
   medianActionMs: number;
   medianNodeMs: number;
   /** median(action) / median(node -e 0). */
@@ -69,6 +72,7 @@ function runnerEnv(): { env: NodeJS.ProcessEnv; cwd: string } {
   for (const file of ['output', 'summary']) writeFileSync(join(dir, file), '');
   writeFileSync(join(dir, 'event.json'), '{}');
   writeFileSync(join(dir, 'empty.mjs'), '');
+  writeFileSync(join(dir, 'langgraph.json'), '{ "graphs": { "agent": "./agent.py:graph", } ');
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? dir,
@@ -87,6 +91,18 @@ function runnerEnv(): { env: NodeJS.ProcessEnv; cwd: string } {
   const inputs = { ...actionDefaults(), 'github-token': '', 'api-key': '' };
   for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
   return { env, cwd: dir };
+}
+
+/** Valid inputs for a deploy; the broken `langgraph.json` stops it before any request. */
+function preflightEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return {
+    ...env,
+    'INPUT_API-KEY': 'lsv2_pt_bench_cold_start_key',
+    // A loopback port nothing listens on: pre-flight must fail before anything is sent.
+    'INPUT_CONTROL-PLANE-URL': 'http://127.0.0.1:9',
+    INPUT_NAME: 'bench-cold',
+    'INPUT_INTEGRATION-ID': '5c1a4b2e-8f3d-4e6a-9b7c-0d1e2f3a4b5c',
+  };
 }
 
 function firstLine(text: string): string {
@@ -121,6 +137,8 @@ export async function benchColdStart(options: ColdStartOptions): Promise<ColdSta
   const actionMs: number[] = [];
   const nodeMs: number[] = [];
   const esmMs: number[] = [];
+  const preflightMs: number[] = [];
+  const broken = preflightEnv(env);
   let problem: string | undefined;
   for (let round = -options.warmup; round < options.rounds; round++) {
     // Alternate which goes first, so neither always runs right after the other.
@@ -132,6 +150,15 @@ export async function benchColdStart(options: ColdStartOptions): Promise<ColdSta
           `(expected 1 with an ::error naming api-key): ${firstLine(run.stdout + run.stderr)}`;
       }
       if (round >= 0) actionMs.push(run.ms);
+    };
+    const preflight = async () => {
+      const run = await timeRun([DIST], broken, cwd);
+      if (run.code !== 1 || !/^::error .*langgraph\.json/im.test(run.stdout)) {
+        problem ??=
+          `\`node dist/index.js\` with a broken langgraph.json exited ${String(run.code)} ` +
+          `(expected 1 with an ::error naming langgraph.json): ${firstLine(run.stdout + run.stderr)}`;
+      }
+      if (round >= 0) preflightMs.push(run.ms);
     };
     const bare = async () => {
       const run = await timeRun(['-e', '0'], env, cwd);
@@ -151,7 +178,9 @@ export async function benchColdStart(options: ColdStartOptions): Promise<ColdSta
       }
     };
     const order =
-      round % 2 === 0 ? [action, bare, esm, withInherited] : [withInherited, esm, bare, action];
+      round % 2 === 0
+        ? [action, preflight, bare, esm, withInherited]
+        : [withInherited, esm, bare, preflight, action];
     for (const step of order) await step();
     if (round >= 0 && (round + 1) % 10 === 0) {
       options.progress?.(`cold start: ${round + 1}/${options.rounds} rounds`);
@@ -166,6 +195,7 @@ export async function benchColdStart(options: ColdStartOptions): Promise<ColdSta
     actionMs,
     nodeMs,
     esmMs,
+    preflightMs,
     medianActionMs,
     medianNodeMs,
     ratio: medianActionMs / medianNodeMs,

@@ -340,6 +340,11 @@ function coldSection(cold: ColdStartResults): string {
           millis(cold.medianActionMs),
           millis(p95(cold.actionMs)),
         ],
+        [
+          '`node dist/index.js`, pre-flight failure (broken langgraph.json, nothing sent)',
+          millis(median(cold.preflightMs)),
+          millis(p95(cold.preflightMs)),
+        ],
         ['ratio (medians)', `${cold.ratio.toFixed(2)}×`, ''],
         ...inheritedRows(cold),
         ['size of dist/index.js', bytes(cold.indexBytes), ''],
