@@ -48,7 +48,6 @@ const COVERED_ELSEWHERE: Readonly<Record<string, string>> = {
   'src/deployment/steps.ts': '__tests__/deployment/redeploy.test.ts',
   'src/deployment/tracing-project-conflict.ts': '__tests__/deployment/upsert.test.ts',
   'src/deployment/writes.ts': '__tests__/deployment/upsert.test.ts',
-  'src/deployment/upload/build-commands.ts': '__tests__/deployment/upload/archive.test.ts',
   'src/deployment/upload/source-files.ts': '__tests__/deployment/upload/archive.test.ts',
   'src/api/answers.ts': '__tests__/api/client.test.ts',
   'src/api/http/failures.ts': '__tests__/api/http/request.test.ts',

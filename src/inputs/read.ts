@@ -9,12 +9,11 @@
  * An empty input means its default from `./spec.ts` (the runner passes the `action.yml`
  * default; local runs and tests may pass nothing).
  */
-import type { Config, GithubContext, InputProblem, Source } from './config.js';
+import type { Config, InputProblem, Source } from './config.js';
 import { parseNameTemplate } from './prune-template.js';
 import { getInput as inputOf, setSecret } from '../lib/untrusted.js';
-import { describeRefusedCommand } from '../deployment/upload/build-commands.js';
 import { Checks } from './validate.js';
-import { eventPayloadProblem, readGithubContext } from './github-event.js';
+import { readGithubContext } from './github-event.js';
 import { NO_SECRETS_ON_FORKS, parseSecrets } from './secrets.js';
 import { booleanDefault, choiceDefault, defaultOf, INPUTS, type InputName } from './spec.js';
 import { feedbackHostFor } from '../verify/feedback-url.js';
@@ -33,18 +32,14 @@ type Read = (name: InputName) => string;
 export type ReadConfigResult =
   { ok: true; config: Config; notes: string[] } | { ok: false; problems: InputProblem[] };
 
-export interface ReadConfigDeps {
-  /** Masks a secret value in the log; default `setSecret`. */
-  mask?: (value: string) => void;
-  /** The GitHub context; default `readGithubContext(env)`. */
-  github?: GithubContext;
-}
+/** `mask`: masks a secret value in the log; default `setSecret`. */
+type Deps = { mask?: (value: string) => void };
 
 /**
  * Reads and checks every input. `notes` are warnings to print on success (for example
  * about `build-on-push: true`).
  */
-export function readConfig(env: NodeJS.ProcessEnv, deps: ReadConfigDeps = {}): ReadConfigResult {
+export function readConfig(env: NodeJS.ProcessEnv, deps: Deps = {}): ReadConfigResult {
   const mask = deps.mask ?? setSecret;
   const getInput: Read = (name) => inputOf(name, env);
 
@@ -55,9 +50,8 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: ReadConfigDeps = {}): R
   const parsedSecrets = parseSecrets(secretsText);
   for (const value of [apiKey, githubToken, ...parsedSecrets.sensitive]) if (value) mask(value);
 
-  const github = deps.github ?? readGithubContext(env);
+  const { github, payloadProblem } = readGithubContext(env);
   const check = new Checks();
-  const payloadProblem = deps.github ? undefined : eventPayloadProblem(env);
   if (payloadProblem) check.note(payloadProblem);
 
   if (!apiKey) {
@@ -178,7 +172,7 @@ function readPruneInputs(getInput: Read, config: Config, check: Checks): void {
  */
 export async function readInputs(
   env: NodeJS.ProcessEnv,
-  deps: ReadConfigDeps = {},
+  deps: Deps = {},
 ): Promise<ReadConfigResult> {
   const read = readConfig(env, deps);
   const getInput: Read = (name) => inputOf(name, env);
@@ -202,7 +196,7 @@ export async function readInputs(
   if (tests !== '') {
     const workspace = read.ok
       ? read.config.github.workspace
-      : (deps.github?.workspace ?? (env['GITHUB_WORKSPACE'] || process.cwd()));
+      : env['GITHUB_WORKSPACE'] || process.cwd();
     const { loadTestsFile } = await import('../verify/tests-file.js');
     const loaded = loadTestsFile(workspace, tests);
     if (loaded.ok) cases = loaded.suite.cases;
@@ -260,15 +254,10 @@ function readDeployInputs(
   }
 
   if (source === 'github' || source === 'upload') {
-    for (const input of ['install-command', 'build-command'] as const) {
-      const value = given[input];
-      if (value === '') continue;
-      const refused = describeRefusedCommand(value);
-      if (refused)
-        check.problem(input, `Input \`${input}\` is refused before any request: ${refused}.`);
-      else if (input === 'install-command') config.installCommand = value;
-      else config.buildCommand = value;
-    }
+    const installCommand = check.command('install-command', given['install-command']);
+    if (installCommand) config.installCommand = installCommand;
+    const buildCommand = check.command('build-command', given['build-command']);
+    if (buildCommand) config.buildCommand = buildCommand;
     config.configPath = getInput('config-path') || defaultOf('config-path');
     config.deploymentType =
       check.oneOf('deployment-type', getInput('deployment-type')) ??

@@ -53,6 +53,42 @@ const UUID_INPUTS = {
     'LangSmith; leave it empty to serve the newest earlier revision that reached DEPLOYED.',
 } as const;
 
+/** Characters the platform refuses anywhere in a build or install command. */
+const REFUSED: readonly [string, string][] = [
+  ['"', 'a double quote (")'],
+  ['`', 'a backtick (`)'],
+  ['\\', 'a backslash (\\)'],
+  ['\n', 'a newline'],
+  ['\r', 'a carriage return'],
+  ['\0', 'a NUL character'],
+  ['\t', 'a tab'],
+  ['|', 'a pipe (|)'],
+  [';', 'a semicolon (;)'],
+  ['$', 'a dollar sign ($)'],
+  ['>', 'a redirection (>)'],
+  ['<', 'a redirection (<)'],
+];
+
+/** A run of `&` of odd length: `cmd &` (background) is refused, `a && b` is allowed. */
+const LONE_AMPERSAND = /(?<!&)&(?:&&)*(?!&)/;
+
+/**
+ * What is wrong with an `install-command` / `build-command` by the platform's character rule,
+ * as the `langgraph` CLI checks it (`has_disallowed_build_command_content`), in words naming
+ * every refused character found, so one run fixes them all (`undefined`: acceptable).
+ */
+export function describeRefusedCommand(command: string): string | undefined {
+  const found = REFUSED.filter(([char]) => command.includes(char)).map(([, words]) => words);
+  if (LONE_AMPERSAND.test(command)) found.push('a lone & (background job; `&&` is allowed)');
+  if (found.length === 0) return undefined;
+  return (
+    `it holds ${found.join(', ')}, which the platform refuses in build commands ` +
+    '(no quotes, backslashes, pipes, redirections, variables, `;` or background `&`; ' +
+    'chaining with `&&` is allowed). Put complex steps in a script in the repository and ' +
+    'call it, e.g. `sh ./scripts/build.sh`'
+  );
+}
+
 /** Collects problems and notes; each check returns a usable value either way. */
 export class Checks {
   readonly problems: InputProblem[] = [];
@@ -117,6 +153,14 @@ export class Checks {
         'rule), ' +
         (suggestion ? `e.g. \`${suggestion}\`.` : 'e.g. `my-agent` or `my-agent-pr-12`.'),
     );
+    return '';
+  }
+
+  /** A build or install command the platform accepts, or '' with a problem. */
+  command(input: 'install-command' | 'build-command', raw: string): string {
+    const refused = describeRefusedCommand(raw);
+    if (refused === undefined) return raw;
+    this.problem(input, `Input \`${input}\` is refused before any request: ${refused}.`);
     return '';
   }
 
