@@ -12,7 +12,7 @@
 import type { Config, InputProblem, Source } from './config.js';
 import { parseNameTemplate } from './prune-template.js';
 import { getInput as inputOf, setSecret } from '../lib/untrusted.js';
-import { Checks } from './validate.js';
+import { Checks, REGION_CONTROL_PLANE_URLS, uiBaseUrlFor } from './validate.js';
 import { readGithubContext } from './github-event.js';
 import { NO_SECRETS_ON_FORKS, parseSecrets } from './secrets.js';
 import { booleanDefault, choiceDefault, defaultOf, INPUTS, type InputName } from './spec.js';
@@ -64,7 +64,9 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: Deps = {}): ReadConfigR
   }
   const workspaceId = check.uuid('workspace-id', getInput('workspace-id'));
   const region = check.oneOf('region', getInput('region'));
-  const controlPlane = check.controlPlaneUrl(getInput('control-plane-url'), region);
+  const controlPlaneUrl =
+    check.httpUrl('control-plane-url', getInput('control-plane-url'), true) ??
+    REGION_CONTROL_PLANE_URLS[region ?? 'us'];
   const command = check.oneOf('command', getInput('command'));
   const nameInput = getInput('name');
   const deploymentIdInput = getInput('deployment-id');
@@ -87,8 +89,8 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: Deps = {}): ReadConfigR
     apiKey,
     ...(workspaceId && { workspaceId }),
     region: region ?? choiceDefault('region'),
-    controlPlaneUrl: controlPlane.url,
-    uiBaseUrl: controlPlane.uiBaseUrl,
+    controlPlaneUrl,
+    uiBaseUrl: uiBaseUrlFor(controlPlaneUrl),
     ...(name && { name }),
     ...(deploymentId && { deploymentId }),
     wait,
@@ -119,6 +121,30 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: Deps = {}): ReadConfigR
     readDeployInputs(getInput, config, check, env);
     for (const message of parsedSecrets.problems) check.problem('secrets', message);
     if (secretsText !== '') config.secrets = parsedSecrets.secrets;
+    // Unlike other inputs, empty is a choice here (no feedback); unset is the default `ci`.
+    const feedbackKey =
+      env['INPUT_TESTS-FEEDBACK-KEY'] === undefined
+        ? defaultOf('tests-feedback-key')
+        : getInput('tests-feedback-key');
+    if (feedbackKey !== '' && !/^[A-Za-z0-9_.:/-]{1,100}$/.test(feedbackKey)) {
+      check.problem(
+        'tests-feedback-key',
+        `Input \`tests-feedback-key\` is "${feedbackKey}"; a feedback key is 1 to 100 letters, ` +
+          'digits, `_`, `-`, `.`, `:` or `/` (for example `ci`), or empty for no feedback.',
+      );
+    }
+    const tests = getInput('tests');
+    // `readInputs` reads the cases.
+    if (tests !== '') {
+      config.tests = {
+        file: tests,
+        cases: [],
+        ...(feedbackKey !== '' && {
+          feedbackKey,
+          feedbackHost: feedbackHostFor(config.controlPlaneUrl, config.region),
+        }),
+      };
+    }
   }
   if (command === 'delete' || command === 'prune') {
     const raw = getInput('delete-tracing-project');
@@ -175,48 +201,18 @@ export async function readInputs(
   deps: Deps = {},
 ): Promise<ReadConfigResult> {
   const read = readConfig(env, deps);
-  const getInput: Read = (name) => inputOf(name, env);
-  if ((getInput('command') || defaultOf('command')).toLowerCase() !== 'deploy') return read;
-  const problems: InputProblem[] = read.ok ? [] : [...read.problems];
-  // Unlike other inputs, empty is a choice here (no feedback); unset is the default `ci`.
-  const feedbackKey =
-    env['INPUT_TESTS-FEEDBACK-KEY'] === undefined
-      ? defaultOf('tests-feedback-key')
-      : getInput('tests-feedback-key');
-  if (feedbackKey !== '' && !FEEDBACK_KEY_PATTERN.test(feedbackKey)) {
-    problems.push({
-      input: 'tests-feedback-key',
-      message:
-        `Input \`tests-feedback-key\` is "${feedbackKey}"; a feedback key is 1 to 100 letters, ` +
-        'digits, `_`, `-`, `.`, `:` or `/` (for example `ci`), or empty for no feedback.',
-    });
+  const tests = inputOf('tests', env);
+  const command = (inputOf('command', env) || defaultOf('command')).toLowerCase();
+  if (command !== 'deploy' || tests === '') return read;
+  const { loadTestsFile } = await import('../verify/tests-file.js');
+  const loaded = loadTestsFile(env['GITHUB_WORKSPACE'] || process.cwd(), tests);
+  if (!loaded.ok) {
+    const problems = loaded.problems.map((message) => ({ input: 'tests', message }));
+    return { ok: false, problems: [...(read.ok ? [] : read.problems), ...problems] };
   }
-  const tests = getInput('tests');
-  let cases: NonNullable<Config['tests']>['cases'] | undefined;
-  if (tests !== '') {
-    const workspace = read.ok
-      ? read.config.github.workspace
-      : env['GITHUB_WORKSPACE'] || process.cwd();
-    const { loadTestsFile } = await import('../verify/tests-file.js');
-    const loaded = loadTestsFile(workspace, tests);
-    if (loaded.ok) cases = loaded.suite.cases;
-    else for (const message of loaded.problems) problems.push({ input: 'tests', message });
-  }
-  if (problems.length > 0 || !read.ok) return { ok: false, problems };
-  if (cases) {
-    read.config.tests = {
-      file: tests,
-      cases,
-      ...(feedbackKey !== '' && {
-        feedbackKey,
-        feedbackHost: feedbackHostFor(read.config.controlPlaneUrl, read.config.region),
-      }),
-    };
-  }
+  if (read.ok && read.config.tests) read.config.tests.cases = loaded.suite.cases;
   return read;
 }
-
-const FEEDBACK_KEY_PATTERN = /^[A-Za-z0-9_.:/-]{1,100}$/;
 
 /** The inputs only `command: deploy` uses; `delete` ignores them. */
 function readDeployInputs(

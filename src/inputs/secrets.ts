@@ -86,9 +86,7 @@ export interface ParsedSecrets {
 }
 
 /** An entry as given, with where it was given, for messages: `line 3` or `key 2`. */
-interface RawEntry extends SecretEntry {
-  where: string;
-}
+type RawEntry = SecretEntry & { where: string };
 
 export function parseSecrets(text: string): ParsedSecrets {
   const out: ParsedSecrets = { secrets: [], problems: [], sensitive: [] };

@@ -23,7 +23,7 @@ export const REGION_CONTROL_PLANE_URLS: Readonly<Record<Region, string>> = {
  * → `https://<prefix>.smith.langchain.com`; any other (self-hosted) install → the control-plane
  * URL without its `/api-host` suffix.
  */
-function uiBaseUrlFor(controlPlaneUrl: string): string {
+export function uiBaseUrlFor(controlPlaneUrl: string): string {
   // `URL` lowercases the host of an http(s) URL.
   const host = URL.canParse(controlPlaneUrl) ? new URL(controlPlaneUrl).hostname : '';
   const cloud = /^(?:(.+)\.)?api\.host\.langchain\.com$/.exec(host);
@@ -171,13 +171,6 @@ export class Checks {
     return '';
   }
 
-  /** The control-plane base URL and the UI base URL; a bad `control-plane-url` is a problem. */
-  controlPlaneUrl(raw: string, region: Region | undefined): { url: string; uiBaseUrl: string } {
-    const url =
-      this.httpUrl('control-plane-url', raw, true) ?? REGION_CONTROL_PLANE_URLS[region ?? 'us'];
-    return { url, uiBaseUrl: uiBaseUrlFor(url) };
-  }
-
   /**
    * An `http(s)://` URL without query, fragment or trailing slash, or `undefined` (with a
    * problem when `raw` is set). Messages do not repeat the URL: it could carry credentials.
@@ -239,7 +232,8 @@ export class Checks {
   ): string | undefined {
     if (isPullRequestEvent(github.eventName)) {
       const pr = github.pullRequest;
-      if (pr && isFork(pr) && !(repoUrl && pointsTo(repoUrl, pr.headRepoFullName))) {
+      const fork = pr && pr.headRepoFullName.toLowerCase() !== pr.baseRepoFullName.toLowerCase();
+      if (fork && !(repoUrl && pointsTo(repoUrl, pr.headRepoFullName))) {
         const base = pr.baseRepoFullName || github.repository;
         const head = pr.headRepoFullName || 'a fork that no longer exists';
         this.problem(
@@ -302,10 +296,6 @@ export class Checks {
     );
     return undefined;
   }
-}
-
-function isFork(pr: NonNullable<GithubContext['pullRequest']>): boolean {
-  return pr.headRepoFullName.toLowerCase() !== pr.baseRepoFullName.toLowerCase();
 }
 
 /** The nearest valid deployment name, or `undefined` when nothing of `raw` is left. */
