@@ -6,6 +6,7 @@
 import type { GithubContext, InputProblem, Region } from './config.js';
 import { isPullRequestEvent } from './github-event.js';
 import { describeJsonError } from './secrets.js';
+import { isRecord } from '../lib/guards.js';
 import { parseBoolean } from '../lib/untrusted.js';
 import { keyAllowedFor } from '../api/http/key-policy.js';
 import { defaultOf, INPUTS, type ChoiceInput, type ChoiceOf, type InputName } from './spec.js';
@@ -89,7 +90,6 @@ export function describeRefusedCommand(command: string): string | undefined {
   );
 }
 
-/** Collects problems and notes; each check returns a usable value either way. */
 export class Checks {
   readonly problems: InputProblem[] = [];
   readonly notes: string[] = [];
@@ -178,38 +178,21 @@ export class Checks {
    */
   httpUrl(input: InputName, raw: string, carriesApiKey = false): string | undefined {
     if (raw === '') return undefined;
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      this.problem(
-        input,
-        `Input \`${input}\` is not a URL; give an absolute URL such as https://example.com.`,
-      );
-      return undefined;
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-      this.problem(input, `Input \`${input}\` must start with https:// (it is ${url.protocol}//).`);
-      return undefined;
-    }
-    if (carriesApiKey && !keyAllowedFor(url)) {
-      this.problem(
-        input,
-        `Input \`${input}\` uses http:// with host ${url.hostname}: the API key would cross the ` +
-          'network in clear text. Use https://; plain http:// is accepted only for localhost, ' +
-          '127.0.0.1 and [::1].',
-      );
-      return undefined;
-    }
-    if (url.username || url.password || url.search || url.hash) {
-      this.problem(
-        input,
-        `Input \`${input}\` must be a plain base URL, without credentials, query (?…) or ` +
-          'fragment (#…).',
-      );
-      return undefined;
-    }
-    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+    const url = URL.canParse(raw) ? new URL(raw) : undefined;
+    const why = !url
+      ? 'is not a URL; give an absolute URL such as https://example.com.'
+      : url.protocol !== 'https:' && url.protocol !== 'http:'
+        ? `must start with https:// (it is ${url.protocol}//).`
+        : carriesApiKey && !keyAllowedFor(url)
+          ? `uses http:// with host ${url.hostname}: the API key would cross the network in ` +
+            'clear text. Use https://; plain http:// is accepted only for localhost, ' +
+            '127.0.0.1 and [::1].'
+          : url.username || url.password || url.search || url.hash
+            ? 'must be a plain base URL, without credentials, query (?…) or fragment (#…).'
+            : undefined;
+    if (url && why === undefined) return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+    this.problem(input, `Input \`${input}\` ${why}`);
+    return undefined;
   }
 
   /** `repo-url`, or `<server_url>/<repository>` of the workflow when it is empty. */
@@ -281,13 +264,10 @@ export class Checks {
   }
 
   jsonObject(input: InputName, raw: string): Record<string, unknown> | undefined {
-    if (raw === '') return undefined;
-    const parsed = this.json(input, raw);
+    const parsed = raw === '' ? undefined : this.json(input, raw);
     if (!parsed) return undefined;
     const { value } = parsed;
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      return value as Record<string, unknown>;
-    }
+    if (isRecord(value)) return value;
     this.problem(
       input,
       `Input \`${input}\` must be a JSON object ({ … }), not ${
