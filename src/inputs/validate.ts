@@ -213,40 +213,34 @@ export class Checks {
     env: NodeJS.ProcessEnv,
     repoUrl: string | undefined,
   ): string | undefined {
-    if (isPullRequestEvent(github.eventName)) {
-      const pr = github.pullRequest;
-      const fork = pr && pr.headRepoFullName.toLowerCase() !== pr.baseRepoFullName.toLowerCase();
-      if (fork && !(repoUrl && pointsTo(repoUrl, pr.headRepoFullName))) {
-        const base = pr.baseRepoFullName || github.repository;
-        const head = pr.headRepoFullName || 'a fork that no longer exists';
-        this.problem(
-          'repo-ref',
-          `Pull request #${pr.number} comes from ${head}, but LangSmith Deployment builds ` +
-            `from the base repository ${base}, where its branch does not exist. To preview ` +
-            'pull requests from forks, build an image in the workflow and deploy it with ' +
-            '`source: external_docker`; or push the branch to the base repository; or set ' +
-            '`repo-ref` to a branch of it.',
-        );
-        return undefined;
-      }
-      const headRef = pr?.headRef || env['GITHUB_HEAD_REF'] || '';
-      if (headRef) return headRef;
-      this.problem(
-        'repo-ref',
-        `Input \`repo-ref\` is empty and the head branch of this ${github.eventName} event is ` +
-          'unknown (no readable event payload, no GITHUB_HEAD_REF). Set `repo-ref` to the ' +
-          'branch to deploy, e.g. `repo-ref: ${{ github.head_ref }}`.',
-      );
-      return undefined;
-    }
-    if (github.ref.startsWith('refs/tags/')) return github.ref;
-    if (github.ref.startsWith('refs/heads/')) return github.ref.slice('refs/heads/'.length);
-    this.problem(
-      'repo-ref',
-      `Input \`repo-ref\` is empty and cannot be derived from GITHUB_REF ` +
+    const pr = github.pullRequest;
+    const fork = pr && pr.headRepoFullName.toLowerCase() !== pr.baseRepoFullName.toLowerCase();
+    const headRef = pr?.headRef || env['GITHUB_HEAD_REF'] || '';
+    let why: string;
+    if (!isPullRequestEvent(github.eventName)) {
+      if (github.ref.startsWith('refs/tags/')) return github.ref;
+      if (github.ref.startsWith('refs/heads/')) return github.ref.slice('refs/heads/'.length);
+      why =
+        `Input \`repo-ref\` is empty and cannot be derived from GITHUB_REF ` +
         `"${github.ref}" (event ${github.eventName || 'unknown'}): it is neither a branch nor ` +
-        'a tag. Set `repo-ref` to a branch name or to refs/tags/<tag>.',
-    );
+        'a tag. Set `repo-ref` to a branch name or to refs/tags/<tag>.';
+    } else if (fork && !(repoUrl && pointsTo(repoUrl, pr.headRepoFullName))) {
+      const base = pr.baseRepoFullName || github.repository;
+      const head = pr.headRepoFullName || 'a fork that no longer exists';
+      why =
+        `Pull request #${pr.number} comes from ${head}, but LangSmith Deployment builds ` +
+        `from the base repository ${base}, where its branch does not exist. To preview ` +
+        'pull requests from forks, build an image in the workflow and deploy it with ' +
+        '`source: external_docker`; or push the branch to the base repository; or set ' +
+        '`repo-ref` to a branch of it.';
+    } else {
+      if (headRef) return headRef;
+      why =
+        `Input \`repo-ref\` is empty and the head branch of this ${github.eventName} event is ` +
+        'unknown (no readable event payload, no GITHUB_HEAD_REF). Set `repo-ref` to the ' +
+        'branch to deploy, e.g. `repo-ref: ${{ github.head_ref }}`.';
+    }
+    this.problem('repo-ref', why);
     return undefined;
   }
 
