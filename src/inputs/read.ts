@@ -22,9 +22,6 @@ import { feedbackHostFor } from '../verify/feedback-url.js';
 type SourceInput = {
   [N in InputName]: (typeof INPUTS)[N] extends { sources: readonly Source[] } ? N : never;
 }[InputName];
-const SOURCE_INPUTS = Object.keys(INPUTS).filter(
-  (name) => 'sources' in INPUTS[name as InputName],
-) as SourceInput[];
 
 /** The value of an input, `''` when not set. */
 type Read = (name: InputName) => string;
@@ -237,7 +234,7 @@ function readDeployInputs(
 
   if (source) {
     config.source = source;
-    for (const input of SOURCE_INPUTS) {
+    for (const input of Object.keys(given) as SourceInput[]) {
       const sources: readonly Source[] = INPUTS[input].sources;
       if (given[input] === '' || sources.includes(source)) continue;
       const which = sources.map((s) => `\`source: ${s}\``).join(' or ');
