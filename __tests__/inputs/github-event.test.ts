@@ -38,7 +38,7 @@ describe('readGithubContext', () => {
       GITHUB_RUN_ID: '42',
       GITHUB_RUN_ATTEMPT: '2',
       GITHUB_WORKSPACE: '/work/space',
-    });
+    }).github;
     expect(context).toEqual({
       eventName: 'push',
       ref: 'refs/heads/main',
@@ -53,7 +53,7 @@ describe('readGithubContext', () => {
   });
 
   it('defaults server URL, API URL and workspace', () => {
-    const context = readGithubContext({});
+    const context = readGithubContext({}).github;
     expect(context.serverUrl).toBe('https://github.com');
     expect(context.apiUrl).toBe('https://api.github.com');
     expect(context.workspace).toBe(process.cwd());
@@ -66,7 +66,7 @@ describe('readGithubContext', () => {
       const context = readGithubContext({
         GITHUB_EVENT_NAME: event,
         GITHUB_EVENT_PATH: eventFile(`${event}.json`, prPayload('acme/agent')),
-      });
+      }).github;
       expect(context.pullRequest).toEqual({
         number: 7,
         headRef: 'feature/x',
@@ -81,12 +81,12 @@ describe('readGithubContext', () => {
     const fork = readGithubContext({
       GITHUB_EVENT_NAME: 'pull_request',
       GITHUB_EVENT_PATH: eventFile('fork.json', prPayload('someone/agent')),
-    });
+    }).github;
     expect(fork.pullRequest?.headRepoFullName).toBe('someone/agent');
     const deleted = readGithubContext({
       GITHUB_EVENT_NAME: 'pull_request',
       GITHUB_EVENT_PATH: eventFile('deleted.json', prPayload(null)),
-    });
+    }).github;
     expect(deleted.pullRequest?.headRepoFullName).toBe('');
   });
 
@@ -94,7 +94,7 @@ describe('readGithubContext', () => {
     const context = readGithubContext({
       GITHUB_EVENT_NAME: 'push',
       GITHUB_EVENT_PATH: eventFile('push.json', prPayload('acme/agent')),
-    });
+    }).github;
     expect(context.pullRequest).toBeUndefined();
   });
 
@@ -106,7 +106,7 @@ describe('readGithubContext', () => {
     const context = readGithubContext({
       GITHUB_EVENT_NAME: 'pull_request',
       GITHUB_EVENT_PATH: path,
-    });
+    }).github;
     expect(context.pullRequest).toBeUndefined();
     expect(context.eventName).toBe('pull_request');
   });

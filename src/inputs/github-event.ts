@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { GithubContext } from './config.js';
+import { isRecord } from '../lib/guards.js';
 
 type PullRequest = NonNullable<GithubContext['pullRequest']>;
 
@@ -23,8 +24,16 @@ export function isPullRequestEvent(eventName: string): boolean {
   return PULL_REQUEST_EVENTS.has(eventName);
 }
 
-export function readGithubContext(env: NodeJS.ProcessEnv = process.env): GithubContext {
-  const context: GithubContext = {
+/**
+ * The context, and on a pull-request event whose payload gives no pull request (file not
+ * set, missing, unreadable, empty, not JSON, or without a PR number) why: the fork check and
+ * the PR comment cannot run without it, so this is worth a warning.
+ */
+export function readGithubContext(env: NodeJS.ProcessEnv = process.env): {
+  github: GithubContext;
+  payloadProblem?: string;
+} {
+  const github: GithubContext = {
     eventName: env['GITHUB_EVENT_NAME'] ?? '',
     ref: env['GITHUB_REF'] ?? '',
     sha: env['GITHUB_SHA'] ?? '',
@@ -35,24 +44,14 @@ export function readGithubContext(env: NodeJS.ProcessEnv = process.env): GithubC
     runAttempt: env['GITHUB_RUN_ATTEMPT'] ?? '',
     workspace: env['GITHUB_WORKSPACE'] || process.cwd(),
   };
-  const { pullRequest } = readPullRequest(env);
-  if (pullRequest) context.pullRequest = pullRequest;
-  return context;
-}
-
-/**
- * On a pull-request event, why its payload gives no pull request (file not set, missing,
- * unreadable, empty, not JSON, or without a PR number); undefined otherwise. The fork check
- * and the PR comment cannot run without it, so this is worth a warning.
- */
-export function eventPayloadProblem(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const { why } = readPullRequest(env);
-  if (why === undefined) return undefined;
-  return (
-    `This is a ${env['GITHUB_EVENT_NAME']} event, but ${why}: the fork check and the ` +
+  const { pullRequest, why } = readPullRequest(env);
+  if (pullRequest) github.pullRequest = pullRequest;
+  if (why === undefined) return { github };
+  const payloadProblem =
+    `This is a ${github.eventName} event, but ${why}: the fork check and the ` +
     'pull-request comment cannot run. On GitHub the runner writes this file; when running the ' +
-    'action elsewhere (act, a local runner), point GITHUB_EVENT_PATH at the event payload.'
-  );
+    'action elsewhere (act, a local runner), point GITHUB_EVENT_PATH at the event payload.';
+  return { github, payloadProblem };
 }
 
 /** On a pull-request event, its pull request from the event payload, or why there is none. */
@@ -97,9 +96,7 @@ function pullRequestFrom(payload: unknown): PullRequest | undefined {
 }
 
 function field(value: unknown, key: string): unknown {
-  return typeof value === 'object' && value !== null
-    ? (value as Record<string, unknown>)[key]
-    : undefined;
+  return isRecord(value) ? value[key] : undefined;
 }
 
 function text(value: unknown): string {

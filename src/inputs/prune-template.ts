@@ -2,8 +2,6 @@
  * The `name` template of `command: prune` (e.g. `my-agent-pr-{pr}`): exactly one `{pr}`, the
  * rest under the platform's name rule. A deployment matches when its whole name is the
  * template with a pull-request number (digits, no leading zero) in place of `{pr}`.
- *
- * `inputs/read.ts` checks the `prune` input's template with it before any network call.
  */
 
 const PR_PLACEHOLDER = '{pr}';

@@ -9,12 +9,11 @@
  * An empty input means its default from `./spec.ts` (the runner passes the `action.yml`
  * default; local runs and tests may pass nothing).
  */
-import type { Config, GithubContext, InputProblem, Source } from './config.js';
+import type { Config, InputProblem, Source } from './config.js';
 import { parseNameTemplate } from './prune-template.js';
 import { getInput as inputOf, setSecret } from '../lib/untrusted.js';
-import { describeRefusedCommand } from '../deployment/upload/build-commands.js';
-import { Checks } from './validate.js';
-import { eventPayloadProblem, readGithubContext } from './github-event.js';
+import { Checks, REGION_CONTROL_PLANE_URLS, uiBaseUrlFor } from './validate.js';
+import { readGithubContext } from './github-event.js';
 import { NO_SECRETS_ON_FORKS, parseSecrets } from './secrets.js';
 import { booleanDefault, choiceDefault, defaultOf, INPUTS, type InputName } from './spec.js';
 import { feedbackHostFor } from '../verify/feedback-url.js';
@@ -23,9 +22,6 @@ import { feedbackHostFor } from '../verify/feedback-url.js';
 type SourceInput = {
   [N in InputName]: (typeof INPUTS)[N] extends { sources: readonly Source[] } ? N : never;
 }[InputName];
-const SOURCE_INPUTS = Object.keys(INPUTS).filter(
-  (name) => 'sources' in INPUTS[name as InputName],
-) as SourceInput[];
 
 /** The value of an input, `''` when not set. */
 type Read = (name: InputName) => string;
@@ -33,18 +29,14 @@ type Read = (name: InputName) => string;
 export type ReadConfigResult =
   { ok: true; config: Config; notes: string[] } | { ok: false; problems: InputProblem[] };
 
-export interface ReadConfigDeps {
-  /** Masks a secret value in the log; default `setSecret`. */
-  mask?: (value: string) => void;
-  /** The GitHub context; default `readGithubContext(env)`. */
-  github?: GithubContext;
-}
+/** `mask`: masks a secret value in the log; default `setSecret`. */
+type Deps = { mask?: (value: string) => void };
 
 /**
  * Reads and checks every input. `notes` are warnings to print on success (for example
  * about `build-on-push: true`).
  */
-export function readConfig(env: NodeJS.ProcessEnv, deps: ReadConfigDeps = {}): ReadConfigResult {
+export function readConfig(env: NodeJS.ProcessEnv, deps: Deps = {}): ReadConfigResult {
   const mask = deps.mask ?? setSecret;
   const getInput: Read = (name) => inputOf(name, env);
 
@@ -55,9 +47,8 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: ReadConfigDeps = {}): R
   const parsedSecrets = parseSecrets(secretsText);
   for (const value of [apiKey, githubToken, ...parsedSecrets.sensitive]) if (value) mask(value);
 
-  const github = deps.github ?? readGithubContext(env);
+  const { github, payloadProblem } = readGithubContext(env);
   const check = new Checks();
-  const payloadProblem = deps.github ? undefined : eventPayloadProblem(env);
   if (payloadProblem) check.note(payloadProblem);
 
   if (!apiKey) {
@@ -70,7 +61,9 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: ReadConfigDeps = {}): R
   }
   const workspaceId = check.uuid('workspace-id', getInput('workspace-id'));
   const region = check.oneOf('region', getInput('region'));
-  const controlPlane = check.controlPlaneUrl(getInput('control-plane-url'), region);
+  const controlPlaneUrl =
+    check.httpUrl('control-plane-url', getInput('control-plane-url'), true) ??
+    REGION_CONTROL_PLANE_URLS[region ?? 'us'];
   const command = check.oneOf('command', getInput('command'));
   const nameInput = getInput('name');
   const deploymentIdInput = getInput('deployment-id');
@@ -93,8 +86,8 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: ReadConfigDeps = {}): R
     apiKey,
     ...(workspaceId && { workspaceId }),
     region: region ?? choiceDefault('region'),
-    controlPlaneUrl: controlPlane.url,
-    uiBaseUrl: controlPlane.uiBaseUrl,
+    controlPlaneUrl,
+    uiBaseUrl: uiBaseUrlFor(controlPlaneUrl),
     ...(name && { name }),
     ...(deploymentId && { deploymentId }),
     wait,
@@ -125,6 +118,30 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: ReadConfigDeps = {}): R
     readDeployInputs(getInput, config, check, env);
     for (const message of parsedSecrets.problems) check.problem('secrets', message);
     if (secretsText !== '') config.secrets = parsedSecrets.secrets;
+    // Unlike other inputs, empty is a choice here (no feedback); unset is the default `ci`.
+    const feedbackKey =
+      env['INPUT_TESTS-FEEDBACK-KEY'] === undefined
+        ? defaultOf('tests-feedback-key')
+        : getInput('tests-feedback-key');
+    if (feedbackKey !== '' && !/^[A-Za-z0-9_.:/-]{1,100}$/.test(feedbackKey)) {
+      check.problem(
+        'tests-feedback-key',
+        `Input \`tests-feedback-key\` is "${feedbackKey}"; a feedback key is 1 to 100 letters, ` +
+          'digits, `_`, `-`, `.`, `:` or `/` (for example `ci`), or empty for no feedback.',
+      );
+    }
+    const tests = getInput('tests');
+    // `readInputs` reads the cases.
+    if (tests !== '') {
+      config.tests = {
+        file: tests,
+        cases: [],
+        ...(feedbackKey !== '' && {
+          feedbackKey,
+          feedbackHost: feedbackHostFor(config.controlPlaneUrl, config.region),
+        }),
+      };
+    }
   }
   if (command === 'delete' || command === 'prune') {
     const raw = getInput('delete-tracing-project');
@@ -178,51 +195,21 @@ function readPruneInputs(getInput: Read, config: Config, check: Checks): void {
  */
 export async function readInputs(
   env: NodeJS.ProcessEnv,
-  deps: ReadConfigDeps = {},
+  deps: Deps = {},
 ): Promise<ReadConfigResult> {
   const read = readConfig(env, deps);
-  const getInput: Read = (name) => inputOf(name, env);
-  if ((getInput('command') || defaultOf('command')).toLowerCase() !== 'deploy') return read;
-  const problems: InputProblem[] = read.ok ? [] : [...read.problems];
-  // Unlike other inputs, empty is a choice here (no feedback); unset is the default `ci`.
-  const feedbackKey =
-    env['INPUT_TESTS-FEEDBACK-KEY'] === undefined
-      ? defaultOf('tests-feedback-key')
-      : getInput('tests-feedback-key');
-  if (feedbackKey !== '' && !FEEDBACK_KEY_PATTERN.test(feedbackKey)) {
-    problems.push({
-      input: 'tests-feedback-key',
-      message:
-        `Input \`tests-feedback-key\` is "${feedbackKey}"; a feedback key is 1 to 100 letters, ` +
-        'digits, `_`, `-`, `.`, `:` or `/` (for example `ci`), or empty for no feedback.',
-    });
+  const tests = inputOf('tests', env);
+  const command = (inputOf('command', env) || defaultOf('command')).toLowerCase();
+  if (command !== 'deploy' || tests === '') return read;
+  const { loadTestsFile } = await import('../verify/tests-file.js');
+  const loaded = loadTestsFile(env['GITHUB_WORKSPACE'] || process.cwd(), tests);
+  if (!loaded.ok) {
+    const problems = loaded.problems.map((message) => ({ input: 'tests', message }));
+    return { ok: false, problems: [...(read.ok ? [] : read.problems), ...problems] };
   }
-  const tests = getInput('tests');
-  let cases: NonNullable<Config['tests']>['cases'] | undefined;
-  if (tests !== '') {
-    const workspace = read.ok
-      ? read.config.github.workspace
-      : (deps.github?.workspace ?? (env['GITHUB_WORKSPACE'] || process.cwd()));
-    const { loadTestsFile } = await import('../verify/tests-file.js');
-    const loaded = loadTestsFile(workspace, tests);
-    if (loaded.ok) cases = loaded.suite.cases;
-    else for (const message of loaded.problems) problems.push({ input: 'tests', message });
-  }
-  if (problems.length > 0 || !read.ok) return { ok: false, problems };
-  if (cases) {
-    read.config.tests = {
-      file: tests,
-      cases,
-      ...(feedbackKey !== '' && {
-        feedbackKey,
-        feedbackHost: feedbackHostFor(read.config.controlPlaneUrl, read.config.region),
-      }),
-    };
-  }
+  if (read.ok && read.config.tests) read.config.tests.cases = loaded.suite.cases;
   return read;
 }
-
-const FEEDBACK_KEY_PATTERN = /^[A-Za-z0-9_.:/-]{1,100}$/;
 
 /** The inputs only `command: deploy` uses; `delete` ignores them. */
 function readDeployInputs(
@@ -247,7 +234,7 @@ function readDeployInputs(
 
   if (source) {
     config.source = source;
-    for (const input of SOURCE_INPUTS) {
+    for (const input of Object.keys(given) as SourceInput[]) {
       const sources: readonly Source[] = INPUTS[input].sources;
       if (given[input] === '' || sources.includes(source)) continue;
       const which = sources.map((s) => `\`source: ${s}\``).join(' or ');
@@ -260,15 +247,10 @@ function readDeployInputs(
   }
 
   if (source === 'github' || source === 'upload') {
-    for (const input of ['install-command', 'build-command'] as const) {
-      const value = given[input];
-      if (value === '') continue;
-      const refused = describeRefusedCommand(value);
-      if (refused)
-        check.problem(input, `Input \`${input}\` is refused before any request: ${refused}.`);
-      else if (input === 'install-command') config.installCommand = value;
-      else config.buildCommand = value;
-    }
+    const installCommand = check.command('install-command', given['install-command']);
+    if (installCommand) config.installCommand = installCommand;
+    const buildCommand = check.command('build-command', given['build-command']);
+    if (buildCommand) config.buildCommand = buildCommand;
     config.configPath = getInput('config-path') || defaultOf('config-path');
     config.deploymentType =
       check.oneOf('deployment-type', getInput('deployment-type')) ??

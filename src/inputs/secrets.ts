@@ -86,9 +86,7 @@ export interface ParsedSecrets {
 }
 
 /** An entry as given, with where it was given, for messages: `line 3` or `key 2`. */
-interface RawEntry extends SecretEntry {
-  where: string;
-}
+type RawEntry = SecretEntry & { where: string };
 
 export function parseSecrets(text: string): ParsedSecrets {
   const out: ParsedSecrets = { secrets: [], problems: [], sensitive: [] };
@@ -201,28 +199,18 @@ function parseJsonForm(text: string, out: ParsedSecrets): RawEntry[] {
 
 /** Why the entries of one name are refused (given twice, reserved, empty), if they are. */
 function entryProblem(name: string, entries: RawEntry[]): string | undefined {
-  if (entries.length > 1) {
-    return (
-      `\`secrets\`: ${name} is given more than once (${entries.map((e) => e.where).join(', ')}). ` +
-      'Keep one.'
-    );
-  }
-  if (RESERVED_SECRET_NAMES.has(name)) {
-    return (
-      `\`secrets\`: ${name} is reserved by LangSmith Deployment, which sets it itself. ` +
-      'Remove it from `secrets` (or use another name in your code).'
-    );
-  }
-  if (name === RECORD_NAME) {
-    return (
-      `\`secrets\`: ${name} is this action's own record of the settings it deployed ` +
-      '(`skip-unchanged`). Use another name.'
-    );
-  }
-  if ((entries[0] as RawEntry).value.trim() === '') {
-    return `\`secrets\`: ${name} is empty: is the GitHub secret behind it set? ${NO_SECRETS_ON_FORKS}`;
-  }
-  return undefined;
+  return entries.length > 1
+    ? `\`secrets\`: ${name} is given more than once (${entries.map((e) => e.where).join(', ')}). ` +
+        'Keep one.'
+    : RESERVED_SECRET_NAMES.has(name)
+      ? `\`secrets\`: ${name} is reserved by LangSmith Deployment, which sets it itself. ` +
+        'Remove it from `secrets` (or use another name in your code).'
+      : name === RECORD_NAME
+        ? `\`secrets\`: ${name} is this action's own record of the settings it deployed ` +
+          '(`skip-unchanged`). Use another name.'
+        : (entries[0] as RawEntry).value.trim() === ''
+          ? `\`secrets\`: ${name} is empty: is the GitHub secret behind it set? ${NO_SECRETS_ON_FORKS}`
+          : undefined;
 }
 
 function collectLeaves(value: unknown, into: string[]): void {

@@ -1,14 +1,9 @@
 /**
  * Every input of the action, once: its name (in `action.yml` order), its default as
  * `action.yml` declares it (`undefined`: required), the values it accepts when it is a
- * choice, and the commands that use it. The description lives in `action.yml` only (it is
- * documentation, kept out of the bundle).
- *
- * This table drives `readConfig` (defaults and choices, `./read.ts`), the `action.yml` check
- * (`__tests__/action-yml.test.ts`: names, order, defaults, required) and the README tables
- * (`scripts/readme-tables.ts`). To add an input: a row here, its
- * description in `action.yml`, its reading in `./read.ts`, its field in `./config.ts`; then
- * `npm run readme`.
+ * choice, and the commands that use it; its description lives in `action.yml` only (it is
+ * documentation, kept out of the bundle). It drives `readConfig`, the `action.yml` check and
+ * the README tables; how to add an input: the README's Architecture section.
  *
  * Plain data, no imports but types: scripts and tests read it without loading the action.
  */

@@ -6,6 +6,7 @@
 import type { GithubContext, InputProblem, Region } from './config.js';
 import { isPullRequestEvent } from './github-event.js';
 import { describeJsonError } from './secrets.js';
+import { isRecord } from '../lib/guards.js';
 import { parseBoolean } from '../lib/untrusted.js';
 import { keyAllowedFor } from '../api/http/key-policy.js';
 import { defaultOf, INPUTS, type ChoiceInput, type ChoiceOf, type InputName } from './spec.js';
@@ -23,7 +24,7 @@ export const REGION_CONTROL_PLANE_URLS: Readonly<Record<Region, string>> = {
  * → `https://<prefix>.smith.langchain.com`; any other (self-hosted) install → the control-plane
  * URL without its `/api-host` suffix.
  */
-function uiBaseUrlFor(controlPlaneUrl: string): string {
+export function uiBaseUrlFor(controlPlaneUrl: string): string {
   // `URL` lowercases the host of an http(s) URL.
   const host = URL.canParse(controlPlaneUrl) ? new URL(controlPlaneUrl).hostname : '';
   const cloud = /^(?:(.+)\.)?api\.host\.langchain\.com$/.exec(host);
@@ -53,7 +54,42 @@ const UUID_INPUTS = {
     'LangSmith; leave it empty to serve the newest earlier revision that reached DEPLOYED.',
 } as const;
 
-/** Collects problems and notes; each check returns a usable value either way. */
+/** Characters the platform refuses anywhere in a build or install command. */
+const REFUSED: readonly [string, string][] = [
+  ['"', 'a double quote (")'],
+  ['`', 'a backtick (`)'],
+  ['\\', 'a backslash (\\)'],
+  ['\n', 'a newline'],
+  ['\r', 'a carriage return'],
+  ['\0', 'a NUL character'],
+  ['\t', 'a tab'],
+  ['|', 'a pipe (|)'],
+  [';', 'a semicolon (;)'],
+  ['$', 'a dollar sign ($)'],
+  ['>', 'a redirection (>)'],
+  ['<', 'a redirection (<)'],
+];
+
+/** A run of `&` of odd length: `cmd &` (background) is refused, `a && b` is allowed. */
+const LONE_AMPERSAND = /(?<!&)&(?:&&)*(?!&)/;
+
+/**
+ * What is wrong with an `install-command` / `build-command` by the platform's character rule,
+ * as the `langgraph` CLI checks it (`has_disallowed_build_command_content`), in words naming
+ * every refused character found, so one run fixes them all (`undefined`: acceptable).
+ */
+export function describeRefusedCommand(command: string): string | undefined {
+  const found = REFUSED.filter(([char]) => command.includes(char)).map(([, words]) => words);
+  if (LONE_AMPERSAND.test(command)) found.push('a lone & (background job; `&&` is allowed)');
+  if (found.length === 0) return undefined;
+  return (
+    `it holds ${found.join(', ')}, which the platform refuses in build commands ` +
+    '(no quotes, backslashes, pipes, redirections, variables, `;` or background `&`; ' +
+    'chaining with `&&` is allowed). Put complex steps in a script in the repository and ' +
+    'call it, e.g. `sh ./scripts/build.sh`'
+  );
+}
+
 export class Checks {
   readonly problems: InputProblem[] = [];
   readonly notes: string[] = [];
@@ -120,18 +156,19 @@ export class Checks {
     return '';
   }
 
+  /** A build or install command the platform accepts, or '' with a problem. */
+  command(input: 'install-command' | 'build-command', raw: string): string {
+    const refused = describeRefusedCommand(raw);
+    if (refused === undefined) return raw;
+    this.problem(input, `Input \`${input}\` is refused before any request: ${refused}.`);
+    return '';
+  }
+
   /** A UUID input (the platform's IDs are UUIDs), or '' with a problem. */
   uuid(input: keyof typeof UUID_INPUTS, raw: string): string {
     if (raw === '' || UUID_PATTERN.test(raw)) return raw;
     this.problem(input, `Input \`${input}\` is "${raw}", which ${UUID_INPUTS[input]}`);
     return '';
-  }
-
-  /** The control-plane base URL and the UI base URL; a bad `control-plane-url` is a problem. */
-  controlPlaneUrl(raw: string, region: Region | undefined): { url: string; uiBaseUrl: string } {
-    const url =
-      this.httpUrl('control-plane-url', raw, true) ?? REGION_CONTROL_PLANE_URLS[region ?? 'us'];
-    return { url, uiBaseUrl: uiBaseUrlFor(url) };
   }
 
   /**
@@ -141,38 +178,21 @@ export class Checks {
    */
   httpUrl(input: InputName, raw: string, carriesApiKey = false): string | undefined {
     if (raw === '') return undefined;
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      this.problem(
-        input,
-        `Input \`${input}\` is not a URL; give an absolute URL such as https://example.com.`,
-      );
-      return undefined;
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-      this.problem(input, `Input \`${input}\` must start with https:// (it is ${url.protocol}//).`);
-      return undefined;
-    }
-    if (carriesApiKey && !keyAllowedFor(url)) {
-      this.problem(
-        input,
-        `Input \`${input}\` uses http:// with host ${url.hostname}: the API key would cross the ` +
-          'network in clear text. Use https://; plain http:// is accepted only for localhost, ' +
-          '127.0.0.1 and [::1].',
-      );
-      return undefined;
-    }
-    if (url.username || url.password || url.search || url.hash) {
-      this.problem(
-        input,
-        `Input \`${input}\` must be a plain base URL, without credentials, query (?…) or ` +
-          'fragment (#…).',
-      );
-      return undefined;
-    }
-    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+    const url = URL.canParse(raw) ? new URL(raw) : undefined;
+    const why = !url
+      ? 'is not a URL; give an absolute URL such as https://example.com.'
+      : url.protocol !== 'https:' && url.protocol !== 'http:'
+        ? `must start with https:// (it is ${url.protocol}//).`
+        : carriesApiKey && !keyAllowedFor(url)
+          ? `uses http:// with host ${url.hostname}: the API key would cross the network in ` +
+            'clear text. Use https://; plain http:// is accepted only for localhost, ' +
+            '127.0.0.1 and [::1].'
+          : url.username || url.password || url.search || url.hash
+            ? 'must be a plain base URL, without credentials, query (?…) or fragment (#…).'
+            : undefined;
+    if (url && why === undefined) return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+    this.problem(input, `Input \`${input}\` ${why}`);
+    return undefined;
   }
 
   /** `repo-url`, or `<server_url>/<repository>` of the workflow when it is empty. */
@@ -193,39 +213,34 @@ export class Checks {
     env: NodeJS.ProcessEnv,
     repoUrl: string | undefined,
   ): string | undefined {
-    if (isPullRequestEvent(github.eventName)) {
-      const pr = github.pullRequest;
-      if (pr && isFork(pr) && !(repoUrl && pointsTo(repoUrl, pr.headRepoFullName))) {
-        const base = pr.baseRepoFullName || github.repository;
-        const head = pr.headRepoFullName || 'a fork that no longer exists';
-        this.problem(
-          'repo-ref',
-          `Pull request #${pr.number} comes from ${head}, but LangSmith Deployment builds ` +
-            `from the base repository ${base}, where its branch does not exist. To preview ` +
-            'pull requests from forks, build an image in the workflow and deploy it with ' +
-            '`source: external_docker`; or push the branch to the base repository; or set ' +
-            '`repo-ref` to a branch of it.',
-        );
-        return undefined;
-      }
-      const headRef = pr?.headRef || env['GITHUB_HEAD_REF'] || '';
-      if (headRef) return headRef;
-      this.problem(
-        'repo-ref',
-        `Input \`repo-ref\` is empty and the head branch of this ${github.eventName} event is ` +
-          'unknown (no readable event payload, no GITHUB_HEAD_REF). Set `repo-ref` to the ' +
-          'branch to deploy, e.g. `repo-ref: ${{ github.head_ref }}`.',
-      );
-      return undefined;
-    }
-    if (github.ref.startsWith('refs/tags/')) return github.ref;
-    if (github.ref.startsWith('refs/heads/')) return github.ref.slice('refs/heads/'.length);
-    this.problem(
-      'repo-ref',
-      `Input \`repo-ref\` is empty and cannot be derived from GITHUB_REF ` +
+    const pr = github.pullRequest;
+    const fork = pr && pr.headRepoFullName.toLowerCase() !== pr.baseRepoFullName.toLowerCase();
+    const headRef = pr?.headRef || env['GITHUB_HEAD_REF'] || '';
+    let why: string;
+    if (!isPullRequestEvent(github.eventName)) {
+      if (github.ref.startsWith('refs/tags/')) return github.ref;
+      if (github.ref.startsWith('refs/heads/')) return github.ref.slice('refs/heads/'.length);
+      why =
+        `Input \`repo-ref\` is empty and cannot be derived from GITHUB_REF ` +
         `"${github.ref}" (event ${github.eventName || 'unknown'}): it is neither a branch nor ` +
-        'a tag. Set `repo-ref` to a branch name or to refs/tags/<tag>.',
-    );
+        'a tag. Set `repo-ref` to a branch name or to refs/tags/<tag>.';
+    } else if (fork && !(repoUrl && pointsTo(repoUrl, pr.headRepoFullName))) {
+      const base = pr.baseRepoFullName || github.repository;
+      const head = pr.headRepoFullName || 'a fork that no longer exists';
+      why =
+        `Pull request #${pr.number} comes from ${head}, but LangSmith Deployment builds ` +
+        `from the base repository ${base}, where its branch does not exist. To preview ` +
+        'pull requests from forks, build an image in the workflow and deploy it with ' +
+        '`source: external_docker`; or push the branch to the base repository; or set ' +
+        '`repo-ref` to a branch of it.';
+    } else {
+      if (headRef) return headRef;
+      why =
+        `Input \`repo-ref\` is empty and the head branch of this ${github.eventName} event is ` +
+        'unknown (no readable event payload, no GITHUB_HEAD_REF). Set `repo-ref` to the ' +
+        'branch to deploy, e.g. `repo-ref: ${{ github.head_ref }}`.';
+    }
+    this.problem('repo-ref', why);
     return undefined;
   }
 
@@ -243,13 +258,10 @@ export class Checks {
   }
 
   jsonObject(input: InputName, raw: string): Record<string, unknown> | undefined {
-    if (raw === '') return undefined;
-    const parsed = this.json(input, raw);
+    const parsed = raw === '' ? undefined : this.json(input, raw);
     if (!parsed) return undefined;
     const { value } = parsed;
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      return value as Record<string, unknown>;
-    }
+    if (isRecord(value)) return value;
     this.problem(
       input,
       `Input \`${input}\` must be a JSON object ({ … }), not ${
@@ -258,10 +270,6 @@ export class Checks {
     );
     return undefined;
   }
-}
-
-function isFork(pr: NonNullable<GithubContext['pullRequest']>): boolean {
-  return pr.headRepoFullName.toLowerCase() !== pr.baseRepoFullName.toLowerCase();
 }
 
 /** The nearest valid deployment name, or `undefined` when nothing of `raw` is left. */

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eventPayloadProblem } from '../../../src/inputs/github-event.js';
+import { readGithubContext } from '../../../src/inputs/github-event.js';
 import { errorFromResponse } from '../../../src/api/answers.js';
 import { MAX_ANSWER_BYTES, RefusedAnswerError } from '../../../src/api/http/limits.js';
 import { createResilientFetch, request, type HttpContext } from '../../../src/api/http/request.js';
@@ -262,7 +262,7 @@ describe('pull-request payload', () => {
           : which === 'nopr'
             ? file('nopr.json', '{"action":"opened"}')
             : which;
-    const problem = eventPayloadProblem(env(path));
+    const problem = readGithubContext(env(path)).payloadProblem;
     expect(problem).toMatch(why);
     expect(problem).toContain('GITHUB_EVENT_PATH');
   });
@@ -272,7 +272,7 @@ describe('pull-request payload', () => {
       'good.json',
       JSON.stringify({ pull_request: { number: 3, head: {}, base: {} } }),
     );
-    expect(eventPayloadProblem(env(good))).toBeUndefined();
-    expect(eventPayloadProblem({ GITHUB_EVENT_NAME: 'push' })).toBeUndefined();
+    expect(readGithubContext(env(good)).payloadProblem).toBeUndefined();
+    expect(readGithubContext({ GITHUB_EVENT_NAME: 'push' }).payloadProblem).toBeUndefined();
   });
 });

@@ -1,13 +1,9 @@
 /**
  * `source: upload`, before any request: the gzip tarball of the files `source-files.ts`
- * selects, built as a stream into a temporary file while its SHA-256 is computed (the
- * `source-digest` output), its size checks, and the pre-flight check that what the config
- * names is really in it. The exact size is needed for the upload's `Content-Length`, hence the
- * file; memory does not grow with the archive.
- *
- * Byte-identical for the same files: entries sorted, no folder entries, mtime fixed at
- * 1980-01-01 (the earliest time a zip or wheel built from the files can hold), no owner,
- * group, user or device fields, modes 0644/0755 from the executable bit.
+ * selects, streamed into a temporary file (its exact size is the upload's `Content-Length`;
+ * memory does not grow with the archive) while its SHA-256 (`source-digest`) is computed; its
+ * size limits; and the pre-flight check that what the config names is in it. Byte-identical
+ * for the same files (the README's rules): the options of `create()` below, no folder entries.
  */
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
@@ -19,7 +15,7 @@ import type { Config } from '../../inputs/config.js';
 import type { ParsedLangGraphConfig } from '../../preflight/index.js';
 import { ActionError, CancelledError, DeadlineError } from '../../lib/errors.js';
 import { errorMessage as describe } from '../../lib/text.js';
-import type { RunBasics } from '../../lib/time.js';
+import type { Deadline, RunBasics } from '../../lib/time.js';
 import { inert, type Logger } from '../../lib/untrusted.js';
 import {
   planArchive,
@@ -66,12 +62,10 @@ export interface BuildOptions {
   tempDir?: string | undefined;
   /** Refuse beyond this many bytes of `.tar.gz` (default 200 MiB); tests lower it. */
   maxBytes?: number | undefined;
-  /** Refuse, before reading a byte, files that add up to more than this (default 1 GiB). */
-  maxContentBytes?: number | undefined;
   /** Cancellation: the build stops at once. */
   signal?: AbortSignal | undefined;
   /** The run's `timeout`: the build stops when it has passed. */
-  deadline?: { passed(): boolean } | undefined;
+  deadline?: Pick<Deadline, 'passed'> | undefined;
 }
 
 /**
@@ -81,7 +75,7 @@ export interface BuildOptions {
 export async function prepareSourceArchive(
   ctx: { config: Config; logger: Logger } & Partial<Pick<RunBasics, 'signal' | 'deadline'>>,
   parsed: ParsedLangGraphConfig | undefined,
-  options: Partial<BuildOptions> & { warnBytes?: number } = {},
+  options: BuildOptions & { warnBytes?: number } = {},
 ): Promise<SourceArchive> {
   const { config, logger } = ctx;
   const plan = planArchive(resolve(config.github.workspace), config.configPath, parsed?.json);
@@ -173,11 +167,10 @@ export async function buildArchive(
   }
   const largest = [...files].sort((a, b) => b.size - a.size).slice(0, 5);
   const contentBytes = files.reduce((sum, f) => sum + f.size, 0);
-  const maxContent = options.maxContentBytes ?? MAX_CONTENT_BYTES;
-  if (contentBytes > maxContent) {
+  if (contentBytes > MAX_CONTENT_BYTES) {
     throw tooLarge(
       `The files of the \`source: upload\` archive add up to ${megabytes(contentBytes)}, more ` +
-        `than the ${megabytes(maxContent)} it is built from at most (the platform takes 200 MiB ` +
+        `than the ${megabytes(MAX_CONTENT_BYTES)} it is built from at most (the platform takes 200 MiB ` +
         'compressed), so nothing was read or sent.',
       largest,
     );

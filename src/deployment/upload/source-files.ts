@@ -1,20 +1,10 @@
 /**
- * Where the `upload` archive is rooted and which files of the checkout go into it.
- *
- * - Always left out: `.git` (folder or file), the folders `node_modules/`, `__pycache__/`,
- *   `.venv/`, `venv/`, `.tox/`, `.mypy_cache/`, every `.env` / `.env.*` file at any depth
- *   (secrets travel in the `secrets` input, never in the archive), and the `gha-creds-*.json`
- *   files that CI credential steps write into the workspace.
- * - What git ignores in this checkout: every `.gitignore` from the workspace (the repository
- *   root) down to each file, and `.git/info/exclude`; plus each included folder's
- *   `.dockerignore` (relative to the folder that holds it, the deepest rule that matches
- *   deciding, as git does). Ignore files are read through the one path rule (`lib/paths.ts`).
- * - Symbolic links, hard links (every name of a file that has more than one: one of them may
- *   lie outside the checkout), and anything that is not a regular file (FIFOs, sockets,
- *   devices) are left out, without opening them, and listed.
- *
- * The result is sorted by archive path, so the archive does not depend on the order in which
- * the file system lists a folder.
+ * Where the `upload` archive is rooted and which files of the checkout go into it, by the
+ * README's rules ("What goes into the archive"): the built-in exclusions below, what git
+ * ignores in this checkout plus each folder's `.dockerignore` (read through the one path rule,
+ * `lib/paths.ts`), and never a link or anything but a regular file (left out unopened, and
+ * listed). Sorted by archive path, so the archive does not depend on the order in which the
+ * file system lists a folder.
  */
 import { readdirSync, lstatSync, statSync, type Dirent } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -238,7 +228,10 @@ function inheritedMatchers(workspace: string, folderRel: string): Matcher[] | un
   const matchers: Matcher[] = [];
   // `.git` itself is never read through the path rule; its exclude file only ever narrows
   // what is sent, so it is read directly (a regular file, bounded, not through a last link).
-  const exclude = readRegularFile(join(workspace, '.git', 'info', 'exclude'), 1024 * 1024);
+  const exclude = readRegularFile(
+    join(workspace, '.git', 'info', 'exclude'),
+    MAX_IGNORE_FILE_BYTES,
+  );
   if (exclude.ok) matchers.push({ base: '', ig: ignore().add(exclude.text) });
   const parts = folderRel === '' ? [] : folderRel.split('/');
   for (let i = 0; i < parts.length; i++) {

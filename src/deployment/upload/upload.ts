@@ -1,25 +1,15 @@
 /**
- * `source: upload`, after the lookup: the platform's remote build in four steps, as the
- * `langgraph deploy` CLI does it.
+ * `source: upload`, after the lookup: the platform's remote build in the four steps of the
+ * `langgraph deploy` CLI (create, upload-url, upload, revision: the README's "The four steps"),
+ * a failure naming the step it happened in. The revision is the API reference's
+ * create-revision call; an install without that endpoint, or a deployment made by
+ * `langgraph deploy` (`internal_docker`, whose source changes), gets the CLI's PATCH instead.
  *
- * 1. create (a new name only): POST /v2/deployments, `source: internal_source`;
- * 2. upload-url: POST /v2/deployments/{id}/upload-url → `{upload_url, object_path}`;
- * 3. upload: PUT of the archive to the signed URL (`putArchive`);
- * 4. revision: POST /v2/deployments/{id}/revisions with the object path (the API reference's
- *    create-revision call; its answer is the revision to follow). An install without that
- *    endpoint, or a deployment made by `langgraph deploy` (`internal_docker`, whose source
- *    changes), gets the CLI's PATCH with `revision_source: internal_source` instead.
- *
- * A failure names the step it happened in.
- *
- * The PUT is a streamed file body with exactly `Content-Type`, `Content-Length` and
- * `X-Goog-Content-Length-Range`, and no API key or other credential (the URL is signed).
- * Retried on 5xx, 408, 429 and connection failures within the run's deadline (at most 5
- * attempts); an expired or refused URL is an error at once. On node:http(s) rather than fetch,
- * which would add headers of its own; through the runner's proxy (`HTTPS_PROXY`) when one is set.
+ * The PUT sends the three signed headers and no credential (the URL is signed), on
+ * node:http(s) rather than fetch, which would add headers of its own.
  */
 import { createReadStream } from 'node:fs';
-import { request as httpRequest, type Agent, type IncomingMessage } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type {
   Deployment,
@@ -144,7 +134,11 @@ export function uploadHeaders(bytes: number): Record<string, string> {
   };
 }
 
-/** Uploads `file` (`bytes` long) to the signed `url`. Throws `ActionError` with advice. */
+/**
+ * Uploads `file` (`bytes` long) to the signed `url`, through the runner's proxy when one is
+ * set; retried on 5xx, 408, 429 and connection failures within the run's deadline, an expired
+ * or refused URL an error at once. Throws `ActionError` with advice.
+ */
 export async function putArchive(
   ctx: HttpContext,
   url: string,
@@ -186,60 +180,54 @@ export async function putArchive(
         `Retrying the upload after ${last} (attempt ${attempt + 1} of ${maxAttempts})`,
       ),
   };
+  // One PUT: done, again (why, and when if the server said), or rejected with the refusal.
+  const putOnce = () =>
+    new Promise<Attempted<void>>((resolve, reject) => {
+      const req = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, {
+        method: 'PUT',
+        headers: uploadHeaders(bytes),
+        // No pooled keep-alive socket: it would hold the process open after the run.
+        agent: agent ?? false,
+      });
+      const source = createReadStream(file);
+      // The first call settles the promise; every call stops the rest (it may run again).
+      const finish = (a: Attempted<void> | Error, destroy = false) => {
+        if (destroy) req.destroy();
+        clearTimeout(deadlineTimer);
+        ctx.signal?.removeEventListener('abort', onAbort);
+        source.destroy();
+        if (a instanceof Error) reject(a);
+        else resolve(a);
+      };
+      const onAbort = () =>
+        finish(new CancelledError('The run was cancelled during the upload.'), true);
+      ctx.signal?.addEventListener('abort', onAbort, { once: true });
+      const deadlineTimer = setTimeout(
+        () => finish({ again: 'timeout' }, true),
+        Math.max(1, ctx.deadline.remainingMs()),
+      );
+      req.setTimeout(IDLE_TIMEOUT_MS, () => finish({ again: 'no progress (timeout)' }, true));
+      req.on('error', (error: NodeJS.ErrnoException) =>
+        finish({ again: error.code ?? error.message }),
+      );
+      source.on('error', (error: NodeJS.ErrnoException) =>
+        finish(
+          uploadFailed(`the archive could not be read (${error.code ?? error.message}).`),
+          true,
+        ),
+      );
+      req.on('response', (res: IncomingMessage) => {
+        void readSome(res).then((body) => finish(classify(res, body, ctx.clock.now(), host)));
+      });
+      source.pipe(req);
+    });
   await retrying(loop, async (attempt): Promise<Attempted<void>> => {
-    const result = await putOnce(ctx, target, host, file, bytes, agent);
+    const result = await putOnce();
     if ('done' in result || attempt < maxAttempts) return result;
     throw uploadFailed(
       `the upload to ${host} failed after ${attempt} attempts (last: ${result.again}). Check ` +
         "the runner's network access to it (proxy: HTTPS_PROXY / NO_PROXY), then re-run the job.",
     );
-  });
-}
-
-/** One PUT: done, again (why, and when if the server said), or rejected with the refusal. */
-function putOnce(
-  ctx: HttpContext,
-  target: URL,
-  host: string,
-  file: string,
-  bytes: number,
-  agent: Agent | undefined,
-): Promise<Attempted<void>> {
-  return new Promise<Attempted<void>>((resolve, reject) => {
-    const req = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, {
-      method: 'PUT',
-      headers: uploadHeaders(bytes),
-      // No pooled keep-alive socket: it would hold the process open after the run.
-      agent: agent ?? false,
-    });
-    const source = createReadStream(file);
-    // The first call settles the promise; every call stops the rest (it may run again).
-    const finish = (a: Attempted<void> | Error, destroy = false) => {
-      if (destroy) req.destroy();
-      clearTimeout(deadlineTimer);
-      ctx.signal?.removeEventListener('abort', onAbort);
-      source.destroy();
-      if (a instanceof Error) reject(a);
-      else resolve(a);
-    };
-    const onAbort = () =>
-      finish(new CancelledError('The run was cancelled during the upload.'), true);
-    ctx.signal?.addEventListener('abort', onAbort, { once: true });
-    const deadlineTimer = setTimeout(
-      () => finish({ again: 'timeout' }, true),
-      Math.max(1, ctx.deadline.remainingMs()),
-    );
-    req.setTimeout(IDLE_TIMEOUT_MS, () => finish({ again: 'no progress (timeout)' }, true));
-    req.on('error', (error: NodeJS.ErrnoException) =>
-      finish({ again: error.code ?? error.message }),
-    );
-    source.on('error', (error: NodeJS.ErrnoException) =>
-      finish(uploadFailed(`the archive could not be read (${error.code ?? error.message}).`), true),
-    );
-    req.on('response', (res: IncomingMessage) => {
-      void readSome(res).then((body) => finish(classify(res, body, ctx.clock.now(), host)));
-    });
-    source.pipe(req);
   });
 }
 
