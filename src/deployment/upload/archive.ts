@@ -176,6 +176,7 @@ export async function buildArchive(
     );
   }
 
+  checkpoint(); // nothing is written for a run already cancelled or out of time
   const dir = mkdtempSync(
     join(options.tempDir ?? process.env['RUNNER_TEMP'] ?? tmpdir(), 'langgraph-source-'),
   );
