@@ -27,18 +27,13 @@ export interface Finding {
 }
 
 /** One `${{ env.VAR }}` reference of a webhook header that the agent server will resolve at start. */
-export interface EnvReference {
+export interface EnvReference extends Required<Pick<Finding, 'key' | 'line' | 'column'>> {
   variable: string;
-  /** e.g. `webhooks.headers.X-Key`. */
-  key: string;
-  line: number;
-  column: number;
 }
 
 export interface ParsedLangGraphConfig {
   /** Workspace-relative path (forward slashes). */
   file: string;
-  text: string;
   json: unknown;
   /**
    * The references the agent server will look up at start: well-formed and within
@@ -102,9 +97,8 @@ export class Checker {
   readonly findings: Finding[] = [];
   /** The text parsed: a byte order mark is a space, so every offset (line, column) stays. */
   readonly text: string;
+  /** The JSON tree; undefined when the text is not valid JSON (its syntax errors are the findings). */
   readonly root: Node | undefined;
-  /** Whether the text is valid JSON (when not, its syntax errors are the findings). */
-  readonly valid: boolean;
   /** Start offset of every line, for offset → line/column. */
   private readonly starts: number[];
   /** Where the config's relative paths start from: the absolute folder of the config file. */
@@ -134,12 +128,12 @@ export class Checker {
       );
     }
     const errors: ParseError[] = [];
-    this.root = parseTree(this.text, errors, {
+    const root = parseTree(this.text, errors, {
       disallowComments: true,
       allowTrailingComma: false,
       allowEmptyContent: false,
     });
-    this.valid = errors.length === 0;
+    this.root = errors.length === 0 ? root : undefined;
     // One error per line, in order: the parser goes on after an error, and what follows on the
     // same line is mostly its echo.
     const lines = new Set<number>();
@@ -187,6 +181,24 @@ export class Checker {
     this.add(level, key, node, `${key} is ${typeName(node)}: ${must}`);
   }
 
+  /** Warns about each key of the object `node` that is not `known` (`path` '' is the top level). */
+  unknownKeys(path: string, node: Node | undefined, known: readonly string[]): void {
+    for (const { key, keyNode } of properties(node)) {
+      if (known.includes(key)) continue;
+      const near = known.find((k) => distance(k.toLowerCase(), key.toLowerCase()) <= 2);
+      const where = path
+        ? `${path} has an unknown key`
+        : `${this.file} has an unknown top-level key`;
+      const hint = near
+        ? ` Did you mean "${near}"?`
+        : path
+          ? ` Known keys: ${known.join(', ')}.`
+          : '';
+      const message = `${where} "${key}", which the platform ignores.${hint}`;
+      this.warning(path ? `${path}.${key}` : key, keyNode, message);
+    }
+  }
+
   private add(level: Finding['level'], ...[key, node, message]: Parameters<Report>): void {
     const offset = typeof node === 'number' ? node : node?.offset;
     this.findings.push({
@@ -210,6 +222,20 @@ export function properties(node: Node | undefined): { key: string; keyNode: Node
 /** The value of `key` in an object node; the last one wins on duplicates, as in Python's json. */
 export function child(node: Node | undefined, key: string): Node | undefined {
   return properties(node).findLast((p) => p.key === key)?.value;
+}
+
+/** Levenshtein distance: the fewest single-character edits that turn `a` into `b`. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const replace = row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
+      next.push(Math.min(row[j]! + 1, next[j - 1]! + 1, replace));
+    }
+    row = next;
+  }
+  return row[b.length]!;
 }
 
 /** A JSON type name for messages. */

@@ -8,13 +8,9 @@
  *   `webhooks` (header templates, `env_prefix`, URL policy), `http.disable_webhooks`, `env`.
  *   No checkout (an empty workspace) → one notice, `skipped` set; a checkout without the
  *   config → an error (before any request).
- * - `checkEnvReferences`: every `${{ env.VAR }}` of the webhook headers must be in the
- *   deployment's environment. `preflightConfig` runs it when `secretNames` is given; on an
- *   update with an empty `secrets` input the caller runs it after the lookup, with the
- *   secret names of the found deployment and `{ source: 'deployment' }`.
+ * - `checkEnvReferences` (`env.ts`): every `${{ env.VAR }}` of the webhook headers must be in
+ *   the deployment's environment.
  * - `checkImageUri` (source `external_docker`).
- *
- * Only `node:fs`, `node:path`, `node:util`, jsonc-parser and ignore are loaded.
  */
 import { readdirSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
@@ -25,7 +21,7 @@ import { Checker, child, pathKind, workspaceRelative } from './document.js';
 import type { Finding, ParsedLangGraphConfig } from './document.js';
 import { checkEnv, checkEnvReferences } from './env.js';
 import { checkCode } from './graphs.js';
-import { checkDuplicateKeys, checkTopLevelKeys } from './keys.js';
+import { checkKeys } from './keys.js';
 import { checkWebhooks } from './webhooks.js';
 
 export type { Finding, ParsedLangGraphConfig } from './document.js';
@@ -103,23 +99,18 @@ export function preflightConfig(opts: {
     );
   }
   const c = new Checker(read.text, workspace, file);
-  if (!c.valid) return { findings: c.findings };
   const root = c.root;
   if (root?.type !== 'object') {
-    c.error(
-      undefined,
-      root?.offset ?? 0,
-      `${file} must hold a JSON object ({"graphs": {...}, ...}), not ${root ? root.type : 'nothing'}.`,
-    );
+    const must = `${file} must hold a JSON object ({"graphs": {...}, ...})`;
+    if (root) c.error(undefined, root, `${must}, not ${root.type}.`);
     return { findings: c.findings };
   }
 
-  checkDuplicateKeys(c, root);
-  checkTopLevelKeys(c, root);
+  checkKeys(c, root);
   checkCode(c, root);
   const configEnvNames = checkEnv(c, child(root, 'env'));
   const envReferences = checkWebhooks(c, root);
-  const parsed = { file, text: read.text, json: getNodeValue(root), envReferences, configEnvNames };
+  const parsed = { file, json: getNodeValue(root), envReferences, configEnvNames };
   const findings = c.findings;
   if (opts.secretNames !== undefined)
     findings.push(...checkEnvReferences(parsed, opts.secretNames));
