@@ -13,15 +13,6 @@ const DEFAULT_ENV_PREFIX = 'LG_WEBHOOK_';
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const SENSITIVE_HEADER = /auth|token|key|secret|signature|password|cookie|credential/i;
 const HOST_LABEL = /^[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?$/;
-const WEBHOOK_KEYS = ['env_prefix', 'url', 'headers', 'allowed_fields'];
-const URL_KEYS = [
-  'require_https',
-  'allowed_domains',
-  'allowed_ports',
-  'max_url_length',
-  'disable_loopback',
-  'disable_private_ips',
-];
 // The fields a webhook payload can carry (langgraph-api's VALID_WEBHOOK_ALLOWED_FIELDS).
 const PAYLOAD_FIELDS = [
   'assistant_id',
@@ -40,16 +31,33 @@ const PAYLOAD_FIELDS = [
   'webhook_sent_at',
 ];
 
-/** Warns about each key of the object `node` (at `path`) that is not one of `known`. */
-function checkKnownKeys(c: Checker, path: string, node: Node | undefined, known: string[]) {
-  for (const { key, keyNode } of properties(node)) {
-    if (known.includes(key)) continue;
-    c.warning(
-      `${path}.${key}`,
-      keyNode,
-      `${path} has an unknown key "${key}", which is ignored. Known keys: ${known.join(', ')}.`,
-    );
-  }
+/** Checks the value `node` of `key` (and reports through `c`). */
+type Rule = (c: Checker, key: string, node: Node) => void;
+
+/** An array whose items `item` checks; another type is reported with what it `must` be. */
+function list(must: string, item: Rule): Rule {
+  return (c, key, node) => {
+    if (node.type !== 'array') return c.mistyped(key, node, `it must be ${must}.`);
+    (node.children ?? []).forEach((value, i) => item(c, `${key}[${i}]`, value));
+  };
+}
+
+/**
+ * An object of the known `keys`, each checked by its rule (a null one left out when the key is
+ * `optional`): the agent server reads the last of a key given twice, and so does this.
+ */
+function object(keys: Record<string, Rule>, optional = false): Rule {
+  const known = Object.keys(keys);
+  return (c, key, node) => {
+    if (node.type !== 'object') {
+      return c.mistyped(key, node, `it must be an object (${known.join(', ')}).`);
+    }
+    c.unknownKeys(key, node, known);
+    for (const [name, rule] of Object.entries(keys)) {
+      const value = child(node, name);
+      if (value && !(optional && value.type === 'null')) rule(c, `${key}.${name}`, value);
+    }
+  };
 }
 
 /**
@@ -190,63 +198,33 @@ function checkDomain(c: Checker, key: string, node: Node): void {
   if (problem) c.error(key, node, `${key} ${problem}`);
 }
 
-function checkUrlPolicy(c: Checker, url: Node): void {
-  checkKnownKeys(c, 'webhooks.url', url, URL_KEYS);
-  for (const { key: name, value } of properties(url)) {
-    const key = `webhooks.url.${name}`;
-    const ports = name === 'allowed_ports';
-    if (name === 'require_https' || name === 'disable_loopback' || name === 'disable_private_ips') {
-      checkScalar(c, key, value);
-    } else if (name === 'max_url_length') {
-      const what = 'an integer of at least 1 (a number of characters)';
-      checkScalar(c, key, value, what, Number.MAX_SAFE_INTEGER);
-    } else if (!ports && name !== 'allowed_domains') {
-      continue; // unknown: warned about above
-    } else if (value.type !== 'array') {
-      const example = ports ? '[443, 8443]' : '["hooks.example.com", "*.example.com"]';
-      c.mistyped(
-        key,
-        value,
-        `it must be an array of ${ports ? 'port numbers' : 'host names'}, e.g. ${example}.`,
-      );
-    } else {
-      (value.children ?? []).forEach((item, i) => {
-        const port = 'an integer port number from 1 to 65535';
-        if (ports) checkScalar(c, `${key}[${i}]`, item, port, 65535);
-        else checkDomain(c, `${key}[${i}]`, item);
-      });
-    }
-  }
+function checkField(c: Checker, key: string, node: Node): void {
+  if (node.type === 'string' && PAYLOAD_FIELDS.includes(String(node.value))) return;
+  const value = node.type === 'string' ? `"${String(node.value)}"` : typeName(node);
+  c.error(
+    key,
+    node,
+    `${key} is ${value}, which is not a webhook payload field; the agent server does not start with it. Valid fields: ${PAYLOAD_FIELDS.join(', ')}.`,
+  );
 }
 
-function checkAllowedFields(c: Checker, node: Node): void {
-  const key = 'webhooks.allowed_fields';
-  (node.children ?? []).forEach((item, i) => {
-    if (item.type !== 'string' || !PAYLOAD_FIELDS.includes(String(item.value))) {
-      c.error(
-        `${key}[${i}]`,
-        item,
-        `${key}[${i}] is ${item.type === 'string' ? `"${String(item.value)}"` : typeName(item)}, which is not a webhook payload field; the agent server does not start with it. Valid fields: ${PAYLOAD_FIELDS.join(', ')}.`,
-      );
-    }
-  });
-}
-
-/**
- * The sections of `webhooks`: each, when given (not null), must have its type, or is reported
- * with what it must be; then its own rule runs.
- */
-const SECTIONS = {
-  headers: ['object', 'it must be an object of header names to string values.'],
-  url: [
-    'object',
-    'it must be an object (require_https, allowed_domains, allowed_ports, max_url_length, disable_loopback).',
-  ],
-  allowed_fields: [
-    'array',
-    `it must be a list of payload field names (${PAYLOAD_FIELDS.join(', ')}).`,
-  ],
-} as const;
+/** `webhooks.url`, the agent server's WebhookUrlPolicy. */
+const URL_POLICY = object({
+  require_https: checkScalar,
+  allowed_domains: list(
+    'an array of host names, e.g. ["hooks.example.com", "*.example.com"]',
+    checkDomain,
+  ),
+  allowed_ports: list('an array of port numbers, e.g. [443, 8443]', (c, key, node) =>
+    checkScalar(c, key, node, 'an integer port number from 1 to 65535', 65535),
+  ),
+  max_url_length: (c, key, node) => {
+    const what = 'an integer of at least 1 (a number of characters)';
+    checkScalar(c, key, node, what, Number.MAX_SAFE_INTEGER);
+  },
+  disable_loopback: checkScalar,
+  disable_private_ips: checkScalar,
+});
 
 /** Checks `webhooks` and `http.disable_webhooks`; returns the env references to resolve. */
 export function checkWebhooks(c: Checker, root: Node): EnvReference[] {
@@ -257,24 +235,26 @@ export function checkWebhooks(c: Checker, root: Node): EnvReference[] {
   const disable = child(http, 'disable_webhooks');
   if (disable) checkScalar(c, 'http.disable_webhooks', disable);
 
-  // Another type than an object is reported here, and then has no keys to check.
   const webhooks = child(root, 'webhooks');
-  if (webhooks && webhooks.type !== 'object' && webhooks.type !== 'null') {
-    const must = 'it must be an object (env_prefix, url, headers, allowed_fields).';
-    c.mistyped('webhooks', webhooks, must);
-  }
-  checkKnownKeys(c, 'webhooks', webhooks, WEBHOOK_KEYS);
   const prefix = envPrefix(c, webhooks);
   const refs: EnvReference[] = [];
-  for (const [name, [type, must]] of Object.entries(SECTIONS)) {
-    const node = child(webhooks, name);
-    if (!node || node.type === 'null') continue;
-    if (node.type !== type) {
-      c.mistyped(`webhooks.${name}`, node, must);
-    } else if (name === 'headers') {
-      for (const header of properties(node)) checkHeader(c, header, prefix, refs);
-    } else if (name === 'url') checkUrlPolicy(c, node);
-    else checkAllowedFields(c, node);
-  }
+  const sections = object(
+    {
+      env_prefix: () => undefined, // read above: the headers need it
+      url: URL_POLICY,
+      headers: (c, key, node) => {
+        if (node.type !== 'object') {
+          return c.mistyped(key, node, 'it must be an object of header names to string values.');
+        }
+        for (const header of properties(node)) checkHeader(c, header, prefix, refs);
+      },
+      allowed_fields: list(
+        `a list of payload field names (${PAYLOAD_FIELDS.join(', ')})`,
+        checkField,
+      ),
+    },
+    true,
+  );
+  if (webhooks && webhooks.type !== 'null') sections(c, 'webhooks', webhooks);
   return refs;
 }
