@@ -5,7 +5,7 @@
  * against its folder and inside the workspace.
  */
 import { statSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { parseTree, printParseErrorCode } from 'jsonc-parser';
 import type { Node, ParseError } from 'jsonc-parser';
 import { isInside } from '../lib/paths.js';
@@ -101,8 +101,6 @@ export class Checker {
   readonly root: Node | undefined;
   /** Start offset of every line, for offset → line/column. */
   private readonly starts: number[];
-  /** Where the config's relative paths start from: the absolute folder of the config file. */
-  private readonly dir: string;
   /** "paths are relative to the folder of apps/agent/langgraph.json" (or the repository root). */
   readonly relativeToHint: string;
 
@@ -113,7 +111,6 @@ export class Checker {
     /** Workspace-relative path of the config file, forward slashes. */
     readonly file: string,
   ) {
-    this.dir = dirname(resolve(workspace, file));
     this.relativeToHint = file.includes('/')
       ? `paths are relative to the folder of ${file}`
       : 'paths are relative to the repository root, where the config is';
@@ -128,11 +125,7 @@ export class Checker {
       );
     }
     const errors: ParseError[] = [];
-    const root = parseTree(this.text, errors, {
-      disallowComments: true,
-      allowTrailingComma: false,
-      allowEmptyContent: false,
-    });
+    const root = parseTree(this.text, errors, { disallowComments: true }); // defaults: no trailing comma, no empty file
     this.root = errors.length === 0 ? root : undefined;
     // One error per line, in order: the parser goes on after an error, and what follows on the
     // same line is mostly its echo.
@@ -167,7 +160,7 @@ export class Checker {
     | { ok: true; absolute: string; relative: string; kind: ReturnType<typeof pathKind> }
     | { ok: false; problem: 'absolute' | 'outside' } {
     if (isAbsolute(written)) return { ok: false, problem: 'absolute' };
-    const absolute = resolve(this.dir, written);
+    const absolute = resolve(this.workspace, this.file, '..', written); // from the config's folder
     if (!isInside(this.workspace, absolute)) return { ok: false, problem: 'outside' };
     const relative = workspaceRelative(this.workspace, absolute);
     return { ok: true, absolute, relative, kind: pathKind(absolute) };

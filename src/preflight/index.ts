@@ -38,26 +38,6 @@ export interface PreflightResult {
 const INPUT = 'config-path';
 const EXAMPLES = 'e.g. langgraph.json or apps/agent/langgraph.json';
 
-/** `config-path` and the file it names, before the content: the problem, after `config-path `. */
-function pathProblem(workspace: string, written: string, absolute: string): string | undefined {
-  const file = workspaceRelative(workspace, absolute);
-  if (written.trim() === '')
-    return 'is empty: give the path of the LangGraph config in the repository, e.g. langgraph.json.';
-  if (isAbsolute(written))
-    return `"${written}" is an absolute path: give it relative to the repository root, ${EXAMPLES}.`;
-  if (!isInside(workspace, absolute) || absolute === workspace)
-    return `"${written}" points outside the repository: give a path inside it, relative to the repository root, ${EXAMPLES}.`;
-  const kind = pathKind(absolute);
-  // A workspace that holds files is a checkout: a config that is not in it is a wrong path
-  // (or a wrong ref), and the platform would only fail on it minutes after the deployment
-  // was created. An empty workspace means no checkout step: the checks are just skipped.
-  if (kind === 'missing' && holdsFiles(workspace))
-    return `${file} is not in the checked-out repository (${workspace}), so the platform would fail to build it, minutes after creating or updating the deployment. Fix ${INPUT} (relative to the repository root, ${EXAMPLES}), or check out the ref that holds the config.`;
-  if (kind === 'directory')
-    return `"${written}" is a folder: give the path of the config file, e.g. ${file}/langgraph.json.`;
-  return undefined;
-}
-
 /** Reads and checks the LangGraph config. Pure: findings only, no logging. */
 export function preflightConfig(opts: {
   /** Absolute path of the checkout (`GITHUB_WORKSPACE`). */
@@ -78,9 +58,17 @@ export function preflightConfig(opts: {
   const inputError = (problem: string): PreflightResult => ({
     findings: [{ level: 'error', key: INPUT, message: `${INPUT} ${problem}` }],
   });
-  const problem = pathProblem(workspace, written, absolute);
+  const problem =
+    written.trim() === ''
+      ? 'is empty: give the path of the LangGraph config in the repository, e.g. langgraph.json.'
+      : isAbsolute(written)
+        ? `"${written}" is an absolute path: give it relative to the repository root, ${EXAMPLES}.`
+        : !isInside(workspace, absolute) || absolute === workspace
+          ? `"${written}" points outside the repository: give a path inside it, relative to the repository root, ${EXAMPLES}.`
+          : undefined;
   if (problem) return inputError(problem);
-  if (pathKind(absolute) === 'missing') {
+  // An empty workspace means no checkout step: the checks are just skipped.
+  if (pathKind(absolute) === 'missing' && !holdsFiles(workspace)) {
     const skipped = `The LangGraph config checks were skipped: ${file} is not in the workspace (no checkout). Add actions/checkout before this step to check the config before deploying.`;
     return { findings: [{ level: 'notice', key: INPUT, message: skipped }], skipped };
   }
@@ -89,6 +77,11 @@ export function preflightConfig(opts: {
   const read = readInsideWorkspace(workspace, written, 5_000_000);
   if (!read.ok) {
     const refused: Partial<Record<typeof read.refusal, string>> = {
+      // A workspace that holds files is a checkout: a config that is not in it is a wrong path
+      // (or a wrong ref), and the platform would only fail on it minutes after the deployment
+      // was created.
+      missing: `${file} is not in the checked-out repository (${workspace}), so the platform would fail to build it, minutes after creating or updating the deployment. Fix ${INPUT} (relative to the repository root, ${EXAMPLES}), or check out the ref that holds the config.`,
+      folder: `"${written}" is a folder: give the path of the config file, e.g. ${file}/langgraph.json.`,
       outside: `"${written}" is a symbolic link to a file outside the repository: the platform cannot read it. Point ${INPUT} at the real file in the repository.`,
       'too-large': `${file} is larger than 5 MB, too large for a LangGraph config: check that ${INPUT} names the langgraph.json file.`,
       unreadable: `${file} could not be read (${read.code ?? 'unknown error'}); check the file's permissions in the checkout.`,

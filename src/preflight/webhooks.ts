@@ -107,12 +107,6 @@ function envPrefix(c: Checker, webhooks: Node | undefined): string {
   return DEFAULT_ENV_PREFIX;
 }
 
-/** Offset of `fragment` inside the string literal `node` (escapes aside), for the column. */
-function offsetIn(c: Checker, node: Node, fragment: string): number {
-  const at = c.text.slice(node.offset, node.offset + node.length).indexOf(fragment);
-  return at < 0 ? node.offset : node.offset + at;
-}
-
 /** One header: its name, its value's `${{ … }}` templates (each read into `refs`), its literal text. */
 function checkHeader(
   c: Checker,
@@ -152,7 +146,9 @@ function checkHeader(
       problem = `has the template ${whole}, whose variable name ${variable === '' ? 'is missing' : `"${variable}" is not valid (letters, digits and _, not starting with a digit)`}: write ${example}. The agent server does not start otherwise.`;
     else if (prefix !== '' && !variable.startsWith(prefix))
       problem = `references env.${variable}, but only variables starting with ${prefix} may be referenced (webhooks.env_prefix). Rename the variable to ${prefix}${rest} in the config and in the action's secrets.`;
-    const at = offsetIn(c, node, inner === undefined ? '${{' : whole);
+    // Where the template is in the string literal (escapes aside), for the column.
+    const source = c.text.slice(node.offset, node.offset + node.length);
+    const at = node.offset + Math.max(0, source.indexOf(inner === undefined ? '${{' : whole));
     if (problem) c.error(key, at, `${key} ${problem}`);
     else refs.push({ variable, key, ...c.position(at) });
     return '';
