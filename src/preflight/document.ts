@@ -176,18 +176,12 @@ export class Checker {
 
   /** Warns about each key of the object `node` that is not `known` (`path` '' is the top level). */
   unknownKeys(path: string, node: Node | undefined, known: readonly string[]): void {
+    const where = path ? `${path} has an unknown key` : `${this.file} has an unknown top-level key`;
     for (const { key, keyNode } of properties(node)) {
       if (known.includes(key)) continue;
       const near = known.find((k) => distance(k.toLowerCase(), key.toLowerCase()) <= 2);
-      const where = path
-        ? `${path} has an unknown key`
-        : `${this.file} has an unknown top-level key`;
-      const hint = near
-        ? ` Did you mean "${near}"?`
-        : path
-          ? ` Known keys: ${known.join(', ')}.`
-          : '';
-      const message = `${where} "${key}", which the platform ignores.${hint}`;
+      const hint = near ? `Did you mean "${near}"?` : `Known keys: ${known.join(', ')}.`;
+      const message = `${where} "${key}", which the platform ignores. ${hint}`;
       this.warning(path ? `${path}.${key}` : key, keyNode, message);
     }
   }

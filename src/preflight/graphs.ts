@@ -19,10 +19,7 @@ const EXAMPLE = '"./src/agent/graph.py:graph"';
 /** The other code references of the config, read like the graphs' (`<file>:<attribute>`). */
 const CODE_KEYS = ['auth.path', 'encryption.path', 'http.app', 'checkpointer.path', 'store.path'];
 
-/**
- * Checks that a path the config names (`written`, relative to its folder) is a file (or with
- * `folder`, a folder) of the repository; returns where it is, or reports why not.
- */
+/** Where the path `written` in the config is, when it is a file (or a `folder`) of the repository. */
 function locate(
   c: Checker,
   key: string,
@@ -53,7 +50,6 @@ function locate(
   return undefined;
 }
 
-/** A file reference (`/`, `\\` or a source extension); a module-style one is not checked. */
 function checkFile(c: Checker, key: string, node: Node, module: string) {
   const isFile =
     module.includes('/') || module.includes('\\') || SOURCE_EXTENSIONS.has(extname(module));

@@ -1,16 +1,9 @@
 /**
- * Pre-flight checks: mistakes that are knowable before any API call, reported as findings
- * (the caller turns them into annotations) instead of a failed build or an agent server that
- * does not start.
- *
- * - `preflightConfig` reads the LangGraph config from the checked-out workspace (source
- *   `github`): valid JSON, `graphs` and the files they name, local `dependencies`,
- *   `webhooks` (header templates, `env_prefix`, URL policy), `http.disable_webhooks`, `env`.
- *   No checkout (an empty workspace) → one notice, `skipped` set; a checkout without the
- *   config → an error (before any request).
- * - `checkEnvReferences` (`env.ts`): every `${{ env.VAR }}` of the webhook headers must be in
- *   the deployment's environment.
- * - `checkImageUri` (source `external_docker`).
+ * Pre-flight checks (the README's "What the action does", step 2): mistakes knowable before
+ * any request, reported as findings (the caller annotates them) instead of a failed build or an
+ * agent server that does not start. `preflightConfig` reads the LangGraph config of the
+ * checkout and runs one file per rule family on it; `checkEnvReferences` (env.ts) and
+ * `checkImageUri` (image.ts) are the checks of the other sources and of the lookup.
  */
 import { readdirSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
