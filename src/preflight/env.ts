@@ -100,12 +100,9 @@ export function checkEnv(c: Checker, env: Node | undefined): string[] {
     }
     return names;
   }
+  const must = 'it must be an object of variable names to values, or the path of a .env file.';
   if (env.type !== 'string') {
-    c.mistyped(
-      'env',
-      env,
-      'it must be an object of variable names to values, or the path of a .env file.',
-    );
+    c.mistyped('env', env, must);
     return [];
   }
   const written = String(env.value);

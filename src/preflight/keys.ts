@@ -35,22 +35,14 @@ export function checkKeys(c: Checker, root: Node): void {
 
 /** A key given twice in one object: JSON readers keep the last one, silently. */
 function checkDuplicates(c: Checker, node: Node, path: string): void {
-  if (node.type === 'array') {
-    (node.children ?? []).forEach((item, i) => checkDuplicates(c, item, `${path}[${i}]`));
-    return;
-  }
-  if (node.type !== 'object') return;
   const seen = new Set<string>();
   for (const { key, keyNode, value } of properties(node)) {
     const full = path ? `${path}.${key}` : key;
-    if (seen.has(key)) {
-      c.warning(
-        full,
-        keyNode,
-        `${full} is given more than once; only the last one is used. Remove the others.`,
-      );
-    }
+    const message = `${full} is given more than once; only the last one is used. Remove the others.`;
+    if (seen.has(key)) c.warning(full, keyNode, message);
     seen.add(key);
     checkDuplicates(c, value, full);
   }
+  const items = node.type === 'array' ? (node.children ?? []) : [];
+  items.forEach((item, i) => checkDuplicates(c, item, `${path}[${i}]`));
 }

@@ -87,23 +87,20 @@ function checkScalar(c: Checker, key: string, node: Node, what = 'a boolean', ma
 }
 
 function envPrefix(c: Checker, webhooks: Node | undefined): string {
+  const key = 'webhooks.env_prefix';
   const node = child(webhooks, 'env_prefix');
-  if (!node) return DEFAULT_ENV_PREFIX;
-  if (node.type === 'string') {
-    const prefix = String(node.value);
-    if (prefix === '') {
-      c.warning(
-        'webhooks.env_prefix',
-        node,
-        `webhooks.env_prefix is empty, so header templates may read any variable of the deployment (LANGSMITH_API_KEY included). Set a prefix such as "${DEFAULT_ENV_PREFIX}" unless that is intended.`,
-      );
-    }
-    return prefix;
+  if (node?.type === 'string' && node.value === '') {
+    c.warning(
+      key,
+      node,
+      `${key} is empty, so header templates may read any variable of the deployment (LANGSMITH_API_KEY included). Set a prefix such as "${DEFAULT_ENV_PREFIX}" unless that is intended.`,
+    );
   }
+  if (!node || node.type === 'string') return node ? String(node.value) : DEFAULT_ENV_PREFIX;
   const headers = child(webhooks, 'headers');
   const used = headers?.type === 'object' && (headers.children ?? []).length > 0;
-  const message = `webhooks.env_prefix is ${typeName(node)}${used ? ', and with headers set the agent server does not start' : ''}: set a string such as "${DEFAULT_ENV_PREFIX}", or remove the key to use that default.`;
-  (used ? c.error : c.warning)('webhooks.env_prefix', node, message);
+  const message = `${key} is ${typeName(node)}${used ? ', and with headers set the agent server does not start' : ''}: set a string such as "${DEFAULT_ENV_PREFIX}", or remove the key to use that default.`;
+  (used ? c.error : c.warning)(key, node, message);
   return DEFAULT_ENV_PREFIX;
 }
 
