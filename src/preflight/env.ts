@@ -77,10 +77,8 @@ export function isIgnoredByGit(workspace: string, relative: string): boolean {
 export function checkEnv(c: Checker, env: Node | undefined): string[] {
   if (!env || env.type === 'null') return [];
   if (env.type === 'object') {
-    const names: string[] = [];
-    for (const { key: name, keyNode, value } of properties(env)) {
+    return properties(env).map(({ key: name, keyNode, value }) => {
       const key = `env.${name}`;
-      names.push(name);
       if (!VARIABLE.test(name)) {
         c.warning(
           key,
@@ -97,8 +95,8 @@ export function checkEnv(c: Checker, env: Node | undefined): string[] {
           `${key} looks like a secret committed to the repository. Remove it from ${c.file} and pass it in the action's secrets input instead (then rotate it: it is in the git history).`,
         );
       }
-    }
-    return names;
+      return name;
+    });
   }
   const must = 'it must be an object of variable names to values, or the path of a .env file.';
   if (env.type !== 'string') {

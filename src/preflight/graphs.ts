@@ -59,12 +59,9 @@ function checkFile(c: Checker, key: string, node: Node, module: string) {
 /** The string node of one graph entry's spec, or undefined when the entry is already reported. */
 function graphSpec(c: Checker, key: string, node: Node): Node | undefined {
   if (node.type === 'string') return node;
+  const must = `give it as a string like ${EXAMPLE} or an object like {"path": ${EXAMPLE}, "description": "..."}.`;
   if (node.type !== 'object') {
-    c.mistyped(
-      key,
-      node,
-      `give it as a string like ${EXAMPLE} or an object like {"path": ${EXAMPLE}, "description": "..."}.`,
-    );
+    c.mistyped(key, node, must);
     return undefined;
   }
   c.unknownKeys(key, node, ['path', 'description']);
@@ -73,11 +70,9 @@ function graphSpec(c: Checker, key: string, node: Node): Node | undefined {
       c.mistyped(`${key}.description`, value, 'it must be a string.');
   }
   const path = child(node, 'path');
-  if (!path) {
-    c.error(key, node, `${key} is an object without "path": add "path": ${EXAMPLE}.`);
-  } else if (path.type !== 'string') {
-    c.mistyped(`${key}.path`, path, `it must be a string like ${EXAMPLE}.`);
-  } else return path;
+  if (path?.type === 'string') return path;
+  if (path) c.mistyped(`${key}.path`, path, `it must be a string like ${EXAMPLE}.`);
+  else c.error(key, node, `${key} is an object without "path": add "path": ${EXAMPLE}.`);
   return undefined;
 }
 

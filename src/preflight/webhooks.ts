@@ -76,11 +76,8 @@ function checkScalar(c: Checker, key: string, node: Node, what = 'a boolean', ma
       : quoted
         ? ` Write the number ${String(raw).trim()}, without quotes.`
         : '';
-    c.error(
-      key,
-      node,
-      `${key} is ${typeName(node)} (${JSON.stringify(raw ?? null)}): it must be ${what}.${advice}`,
-    );
+    const shown = `${typeName(node)} (${JSON.stringify(raw ?? null)})`;
+    c.error(key, node, `${key} is ${shown}: it must be ${what}.${advice}`);
   } else if (!boolean && (Number(raw) < 1 || Number(raw) > max)) {
     c.error(key, node, `${key} is ${Number(raw)}: it must be ${what}.`);
   }
