@@ -37,12 +37,9 @@ function problem(imageUri: string): string | undefined {
   if (at >= 0) {
     const digest = name.slice(at + 1);
     name = name.slice(0, at);
-    const match = DIGEST.exec(digest);
-    const hexLength = match ? DIGEST_HEX[match[1] ?? ''] : undefined;
-    if (
-      !match ||
-      (hexLength !== undefined && !new RegExp(`^[a-f0-9]{${hexLength}}$`).test(match[2] ?? ''))
-    ) {
+    const [, algorithm = '', hex = ''] = DIGEST.exec(digest) ?? [];
+    const length = DIGEST_HEX[algorithm]; // of the algorithms known here; the others: any
+    if (!algorithm || (length !== undefined && !new RegExp(`^[a-f0-9]{${length}}$`).test(hex))) {
       return `${KEY} "${imageUri}" has an invalid digest "${digest}": write it as <algorithm>:<hex>, e.g. sha256: followed by 64 lowercase hex digits.`;
     }
   }

@@ -1,9 +1,9 @@
 /**
  * Pre-flight checks (the README's "What the action does", step 2): mistakes knowable before
  * any request, reported as findings (the caller annotates them) instead of a failed build or an
- * agent server that does not start. `preflightConfig` reads the LangGraph config of the
- * checkout and runs one file per rule family on it; `checkEnvReferences` (env.ts) and
- * `checkImageUri` (image.ts) are the checks of the other sources and of the lookup.
+ * agent server that does not start. `preflightConfig` reads the checkout's LangGraph config and
+ * runs one file per rule family on it; `checkImageUri` (image.ts) is the `external_docker`
+ * check, and `checkEnvReferences` (env.ts) the one that may wait for the deployment's lookup.
  */
 import { readdirSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';

@@ -191,11 +191,8 @@ function checkDomain(c: Checker, key: string, node: Node): void {
 function checkField(c: Checker, key: string, node: Node): void {
   if (node.type === 'string' && PAYLOAD_FIELDS.includes(String(node.value))) return;
   const value = node.type === 'string' ? `"${String(node.value)}"` : typeName(node);
-  c.error(
-    key,
-    node,
-    `${key} is ${value}, which is not a webhook payload field; the agent server does not start with it. Valid fields: ${PAYLOAD_FIELDS.join(', ')}.`,
-  );
+  const message = `${key} is ${value}, which is not a webhook payload field; the agent server does not start with it. Valid fields: ${PAYLOAD_FIELDS.join(', ')}.`;
+  c.error(key, node, message);
 }
 
 /** `webhooks.url`, the agent server's WebhookUrlPolicy. */
