@@ -42,10 +42,7 @@ function list(must: string, item: Rule): Rule {
   };
 }
 
-/**
- * An object of the known `keys`, each checked by its rule (a null one left out when the key is
- * `optional`): the agent server reads the last of a key given twice, and so does this.
- */
+/** An object of the known `keys`, each value checked by its rule (a null one left out if `optional`). */
 function object(keys: Record<string, Rule>, optional = false): Rule {
   const known = Object.keys(keys);
   return (c, key, node) => {
@@ -53,9 +50,10 @@ function object(keys: Record<string, Rule>, optional = false): Rule {
       return c.mistyped(key, node, `it must be an object (${known.join(', ')}).`);
     }
     c.unknownKeys(key, node, known);
-    for (const [name, rule] of Object.entries(keys)) {
-      const value = child(node, name);
-      if (value && !(optional && value.type === 'null')) rule(c, `${key}.${name}`, value);
+    for (const { key: name, value } of properties(node)) {
+      // Own rules only: a key such as "toString" must not reach Object.prototype's.
+      const skip = !known.includes(name) || (optional && value.type === 'null');
+      if (!skip) keys[name]?.(c, `${key}.${name}`, value);
     }
   };
 }
