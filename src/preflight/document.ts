@@ -5,7 +5,7 @@
  * against its folder and inside the workspace.
  */
 import { statSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { parseTree, printParseErrorCode } from 'jsonc-parser';
 import type { Node, ParseError } from 'jsonc-parser';
 import { isInside } from '../lib/paths.js';
@@ -27,18 +27,13 @@ export interface Finding {
 }
 
 /** One `${{ env.VAR }}` reference of a webhook header that the agent server will resolve at start. */
-export interface EnvReference {
+export interface EnvReference extends Required<Pick<Finding, 'key' | 'line' | 'column'>> {
   variable: string;
-  /** e.g. `webhooks.headers.X-Key`. */
-  key: string;
-  line: number;
-  column: number;
 }
 
 export interface ParsedLangGraphConfig {
   /** Workspace-relative path (forward slashes). */
   file: string;
-  text: string;
   json: unknown;
   /**
    * The references the agent server will look up at start: well-formed and within
@@ -102,13 +97,10 @@ export class Checker {
   readonly findings: Finding[] = [];
   /** The text parsed: a byte order mark is a space, so every offset (line, column) stays. */
   readonly text: string;
+  /** The JSON tree; undefined when the text is not valid JSON (its syntax errors are the findings). */
   readonly root: Node | undefined;
-  /** Whether the text is valid JSON (when not, its syntax errors are the findings). */
-  readonly valid: boolean;
   /** Start offset of every line, for offset → line/column. */
   private readonly starts: number[];
-  /** Where the config's relative paths start from: the absolute folder of the config file. */
-  private readonly dir: string;
   /** "paths are relative to the folder of apps/agent/langgraph.json" (or the repository root). */
   readonly relativeToHint: string;
 
@@ -119,7 +111,6 @@ export class Checker {
     /** Workspace-relative path of the config file, forward slashes. */
     readonly file: string,
   ) {
-    this.dir = dirname(resolve(workspace, file));
     this.relativeToHint = file.includes('/')
       ? `paths are relative to the folder of ${file}`
       : 'paths are relative to the repository root, where the config is';
@@ -134,12 +125,8 @@ export class Checker {
       );
     }
     const errors: ParseError[] = [];
-    this.root = parseTree(this.text, errors, {
-      disallowComments: true,
-      allowTrailingComma: false,
-      allowEmptyContent: false,
-    });
-    this.valid = errors.length === 0;
+    const root = parseTree(this.text, errors, { disallowComments: true }); // defaults: no trailing comma, no empty file
+    this.root = errors.length === 0 ? root : undefined;
     // One error per line, in order: the parser goes on after an error, and what follows on the
     // same line is mostly its echo.
     const lines = new Set<number>();
@@ -173,7 +160,7 @@ export class Checker {
     | { ok: true; absolute: string; relative: string; kind: ReturnType<typeof pathKind> }
     | { ok: false; problem: 'absolute' | 'outside' } {
     if (isAbsolute(written)) return { ok: false, problem: 'absolute' };
-    const absolute = resolve(this.dir, written);
+    const absolute = resolve(this.workspace, this.file, '..', written); // from the config's folder
     if (!isInside(this.workspace, absolute)) return { ok: false, problem: 'outside' };
     const relative = workspaceRelative(this.workspace, absolute);
     return { ok: true, absolute, relative, kind: pathKind(absolute) };
@@ -185,6 +172,18 @@ export class Checker {
   /** "`key` is <the JSON type of `node`>: `must`": a value of the wrong type. */
   mistyped(key: string, node: Node, must: string, level: 'error' | 'warning' = 'error'): void {
     this.add(level, key, node, `${key} is ${typeName(node)}: ${must}`);
+  }
+
+  /** Warns about each key of the object `node` that is not `known` (`path` '' is the top level). */
+  unknownKeys(path: string, node: Node | undefined, known: readonly string[]): void {
+    const where = path ? `${path} has an unknown key` : `${this.file} has an unknown top-level key`;
+    for (const { key, keyNode } of properties(node)) {
+      if (known.includes(key)) continue;
+      const near = known.find((k) => distance(k.toLowerCase(), key.toLowerCase()) <= 2);
+      const hint = near ? `Did you mean "${near}"?` : `Known keys: ${known.join(', ')}.`;
+      const message = `${where} "${key}", which the platform ignores. ${hint}`;
+      this.warning(path ? `${path}.${key}` : key, keyNode, message);
+    }
   }
 
   private add(level: Finding['level'], ...[key, node, message]: Parameters<Report>): void {
@@ -210,6 +209,20 @@ export function properties(node: Node | undefined): { key: string; keyNode: Node
 /** The value of `key` in an object node; the last one wins on duplicates, as in Python's json. */
 export function child(node: Node | undefined, key: string): Node | undefined {
   return properties(node).findLast((p) => p.key === key)?.value;
+}
+
+/** Levenshtein distance: the fewest single-character edits that turn `a` into `b`. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const replace = row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
+      next.push(Math.min(row[j]! + 1, next[j - 1]! + 1, replace));
+    }
+    row = next;
+  }
+  return row[b.length]!;
 }
 
 /** A JSON type name for messages. */

@@ -77,10 +77,8 @@ export function isIgnoredByGit(workspace: string, relative: string): boolean {
 export function checkEnv(c: Checker, env: Node | undefined): string[] {
   if (!env || env.type === 'null') return [];
   if (env.type === 'object') {
-    const names: string[] = [];
-    for (const { key: name, keyNode, value } of properties(env)) {
+    return properties(env).map(({ key: name, keyNode, value }) => {
       const key = `env.${name}`;
-      names.push(name);
       if (!VARIABLE.test(name)) {
         c.warning(
           key,
@@ -97,53 +95,35 @@ export function checkEnv(c: Checker, env: Node | undefined): string[] {
           `${key} looks like a secret committed to the repository. Remove it from ${c.file} and pass it in the action's secrets input instead (then rotate it: it is in the git history).`,
         );
       }
-    }
-    return names;
+      return name;
+    });
   }
+  const must = 'it must be an object of variable names to values, or the path of a .env file.';
   if (env.type !== 'string') {
-    c.mistyped(
-      'env',
-      env,
-      'it must be an object of variable names to values, or the path of a .env file.',
-    );
+    c.mistyped('env', env, must);
     return [];
   }
   const written = String(env.value);
   const resolved = c.resolve(written);
-  // The LangGraph templates write `"env": ".env"` and ignore that file in git: in CI it is
-  // absent by design (the variables come from the secrets input), so that is no finding.
-  if (
-    resolved.ok &&
-    resolved.kind === 'missing' &&
-    isIgnoredByGit(c.workspace, resolved.relative)
-  ) {
-    return [];
+  let why = `it is ${!resolved.ok && resolved.problem === 'absolute' ? 'an absolute path' : 'outside the repository'}`;
+  if (resolved.ok) {
+    // The LangGraph templates write `"env": ".env"` and ignore that file in git: in CI it is
+    // absent by design (the variables come from the secrets input), so that is no finding.
+    if (resolved.kind === 'missing' && isIgnoredByGit(c.workspace, resolved.relative)) return [];
+    // Through the one path rule: a link out of the checkout, a FIFO or a device is not read
+    // (a FIFO would block the run past `timeout` and cancellation).
+    const read = readInsideWorkspace(c.workspace, resolved.relative, MAX_FILE_BYTES);
+    // Read as Node reads a .env file (`export `, comments, quoted values over several lines: a
+    // line inside a quoted value is part of it, not a variable); values never kept.
+    if (read.ok) return Object.keys(parseEnv(read.text)).filter((name) => VARIABLE.test(name));
+    why = `${resolved.relative} ${refusalText(read.refusal, read.code)}`;
   }
-  if (!resolved.ok || resolved.kind !== 'file') {
-    const where = resolved.ok
-      ? `looked for ${resolved.relative}`
-      : `it is ${resolved.problem === 'absolute' ? 'an absolute path' : 'outside the repository'}`;
-    c.warning(
-      'env',
-      env,
-      `env points to ${written}, which is not a file of the repository (${where}; ${c.relativeToHint}), so none of its variables will be set from it. .env files are usually not committed: give the variables the deployment needs in the action's secrets input.`,
-    );
-    return [];
-  }
-  // Through the one path rule: a link out of the checkout, a FIFO or a device is not read
-  // (a FIFO would block the run past `timeout` and cancellation).
-  const read = readInsideWorkspace(c.workspace, resolved.relative, MAX_FILE_BYTES);
-  if (!read.ok) {
-    c.warning(
-      'env',
-      env,
-      `env points to ${written}, which is not a file of the repository (${resolved.relative} ${refusalText(read.refusal, read.code)}), so none of its variables will be set from it. Give the variables the deployment needs in the action's secrets input.`,
-    );
-    return [];
-  }
-  // Read as Node reads a .env file (`export `, comments, quoted values over several lines: a
-  // line inside a quoted value is part of it, not a variable); values never kept.
-  return Object.keys(parseEnv(read.text)).filter((name) => VARIABLE.test(name));
+  c.warning(
+    'env',
+    env,
+    `env points to ${written}, which is not a file of the repository (${why}; ${c.relativeToHint}), so none of its variables will be set from it. .env files are usually not committed: give the variables the deployment needs in the action's secrets input.`,
+  );
+  return [];
 }
 
 /**

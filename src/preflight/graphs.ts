@@ -11,77 +11,68 @@
 import { extname } from 'node:path';
 import { isInside } from '../lib/paths.js';
 import type { Checker, Node } from './document.js';
-import { child, properties } from './document.js';
+import { child, properties, typeName } from './document.js';
 
 const JS_EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs', '.tsx', '.jsx']);
 const SOURCE_EXTENSIONS = new Set([...JS_EXTENSIONS, '.py']);
 const EXAMPLE = '"./src/agent/graph.py:graph"';
-const OTHER_REFERENCES = [
-  'auth.path',
-  'encryption.path',
-  'http.app',
-  'checkpointer.path',
-  'store.path',
-];
+/** The other code references of the config, read like the graphs' (`<file>:<attribute>`). */
+const CODE_KEYS = ['auth.path', 'encryption.path', 'http.app', 'checkpointer.path', 'store.path'];
 
-/** A code reference of the config: its key, its node, and the file or module it names. */
-interface Reference {
-  key: string;
-  node: Node;
-  module: string;
-}
-
-/** Checks that a file reference exists; returns its absolute and workspace-relative paths. */
-function checkFile(c: Checker, { key, node, module }: Reference) {
-  const isFile = module.includes('/') || module.includes('\\');
-  if (!isFile && !SOURCE_EXTENSIONS.has(extname(module))) return undefined;
-  const resolved = c.resolve(module);
-  if (resolved.ok && resolved.kind === 'file') return resolved;
+/** Where the path `written` in the config is, when it is a file (or a `folder`) of the repository. */
+function locate(
+  c: Checker,
+  key: string,
+  node: Node,
+  written: string,
+  folder = false,
+  report = c.error,
+) {
+  const resolved = c.resolve(written);
+  if (resolved.ok && resolved.kind === (folder ? 'directory' : 'file')) return resolved;
   if (!resolved.ok && resolved.problem === 'absolute') {
     c.warning(
       key,
       node,
-      `${key} uses the absolute path ${module}, which cannot be checked here: it must exist inside the built image. Prefer a path relative to the config (${c.relativeToHint}).`,
+      `${key} uses the absolute path ${written}, which cannot be checked here: it must exist inside the built image. Prefer a path relative to the config (${c.relativeToHint}).`,
     );
     return undefined;
   }
+  const thing = folder ? 'folder' : 'file';
   const problem = !resolved.ok
-    ? `which is outside the repository (${c.relativeToHint}). The platform builds from the repository only: move the file into it and fix the path.`
+    ? `which is outside the repository (${c.relativeToHint}). The platform builds from the repository only: move the ${thing} into it and fix the path.`
     : resolved.kind === 'missing'
-      ? `which is not in the repository (looked for ${resolved.relative}; ${c.relativeToHint}). Fix the path in ${c.file} or commit the file.`
-      : `which is a folder: point to the source file that defines it, e.g. ${EXAMPLE}.`;
-  c.error(key, node, `${key} points to ${module}, ${problem}`);
+      ? `which is not in the repository (looked for ${resolved.relative}; ${c.relativeToHint}). Fix the path in ${c.file} or commit the ${thing}.`
+      : folder
+        ? 'which is a file: a local dependency is a folder (with a pyproject.toml, setup.py or Python packages).'
+        : `which is a folder: point to the source file that defines it, e.g. ${EXAMPLE}.`;
+  report(key, node, `${key} points to ${written}, ${problem}`);
   return undefined;
+}
+
+function checkFile(c: Checker, key: string, node: Node, module: string) {
+  const isFile =
+    module.includes('/') || module.includes('\\') || SOURCE_EXTENSIONS.has(extname(module));
+  return isFile ? locate(c, key, node, module) : undefined;
 }
 
 /** The string node of one graph entry's spec, or undefined when the entry is already reported. */
 function graphSpec(c: Checker, key: string, node: Node): Node | undefined {
   if (node.type === 'string') return node;
+  const must = `give it as a string like ${EXAMPLE} or an object like {"path": ${EXAMPLE}, "description": "..."}.`;
   if (node.type !== 'object') {
-    c.mistyped(
-      key,
-      node,
-      `give it as a string like ${EXAMPLE} or an object like {"path": ${EXAMPLE}, "description": "..."}.`,
-    );
+    c.mistyped(key, node, must);
     return undefined;
   }
-  for (const { key: name, keyNode, value } of properties(node)) {
-    if (name === 'description' && value.type !== 'string' && value.type !== 'null') {
+  c.unknownKeys(key, node, ['path', 'description']);
+  for (const { key: name, value } of properties(node)) {
+    if (name === 'description' && value.type !== 'string' && value.type !== 'null')
       c.mistyped(`${key}.description`, value, 'it must be a string.');
-    } else if (name !== 'path' && name !== 'description') {
-      c.warning(
-        `${key}.${name}`,
-        keyNode,
-        `${key} has an unknown key "${name}" (a graph object takes "path" and "description"); it is ignored.`,
-      );
-    }
   }
   const path = child(node, 'path');
-  if (!path) {
-    c.error(key, node, `${key} is an object without "path": add "path": ${EXAMPLE}.`);
-  } else if (path.type !== 'string') {
-    c.mistyped(`${key}.path`, path, `it must be a string like ${EXAMPLE}.`);
-  } else return path;
+  if (path?.type === 'string') return path;
+  if (path) c.mistyped(`${key}.path`, path, `it must be a string like ${EXAMPLE}.`);
+  else c.error(key, node, `${key} is an object without "path": add "path": ${EXAMPLE}.`);
   return undefined;
 }
 
@@ -90,25 +81,16 @@ function checkGraphs(c: Checker, root: Node) {
   const files: { key: string; node: Node; absolute: string; relative: string }[] = [];
   let python = false;
   const graphs = child(root, 'graphs');
-  if (!graphs || graphs.type === 'null') {
-    c.error(
-      'graphs',
-      graphs ?? root,
-      `${c.file} has no "graphs": add at least one, e.g. "graphs": {"agent": ${EXAMPLE}}.`,
-    );
-  } else if (graphs.type !== 'object') {
-    c.mistyped(
-      'graphs',
-      graphs,
-      `it must be an object mapping graph IDs to code, e.g. {"agent": ${EXAMPLE}}.`,
-    );
-  } else if (properties(graphs).length === 0) {
-    c.error(
-      'graphs',
-      graphs,
-      `graphs is empty: add at least one graph, e.g. {"agent": ${EXAMPLE}}.`,
-    );
-  }
+  const example = `{"agent": ${EXAMPLE}}`;
+  const problem =
+    !graphs || graphs.type === 'null'
+      ? `${c.file} has no "graphs": add at least one, e.g. "graphs": ${example}.`
+      : graphs.type !== 'object'
+        ? `graphs is ${typeName(graphs)}: it must be an object mapping graph IDs to code, e.g. ${example}.`
+        : properties(graphs).length === 0
+          ? `graphs is empty: add at least one graph, e.g. ${example}.`
+          : undefined;
+  if (problem) c.error('graphs', graphs ?? root, problem);
   for (const { key: id, value } of properties(graphs)) {
     const key = `graphs.${id}`;
     const node = graphSpec(c, key, value);
@@ -129,7 +111,7 @@ function checkGraphs(c: Checker, root: Node) {
       c.error(key, node, `${key} ${problem}`);
       continue;
     }
-    const file = checkFile(c, { key, node, module });
+    const file = checkFile(c, key, node, module);
     if (file) files.push({ key, node, ...file });
   }
   return { files, python };
@@ -138,50 +120,27 @@ function checkGraphs(c: Checker, root: Node) {
 /** Local `dependencies` entries (starting with `.`) must be folders of the repository. */
 function checkDependencies(c: Checker, root: Node, python: boolean) {
   const deps = child(root, 'dependencies');
-  if (!deps || deps.type === 'null') {
-    if (python) {
-      c.error(
-        'dependencies',
-        root,
-        `${c.file} has no "dependencies", which a Python config needs: add "dependencies": ["."] (the folder of the config, with its pyproject.toml or requirements.txt).`,
-      );
-    }
-  } else if (deps.type !== 'array') {
-    c.mistyped('dependencies', deps, 'it must be a list of strings, e.g. ["."].');
-  } else if (python && (deps.children ?? []).length === 0) {
-    c.error(
-      'dependencies',
-      deps,
-      'dependencies is empty, which a Python config does not allow: add "." (the folder of the config) or the folders of your packages.',
-    );
-  }
+  const problem =
+    !deps || deps.type === 'null'
+      ? python &&
+        `${c.file} has no "dependencies", which a Python config needs: add "dependencies": ["."] (the folder of the config, with its pyproject.toml or requirements.txt).`
+      : deps.type !== 'array'
+        ? `dependencies is ${typeName(deps)}: it must be a list of strings, e.g. ["."].`
+        : python &&
+          (deps.children ?? []).length === 0 &&
+          'dependencies is empty, which a Python config does not allow: add "." (the folder of the config) or the folders of your packages.';
+  if (problem) c.error('dependencies', deps ?? root, problem);
   const folders: string[] = [];
   // A JS config's build does not install `dependencies`: a wrong local path is only suspicious.
   const report = python ? c.error : c.warning;
   const items = deps?.type === 'array' ? (deps.children ?? []) : [];
   items.forEach((item, index) => {
     const key = `dependencies[${index}]`;
-    if (item.type !== 'string') {
-      c.mistyped(
-        key,
-        item,
-        'dependencies are strings (a package name, or a local folder starting with ".").',
-      );
-      return;
-    }
+    const must = 'dependencies are strings (a package name, or a local folder starting with ".").';
+    if (item.type !== 'string') return c.mistyped(key, item, must);
     const written = String(item.value);
-    if (!written.startsWith('.')) return;
-    const resolved = c.resolve(written);
-    if (resolved.ok && resolved.kind === 'directory') {
-      folders.push(resolved.absolute);
-      return;
-    }
-    const problem = !resolved.ok
-      ? `which is outside the repository (${c.relativeToHint}). The platform builds from the repository only.`
-      : resolved.kind === 'missing'
-        ? `which is not in the repository (looked for ${resolved.relative}; ${c.relativeToHint}). Fix the path or commit the folder.`
-        : 'which is a file: a local dependency is a folder (with a pyproject.toml, setup.py or Python packages).';
-    report(key, item, `${key} is ${written}, ${problem}`);
+    const folder = written.startsWith('.') && locate(c, key, item, written, true, report);
+    if (folder) folders.push(folder.absolute);
   });
   return folders;
 }
@@ -200,10 +159,9 @@ export function checkCode(c: Checker, root: Node): void {
       );
     }
   }
-  for (const key of OTHER_REFERENCES) {
+  for (const key of CODE_KEYS) {
     const [section = '', field = ''] = key.split('.');
     const node = child(child(root, section), field);
-    if (node?.type !== 'string') continue;
-    checkFile(c, { key, node, module: String(node.value).split(':')[0] ?? '' });
+    if (node?.type === 'string') checkFile(c, key, node, String(node.value).split(':')[0] ?? '');
   }
 }

@@ -17,18 +17,12 @@ import type { Finding } from './document.js';
 const KEY = 'image-uri';
 const EXAMPLE = 'ghcr.io/my-org/my-agent:1.2.0 or ghcr.io/my-org/my-agent@sha256:<64 hex digits>';
 const PATH_COMPONENT = /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$/;
-const DOMAIN_COMPONENT = /^(?:[A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9-]*[A-Za-z0-9])$/;
+const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?';
+/** host[:port], the host a bracketed IPv6 address or dot-separated labels. */
+const DOMAIN = new RegExp(`^(?:\\[[0-9A-Fa-f:.]+\\]|${LABEL}(?:\\.${LABEL})*)(?::\\d+)?$`);
 const TAG = /^[\w][\w.-]{0,127}$/;
 const DIGEST = /^([a-z0-9]+(?:[+._-][a-z0-9]+)*):([A-Za-z0-9=_-]+)$/;
 const DIGEST_HEX: Record<string, number> = { sha256: 64, sha384: 96, sha512: 128 };
-
-function validDomain(domain: string): boolean {
-  const bracketed = /^\[[0-9A-Fa-f:.]+\](?::\d+)?$/.test(domain);
-  if (bracketed) return true;
-  const [host, port, ...rest] = domain.split(':');
-  if (rest.length > 0 || (port !== undefined && !/^\d+$/.test(port))) return false;
-  return (host ?? '').split('.').every((c) => DOMAIN_COMPONENT.test(c));
-}
 
 function problem(imageUri: string): string | undefined {
   if (imageUri.trim() === '')
@@ -43,12 +37,9 @@ function problem(imageUri: string): string | undefined {
   if (at >= 0) {
     const digest = name.slice(at + 1);
     name = name.slice(0, at);
-    const match = DIGEST.exec(digest);
-    const hexLength = match ? DIGEST_HEX[match[1] ?? ''] : undefined;
-    if (
-      !match ||
-      (hexLength !== undefined && !new RegExp(`^[a-f0-9]{${hexLength}}$`).test(match[2] ?? ''))
-    ) {
+    const [, algorithm = '', hex = ''] = DIGEST.exec(digest) ?? [];
+    const length = DIGEST_HEX[algorithm]; // of the algorithms known here; the others: any
+    if (!algorithm || (length !== undefined && !new RegExp(`^[a-f0-9]{${length}}$`).test(hex))) {
       return `${KEY} "${imageUri}" has an invalid digest "${digest}": write it as <algorithm>:<hex>, e.g. sha256: followed by 64 lowercase hex digits.`;
     }
   }
@@ -67,7 +58,7 @@ function problem(imageUri: string): string | undefined {
     components.length > 1 &&
     (/[.:]/.test(first) || first === 'localhost' || first !== first.toLowerCase())
   ) {
-    if (!validDomain(first)) {
+    if (!DOMAIN.test(first)) {
       return `${KEY} "${imageUri}" has an invalid registry "${first}": write host[:port], e.g. ghcr.io or registry.example.com:5000.`;
     }
     components.shift();

@@ -1,20 +1,9 @@
 /**
- * Pre-flight checks: mistakes that are knowable before any API call, reported as findings
- * (the caller turns them into annotations) instead of a failed build or an agent server that
- * does not start.
- *
- * - `preflightConfig` reads the LangGraph config from the checked-out workspace (source
- *   `github`): valid JSON, `graphs` and the files they name, local `dependencies`,
- *   `webhooks` (header templates, `env_prefix`, URL policy), `http.disable_webhooks`, `env`.
- *   No checkout (an empty workspace) → one notice, `skipped` set; a checkout without the
- *   config → an error (before any request).
- * - `checkEnvReferences`: every `${{ env.VAR }}` of the webhook headers must be in the
- *   deployment's environment. `preflightConfig` runs it when `secretNames` is given; on an
- *   update with an empty `secrets` input the caller runs it after the lookup, with the
- *   secret names of the found deployment and `{ source: 'deployment' }`.
- * - `checkImageUri` (source `external_docker`).
- *
- * Only `node:fs`, `node:path`, `node:util`, jsonc-parser and ignore are loaded.
+ * Pre-flight checks (the README's "What the action does", step 2): mistakes knowable before
+ * any request, reported as findings (the caller annotates them) instead of a failed build or an
+ * agent server that does not start. `preflightConfig` reads the checkout's LangGraph config and
+ * runs one file per rule family on it; `checkImageUri` (image.ts) is the `external_docker`
+ * check, and `checkEnvReferences` (env.ts) the one that may wait for the deployment's lookup.
  */
 import { readdirSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
@@ -25,7 +14,7 @@ import { Checker, child, pathKind, workspaceRelative } from './document.js';
 import type { Finding, ParsedLangGraphConfig } from './document.js';
 import { checkEnv, checkEnvReferences } from './env.js';
 import { checkCode } from './graphs.js';
-import { checkDuplicateKeys, checkTopLevelKeys } from './keys.js';
+import { checkKeys } from './keys.js';
 import { checkWebhooks } from './webhooks.js';
 
 export type { Finding, ParsedLangGraphConfig } from './document.js';
@@ -41,26 +30,6 @@ export interface PreflightResult {
 
 const INPUT = 'config-path';
 const EXAMPLES = 'e.g. langgraph.json or apps/agent/langgraph.json';
-
-/** `config-path` and the file it names, before the content: the problem, after `config-path `. */
-function pathProblem(workspace: string, written: string, absolute: string): string | undefined {
-  const file = workspaceRelative(workspace, absolute);
-  if (written.trim() === '')
-    return 'is empty: give the path of the LangGraph config in the repository, e.g. langgraph.json.';
-  if (isAbsolute(written))
-    return `"${written}" is an absolute path: give it relative to the repository root, ${EXAMPLES}.`;
-  if (!isInside(workspace, absolute) || absolute === workspace)
-    return `"${written}" points outside the repository: give a path inside it, relative to the repository root, ${EXAMPLES}.`;
-  const kind = pathKind(absolute);
-  // A workspace that holds files is a checkout: a config that is not in it is a wrong path
-  // (or a wrong ref), and the platform would only fail on it minutes after the deployment
-  // was created. An empty workspace means no checkout step: the checks are just skipped.
-  if (kind === 'missing' && holdsFiles(workspace))
-    return `${file} is not in the checked-out repository (${workspace}), so the platform would fail to build it, minutes after creating or updating the deployment. Fix ${INPUT} (relative to the repository root, ${EXAMPLES}), or check out the ref that holds the config.`;
-  if (kind === 'directory')
-    return `"${written}" is a folder: give the path of the config file, e.g. ${file}/langgraph.json.`;
-  return undefined;
-}
 
 /** Reads and checks the LangGraph config. Pure: findings only, no logging. */
 export function preflightConfig(opts: {
@@ -82,9 +51,17 @@ export function preflightConfig(opts: {
   const inputError = (problem: string): PreflightResult => ({
     findings: [{ level: 'error', key: INPUT, message: `${INPUT} ${problem}` }],
   });
-  const problem = pathProblem(workspace, written, absolute);
+  const problem =
+    written.trim() === ''
+      ? 'is empty: give the path of the LangGraph config in the repository, e.g. langgraph.json.'
+      : isAbsolute(written)
+        ? `"${written}" is an absolute path: give it relative to the repository root, ${EXAMPLES}.`
+        : !isInside(workspace, absolute) || absolute === workspace
+          ? `"${written}" points outside the repository: give a path inside it, relative to the repository root, ${EXAMPLES}.`
+          : undefined;
   if (problem) return inputError(problem);
-  if (pathKind(absolute) === 'missing') {
+  // An empty workspace means no checkout step: the checks are just skipped.
+  if (pathKind(absolute) === 'missing' && !holdsFiles(workspace)) {
     const skipped = `The LangGraph config checks were skipped: ${file} is not in the workspace (no checkout). Add actions/checkout before this step to check the config before deploying.`;
     return { findings: [{ level: 'notice', key: INPUT, message: skipped }], skipped };
   }
@@ -93,6 +70,11 @@ export function preflightConfig(opts: {
   const read = readInsideWorkspace(workspace, written, 5_000_000);
   if (!read.ok) {
     const refused: Partial<Record<typeof read.refusal, string>> = {
+      // A workspace that holds files is a checkout: a config that is not in it is a wrong path
+      // (or a wrong ref), and the platform would only fail on it minutes after the deployment
+      // was created.
+      missing: `${file} is not in the checked-out repository (${workspace}), so the platform would fail to build it, minutes after creating or updating the deployment. Fix ${INPUT} (relative to the repository root, ${EXAMPLES}), or check out the ref that holds the config.`,
+      folder: `"${written}" is a folder: give the path of the config file, e.g. ${file}/langgraph.json.`,
       outside: `"${written}" is a symbolic link to a file outside the repository: the platform cannot read it. Point ${INPUT} at the real file in the repository.`,
       'too-large': `${file} is larger than 5 MB, too large for a LangGraph config: check that ${INPUT} names the langgraph.json file.`,
       unreadable: `${file} could not be read (${read.code ?? 'unknown error'}); check the file's permissions in the checkout.`,
@@ -103,23 +85,18 @@ export function preflightConfig(opts: {
     );
   }
   const c = new Checker(read.text, workspace, file);
-  if (!c.valid) return { findings: c.findings };
   const root = c.root;
   if (root?.type !== 'object') {
-    c.error(
-      undefined,
-      root?.offset ?? 0,
-      `${file} must hold a JSON object ({"graphs": {...}, ...}), not ${root ? root.type : 'nothing'}.`,
-    );
+    const must = `${file} must hold a JSON object ({"graphs": {...}, ...})`;
+    if (root) c.error(undefined, root, `${must}, not ${root.type}.`);
     return { findings: c.findings };
   }
 
-  checkDuplicateKeys(c, root);
-  checkTopLevelKeys(c, root);
+  checkKeys(c, root);
   checkCode(c, root);
   const configEnvNames = checkEnv(c, child(root, 'env'));
   const envReferences = checkWebhooks(c, root);
-  const parsed = { file, text: read.text, json: getNodeValue(root), envReferences, configEnvNames };
+  const parsed = { file, json: getNodeValue(root), envReferences, configEnvNames };
   const findings = c.findings;
   if (opts.secretNames !== undefined)
     findings.push(...checkEnvReferences(parsed, opts.secretNames));

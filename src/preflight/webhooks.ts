@@ -13,15 +13,6 @@ const DEFAULT_ENV_PREFIX = 'LG_WEBHOOK_';
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const SENSITIVE_HEADER = /auth|token|key|secret|signature|password|cookie|credential/i;
 const HOST_LABEL = /^[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?$/;
-const WEBHOOK_KEYS = ['env_prefix', 'url', 'headers', 'allowed_fields'];
-const URL_KEYS = [
-  'require_https',
-  'allowed_domains',
-  'allowed_ports',
-  'max_url_length',
-  'disable_loopback',
-  'disable_private_ips',
-];
 // The fields a webhook payload can carry (langgraph-api's VALID_WEBHOOK_ALLOWED_FIELDS).
 const PAYLOAD_FIELDS = [
   'assistant_id',
@@ -40,16 +31,31 @@ const PAYLOAD_FIELDS = [
   'webhook_sent_at',
 ];
 
-/** Warns about each key of the object `node` (at `path`) that is not one of `known`. */
-function checkKnownKeys(c: Checker, path: string, node: Node | undefined, known: string[]) {
-  for (const { key, keyNode } of properties(node)) {
-    if (known.includes(key)) continue;
-    c.warning(
-      `${path}.${key}`,
-      keyNode,
-      `${path} has an unknown key "${key}", which is ignored. Known keys: ${known.join(', ')}.`,
-    );
-  }
+/** Checks the value `node` of `key` (and reports through `c`). */
+type Rule = (c: Checker, key: string, node: Node) => void;
+
+/** An array whose items `item` checks; another type is reported with what it `must` be. */
+function list(must: string, item: Rule): Rule {
+  return (c, key, node) => {
+    if (node.type !== 'array') return c.mistyped(key, node, `it must be ${must}.`);
+    (node.children ?? []).forEach((value, i) => item(c, `${key}[${i}]`, value));
+  };
+}
+
+/** An object of the known `keys`, each value checked by its rule (a null one left out if `optional`). */
+function object(keys: Record<string, Rule>, optional = false): Rule {
+  const known = Object.keys(keys);
+  return (c, key, node) => {
+    if (node.type !== 'object') {
+      return c.mistyped(key, node, `it must be an object (${known.join(', ')}).`);
+    }
+    c.unknownKeys(key, node, known);
+    for (const { key: name, value } of properties(node)) {
+      // Own rules only: a key such as "toString" must not reach Object.prototype's.
+      const skip = !known.includes(name) || (optional && value.type === 'null');
+      if (!skip) keys[name]?.(c, `${key}.${name}`, value);
+    }
+  };
 }
 
 /**
@@ -68,41 +74,29 @@ function checkScalar(c: Checker, key: string, node: Node, what = 'a boolean', ma
       : quoted
         ? ` Write the number ${String(raw).trim()}, without quotes.`
         : '';
-    c.error(
-      key,
-      node,
-      `${key} is ${typeName(node)} (${JSON.stringify(raw ?? null)}): it must be ${what}.${advice}`,
-    );
+    const shown = `${typeName(node)} (${JSON.stringify(raw ?? null)})`;
+    c.error(key, node, `${key} is ${shown}: it must be ${what}.${advice}`);
   } else if (!boolean && (Number(raw) < 1 || Number(raw) > max)) {
     c.error(key, node, `${key} is ${Number(raw)}: it must be ${what}.`);
   }
 }
 
 function envPrefix(c: Checker, webhooks: Node | undefined): string {
+  const key = 'webhooks.env_prefix';
   const node = child(webhooks, 'env_prefix');
-  if (!node) return DEFAULT_ENV_PREFIX;
-  if (node.type === 'string') {
-    const prefix = String(node.value);
-    if (prefix === '') {
-      c.warning(
-        'webhooks.env_prefix',
-        node,
-        `webhooks.env_prefix is empty, so header templates may read any variable of the deployment (LANGSMITH_API_KEY included). Set a prefix such as "${DEFAULT_ENV_PREFIX}" unless that is intended.`,
-      );
-    }
-    return prefix;
+  if (node?.type === 'string' && node.value === '') {
+    c.warning(
+      key,
+      node,
+      `${key} is empty, so header templates may read any variable of the deployment (LANGSMITH_API_KEY included). Set a prefix such as "${DEFAULT_ENV_PREFIX}" unless that is intended.`,
+    );
   }
+  if (!node || node.type === 'string') return node ? String(node.value) : DEFAULT_ENV_PREFIX;
   const headers = child(webhooks, 'headers');
   const used = headers?.type === 'object' && (headers.children ?? []).length > 0;
-  const message = `webhooks.env_prefix is ${typeName(node)}${used ? ', and with headers set the agent server does not start' : ''}: set a string such as "${DEFAULT_ENV_PREFIX}", or remove the key to use that default.`;
-  (used ? c.error : c.warning)('webhooks.env_prefix', node, message);
+  const message = `${key} is ${typeName(node)}${used ? ', and with headers set the agent server does not start' : ''}: set a string such as "${DEFAULT_ENV_PREFIX}", or remove the key to use that default.`;
+  (used ? c.error : c.warning)(key, node, message);
   return DEFAULT_ENV_PREFIX;
-}
-
-/** Offset of `fragment` inside the string literal `node` (escapes aside), for the column. */
-function offsetIn(c: Checker, node: Node, fragment: string): number {
-  const at = c.text.slice(node.offset, node.offset + node.length).indexOf(fragment);
-  return at < 0 ? node.offset : node.offset + at;
 }
 
 /** One header: its name, its value's `${{ … }}` templates (each read into `refs`), its literal text. */
@@ -144,7 +138,9 @@ function checkHeader(
       problem = `has the template ${whole}, whose variable name ${variable === '' ? 'is missing' : `"${variable}" is not valid (letters, digits and _, not starting with a digit)`}: write ${example}. The agent server does not start otherwise.`;
     else if (prefix !== '' && !variable.startsWith(prefix))
       problem = `references env.${variable}, but only variables starting with ${prefix} may be referenced (webhooks.env_prefix). Rename the variable to ${prefix}${rest} in the config and in the action's secrets.`;
-    const at = offsetIn(c, node, inner === undefined ? '${{' : whole);
+    // Where the template is in the string literal (escapes aside), for the column.
+    const source = c.text.slice(node.offset, node.offset + node.length);
+    const at = node.offset + Math.max(0, source.indexOf(inner === undefined ? '${{' : whole));
     if (problem) c.error(key, at, `${key} ${problem}`);
     else refs.push({ variable, key, ...c.position(at) });
     return '';
@@ -190,63 +186,30 @@ function checkDomain(c: Checker, key: string, node: Node): void {
   if (problem) c.error(key, node, `${key} ${problem}`);
 }
 
-function checkUrlPolicy(c: Checker, url: Node): void {
-  checkKnownKeys(c, 'webhooks.url', url, URL_KEYS);
-  for (const { key: name, value } of properties(url)) {
-    const key = `webhooks.url.${name}`;
-    const ports = name === 'allowed_ports';
-    if (name === 'require_https' || name === 'disable_loopback' || name === 'disable_private_ips') {
-      checkScalar(c, key, value);
-    } else if (name === 'max_url_length') {
-      const what = 'an integer of at least 1 (a number of characters)';
-      checkScalar(c, key, value, what, Number.MAX_SAFE_INTEGER);
-    } else if (!ports && name !== 'allowed_domains') {
-      continue; // unknown: warned about above
-    } else if (value.type !== 'array') {
-      const example = ports ? '[443, 8443]' : '["hooks.example.com", "*.example.com"]';
-      c.mistyped(
-        key,
-        value,
-        `it must be an array of ${ports ? 'port numbers' : 'host names'}, e.g. ${example}.`,
-      );
-    } else {
-      (value.children ?? []).forEach((item, i) => {
-        const port = 'an integer port number from 1 to 65535';
-        if (ports) checkScalar(c, `${key}[${i}]`, item, port, 65535);
-        else checkDomain(c, `${key}[${i}]`, item);
-      });
-    }
-  }
+function checkField(c: Checker, key: string, node: Node): void {
+  if (node.type === 'string' && PAYLOAD_FIELDS.includes(String(node.value))) return;
+  const value = node.type === 'string' ? `"${String(node.value)}"` : typeName(node);
+  const message = `${key} is ${value}, which is not a webhook payload field; the agent server does not start with it. Valid fields: ${PAYLOAD_FIELDS.join(', ')}.`;
+  c.error(key, node, message);
 }
 
-function checkAllowedFields(c: Checker, node: Node): void {
-  const key = 'webhooks.allowed_fields';
-  (node.children ?? []).forEach((item, i) => {
-    if (item.type !== 'string' || !PAYLOAD_FIELDS.includes(String(item.value))) {
-      c.error(
-        `${key}[${i}]`,
-        item,
-        `${key}[${i}] is ${item.type === 'string' ? `"${String(item.value)}"` : typeName(item)}, which is not a webhook payload field; the agent server does not start with it. Valid fields: ${PAYLOAD_FIELDS.join(', ')}.`,
-      );
-    }
-  });
-}
-
-/**
- * The sections of `webhooks`: each, when given (not null), must have its type, or is reported
- * with what it must be; then its own rule runs.
- */
-const SECTIONS = {
-  headers: ['object', 'it must be an object of header names to string values.'],
-  url: [
-    'object',
-    'it must be an object (require_https, allowed_domains, allowed_ports, max_url_length, disable_loopback).',
-  ],
-  allowed_fields: [
-    'array',
-    `it must be a list of payload field names (${PAYLOAD_FIELDS.join(', ')}).`,
-  ],
-} as const;
+/** `webhooks.url`, the agent server's WebhookUrlPolicy. */
+const URL_POLICY = object({
+  require_https: checkScalar,
+  allowed_domains: list(
+    'an array of host names, e.g. ["hooks.example.com", "*.example.com"]',
+    checkDomain,
+  ),
+  allowed_ports: list('an array of port numbers, e.g. [443, 8443]', (c, key, node) =>
+    checkScalar(c, key, node, 'an integer port number from 1 to 65535', 65535),
+  ),
+  max_url_length: (c, key, node) => {
+    const what = 'an integer of at least 1 (a number of characters)';
+    checkScalar(c, key, node, what, Number.MAX_SAFE_INTEGER);
+  },
+  disable_loopback: checkScalar,
+  disable_private_ips: checkScalar,
+});
 
 /** Checks `webhooks` and `http.disable_webhooks`; returns the env references to resolve. */
 export function checkWebhooks(c: Checker, root: Node): EnvReference[] {
@@ -257,24 +220,26 @@ export function checkWebhooks(c: Checker, root: Node): EnvReference[] {
   const disable = child(http, 'disable_webhooks');
   if (disable) checkScalar(c, 'http.disable_webhooks', disable);
 
-  // Another type than an object is reported here, and then has no keys to check.
   const webhooks = child(root, 'webhooks');
-  if (webhooks && webhooks.type !== 'object' && webhooks.type !== 'null') {
-    const must = 'it must be an object (env_prefix, url, headers, allowed_fields).';
-    c.mistyped('webhooks', webhooks, must);
-  }
-  checkKnownKeys(c, 'webhooks', webhooks, WEBHOOK_KEYS);
   const prefix = envPrefix(c, webhooks);
   const refs: EnvReference[] = [];
-  for (const [name, [type, must]] of Object.entries(SECTIONS)) {
-    const node = child(webhooks, name);
-    if (!node || node.type === 'null') continue;
-    if (node.type !== type) {
-      c.mistyped(`webhooks.${name}`, node, must);
-    } else if (name === 'headers') {
-      for (const header of properties(node)) checkHeader(c, header, prefix, refs);
-    } else if (name === 'url') checkUrlPolicy(c, node);
-    else checkAllowedFields(c, node);
-  }
+  const sections = object(
+    {
+      env_prefix: () => undefined, // read above: the headers need it
+      url: URL_POLICY,
+      headers: (c, key, node) => {
+        if (node.type !== 'object') {
+          return c.mistyped(key, node, 'it must be an object of header names to string values.');
+        }
+        for (const header of properties(node)) checkHeader(c, header, prefix, refs);
+      },
+      allowed_fields: list(
+        `a list of payload field names (${PAYLOAD_FIELDS.join(', ')})`,
+        checkField,
+      ),
+    },
+    true,
+  );
+  if (webhooks && webhooks.type !== 'null') sections(c, 'webhooks', webhooks);
   return refs;
 }

@@ -226,7 +226,6 @@ describe('prepareSourceArchive', () => {
       { config, logger },
       {
         file: 'langgraph.json',
-        text: '',
         json: { graphs: { a: './a.py:g' } },
         envReferences: [],
         configEnvNames: [],
