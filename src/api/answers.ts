@@ -9,7 +9,7 @@
  */
 import * as z from 'zod/mini';
 import { ActionError, ApiError } from '../lib/errors.js';
-import { isRecord } from '../lib/guards.js';
+import { isRecord } from '../lib/text.js';
 import { withoutCredentials } from '../lib/outputs.js';
 import { collapseWhitespace, inert, redact } from '../lib/untrusted.js';
 import { DetailSchema, HTTPValidationErrorSchema, type Deployment } from './schemas.js';

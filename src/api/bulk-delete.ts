@@ -15,7 +15,7 @@
  *   `deployments`, a list at the top): `status` (an HTTP code or a word like `deleted` /
  *   `failed`), or `success`, `deleted` or `ok` as a boolean.
  */
-import { isRecord } from '../lib/guards.js';
+import { isRecord } from '../lib/text.js';
 
 /** Bulk calls take at most this many IDs (the API's `maxItems`). */
 export const BULK_DELETE_LIMIT = 100;

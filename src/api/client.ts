@@ -16,7 +16,7 @@ import {
   parseJson,
 } from './answers.js';
 import { BULK_DELETE_LIMIT, readBulkDeleteAnswer, type BulkDeleteOutcome } from './bulk-delete.js';
-import { checkControlPlaneUrl } from './http/key-policy.js';
+import { checkControlPlaneUrl } from './http/limits.js';
 import { request, type HttpContext, type HttpResponse, type RetryMode } from './http/request.js';
 import {
   DeploymentSchema,

@@ -7,8 +7,7 @@
  * explained. Log lines are untrusted: `printLogBlock` is the one way they reach the log.
  */
 import { stripVTControlCharacters } from 'node:util';
-import { isRecord } from '../lib/guards.js';
-import { safeJson as toJson } from '../lib/text.js';
+import { isRecord, safeJson as toJson } from '../lib/text.js';
 import type { ControlPlane } from '../api/client.js';
 import {
   endGroup,

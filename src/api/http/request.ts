@@ -22,17 +22,23 @@ import { formatSeconds as seconds } from '../../lib/text.js';
 import { ActionError, ApiError, CancelledError, DeadlineError } from '../../lib/errors.js';
 import { redact } from '../../lib/untrusted.js';
 import type { RunBasics } from '../../lib/time.js';
-import { cappedBody, readCapped, refuseRedirect, RefusedAnswerError } from './limits.js';
-import { classify, type Failure } from './failures.js';
-import { keyAllowedFor } from './key-policy.js';
+import {
+  cappedBody,
+  keyAllowedFor,
+  readCapped,
+  refuseRedirect,
+  RefusedAnswerError,
+} from './limits.js';
 import { dispatcherFor } from './proxy.js';
 import {
   backoffDelay,
+  classify,
   DEFAULTS,
   parseRetryAfter,
   retrying,
   retryAfterSpread,
   type Attempted,
+  type Failure,
   type RetryLoop,
 } from './retry-policy.js';
 
