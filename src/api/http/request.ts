@@ -1,22 +1,12 @@
 /**
  * The one HTTP layer of the action: every control-plane and agent-server call goes through
  * `request()` (for `@langchain/langgraph-sdk`, by way of `createResilientFetch()`, at the end of
- * this file), on the platform's `fetch`.
- *
- * What it guarantees:
- * - one per-request timeout (`requestTimeoutMs`, never past the run's deadline), combined with
- *   the run's cancel signal; a cancel rejects at once with `CancelledError` and is never retried;
- * - bounded retries with full-jitter backoff (`maxAttempts`, never sleeping past the deadline),
- *   `Retry-After` honoured as given (seconds or HTTP date);
- * - retry rules by request kind (`RetryMode`): a request that may have changed something on the
- *   server (POST/PATCH) is only retried when it certainly was not processed; otherwise the caller
- *   gets `OutcomeUnknownError` and decides (the deploy flow looks up and adopts);
- * - redirects are never followed (one to another host would carry `X-Api-Key` along): a 3xx
- *   fails at once, naming the target's host;
- * - answers are read with a size cap (`MAX_ANSWER_BYTES`, 16 MiB), counted as they stream in;
- * - logs: one debug line per retry (method, path, status or error code, delay), never headers,
- *   query strings or bodies;
- * - the runner's proxy (`proxy.ts`), when one is set.
+ * this file), on the platform's `fetch`: one per-request timeout (`requestTimeoutMs`, never past
+ * the run's deadline) with the run's cancel signal (a cancel rejects at once with
+ * `CancelledError`, never retried); bounded retries by request kind (`RetryMode`, the rules in
+ * `retry-policy.ts`); the refusals of `limits.ts` (no redirect followed, a size cap); the
+ * runner's proxy (`proxy.ts`); one debug line per retry (method, path, status or error code,
+ * delay), never headers, query strings or bodies.
  */
 import { formatSeconds as seconds } from '../../lib/text.js';
 import { ActionError, ApiError, CancelledError, DeadlineError } from '../../lib/errors.js';
@@ -34,9 +24,8 @@ import {
   backoffDelay,
   classify,
   DEFAULTS,
-  parseRetryAfter,
   retrying,
-  retryAfterSpread,
+  serverDelay,
   type Attempted,
   type Failure,
   type RetryLoop,
@@ -278,16 +267,7 @@ export async function request(ctx: HttpContext, options: HttpRequest): Promise<H
       }
       if (status !== 429) unknownOutcomes++;
       if (attempt >= maxAttempts) return { done: answer(a, attempt) };
-      const retryAfter = parseRetryAfter(a.headers.get('retry-after'), ctx.clock.now());
-      return {
-        again: `HTTP ${status}`,
-        afterMs:
-          retryAfter !== undefined
-            ? retryAfter + retryAfterSpread(retryAfter, ctx)
-            : status === 429
-              ? (ctx.default429DelayMs ?? DEFAULTS.default429DelayMs)
-              : undefined,
-      };
+      return { again: `HTTP ${status}`, afterMs: serverDelay(status, a.headers, ctx) };
     }
     const { failure } = a;
     if (failure.kind === 'fatal') throw networkError(req, failure, attempt);

@@ -84,14 +84,19 @@ export function classify(err: unknown, url: URL): Failure {
 }
 
 /**
- * A little jitter on top of `Retry-After` (up to a fifth of it, at most 1 s, and never past
- * the deadline): runs that share a key and were told the same moment do not all come back
- * at once. The wait is still at least what the server asked for.
+ * The wait the server asked for (`Retry-After`; after a 429 without one, `default429DelayMs`),
+ * with a little jitter on top (up to a fifth of it, at most 1 s, and never past the deadline):
+ * runs that share a key and were told the same moment do not all come back at once. The wait
+ * is still at least what the server asked for.
  */
-export function retryAfterSpread(retryAfterMs: number, ctx: HttpContext): number {
+export function serverDelay(status: number, headers: Headers, ctx: HttpContext) {
+  const after = parseRetryAfter(headers.get('retry-after'), ctx.clock.now());
+  if (after === undefined) {
+    return status === 429 ? (ctx.default429DelayMs ?? DEFAULTS.default429DelayMs) : undefined;
+  }
   // At most half the time left after the wait, so the retry itself still fits.
-  const room = Math.max(0, ctx.deadline.remainingMs() - retryAfterMs) / 2;
-  return Math.min(room, (ctx.random ?? Math.random)() * Math.min(1000, retryAfterMs / 5));
+  const room = Math.max(0, ctx.deadline.remainingMs() - after) / 2;
+  return after + Math.min(room, (ctx.random ?? Math.random)() * Math.min(1000, after / 5));
 }
 
 /** `Retry-After` (delay in seconds, or an HTTP date) → milliseconds from `nowMs`. */
