@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { ControlPlaneClient, USER_AGENT } from '../../src/api/client.js';
 import { OutcomeUnknownError, type HttpContext } from '../../src/api/http/request.js';
-import { ActionError, ApiError } from '../../src/lib/errors.js';
+import { ApiError } from '../../src/lib/errors.js';
 import { captureOutputForTests, resetSecretsForTests } from '../../src/lib/untrusted.js';
 import { Deadline } from '../../src/lib/time.js';
 import { FakeClock } from '../helpers/fakes.js';
@@ -152,19 +152,6 @@ describe('requests', () => {
     expect(t.server.requests[0]!.headers['x-tenant-id']).toBeUndefined();
     expect(pathOf(t.server.requests[0]!.url)).toBe('/api-host/v2/deployments/d-1');
     t.done();
-  });
-
-  it('refuses a plain-http control plane that is not loopback', () => {
-    const clock = new FakeClock();
-    expect(
-      () =>
-        new ControlPlaneClient({
-          baseUrl: 'http://cp.example.com',
-          apiKey: API_KEY,
-          mask: () => undefined,
-          http: { clock, deadline: Deadline.fromSeconds(clock, 10), logger: captureLogger() },
-        }),
-    ).toThrow(ActionError);
   });
 
   it('queries revisions with the given parameters, and logs by POST to the CLI endpoints', async () => {

@@ -14,9 +14,9 @@ import {
   onlyMatch,
   parseAnswer,
   parseJson,
+  type ErrorContext,
 } from './answers.js';
 import { BULK_DELETE_LIMIT, readBulkDeleteAnswer, type BulkDeleteOutcome } from './bulk-delete.js';
-import { checkControlPlaneUrl } from './http/limits.js';
 import { request, type HttpContext, type HttpResponse, type RetryMode } from './http/request.js';
 import {
   DeploymentSchema,
@@ -52,16 +52,13 @@ export type ControlPlane = Omit<ControlPlaneClient, OptionalCalls | CommandCalls
 type OptionalCalls = 'interruptRevision' | 'createRevision' | 'requestUploadUrl';
 type CommandCalls = 'redeployRevision' | 'deleteDeployments';
 
-interface Call {
+interface Call extends ErrorContext {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  path: string;
   /** An array value is sent as the parameter repeated (`ids=a&ids=b`), as FastAPI reads lists. */
   query?: Record<string, string | number | boolean | undefined | readonly string[]>;
   body?: unknown;
   /** By default reads and deletes are `idempotent`, POST and PATCH `unsafe`. */
   retry?: RetryMode;
-  describe: string;
-  notFound?: string;
 }
 
 /** `/v2/deployments/{id}…`: each part after the prefix URL-encoded. */
@@ -89,7 +86,6 @@ export class ControlPlaneClient {
     pageLimit?: number;
   }) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    checkControlPlaneUrl(this.baseUrl);
     this.workspaceId = options.workspaceId || undefined;
     this.http = options.http;
     this.mask = options.mask ?? setSecret;

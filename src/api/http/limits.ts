@@ -1,8 +1,9 @@
 /**
- * What the HTTP layer refuses: the API key on a URL that is not https (or loopback), a
- * redirect (never followed), and an answer over the size cap.
+ * What the HTTP layer refuses: the API key on a URL that is not https (or loopback; the
+ * `control-plane-url` input is refused as such before any request), a redirect (never
+ * followed), and an answer over the size cap.
  */
-import { ActionError, ApiError } from '../../lib/errors.js';
+import { ApiError } from '../../lib/errors.js';
 import { redact } from '../../lib/untrusted.js';
 
 export const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -11,32 +12,6 @@ export const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 export function keyAllowedFor(url: URL): boolean {
   if (url.protocol === 'https:') return true;
   return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname.toLowerCase());
-}
-
-/**
- * The control-plane URL, refused before any request when it is not a URL or the key may not
- * go to it (`control-plane-url`).
- */
-export function checkControlPlaneUrl(baseUrl: string): URL {
-  let parsed: URL;
-  try {
-    parsed = new URL(baseUrl);
-  } catch {
-    throw new ActionError(
-      redact(`The control-plane URL "${baseUrl}" is not a valid URL. Check \`control-plane-url\`.`),
-      'Invalid input',
-    );
-  }
-  if (!keyAllowedFor(parsed)) {
-    throw new ActionError(
-      redact(
-        `The control-plane URL ${parsed.origin} uses plain http to a host that is not loopback: ` +
-          'the API key would cross the network in clear text. Use an https URL in `control-plane-url`.',
-      ),
-      'Invalid input',
-    );
-  }
-  return parsed;
 }
 
 /** Largest answer the action reads (control plane and agent server). */
