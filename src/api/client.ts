@@ -57,7 +57,6 @@ interface Call extends ErrorContext {
   /** An array value is sent as the parameter repeated (`ids=a&ids=b`), as FastAPI reads lists. */
   query?: Record<string, string | number | boolean | undefined | readonly string[]>;
   body?: unknown;
-  /** By default reads and deletes are `idempotent`, POST and PATCH `unsafe`. */
   retry?: RetryMode;
 }
 
@@ -345,8 +344,7 @@ export class ControlPlaneClient {
       if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, item);
       else if (value !== undefined) url.searchParams.set(key, String(value));
     }
-    const retry = call.retry ?? (['GET', 'DELETE'].includes(call.method) ? 'idempotent' : 'unsafe');
-    return request(this.http, { ...call, url: url.href, headers: this.headers, retry });
+    return request(this.http, { ...call, url: url.href, headers: this.headers });
   }
 
   /**

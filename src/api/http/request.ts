@@ -72,7 +72,8 @@ export interface HttpRequest {
   body?: unknown;
   /** Sent as it is, instead of `body` (the SDK's own bodies). */
   rawBody?: string | ArrayBuffer | undefined;
-  retry: RetryMode;
+  /** By default GET, HEAD, OPTIONS and DELETE are `idempotent`, the rest `unsafe`. */
+  retry?: RetryMode;
   /** What is being done, for messages: e.g. `GET deployment 1234`. */
   describe: string;
   /** A caller's own signal (the SDK's): its abort rejects with its reason, like fetch. */
@@ -87,6 +88,7 @@ export interface HttpRequest {
 
 /** The request as it is sent. */
 type Sending = Omit<HttpRequest, 'url' | 'headers' | 'body'> & {
+  retry: RetryMode;
   url: URL;
   headers: Headers;
   body: string | ArrayBuffer | undefined;
@@ -190,7 +192,10 @@ export async function request(ctx: HttpContext, options: HttpRequest): Promise<H
     if (!headers.has('content-type')) headers.set('content-type', 'application/json');
   }
   const method = options.method.toUpperCase();
-  const req: Sending = { ...options, method, url: new URL(options.url), headers, body };
+  const retry =
+    options.retry ??
+    (['GET', 'HEAD', 'OPTIONS', 'DELETE'].includes(method) ? 'idempotent' : 'unsafe');
+  const req: Sending = { ...options, method, retry, url: new URL(options.url), headers, body };
   const { describe, url } = req;
   const path = url.pathname;
   const maxAttempts =
@@ -311,27 +316,17 @@ export function createResilientFetch(
       headers.delete('x-api-key');
       headers.delete('authorization');
     }
-    let body: string | ArrayBuffer | undefined;
-    if (init.body !== undefined && init.body !== null) {
-      body =
-        typeof init.body === 'string' ? init.body : await new Response(init.body).arrayBuffer();
-    } else if (asRequest?.body) {
-      body = await asRequest.arrayBuffer();
-    }
+    const raw = init.body ?? asRequest?.body;
+    const body = typeof raw === 'string' || !raw ? raw : await new Response(raw).arrayBuffer();
     const path = url.pathname.replace(/\/+$/, '');
     const stream = path.endsWith('/stream');
-    // `POST …/search` only reads (assistants, threads): safe to retry like a GET.
-    const retry: RetryMode = stream
-      ? 'never'
-      : ['GET', 'HEAD', 'OPTIONS', 'DELETE'].includes(method) || path.endsWith('/search')
-        ? 'idempotent'
-        : 'unsafe';
     const res = await request(ctx, {
       method,
       url,
       headers,
-      rawBody: body,
-      retry,
+      rawBody: body ?? undefined,
+      // `POST …/search` only reads (assistants, threads): safe to retry like a GET.
+      retry: stream ? 'never' : path.endsWith('/search') ? 'idempotent' : undefined,
       describe: `${method} ${url.origin}${url.pathname}`,
       signal: init.signal ?? asRequest?.signal ?? undefined,
       stream,
