@@ -48,10 +48,11 @@ export const DeploymentSchema = z.looseObject({
 });
 export type Deployment = z.infer<typeof DeploymentSchema>;
 
-export const DeploymentsListSchema = z.looseObject({
-  resources: z.array(DeploymentSchema),
-  offset: z.number(),
-});
+/** A page of a list: its items, and the `offset` of the next page. */
+const pageOf = <T extends z.ZodMiniType>(item: T) =>
+  z.looseObject({ resources: z.array(item), offset: z.number() });
+
+export const DeploymentsListSchema = pageOf(DeploymentSchema);
 export type DeploymentsList = z.infer<typeof DeploymentsListSchema>;
 
 export const RevisionSchema = z.looseObject({
@@ -66,10 +67,7 @@ export const RevisionSchema = z.looseObject({
 });
 export type Revision = z.infer<typeof RevisionSchema>;
 
-export const RevisionsListSchema = z.looseObject({
-  resources: z.array(RevisionSchema),
-  offset: z.number(),
-});
+export const RevisionsListSchema = pageOf(RevisionSchema);
 export type RevisionsList = z.infer<typeof RevisionsListSchema>;
 
 /**
@@ -115,39 +113,31 @@ export const DetailSchema = z.looseObject({ detail: z.string() });
 
 /** The fields a request shares with the answer's shape: each optional, never null. */
 type Sent<T> = { [K in keyof T as string extends K ? never : K]?: NonNullable<T[K]> };
-type Secret = { name: string; value: string };
-
-export type SourceConfigRequest = Sent<z.infer<typeof SourceConfigSchema>> & {
-  install_command?: string;
-  build_command?: string;
-};
-
-export type SourceRevisionConfigRequest = Sent<z.infer<typeof SourceRevisionConfigSchema>> & {
-  source_tarball_path?: string;
-};
-
-export interface DeploymentCreateRequest {
-  name: string;
-  source: 'github' | 'external_docker' | 'internal_source';
-  source_config: SourceConfigRequest;
-  source_revision_config: SourceRevisionConfigRequest;
-  secrets: Secret[];
-}
-
-export interface DeploymentPatchRequest {
-  revision_source?: 'internal_source';
-  source_config?: SourceConfigRequest;
-  source_revision_config?: SourceRevisionConfigRequest;
-  secrets?: Secret[];
-}
 
 /**
  * `POST /v2/deployments/{id}/revisions` (the API reference's "Create Deployment Revision"):
  * always makes a new revision and answers with it. `source_config` only with what changes;
- * `secrets` only when the run sends secrets (a sent list replaces the environment).
+ * `secrets` only when the run sends secrets (a sent list replaces the environment). The other
+ * requests carry the same fields.
  */
 export interface RevisionCreateRequest {
-  source_config?: SourceConfigRequest;
-  source_revision_config: SourceRevisionConfigRequest;
-  secrets?: Secret[];
+  source_config?: Sent<z.infer<typeof SourceConfigSchema>> & {
+    install_command?: string;
+    build_command?: string;
+  };
+  source_revision_config: Sent<z.infer<typeof SourceRevisionConfigSchema>> & {
+    source_tarball_path?: string;
+  };
+  secrets?: { name: string; value: string }[];
 }
+
+export type SourceConfigRequest = NonNullable<RevisionCreateRequest['source_config']>;
+
+export type DeploymentCreateRequest = Required<RevisionCreateRequest> & {
+  name: string;
+  source: 'github' | 'external_docker' | 'internal_source';
+};
+
+export type DeploymentPatchRequest = Partial<RevisionCreateRequest> & {
+  revision_source?: 'internal_source';
+};
