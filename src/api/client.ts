@@ -358,25 +358,21 @@ export class ControlPlaneClient {
     res?: HttpResponse,
   ): Promise<z.infer<S>> {
     res ??= await this.send(call);
-    if (!ok.includes(res.status)) {
-      // Error bodies are not expected to carry secrets, but they are masked anyway.
-      maskDeploymentSecrets(parseJson(res.text), this.mask);
-      throw this.fail(call, res);
-    }
+    if (!ok.includes(res.status)) throw this.fail(call, res);
     const body = res.json();
     maskDeploymentSecrets(body, this.mask);
-    return parseAnswer(schema, body, res.status, { ...call, path: this.pathOf(call) });
+    return parseAnswer(schema, body, res.status, this.context(call));
   }
 
+  /** The `ApiError` of a failed call; its body masked first (not expected to hold secrets). */
   private fail(call: Call, res: HttpResponse): ApiError {
-    return errorFromResponse(res, {
-      ...call,
-      path: this.pathOf(call),
-      workspaceId: this.workspaceId,
-    });
+    maskDeploymentSecrets(parseJson(res.text), this.mask);
+    return errorFromResponse(res, this.context(call));
   }
 
-  private pathOf(call: Call): string {
-    return new URL(this.baseUrl + call.path).pathname;
+  /** The call as messages name it: its whole path, and the workspace. */
+  private context(call: Call): ErrorContext {
+    const path = new URL(this.baseUrl + call.path).pathname;
+    return { ...call, path, workspaceId: this.workspaceId };
   }
 }
