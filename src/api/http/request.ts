@@ -124,7 +124,7 @@ type Attempt =
   | { ok: true; status: number; headers: Headers; text: string; stream?: HttpResponse['stream'] }
   | { ok: false; failure: Failure };
 
-function throwIfAborted(ctx: HttpContext, req: Sending) {
+function throwIfAborted(ctx: HttpContext, req: Sending): undefined {
   if (ctx.signal?.aborted)
     throw new CancelledError(redact(`The run was cancelled during ${req.describe}.`));
   if (req.signal?.aborted) throw req.signal.reason;
@@ -144,8 +144,8 @@ async function attemptOnce(ctx: HttpContext, req: Sending, timeoutMs: number): P
       signal: AbortSignal.any([timeout, ctx.signal, req.signal].filter((s) => s !== undefined)),
       redirect: 'manual',
       dispatcher: await dispatcherFor(req.url),
+      body: req.body,
     };
-    if (req.body !== undefined) init.body = req.body;
     const res = await (ctx.fetchImpl ?? fetch)(req.url, init);
     await refuseRedirect(res, req);
     const stream = req.stream ? cappedBody(res, req) : undefined;
@@ -252,10 +252,7 @@ export async function request(ctx: HttpContext, options: HttpRequest): Promise<H
             `(attempt ${attempt + 1} of ${maxAttempts})`,
         ),
       ),
-    interrupted: () => {
-      throwIfAborted(ctx, req);
-      return undefined;
-    },
+    interrupted: () => throwIfAborted(ctx, req),
   };
   return retrying(loop, async (attempt): Promise<Attempted<HttpResponse>> => {
     const left = ctx.deadline.remainingMs();
@@ -264,9 +261,7 @@ export async function request(ctx: HttpContext, options: HttpRequest): Promise<H
     if (a.ok) {
       const { status } = a;
       const transient = status >= 500 || status === 408 || status === 429;
-      if (!transient || req.retry === 'never') {
-        return { done: answer(a, attempt) };
-      }
+      if (!transient || req.retry === 'never') return { done: answer(a, attempt) };
       if (req.retry === 'unsafe' && status !== 429) {
         throw new OutcomeUnknownError({ method, path, describe, status, reason: `HTTP ${status}` });
       }
