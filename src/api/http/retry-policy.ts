@@ -4,7 +4,7 @@
  * `retrying()`, which the request loop, the upload's PUT and the health check all run (each
  * with its own words for what went wrong).
  */
-import type { Clock, Deadline } from '../../lib/time.js';
+import type { RunBasics } from '../../lib/time.js';
 import { proxyConfigured } from './proxy.js';
 import type { HttpContext } from './request.js';
 
@@ -126,11 +126,8 @@ export function backoffDelay(
 /** What one attempt came to: its result, or why to try again (and when, if the server said). */
 export type Attempted<T> = { done: T } | { again: string; afterMs?: number | undefined };
 
-export interface RetryLoop {
-  clock: Clock;
-  deadline: Deadline;
-  /** Cuts a wait short (cancellation). */
-  signal?: AbortSignal | undefined;
+/** The run's clock and deadline; its `signal` cuts a wait short. */
+export interface RetryLoop extends Pick<RunBasics, 'clock' | 'deadline' | 'signal'> {
   /** The wait before retry number `retry` (from 0) when the attempt named none. */
   backoff: (retry: number) => number;
   /** Before each attempt (from 1): throws when it must not start. `last`: why the previous failed. */
