@@ -132,8 +132,7 @@ export class ControlPlaneClient {
       const list = await this.listDeployments({ nameContains: name, limit, offset });
       for (const d of list.resources)
         if (d.name === name && !matches.some((m) => m.id === d.id)) matches.push(d);
-      if (list.resources.length === 0 || list.resources.length < limit) break;
-      if (!(list.offset > offset)) break;
+      if (list.resources.length < limit || !(list.offset > offset)) break;
       offset = list.offset;
     }
     return onlyMatch(name, matches);
