@@ -48,11 +48,10 @@ export const DeploymentSchema = z.looseObject({
 });
 export type Deployment = z.infer<typeof DeploymentSchema>;
 
-/** A page of a list: its items, and the `offset` of the next page. */
-const pageOf = <T extends z.ZodMiniType>(item: T) =>
-  z.looseObject({ resources: z.array(item), offset: z.number() });
-
-export const DeploymentsListSchema = pageOf(DeploymentSchema);
+export const DeploymentsListSchema = z.looseObject({
+  resources: z.array(DeploymentSchema),
+  offset: z.number(),
+});
 export type DeploymentsList = z.infer<typeof DeploymentsListSchema>;
 
 export const RevisionSchema = z.looseObject({
@@ -67,7 +66,10 @@ export const RevisionSchema = z.looseObject({
 });
 export type Revision = z.infer<typeof RevisionSchema>;
 
-export const RevisionsListSchema = pageOf(RevisionSchema);
+export const RevisionsListSchema = z.looseObject({
+  resources: z.array(RevisionSchema),
+  offset: z.number(),
+});
 export type RevisionsList = z.infer<typeof RevisionsListSchema>;
 
 /**
