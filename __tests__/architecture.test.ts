@@ -40,8 +40,6 @@ const COVERED_ELSEWHERE: Readonly<Record<string, string>> = {
   'src/commands/rollback.ts': '__tests__/e2e/rollback.test.ts',
   'src/deployment/upload/source-files.ts': '__tests__/deployment/upload/archive.test.ts',
   'src/api/answers.ts': '__tests__/api/client.test.ts',
-  'src/api/http/failures.ts': '__tests__/api/http/request.test.ts',
-  'src/api/http/key-policy.ts': '__tests__/api/http/request.test.ts',
   'src/verify/health.ts': '__tests__/verify/index.test.ts',
   'src/verify/shared.ts': '__tests__/verify/index.test.ts',
   'src/verify/smoke.ts': '__tests__/verify/index.test.ts',

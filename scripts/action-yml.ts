@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { isRecord } from '../src/lib/guards.js';
+import { isRecord } from '../src/lib/text.js';
 
 export type Entry = Record<string, string>;
 

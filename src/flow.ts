@@ -9,7 +9,6 @@ import { runRollback } from './commands/rollback.js';
 import type { Config } from './inputs/config.js';
 import { ControlPlaneClient } from './api/client.js';
 import { CancelledError } from './lib/errors.js';
-import type { HttpContext } from './api/http/request.js';
 import { outputGate } from './lib/outputs.js';
 import { runnerLogger, type Logger } from './lib/untrusted.js';
 import {
@@ -48,7 +47,7 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
   const basics = { clock, deadline, signal: controller.signal, logger };
   // Retry gaps follow poll-interval too, capped at the usual 1 s base.
   const baseDelayMs = Math.max(50, Math.min(1000, (config.pollIntervalSeconds * 1000) / 15));
-  const http: HttpContext = { ...basics, baseDelayMs };
+  const http = { ...basics, baseDelayMs };
   const { controlPlaneUrl: baseUrl, apiKey, workspaceId } = config;
   const ctx: RunContext = {
     ...basics,
@@ -78,10 +77,9 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
       reportCancelled(ctx);
       state.report.outcome = 'cancelled';
       await bestEffortWithin(state.onCancel?.(), 1000);
-      await writeReports(ctx);
-      return 1;
+    } else {
+      fail(ctx, error);
     }
-    fail(ctx, error);
     await writeReports(ctx);
     return 1;
   } finally {

@@ -3,6 +3,7 @@ import {
   errorMessage,
   formatDuration,
   formatSeconds,
+  isRecord,
   safeJson,
   truncate,
 } from '../../src/lib/text.js';
@@ -50,5 +51,16 @@ describe('safeJson', () => {
     cycle['self'] = cycle;
     expect(safeJson(cycle)).toBe('[object Object]');
     expect(safeJson(10n)).toBe('10');
+  });
+});
+
+describe('isRecord', () => {
+  it('accepts plain objects only', () => {
+    expect(isRecord({ a: 1 })).toBe(true);
+    expect(isRecord(Object.create(null))).toBe(true);
+    expect(isRecord(null)).toBe(false);
+    expect(isRecord([1])).toBe(false);
+    expect(isRecord('x')).toBe(false);
+    expect(isRecord(undefined)).toBe(false);
   });
 });

@@ -1,15 +1,12 @@
 /**
- * What the client makes of an answer before anyone reads it: every secret value and URL
- * credential of a deployment in it masked, its shape checked against `schemas.ts`, and a
- * status that is not a success turned into an `ApiError` whose message says what happened and
- * what to do. Response bodies are never printed: only the field paths and types of a shape
- * mismatch, the server's `detail` text, and for 422 the fields and messages of each validation
- * error (never their `input`, which can echo secret values). Every message goes through
- * `redact()`.
+ * What the client makes of an answer before anyone reads it (masking, the shape check, advice;
+ * see `client.ts`). Response bodies are never printed: only the field paths and types of a
+ * shape mismatch, the server's `detail` text, and for 422 the fields and messages of each
+ * validation error (never their `input`, which can echo secret values).
  */
 import * as z from 'zod/mini';
 import { ActionError, ApiError } from '../lib/errors.js';
-import { isRecord } from '../lib/guards.js';
+import { isRecord } from '../lib/text.js';
 import { withoutCredentials } from '../lib/outputs.js';
 import { collapseWhitespace, inert, redact } from '../lib/untrusted.js';
 import { DetailSchema, HTTPValidationErrorSchema, type Deployment } from './schemas.js';
@@ -54,7 +51,7 @@ const FIELD_INPUTS: Record<string, string> = {
  * full text first: a secret that holds a tab or two spaces, or that the cut would halve, must
  * not show after the reflow or the cut.
  */
-function truncate(text: string, max = MAX_DETAIL): string {
+function oneLine(text: string, max = MAX_DETAIL): string {
   return inert(collapseWhitespace(redact(text)), max + 1);
 }
 
@@ -71,9 +68,9 @@ export function parseJson(text: string): unknown {
 function serverDetail(text: string): string | undefined {
   const body = parseJson(text);
   const detail = z.safeParse(DetailSchema, body);
-  if (detail.success) return truncate(detail.data.detail);
+  if (detail.success) return oneLine(detail.data.detail);
   const message = isRecord(body) ? body['message'] : undefined;
-  return typeof message === 'string' && message.trim() !== '' ? truncate(message) : undefined;
+  return typeof message === 'string' && message.trim() !== '' ? oneLine(message) : undefined;
 }
 
 /**
@@ -92,7 +89,7 @@ function renderValidationErrors(text: string): string[] | undefined {
     const field = loc.map(String).join('.');
     const input =
       FIELD_INPUTS[field] ?? FIELD_INPUTS[loc.filter((p) => typeof p === 'string').join('.')];
-    const msg = truncate(entry.msg, 300);
+    const msg = oneLine(entry.msg, 300);
     return `${inert(field, 120) || '(request)'}: ${msg}${input ? ` (input \`${input}\`)` : ''}`;
   });
 }

@@ -5,17 +5,12 @@
  * plausibly takes, and never counts a deployment as deleted on doubt: an ID that a 207 body
  * neither names as deleted nor lets us rule out as failed is `unknown`.
  *
- * Recognised, with keys matched case-insensitively:
- * - an ID under a key containing `fail` or `error` (`failed`, `errors`, `failed_deployments`…)
- *   is failed, under one containing `delet`, `success` or `succeed` (`deleted`,
- *   `deleted_deployment_ids`…) deleted: as a string in a list, as an object with
- *   `deployment_id` / `id` (its reason in `detail`, `error`, `message`, `reason` or `msg`), or
- *   as a map key (`{"failed": {"<id>": "reason"}}`);
- * - an object with an ID that carries its own verdict, wherever it is (`results`,
- *   `deployments`, a list at the top): `status` (an HTTP code or a word like `deleted` /
- *   `failed`), or `success`, `deleted` or `ok` as a boolean.
+ * An ID counts by the key it is under (one containing `fail` or `error`: failed; `delet`,
+ * `success` or `succeed`: deleted; matched case-insensitively), as a string in a list, an
+ * object's ID or a map key, or by a verdict its own object carries wherever it is (`status`,
+ * an HTTP code or a word, or `success`, `deleted` or `ok` as a boolean).
  */
-import { isRecord } from '../lib/guards.js';
+import { isRecord } from '../lib/text.js';
 
 /** Bulk calls take at most this many IDs (the API's `maxItems`). */
 export const BULK_DELETE_LIMIT = 100;

@@ -5,7 +5,7 @@
  * checks its shape against `schemas.ts`, and turns a failure into advice (all in `answers.ts`).
  */
 import type * as z from 'zod/mini';
-import { ApiError } from '../lib/errors.js';
+import { ActionError, ApiError } from '../lib/errors.js';
 import { redact, setSecret } from '../lib/untrusted.js';
 import {
   deploymentNotFound,
@@ -14,9 +14,10 @@ import {
   onlyMatch,
   parseAnswer,
   parseJson,
+  type ErrorContext,
 } from './answers.js';
 import { BULK_DELETE_LIMIT, readBulkDeleteAnswer, type BulkDeleteOutcome } from './bulk-delete.js';
-import { checkControlPlaneUrl } from './http/key-policy.js';
+import { keyAllowedFor } from './http/limits.js';
 import { request, type HttpContext, type HttpResponse, type RetryMode } from './http/request.js';
 import {
   DeploymentSchema,
@@ -52,16 +53,12 @@ export type ControlPlane = Omit<ControlPlaneClient, OptionalCalls | CommandCalls
 type OptionalCalls = 'interruptRevision' | 'createRevision' | 'requestUploadUrl';
 type CommandCalls = 'redeployRevision' | 'deleteDeployments';
 
-interface Call {
+interface Call extends ErrorContext {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  path: string;
   /** An array value is sent as the parameter repeated (`ids=a&ids=b`), as FastAPI reads lists. */
   query?: Record<string, string | number | boolean | undefined | readonly string[]>;
   body?: unknown;
-  /** By default reads and deletes are `idempotent`, POST and PATCH `unsafe`. */
   retry?: RetryMode;
-  describe: string;
-  notFound?: string;
 }
 
 /** `/v2/deployments/{id}…`: each part after the prefix URL-encoded. */
@@ -89,7 +86,17 @@ export class ControlPlaneClient {
     pageLimit?: number;
   }) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    checkControlPlaneUrl(this.baseUrl);
+    // The input check refuses such a URL first; the client that holds the key refuses it too.
+    if (!keyAllowedFor(new URL(this.baseUrl))) {
+      throw new ActionError(
+        redact(
+          `The control-plane URL ${new URL(this.baseUrl).origin} uses plain http to a host that is ` +
+            'not loopback: the API key would cross the network in clear text. Use an https URL ' +
+            'in `control-plane-url`.',
+        ),
+        'Invalid input',
+      );
+    }
     this.workspaceId = options.workspaceId || undefined;
     this.http = options.http;
     this.mask = options.mask ?? setSecret;
@@ -137,8 +144,7 @@ export class ControlPlaneClient {
       const list = await this.listDeployments({ nameContains: name, limit, offset });
       for (const d of list.resources)
         if (d.name === name && !matches.some((m) => m.id === d.id)) matches.push(d);
-      if (list.resources.length === 0 || list.resources.length < limit) break;
-      if (!(list.offset > offset)) break;
+      if (list.resources.length < limit || !(list.offset > offset)) break;
       offset = list.offset;
     }
     return onlyMatch(name, matches);
@@ -349,8 +355,7 @@ export class ControlPlaneClient {
       if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, item);
       else if (value !== undefined) url.searchParams.set(key, String(value));
     }
-    const retry = call.retry ?? (['GET', 'DELETE'].includes(call.method) ? 'idempotent' : 'unsafe');
-    return request(this.http, { ...call, url: url.href, headers: this.headers, retry });
+    return request(this.http, { ...call, url: url.href, headers: this.headers });
   }
 
   /**
@@ -364,25 +369,21 @@ export class ControlPlaneClient {
     res?: HttpResponse,
   ): Promise<z.infer<S>> {
     res ??= await this.send(call);
-    if (!ok.includes(res.status)) {
-      // Error bodies are not expected to carry secrets, but they are masked anyway.
-      maskDeploymentSecrets(parseJson(res.text), this.mask);
-      throw this.fail(call, res);
-    }
+    if (!ok.includes(res.status)) throw this.fail(call, res);
     const body = res.json();
     maskDeploymentSecrets(body, this.mask);
-    return parseAnswer(schema, body, res.status, { ...call, path: this.pathOf(call) });
+    return parseAnswer(schema, body, res.status, this.context(call));
   }
 
+  /** The `ApiError` of a failed call; its body masked first (not expected to hold secrets). */
   private fail(call: Call, res: HttpResponse): ApiError {
-    return errorFromResponse(res, {
-      ...call,
-      path: this.pathOf(call),
-      workspaceId: this.workspaceId,
-    });
+    maskDeploymentSecrets(parseJson(res.text), this.mask);
+    return errorFromResponse(res, this.context(call));
   }
 
-  private pathOf(call: Call): string {
-    return new URL(this.baseUrl + call.path).pathname;
+  /** The call as messages name it: its whole path, and the workspace. */
+  private context(call: Call): ErrorContext {
+    const path = new URL(this.baseUrl + call.path).pathname;
+    return { ...call, path, workspaceId: this.workspaceId };
   }
 }

@@ -115,39 +115,31 @@ export const DetailSchema = z.looseObject({ detail: z.string() });
 
 /** The fields a request shares with the answer's shape: each optional, never null. */
 type Sent<T> = { [K in keyof T as string extends K ? never : K]?: NonNullable<T[K]> };
-type Secret = { name: string; value: string };
-
-export type SourceConfigRequest = Sent<z.infer<typeof SourceConfigSchema>> & {
-  install_command?: string;
-  build_command?: string;
-};
-
-export type SourceRevisionConfigRequest = Sent<z.infer<typeof SourceRevisionConfigSchema>> & {
-  source_tarball_path?: string;
-};
-
-export interface DeploymentCreateRequest {
-  name: string;
-  source: 'github' | 'external_docker' | 'internal_source';
-  source_config: SourceConfigRequest;
-  source_revision_config: SourceRevisionConfigRequest;
-  secrets: Secret[];
-}
-
-export interface DeploymentPatchRequest {
-  revision_source?: 'internal_source';
-  source_config?: SourceConfigRequest;
-  source_revision_config?: SourceRevisionConfigRequest;
-  secrets?: Secret[];
-}
 
 /**
  * `POST /v2/deployments/{id}/revisions` (the API reference's "Create Deployment Revision"):
  * always makes a new revision and answers with it. `source_config` only with what changes;
- * `secrets` only when the run sends secrets (a sent list replaces the environment).
+ * `secrets` only when the run sends secrets (a sent list replaces the environment). The other
+ * requests carry the same fields.
  */
 export interface RevisionCreateRequest {
-  source_config?: SourceConfigRequest;
-  source_revision_config: SourceRevisionConfigRequest;
-  secrets?: Secret[];
+  source_config?: Sent<z.infer<typeof SourceConfigSchema>> & {
+    install_command?: string;
+    build_command?: string;
+  };
+  source_revision_config: Sent<z.infer<typeof SourceRevisionConfigSchema>> & {
+    source_tarball_path?: string;
+  };
+  secrets?: { name: string; value: string }[];
 }
+
+export type SourceConfigRequest = NonNullable<RevisionCreateRequest['source_config']>;
+
+export type DeploymentCreateRequest = Required<RevisionCreateRequest> & {
+  name: string;
+  source: 'github' | 'external_docker' | 'internal_source';
+};
+
+export type DeploymentPatchRequest = Partial<RevisionCreateRequest> & {
+  revision_source?: 'internal_source';
+};

@@ -8,8 +8,7 @@
  * one way they reach the log.
  */
 import { stripVTControlCharacters } from 'node:util';
-import { isRecord } from '../lib/guards.js';
-import { errorMessage, safeJson as toJson } from '../lib/text.js';
+import { errorMessage, isRecord, safeJson as toJson } from '../lib/text.js';
 import type { ControlPlane } from '../api/client.js';
 import {
   endGroup,

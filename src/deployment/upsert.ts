@@ -15,7 +15,6 @@ import type {
   Revision,
   RevisionCreateRequest,
   SourceConfigRequest,
-  SourceRevisionConfigRequest,
 } from '../api/schemas.js';
 import type { Config } from '../inputs/config.js';
 import { ActionError, ApiError } from '../lib/errors.js';
@@ -172,7 +171,7 @@ export function revisionRequest(config: Config): RevisionCreateRequest {
   return body;
 }
 
-function sourceRevisionConfig(config: Config): SourceRevisionConfigRequest {
+function sourceRevisionConfig(config: Config): RevisionCreateRequest['source_revision_config'] {
   return config.source === 'github'
     ? { repo_ref: config.repoRef, langgraph_config_path: config.configPath }
     : { image_uri: config.imageUri };

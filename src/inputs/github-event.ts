@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { GithubContext } from './config.js';
-import { isRecord } from '../lib/guards.js';
+import { isRecord } from '../lib/text.js';
 
 type PullRequest = NonNullable<GithubContext['pullRequest']>;
 

@@ -1,17 +1,19 @@
 /** Errors that carry a message written for the workflow's author: what happened, what to do. */
 
 export class ActionError extends Error {
-  /** Annotation title. */
-  readonly title: string;
-  constructor(message: string, title = 'Deployment failed') {
+  override name = 'ActionError';
+  constructor(
+    message: string,
+    /** Annotation title. */
+    readonly title = 'Deployment failed',
+  ) {
     super(message);
-    this.name = 'ActionError';
-    this.title = title;
   }
 }
 
 /** A control-plane or agent-server answer we could not use, already turned into advice. */
 export class ApiError extends ActionError {
+  override name = 'ApiError';
   readonly status: number | undefined;
   readonly method: string;
   readonly path: string;
@@ -20,23 +22,20 @@ export class ApiError extends ActionError {
     options: { status?: number; method: string; path: string; title?: string },
   ) {
     super(message, options.title ?? 'Control-plane request failed');
-    this.name = 'ApiError';
     ({ status: this.status, method: this.method, path: this.path } = options);
   }
 }
 
 /** The run's deadline (`timeout`) passed. */
 export class DeadlineError extends ActionError {
-  constructor(message: string) {
-    super(message, 'Timed out');
-    this.name = 'DeadlineError';
-  }
+  override name = 'DeadlineError';
+  override readonly title = 'Timed out';
 }
 
 /** SIGINT/SIGTERM arrived (the workflow was cancelled). */
 export class CancelledError extends ActionError {
+  override name = 'CancelledError';
   constructor(message = 'The run was cancelled') {
     super(message, 'Cancelled');
-    this.name = 'CancelledError';
   }
 }

@@ -1,6 +1,6 @@
 /**
  * Text helpers shared by the log and the reports, one copy each, so both say the same thing
- * the same way. Pure, Node built-ins only. (ANSI sequences: `util.stripVTControlCharacters`;
+ * the same way, and the one guard for untyped values. Pure, Node built-ins only. (ANSI sequences: `util.stripVTControlCharacters`;
  * untrusted text for a line of the log: `inert` in `./untrusted.ts`; for Markdown:
  * `../report/markdown.ts`.)
  */
@@ -27,6 +27,11 @@ export function formatSeconds(ms: number): string {
 /** `text` cut to at most `max` characters, the last one `…` when it was cut. */
 export function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** A plain object (not null, not an array): its keys can be read (parsed JSON, answers). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The message of a thrown value (an `Error`'s message, anything else as a string). */

@@ -1,15 +1,9 @@
 /**
  * What goes to the runner: `@actions/core` for the protocol (inputs, outputs, masks,
- * annotations, groups, the exit code), and on top of it what core does not
- * do, small and in one place:
- *
- * - in-process redaction: every line printed here first goes through `redact()`, so values
- *   registered with `setSecret()` are `***` even where the runner's own masking does not apply
- *   (local runs, `act`, a value that reached a message before the runner saw `::add-mask::`),
- *   including a secret's whitespace-collapsed form;
- * - untrusted text (control-plane answers, logs, agent output, GitHub answers): `inert()` for a
- *   value inside one of the action's lines, `printUntrusted()` for a block, printed between
- *   `::stop-commands::<fresh token>` and `::<token>::`.
+ * annotations, groups, the exit code), and what core does not do: in-process redaction
+ * (`redact()`: secrets are `***` even where the runner's own masking does not apply, such as
+ * local runs, `act`, or a value that reached a message before `::add-mask::`), and the
+ * untrusted-text layer at the end of this file.
  */
 import * as core from '@actions/core';
 import { randomUUID } from 'node:crypto';
@@ -30,9 +24,8 @@ export interface Logger {
 
 /**
  * The reader of stdout went away (a closed pipe): nobody can see the rest, and the run's
- * result must not change. Without a listener, the stream's error would end the process. The
- * entry calls this once per process (a module-level listener would be added again each time a
- * test loads this module).
+ * result must not change (without a listener, the stream's error would end the process).
+ * Called once by the entry: a module-level listener would be added again by every test.
  */
 export function keepGoingWhenStdoutCloses(): void {
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -200,23 +193,18 @@ export function endGroup(): void {
   core.endGroup();
 }
 
-// ---------------------------------------------------------------------------------------------
-// Untrusted text: everything the action did not write (control-plane answers, log lines,
-// agent output, GitHub answers) reaches stdout only through the two functions below.
-// The runner executes a line that starts (after spaces) with `::`, and the legacy
-// `##[command]` form anywhere in a line, splitting lines at CR and LF.
-// ---------------------------------------------------------------------------------------------
+// Untrusted text (control-plane answers, log lines, agent output, GitHub answers) reaches
+// stdout only through `inert()` and `printUntrusted()`. The runner executes a line that starts
+// (after spaces) with `::`, and the legacy `##[command]` form anywhere in a line, splitting
+// lines at CR and LF.
 
-/** C0 and C1 control characters, DEL, and the Unicode line and paragraph separators. */
+/** C0 and C1 control characters but the tab, DEL, and the Unicode line and paragraph separators. */
 // eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
-/** The same but the tab, for lines of a block. */
-// eslint-disable-next-line no-control-regex
-const BLOCK_CONTROL_CHARACTERS = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/g;
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/g;
 
 /** One line of a block: ANSI sequences and control characters but the tab removed. */
 function blockLine(line: string): string {
-  return stripVTControlCharacters(line).replace(BLOCK_CONTROL_CHARACTERS, '');
+  return stripVTControlCharacters(line).replace(CONTROL_CHARACTERS, '');
 }
 
 /**
@@ -227,7 +215,7 @@ function blockLine(line: string): string {
  */
 export function inert(text: unknown, maxLength?: number): string {
   let out = redact(String(text ?? ''));
-  out = stripVTControlCharacters(out).replace(CONTROL_CHARACTERS, ' ');
+  out = stripVTControlCharacters(out).replace(CONTROL_CHARACTERS, ' ').replaceAll('\t', ' ');
   out = neutraliseCommands(out);
   if (maxLength !== undefined && out.length > maxLength) {
     out = out.slice(0, Math.max(0, maxLength - 1)).trimEnd() + '…';
@@ -249,13 +237,10 @@ function neutraliseCommands(text: string): string {
  * Secrets are masked in the whole text before it is split into lines; ANSI sequences and
  * other control characters (but tabs) are removed from each line.
  */
-export function printUntrusted(
-  text: string | readonly string[],
-  write: (line: string) => void = (l) => core.info(l),
-): void {
+export function printUntrusted(text: string | readonly string[]): void {
   const whole = redact(typeof text === 'string' ? text : text.join('\n'));
   const token = `untrusted-${randomUUID()}`;
-  write(`::stop-commands::${token}`);
-  for (const line of whole.split(/\r\n|\r|\n/)) write(blockLine(line));
-  write(`::${token}::`);
+  core.info(`::stop-commands::${token}`);
+  for (const line of whole.split(/\r\n|\r|\n/)) core.info(blockLine(line));
+  core.info(`::${token}::`);
 }

@@ -6,7 +6,7 @@
  * stream names the URL, so anything else (another host, path, credentials, a query) gets no
  * request.
  */
-import { LOOPBACK_HOSTS } from '../api/http/key-policy.js';
+import { LOOPBACK_HOSTS } from '../api/http/limits.js';
 import type { Region } from '../inputs/config.js';
 import { REGION_CONTROL_PLANE_URLS } from '../inputs/validate.js';
 

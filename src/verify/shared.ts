@@ -6,7 +6,7 @@
  * streamed run, a thread deleted afterwards.
  */
 import { ActionError, CancelledError, DeadlineError } from '../lib/errors.js';
-import { keyAllowedFor } from '../api/http/key-policy.js';
+import { keyAllowedFor } from '../api/http/limits.js';
 import { OutcomeUnknownError, type HttpContext } from '../api/http/request.js';
 import { createResilientFetch } from '../api/http/request.js';
 import { safeJson } from '../lib/text.js';

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { connect } from 'node:net';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { keyAllowedFor } from '../../../src/api/http/key-policy.js';
+import { keyAllowedFor } from '../../../src/api/http/limits.js';
 import {
   createResilientFetch,
   OutcomeUnknownError,

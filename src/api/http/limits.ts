@@ -1,6 +1,18 @@
-/** Answers the action refuses or caps: no redirects followed, a size cap on every body. */
+/**
+ * What the HTTP layer refuses: the API key on a URL that is not https (or loopback; the
+ * `control-plane-url` input is refused as such before any request), a redirect (never
+ * followed), and an answer over the size cap.
+ */
 import { ApiError } from '../../lib/errors.js';
 import { redact } from '../../lib/untrusted.js';
+
+export const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** The API key may go to this URL: https, or plain http to a loopback host. */
+export function keyAllowedFor(url: URL): boolean {
+  if (url.protocol === 'https:') return true;
+  return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname.toLowerCase());
+}
 
 /** Largest answer the action reads (control plane and agent server). */
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;

@@ -9,7 +9,6 @@ import type { Agent } from 'node:http';
 import { getProxyUrl, HttpClient } from '@actions/http-client';
 
 const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];
-const USER_AGENT = 'langgraph-deploy-action';
 /** One `fetch` dispatcher per proxy URL, reused by every request through it. */
 const dispatchers = new Map<string, unknown>();
 
@@ -24,7 +23,7 @@ export async function dispatcherFor(url: URL): Promise<unknown> {
   if (!proxy) return undefined;
   let dispatcher = dispatchers.get(proxy);
   if (dispatcher === undefined) {
-    dispatcher = new HttpClient(USER_AGENT).getAgentDispatcher(url.href);
+    dispatcher = new HttpClient().getAgentDispatcher(url.href);
     if (dispatcher !== undefined) dispatchers.set(proxy, dispatcher);
   }
   return dispatcher;
@@ -33,5 +32,5 @@ export async function dispatcherFor(url: URL): Promise<unknown> {
 /** The proxy agent for a `node:http(s)` request to this URL, or undefined. */
 export function agentFor(url: URL): Agent | undefined {
   if (!getProxyUrl(url.href)) return undefined;
-  return new HttpClient(USER_AGENT).getAgent(url.href) as Agent;
+  return new HttpClient().getAgent(url.href) as Agent;
 }

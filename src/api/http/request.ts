@@ -1,38 +1,33 @@
 /**
  * The one HTTP layer of the action: every control-plane and agent-server call goes through
  * `request()` (for `@langchain/langgraph-sdk`, by way of `createResilientFetch()`, at the end of
- * this file), on the platform's `fetch`.
- *
- * What it guarantees:
- * - one per-request timeout (`requestTimeoutMs`, never past the run's deadline), combined with
- *   the run's cancel signal; a cancel rejects at once with `CancelledError` and is never retried;
- * - bounded retries with full-jitter backoff (`maxAttempts`, never sleeping past the deadline),
- *   `Retry-After` honoured as given (seconds or HTTP date);
- * - retry rules by request kind (`RetryMode`): a request that may have changed something on the
- *   server (POST/PATCH) is only retried when it certainly was not processed; otherwise the caller
- *   gets `OutcomeUnknownError` and decides (the deploy flow looks up and adopts);
- * - redirects are never followed (one to another host would carry `X-Api-Key` along): a 3xx
- *   fails at once, naming the target's host;
- * - answers are read with a size cap (`MAX_ANSWER_BYTES`, 16 MiB), counted as they stream in;
- * - logs: one debug line per retry (method, path, status or error code, delay), never headers,
- *   query strings or bodies;
- * - the runner's proxy (`proxy.ts`), when one is set.
+ * this file), on the platform's `fetch`: one per-request timeout (`requestTimeoutMs`, never past
+ * the run's deadline) with the run's cancel signal (a cancel rejects at once with
+ * `CancelledError`, never retried); bounded retries by request kind (`RetryMode`, the rules in
+ * `retry-policy.ts`); the refusals of `limits.ts` (no redirect followed, a size cap); the
+ * runner's proxy (`proxy.ts`); one debug line per retry (method, path, status or error code,
+ * delay), never headers, query strings or bodies.
  */
 import { formatSeconds as seconds } from '../../lib/text.js';
 import { ActionError, ApiError, CancelledError, DeadlineError } from '../../lib/errors.js';
 import { redact } from '../../lib/untrusted.js';
 import type { RunBasics } from '../../lib/time.js';
-import { cappedBody, readCapped, refuseRedirect, RefusedAnswerError } from './limits.js';
-import { classify, type Failure } from './failures.js';
-import { keyAllowedFor } from './key-policy.js';
+import {
+  cappedBody,
+  keyAllowedFor,
+  readCapped,
+  refuseRedirect,
+  RefusedAnswerError,
+} from './limits.js';
 import { dispatcherFor } from './proxy.js';
 import {
   backoffDelay,
+  classify,
   DEFAULTS,
-  parseRetryAfter,
   retrying,
-  retryAfterSpread,
+  serverDelay,
   type Attempted,
+  type Failure,
   type RetryLoop,
 } from './retry-policy.js';
 
@@ -77,7 +72,8 @@ export interface HttpRequest {
   body?: unknown;
   /** Sent as it is, instead of `body` (the SDK's own bodies). */
   rawBody?: string | ArrayBuffer | undefined;
-  retry: RetryMode;
+  /** By default GET, HEAD, OPTIONS and DELETE are `idempotent`, the rest `unsafe`. */
+  retry?: RetryMode;
   /** What is being done, for messages: e.g. `GET deployment 1234`. */
   describe: string;
   /** A caller's own signal (the SDK's): its abort rejects with its reason, like fetch. */
@@ -92,6 +88,7 @@ export interface HttpRequest {
 
 /** The request as it is sent. */
 type Sending = Omit<HttpRequest, 'url' | 'headers' | 'body'> & {
+  retry: RetryMode;
   url: URL;
   headers: Headers;
   body: string | ArrayBuffer | undefined;
@@ -127,7 +124,7 @@ type Attempt =
   | { ok: true; status: number; headers: Headers; text: string; stream?: HttpResponse['stream'] }
   | { ok: false; failure: Failure };
 
-function throwIfAborted(ctx: HttpContext, req: Sending) {
+function throwIfAborted(ctx: HttpContext, req: Sending): undefined {
   if (ctx.signal?.aborted)
     throw new CancelledError(redact(`The run was cancelled during ${req.describe}.`));
   if (req.signal?.aborted) throw req.signal.reason;
@@ -147,8 +144,8 @@ async function attemptOnce(ctx: HttpContext, req: Sending, timeoutMs: number): P
       signal: AbortSignal.any([timeout, ctx.signal, req.signal].filter((s) => s !== undefined)),
       redirect: 'manual',
       dispatcher: await dispatcherFor(req.url),
+      body: req.body,
     };
-    if (req.body !== undefined) init.body = req.body;
     const res = await (ctx.fetchImpl ?? fetch)(req.url, init);
     await refuseRedirect(res, req);
     const stream = req.stream ? cappedBody(res, req) : undefined;
@@ -195,7 +192,10 @@ export async function request(ctx: HttpContext, options: HttpRequest): Promise<H
     if (!headers.has('content-type')) headers.set('content-type', 'application/json');
   }
   const method = options.method.toUpperCase();
-  const req: Sending = { ...options, method, url: new URL(options.url), headers, body };
+  const retry =
+    options.retry ??
+    (['GET', 'HEAD', 'OPTIONS', 'DELETE'].includes(method) ? 'idempotent' : 'unsafe');
+  const req: Sending = { ...options, method, retry, url: new URL(options.url), headers, body };
   const { describe, url } = req;
   const path = url.pathname;
   const maxAttempts =
@@ -252,10 +252,7 @@ export async function request(ctx: HttpContext, options: HttpRequest): Promise<H
             `(attempt ${attempt + 1} of ${maxAttempts})`,
         ),
       ),
-    interrupted: () => {
-      throwIfAborted(ctx, req);
-      return undefined;
-    },
+    interrupted: () => throwIfAborted(ctx, req),
   };
   return retrying(loop, async (attempt): Promise<Attempted<HttpResponse>> => {
     const left = ctx.deadline.remainingMs();
@@ -264,24 +261,13 @@ export async function request(ctx: HttpContext, options: HttpRequest): Promise<H
     if (a.ok) {
       const { status } = a;
       const transient = status >= 500 || status === 408 || status === 429;
-      if (!transient || req.retry === 'never') {
-        return { done: answer(a, attempt) };
-      }
+      if (!transient || req.retry === 'never') return { done: answer(a, attempt) };
       if (req.retry === 'unsafe' && status !== 429) {
         throw new OutcomeUnknownError({ method, path, describe, status, reason: `HTTP ${status}` });
       }
       if (status !== 429) unknownOutcomes++;
       if (attempt >= maxAttempts) return { done: answer(a, attempt) };
-      const retryAfter = parseRetryAfter(a.headers.get('retry-after'), ctx.clock.now());
-      return {
-        again: `HTTP ${status}`,
-        afterMs:
-          retryAfter !== undefined
-            ? retryAfter + retryAfterSpread(retryAfter, ctx)
-            : status === 429
-              ? (ctx.default429DelayMs ?? DEFAULTS.default429DelayMs)
-              : undefined,
-      };
+      return { again: `HTTP ${status}`, afterMs: serverDelay(status, a.headers, ctx) };
     }
     const { failure } = a;
     if (failure.kind === 'fatal') throw networkError(req, failure, attempt);
@@ -325,27 +311,17 @@ export function createResilientFetch(
       headers.delete('x-api-key');
       headers.delete('authorization');
     }
-    let body: string | ArrayBuffer | undefined;
-    if (init.body !== undefined && init.body !== null) {
-      body =
-        typeof init.body === 'string' ? init.body : await new Response(init.body).arrayBuffer();
-    } else if (asRequest?.body) {
-      body = await asRequest.arrayBuffer();
-    }
+    const raw = init.body ?? asRequest?.body;
+    const body = typeof raw === 'string' || !raw ? raw : await new Response(raw).arrayBuffer();
     const path = url.pathname.replace(/\/+$/, '');
     const stream = path.endsWith('/stream');
-    // `POST …/search` only reads (assistants, threads): safe to retry like a GET.
-    const retry: RetryMode = stream
-      ? 'never'
-      : ['GET', 'HEAD', 'OPTIONS', 'DELETE'].includes(method) || path.endsWith('/search')
-        ? 'idempotent'
-        : 'unsafe';
     const res = await request(ctx, {
       method,
       url,
       headers,
-      rawBody: body,
-      retry,
+      rawBody: body ?? undefined,
+      // `POST …/search` only reads (assistants, threads): safe to retry like a GET.
+      retry: stream ? 'never' : path.endsWith('/search') ? 'idempotent' : undefined,
       describe: `${method} ${url.origin}${url.pathname}`,
       signal: init.signal ?? asRequest?.signal ?? undefined,
       stream,

@@ -1,9 +1,11 @@
 /**
- * The one retry rule and the one retry loop: full-jitter backoff, `Retry-After` read and
- * spread, and `retrying()`, which the request loop, the upload's PUT and the health check all
- * run (each with its own words for what went wrong).
+ * The one retry rule and the one retry loop: what a failed `fetch` means (certainly not sent,
+ * outcome unknown, or fatal), full-jitter backoff, `Retry-After` read and spread, and
+ * `retrying()`, which the request loop, the upload's PUT and the health check all run (each
+ * with its own words for what went wrong).
  */
-import type { Clock, Deadline } from '../../lib/time.js';
+import type { RunBasics } from '../../lib/time.js';
+import { proxyConfigured } from './proxy.js';
 import type { HttpContext } from './request.js';
 
 export const DEFAULTS = {
@@ -17,15 +19,84 @@ export const DEFAULTS = {
   default429DelayMs: 5_000,
 };
 
+/** Codes that prove the request never reached the server, and what each says happened. */
+const NOT_SENT: Record<string, (url: URL) => string> = {
+  ECONNREFUSED: (url) => `connection to ${url.host} refused`,
+  ENOTFOUND: (url) => `host name ${url.hostname} not found (DNS)`,
+  EAI_AGAIN: (url) => `DNS lookup of ${url.hostname} failed`,
+  UND_ERR_CONNECT_TIMEOUT: (url) => `could not connect to ${url.host} in time`,
+};
+
+const TLS_CODE =
+  /^(CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_)|^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH)$/;
+
+export interface Failure {
+  kind: 'not-sent' | 'unknown' | 'fatal';
+  /** Short: `ECONNRESET`, `timeout`, `CERT_HAS_EXPIRED`. */
+  code: string;
+  /** For messages: what happened, in words. */
+  text: string;
+  cause: unknown;
+}
+
+/** The `code` of the error, of its `cause`s and of the `errors` it aggregates, outermost first. */
+function errorCodes(err: unknown): string[] {
+  const codes: string[] = [];
+  const seen = new Set<unknown>();
+  const visit = (e: unknown, depth: number) => {
+    if (depth > 6 || e === null || typeof e !== 'object' || seen.has(e)) return;
+    seen.add(e);
+    const { code, errors, cause } = e as { code?: unknown; errors?: unknown; cause?: unknown };
+    if (typeof code === 'string' && code !== '') codes.push(code);
+    if (Array.isArray(errors)) for (const inner of errors) visit(inner, depth + 1);
+    visit(cause, depth + 1);
+  };
+  visit(err, 0);
+  return codes;
+}
+
+export function classify(err: unknown, url: URL): Failure {
+  const codes = errorCodes(err);
+  const failure = (kind: Failure['kind'], code: string, text: string): Failure => ({
+    kind,
+    code,
+    text,
+    cause: err,
+  });
+  const notSent = codes.find((c) => Object.hasOwn(NOT_SENT, c));
+  if (notSent !== undefined) return failure('not-sent', notSent, NOT_SENT[notSent]!(url));
+  const tls = codes.find((c) => TLS_CODE.test(c));
+  if (tls !== undefined) {
+    return failure('fatal', tls, `TLS certificate of ${url.host} not accepted (${tls})`);
+  }
+  if (codes.includes('UND_ERR_INVALID_ARG')) {
+    const proxy = proxyConfigured()
+      ? '; the proxy set in HTTPS_PROXY/HTTP_PROXY may be the cause'
+      : '';
+    const text = `the HTTP client refused the request (UND_ERR_INVALID_ARG)${proxy}`;
+    return failure('fatal', 'UND_ERR_INVALID_ARG', text);
+  }
+  if (codes.includes('ERR_INVALID_URL') || err instanceof RangeError) {
+    return failure('fatal', codes[0] ?? 'invalid request', 'invalid request');
+  }
+  const code = codes[0] ?? (err instanceof Error ? err.name : 'network error');
+  return failure('unknown', code, `connection to ${url.host} failed (${code})`);
+}
+
 /**
- * A little jitter on top of `Retry-After` (up to a fifth of it, at most 1 s, and never past
- * the deadline): runs that share a key and were told the same moment do not all come back
- * at once. The wait is still at least what the server asked for.
+ * The wait the server asked for (`Retry-After`; after a 429 without one, `default429DelayMs`),
+ * with a little jitter on top (up to a fifth of it, at most 1 s, and never past the deadline):
+ * runs that share a key and were told the same moment do not all come back at once. The wait
+ * is still at least what the server asked for.
  */
-export function retryAfterSpread(retryAfterMs: number, ctx: HttpContext): number {
+export function serverDelay(status: number, headers: Headers, ctx: HttpContext) {
+  const after = parseRetryAfter(headers.get('retry-after'), ctx.clock.now());
+  if (after === undefined) {
+    return status === 429 ? (ctx.default429DelayMs ?? DEFAULTS.default429DelayMs) : undefined;
+  }
   // At most half the time left after the wait, so the retry itself still fits.
-  const room = Math.max(0, ctx.deadline.remainingMs() - retryAfterMs) / 2;
-  return Math.min(room, (ctx.random ?? Math.random)() * Math.min(1000, retryAfterMs / 5));
+  const room = Math.max(0, ctx.deadline.remainingMs() - after) / 2;
+  return after + Math.min(room, (ctx.random ?? Math.random)() * Math.min(1000, after / 5));
 }
 
 /** `Retry-After` (delay in seconds, or an HTTP date) → milliseconds from `nowMs`. */
@@ -55,11 +126,8 @@ export function backoffDelay(
 /** What one attempt came to: its result, or why to try again (and when, if the server said). */
 export type Attempted<T> = { done: T } | { again: string; afterMs?: number | undefined };
 
-export interface RetryLoop {
-  clock: Clock;
-  deadline: Deadline;
-  /** Cuts a wait short (cancellation). */
-  signal?: AbortSignal | undefined;
+/** The run's clock and deadline; its `signal` cuts a wait short. */
+export interface RetryLoop extends Pick<RunBasics, 'clock' | 'deadline' | 'signal'> {
   /** The wait before retry number `retry` (from 0) when the attempt named none. */
   backoff: (retry: number) => number;
   /** Before each attempt (from 1): throws when it must not start. `last`: why the previous failed. */

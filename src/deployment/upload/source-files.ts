@@ -10,7 +10,7 @@ import { readdirSync, lstatSync, statSync, type Dirent } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { ActionError } from '../../lib/errors.js';
-import { isRecord } from '../../lib/guards.js';
+import { isRecord } from '../../lib/text.js';
 import {
   isGitName,
   isInside,
