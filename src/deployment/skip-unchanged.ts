@@ -10,17 +10,15 @@
  *   since the live one touches no file the agent is built from (`agent-files.ts`); `upload` the
  *   same archive (`source-digest`, through the record);
  * - `repo_ref` and `langgraph_config_path` (`github`);
- * - the settings the run sends (`secrets`, `resource-spec`, `install-command`, `build-command`):
- *   the keyed record proves them the same, without storing anything a reader could reverse or
- *   test guesses against.
- *
- * The record: each run that sends secrets also sends one more environment entry, `RECORD_NAME`,
- * whose value is an HMAC-SHA-256 of the canonical form of those four inputs and of what the
- * revision is built from (the commit for `github`, the archive's SHA-256 for `upload`). The key
- * is derived (HKDF-SHA-256) from the API key and the deployment's name: only a holder of the API
- * key can compute or check it. The next run reads the entry back from `GET /v2/deployments/{id}`
- * (`secrets`, as LangChain's Terraform provider reads it) and recomputes it for the live
- * revision's commit (or archive): equal means the same settings built that very code.
+ * - the settings the run sends (`secrets`, `resource-spec`, `install-command`, `build-command`),
+ *   proven the same by a keyed record that a reader can neither reverse nor test guesses
+ *   against: one more environment entry, `RECORD_NAME`, sent with the secrets, whose value is an
+ *   HMAC-SHA-256 of the canonical form of those four inputs and of what the revision is built
+ *   from (the commit for `github`, the archive's SHA-256 for `upload`), keyed by HKDF-SHA-256 of
+ *   the API key and the deployment's name (only a holder of the API key can compute or check
+ *   it). The next run reads it back from `GET /v2/deployments/{id}` (`secrets`, as LangChain's
+ *   Terraform provider reads it) and recomputes it for the live revision's commit (or archive):
+ *   equal means the same settings built that very code.
  */
 import { createHmac, hkdfSync } from 'node:crypto';
 import type { Deployment, Revision } from '../api/schemas.js';
@@ -30,7 +28,7 @@ import type { ParsedLangGraphConfig } from '../preflight/index.js';
 import type { RunContext } from '../commands/context.js';
 import { readChanges, type Comparison } from '../report/github/compare.js';
 import { inert } from '../lib/untrusted.js';
-import { agentPaths, classifyChanges, listFiles } from './agent-files.js';
+import { agentChange } from './agent-files.js';
 import { revisionStatus } from './revision-status.js';
 
 const VERSION = 'v1';
@@ -305,26 +303,10 @@ export function skipDecision(
   if ('unreadable' in evidence.changes) {
     return build(`${runs}, and the change since cannot be read: ${evidence.changes.unreadable}`);
   }
-  if (evidence.configJson === undefined) {
-    return build(
-      `${runs}, and without the checkout's ${config.configPath} the files the agent is built from are unknown`,
-    );
-  }
-  const paths = agentPaths(config.configPath, evidence.configJson);
-  if ('unknown' in paths) return build(`${runs}, and ${paths.unknown}`);
-  const { relevant, other } = classifyChanges(paths, evidence.changes.files);
-  if (relevant.length > 0) {
-    return build(
-      `files the agent is built from changed since commit ${built.slice(0, 12)}: ${listFiles(relevant)}`,
-    );
-  }
-  const where = paths.folders.map((f) => (f === '' ? '.' : `${f}/`)).join(', ');
-  because.unshift(
-    other.length === 0
-      ? `commit ${expected.slice(0, 12)} changes no file since the live commit`
-      : `the ${other.length} file${other.length === 1 ? '' : 's'} changed since the live commit (${listFiles(other)}) ` +
-          `are outside what the agent is built from (${where} and the files ${config.configPath} names)`,
-  );
+  const { files } = evidence.changes;
+  const change = agentChange(config.configPath, evidence.configJson, files, built, expected);
+  if ('build' in change) return build(change.build);
+  because.unshift(change.because);
   return { skip: true, revisionId: active.id, commitSha: built, because, otherCommit: true };
 }
 
