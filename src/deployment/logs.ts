@@ -1,11 +1,9 @@
 /**
- * A revision's build and deploy logs, from the endpoints of the platform's own `langgraph
- * deploy` CLI (not in the spec snapshot): `POST /v1/projects/{id}/revisions/{rev}/build_logs`
- * or `deploy_logs`. Two readers: `fetchLogTail`, the tail of a failed revision's log for the
- * failure message, and `BuildLogStream`, the build log printed live (`build-log: stream`).
- * Entries are rendered tolerantly. Best effort throughout: a log that cannot be read never
- * hides the failure it would have explained. Log lines are untrusted: `printLogBlock` is the
- * one way they reach the log.
+ * A revision's build and deploy logs (`client.getRevisionLogs`). Two readers: `fetchLogTail`,
+ * the tail of a failed revision's log for the failure message, and `BuildLogStream`, the build
+ * log printed live (`build-log: stream`). Entries are rendered tolerantly. Best effort
+ * throughout: a log that cannot be read never hides the failure it would have explained. Log
+ * lines are untrusted: `printLogBlock` is the one way they reach the log.
  */
 import { stripVTControlCharacters } from 'node:util';
 import { isRecord } from '../lib/guards.js';
