@@ -157,9 +157,8 @@ export class BuildLogStream {
         this.printed += lines.length;
         print(`Build log of revision ${revisionId}, live: lines ${first}–${this.printed}`, lines);
       }
-      const next = answer.next_offset;
       const previous = this.offset;
-      if (next !== undefined && next !== null && String(next) !== '') this.offset = String(next);
+      if ((answer.next_offset ?? '') !== '') this.offset = String(answer.next_offset);
       // A short page is the end of the log for now; an offset that does not move would loop.
       if (entries.length < pageSize || this.offset === previous) return;
     }

@@ -55,9 +55,6 @@ const done = (
   log?: 'build' | 'deploy',
 ): RevisionStatusRule => ({ outcome, final: true, log, phase: 'done', summary });
 
-/** How long a revision may stay INTERRUPTED before the wait gives up on it. */
-export const INTERRUPTED_LIMIT_MS = 5 * 60_000;
-
 export const REVISION_STATUS = {
   CREATING: inProgress('queued', 'being created'),
   QUEUED: inProgress('queued', 'queued for a build'),
@@ -70,12 +67,12 @@ export const REVISION_STATUS = {
   DEPLOY_FAILED: done('failed', 'failed to deploy', 'deploy'),
   // A person or a newer run stopped it. Not final: both official tools (the Terraform provider,
   // the `langgraph deploy` CLI) keep following it, since it "can still progress"; one that
-  // stays INTERRUPTED for INTERRUPTED_LIMIT_MS ends the wait as a failure. No log explains it.
+  // stays INTERRUPTED for `finalAfterMs` ends the wait as a failure. No log explains it.
   INTERRUPTED: {
     ...done('failed', 'interrupted before it was deployed'),
     final: false,
     phase: 'queued',
-    finalAfterMs: INTERRUPTED_LIMIT_MS,
+    finalAfterMs: 5 * 60_000,
     note: 'not a final status; the action keeps waiting up to 5 minutes for it to go on',
   },
   DEPLOYED: done('deployed', 'deployed'),

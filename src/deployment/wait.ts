@@ -139,11 +139,11 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
   // A status the wait gives up on after a while (INTERRUPTED) ends as its outcome at the
   // deadline too, so the failure names it rather than a timeout.
   const endAtDeadline = (): WaitResult => {
-    const revision = lastRevision;
-    const outcome = revision && endsWait(revision.status, Infinity);
-    if (!revision || !outcome) throw timedOut();
-    heldTooLong(revision.status, clock.now());
-    return { outcome, status: revision.status, revision, timeline, pollCount };
+    const held = lastRevision;
+    const outcome = held && endsWait(held.status, Infinity);
+    if (!held || !outcome) throw timedOut();
+    heldTooLong(held.status, clock.now());
+    return { outcome, status: held.status, revision: held, timeline, pollCount };
   };
 
   // Earlier revisions tell how long a deploy usually takes here. Best effort, fetched
