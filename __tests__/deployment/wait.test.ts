@@ -4,7 +4,7 @@ import type { Revision, RevisionsList } from '../../src/api/schemas.js';
 import { ActionError, ApiError, CancelledError, DeadlineError } from '../../src/lib/errors.js';
 import { Deadline } from '../../src/lib/time.js';
 import { FakeClock, recordingLogger, unusedPlane } from '../helpers/fakes.js';
-import { INTERRUPTED_LIMIT_MS } from '../../src/deployment/revision-status.js';
+import { REVISION_STATUS } from '../../src/deployment/revision-status.js';
 import {
   isTransientPollError,
   waitForRevision,
@@ -247,7 +247,7 @@ describe('waitForRevision logging', () => {
     expect(result).toMatchObject({ outcome: 'failed', status: 'INTERRUPTED' });
     const seen = client.revisionCalls.find((_, i) => i === 1)!.at;
     // Checked again right when the 5 minutes are over, not a poll interval later.
-    expect(clock.now() - seen).toBe(INTERRUPTED_LIMIT_MS);
+    expect(clock.now() - seen).toBe(REVISION_STATUS.INTERRUPTED.finalAfterMs);
     expect(logger.messages('info').at(-1)).toMatch(
       /stayed INTERRUPTED for 5 min 00 s.*stops waiting/,
     );

@@ -127,3 +127,39 @@ export function listFiles(files: readonly string[], max = 10): string {
   const shown = files.slice(0, max).join(', ');
   return files.length > max ? `${shown} and ${files.length - max} more` : shown;
 }
+
+/**
+ * Whether the change from the `live` commit to `head` leaves the agent alone: `because`, the
+ * clause that says so, or `build`, why it does not or cannot be known. `json` is the parsed
+ * config of this checkout (`undefined` without one), `changed` the compare's files.
+ */
+export function agentChange(
+  configPath: string,
+  json: unknown,
+  changed: readonly ChangedFile[],
+  live: string,
+  head: string,
+): { because: string } | { build: string } {
+  const runs = `the live revision runs commit ${live.slice(0, 12)}`;
+  if (json === undefined) {
+    return {
+      build: `${runs}, and without the checkout's ${configPath} the files the agent is built from are unknown`,
+    };
+  }
+  const paths = agentPaths(configPath, json);
+  if ('unknown' in paths) return { build: `${runs}, and ${paths.unknown}` };
+  const { relevant, other } = classifyChanges(paths, changed);
+  if (relevant.length > 0) {
+    return {
+      build: `files the agent is built from changed since commit ${live.slice(0, 12)}: ${listFiles(relevant)}`,
+    };
+  }
+  const where = paths.folders.map((f) => (f === '' ? '.' : `${f}/`)).join(', ');
+  return {
+    because:
+      other.length === 0
+        ? `commit ${head.slice(0, 12)} changes no file since the live commit`
+        : `the ${other.length} file${other.length === 1 ? '' : 's'} changed since the live commit (${listFiles(other)}) ` +
+          `are outside what the agent is built from (${where} and the files ${configPath} names)`,
+  };
+}

@@ -1,11 +1,9 @@
 /**
- * A revision's build and deploy logs, from the endpoints of the platform's own `langgraph
- * deploy` CLI (not in the spec snapshot): `POST /v1/projects/{id}/revisions/{rev}/build_logs`
- * or `deploy_logs`. Two readers: `fetchLogTail`, the tail of a failed revision's log for the
- * failure message, and `BuildLogStream`, the build log printed live (`build-log: stream`).
- * Entries are rendered tolerantly. Best effort throughout: a log that cannot be read never
- * hides the failure it would have explained. Log lines are untrusted: `printLogBlock` is the
- * one way they reach the log.
+ * A revision's build and deploy logs (`client.getRevisionLogs`). Two readers: `fetchLogTail`,
+ * the tail of a failed revision's log for the failure message, and `BuildLogStream`, the build
+ * log printed live (`build-log: stream`). Entries are rendered tolerantly. Best effort
+ * throughout: a log that cannot be read never hides the failure it would have explained. Log
+ * lines are untrusted: `printLogBlock` is the one way they reach the log.
  */
 import { stripVTControlCharacters } from 'node:util';
 import { errorMessage, isRecord, safeJson as toJson } from '../lib/text.js';
@@ -158,9 +156,8 @@ export class BuildLogStream {
         this.printed += lines.length;
         print(`Build log of revision ${revisionId}, live: lines ${first}–${this.printed}`, lines);
       }
-      const next = answer.next_offset;
       const previous = this.offset;
-      if (next !== undefined && next !== null && String(next) !== '') this.offset = String(next);
+      if ((answer.next_offset ?? '') !== '') this.offset = String(answer.next_offset);
       // A short page is the end of the log for now; an offset that does not move would loop.
       if (entries.length < pageSize || this.offset === previous) return;
     }

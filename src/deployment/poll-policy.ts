@@ -8,8 +8,7 @@
  * no end is noticed more than about 3 s late (3.3 s while an end is possible, 1.2 s once it is
  * likely, at the default). Past the likely window it backs off again gradually, never beyond
  * `poll-interval` (no back-off that grows to minutes). DEPLOYING is timed from when it began
- * (`statusStartEstimate`: the revision's `updated_at`, bounded by the checks around the
- * change), not from when a check first saw it, which may be a whole gap later.
+ * (`statusStartEstimate`), not from when a check first saw it, which may be a whole gap later.
  *
  * Every duration is a fraction of `pollIntervalMs` (`poll-interval` 1.5 s makes the whole
  * policy ten times faster), except where the deployment's own history gives the time scale

@@ -14,6 +14,8 @@
  * resumes it).
  */
 export type RevisionOutcome = 'deployed' | 'failed' | 'skipped' | 'in_progress';
+/** An outcome the wait ends on. */
+export type FinalOutcome = Exclude<RevisionOutcome, 'in_progress'>;
 
 /**
  * Where the revision is, for the polling and the build-log stream: before the build, building
@@ -53,9 +55,6 @@ const done = (
   log?: 'build' | 'deploy',
 ): RevisionStatusRule => ({ outcome, final: true, log, phase: 'done', summary });
 
-/** How long a revision may stay INTERRUPTED before the wait gives up on it. */
-export const INTERRUPTED_LIMIT_MS = 5 * 60_000;
-
 export const REVISION_STATUS = {
   CREATING: inProgress('queued', 'being created'),
   QUEUED: inProgress('queued', 'queued for a build'),
@@ -68,12 +67,12 @@ export const REVISION_STATUS = {
   DEPLOY_FAILED: done('failed', 'failed to deploy', 'deploy'),
   // A person or a newer run stopped it. Not final: both official tools (the Terraform provider,
   // the `langgraph deploy` CLI) keep following it, since it "can still progress"; one that
-  // stays INTERRUPTED for INTERRUPTED_LIMIT_MS ends the wait as a failure. No log explains it.
+  // stays INTERRUPTED for `finalAfterMs` ends the wait as a failure. No log explains it.
   INTERRUPTED: {
     ...done('failed', 'interrupted before it was deployed'),
     final: false,
     phase: 'queued',
-    finalAfterMs: INTERRUPTED_LIMIT_MS,
+    finalAfterMs: 5 * 60_000,
     note: 'not a final status; the action keeps waiting up to 5 minutes for it to go on',
   },
   DEPLOYED: done('deployed', 'deployed'),
@@ -94,10 +93,7 @@ export const UNKNOWN_STATUS: RevisionStatusRule = {
  * What the wait makes of a status seen for `msInStatus`: an outcome when the wait ends on it
  * (a final status, or one held past its `finalAfterMs`), else `undefined` (keep waiting).
  */
-export function endsWait(
-  status: string,
-  msInStatus: number,
-): Exclude<RevisionOutcome, 'in_progress'> | undefined {
+export function endsWait(status: string, msInStatus: number): FinalOutcome | undefined {
   const rule = revisionStatus(status);
   const ends = rule.final || (rule.finalAfterMs !== undefined && msInStatus >= rule.finalAfterMs);
   return ends && rule.outcome !== 'in_progress' ? rule.outcome : undefined;

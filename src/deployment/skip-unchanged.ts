@@ -10,25 +10,142 @@
  *   since the live one touches no file the agent is built from (`agent-files.ts`); `upload` the
  *   same archive (`source-digest`, through the record);
  * - `repo_ref` and `langgraph_config_path` (`github`);
- * - the settings the run sends (`secrets`, `resource-spec`, `install-command`, `build-command`):
- *   the keyed record of `settings-record.ts` proves them the same.
+ * - the settings the run sends (`secrets`, `resource-spec`, `install-command`, `build-command`),
+ *   proven the same by a keyed record that a reader can neither reverse nor test guesses
+ *   against: one more environment entry, `RECORD_NAME`, sent with the secrets, whose value is an
+ *   HMAC-SHA-256 of the canonical form of those four inputs and of what the revision is built
+ *   from (the commit for `github`, the archive's SHA-256 for `upload`), keyed by HKDF-SHA-256 of
+ *   the API key and the deployment's name (only a holder of the API key can compute or check
+ *   it). The next run reads it back from `GET /v2/deployments/{id}` (`secrets`, as LangChain's
+ *   Terraform provider reads it) and recomputes it for the live revision's commit (or archive):
+ *   equal means the same settings built that very code.
  */
+import { createHmac, hkdfSync } from 'node:crypto';
 import type { Deployment, Revision } from '../api/schemas.js';
 import type { Config } from '../inputs/config.js';
+import { RECORD_NAME } from '../inputs/secrets.js';
 import type { ParsedLangGraphConfig } from '../preflight/index.js';
 import type { RunContext } from '../commands/context.js';
 import { readChanges, type Comparison } from '../report/github/compare.js';
 import { inert } from '../lib/untrusted.js';
-import { agentPaths, classifyChanges, listFiles } from './agent-files.js';
+import { agentChange } from './agent-files.js';
 import { revisionStatus } from './revision-status.js';
-import {
-  recordMismatch,
-  sentSettings,
-  UNSKIPPABLE_INPUTS,
-  withRecord,
-  type RecordBinding,
-  type RecordedSettings,
-} from './settings-record.js';
+
+const VERSION = 'v1';
+const INFO = 'langgraph-deploy-action/skip-unchanged/v1';
+
+/** The inputs the record covers (their values go into the revision), and their `Config` keys. */
+export const UNSKIPPABLE_INPUTS = [
+  { input: 'secrets', key: 'secrets' },
+  { input: 'resource-spec', key: 'resourceSpec' },
+  { input: 'install-command', key: 'installCommand' },
+  { input: 'build-command', key: 'buildCommand' },
+] as const;
+
+/** What a new revision would be built with, as far as the record covers it. */
+export type RecordedSettings = Pick<Config, (typeof UNSKIPPABLE_INPUTS)[number]['key']>;
+
+/**
+ * What the revision is built from: `github` the commit (lowercase hex), `upload` the
+ * archive's SHA-256.
+ */
+export type RecordBinding = { commit: string } | { sourceDigest: string };
+
+const byKey = ([a]: readonly [string, unknown], [b]: readonly [string, unknown]) =>
+  a < b ? -1 : a > b ? 1 : 0;
+
+/** JSON with object keys sorted at every depth: one text for one value. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(byKey);
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** The canonical text the HMAC covers (the record entry itself is never part of it). */
+export function canonicalSettings(settings: RecordedSettings, binding: RecordBinding): string {
+  const secrets = (settings.secrets ?? [])
+    .filter((s) => s.name !== RECORD_NAME)
+    .map((s) => [s.name, s.value] as const)
+    .sort(byKey);
+  return canonicalJson({
+    binding: 'commit' in binding ? { commit: binding.commit.toLowerCase() } : binding,
+    secrets: settings.secrets === undefined ? null : secrets,
+    resourceSpec: settings.resourceSpec ?? null,
+    installCommand: settings.installCommand || null,
+    buildCommand: settings.buildCommand || null,
+  });
+}
+
+/** The record's value: `v1:` and the base64url HMAC of the canonical settings (see above). */
+export function recordValue(
+  apiKey: string,
+  deploymentName: string,
+  settings: RecordedSettings,
+  binding: RecordBinding,
+): string {
+  const key = Buffer.from(hkdfSync('sha256', apiKey, `deployment:${deploymentName}`, INFO, 32));
+  const mac = createHmac('sha256', key).update(canonicalSettings(settings, binding)).digest();
+  return `${VERSION}:${mac.toString('base64url')}`;
+}
+
+/**
+ * The secrets a run sends, with the record appended (any earlier record left out). Only when
+ * the run sends secrets: a sent list replaces the deployment's environment whole, so the
+ * record never travels alone.
+ */
+export function withRecord(
+  apiKey: string,
+  deploymentName: string,
+  settings: RecordedSettings,
+  binding: RecordBinding,
+): Config['secrets'] {
+  if (settings.secrets === undefined) return undefined;
+  return [
+    ...settings.secrets.filter((s) => s.name !== RECORD_NAME),
+    { name: RECORD_NAME, value: recordValue(apiKey, deploymentName, settings, binding) },
+  ];
+}
+
+/** Which of the four inputs this run sends (backticked input names; an empty command is none). */
+export function sentSettings(settings: RecordedSettings): string[] {
+  return UNSKIPPABLE_INPUTS.filter((u) => Boolean(settings[u.key])).map((u) => `\`${u.input}\``);
+}
+
+/**
+ * Why the record does not prove that the live revision was built with the settings this run
+ * sends (with `secrets`, which carry the record), or `undefined` when it does. `environment`
+ * is the deployment's `secrets` as the control plane returns them (`undefined` when it returned
+ * none); `binding` what the live revision is built from.
+ */
+export function recordMismatch(
+  apiKey: string,
+  deploymentName: string,
+  settings: RecordedSettings,
+  environment: readonly { name: string; value?: unknown }[] | undefined,
+  binding: RecordBinding,
+): string | undefined {
+  const what = sentSettings(settings).join(', ');
+  const records = (environment ?? []).filter((e) => e.name === RECORD_NAME);
+  if (records.length === 0) {
+    return `this run sends ${what}, and the deployment holds no record of this action to compare them with (built by another tool or before this version)`;
+  }
+  const recorded = records.length === 1 ? records[0]!.value : undefined;
+  if (typeof recorded !== 'string' || !recorded.startsWith(`${VERSION}:`)) {
+    return `this run sends ${what}, and the platform did not return a readable record of the live settings`;
+  }
+  if (recorded !== recordValue(apiKey, deploymentName, settings, binding)) {
+    return (
+      `${what} differ from what the live revision was built with (or the live revision was ` +
+      'built from other code than the record names, or with another API key)'
+    );
+  }
+  return undefined;
+}
 
 /** What the decision reads from the configuration (a `Config` fits). */
 export type SkipConfig = RecordedSettings &
@@ -149,9 +266,14 @@ export function skipDecision(
         `a later revision (${inert(found.latest_revision_id)}, ${inert(latest?.status ?? '')}) replaced the record of the live revision's settings`,
       );
     }
-    const key = config.apiKey ?? '';
     const binding = bindingOf(config, built);
-    const mismatch = recordMismatch(key, found.name, config, found.secrets, binding);
+    const mismatch = recordMismatch(
+      config.apiKey ?? '',
+      found.name,
+      config,
+      found.secrets,
+      binding,
+    );
     if (mismatch) {
       return build(
         config.source === 'upload'
@@ -181,26 +303,10 @@ export function skipDecision(
   if ('unreadable' in evidence.changes) {
     return build(`${runs}, and the change since cannot be read: ${evidence.changes.unreadable}`);
   }
-  if (evidence.configJson === undefined) {
-    return build(
-      `${runs}, and without the checkout's ${config.configPath} the files the agent is built from are unknown`,
-    );
-  }
-  const paths = agentPaths(config.configPath, evidence.configJson);
-  if ('unknown' in paths) return build(`${runs}, and ${paths.unknown}`);
-  const { relevant, other } = classifyChanges(paths, evidence.changes.files);
-  if (relevant.length > 0) {
-    return build(
-      `files the agent is built from changed since commit ${built.slice(0, 12)}: ${listFiles(relevant)}`,
-    );
-  }
-  const where = paths.folders.map((f) => (f === '' ? '.' : `${f}/`)).join(', ');
-  because.unshift(
-    other.length === 0
-      ? `commit ${expected.slice(0, 12)} changes no file since the live commit`
-      : `the ${other.length} file${other.length === 1 ? '' : 's'} changed since the live commit (${listFiles(other)}) ` +
-          `are outside what the agent is built from (${where} and the files ${config.configPath} names)`,
-  );
+  const { files } = evidence.changes;
+  const change = agentChange(config.configPath, evidence.configJson, files, built, expected);
+  if ('build' in change) return build(change.build);
+  because.unshift(change.because);
   return { skip: true, revisionId: active.id, commitSha: built, because, otherCommit: true };
 }
 
@@ -253,7 +359,7 @@ export async function checkUnchanged(
 
 /**
  * The configuration the write path sends: with `skip-unchanged` and `secrets`, the secrets
- * carry the keyed record of this run's settings (see settings-record.ts), for the next run.
+ * carry the keyed record of this run's settings, for the next run.
  */
 export async function recordSettings(
   ctx: RunContext,
@@ -265,7 +371,7 @@ export async function recordSettings(
   if (config.source === 'external_docker') return config;
   const binding = bindingOf({ ...config, sourceDigest }, workflowCommit(config));
   const secrets = withRecord(config.apiKey, found?.name ?? config.name ?? '', config, binding);
-  return secrets ? { ...config, secrets } : config;
+  return { ...config, secrets };
 }
 
 /** The log line of a skipped build: why, and how to force one. */

@@ -15,7 +15,7 @@ import {
 } from './poll-policy.js';
 import { inert } from '../lib/untrusted.js';
 import type { RunBasics } from '../lib/time.js';
-import { endsWait, revisionStatus } from './revision-status.js';
+import { endsWait, revisionStatus, type FinalOutcome } from './revision-status.js';
 import { errorMessage as describe, formatDuration } from '../lib/text.js';
 
 /**
@@ -34,7 +34,7 @@ export interface StatusChange {
 }
 
 export interface WaitResult {
-  outcome: 'deployed' | 'failed' | 'skipped';
+  outcome: FinalOutcome;
   status: string;
   revision: Revision;
   timeline: StatusChange[];
@@ -210,7 +210,15 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
           : '';
       lastMessage = message;
       if (changed) {
-        logger.info(statusLine(label, status, current, now) + said);
+        // Only what was observed: the previous check's status and how long ago that check
+        // was, never how long a status lasted (a check sees a moment).
+        const previous = current
+          ? ` (the previous check, ${formatDuration(now - current.lastSeenAt)} earlier, saw ${inert(current.status, 80)})`
+          : '';
+        const { note } = revisionStatus(status);
+        logger.info(
+          `${label} status: ${inert(status, 80)}${previous}${note ? ` — ${note}` : ''}${said}`,
+        );
         statusSince = !current
           ? now
           : statusStartEstimate({
@@ -261,25 +269,6 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
   }
 }
 
-/**
- * The log line of a new status. It says only what was observed: the previous check's status
- * and how long ago that check was, never how long a status lasted (a check sees a moment).
- */
-function statusLine(
-  label: string,
-  status: string,
-  previous: StatusChange | undefined,
-  now: number,
-): string {
-  let line = `${label} status: ${inert(status, 80)}`;
-  if (previous !== undefined) {
-    line += ` (the previous check, ${formatDuration(now - previous.lastSeenAt)} earlier, saw ${inert(previous.status, 80)})`;
-  }
-  const { note } = revisionStatus(status);
-  if (note) line += ` — ${note}`;
-  return line;
-}
-
 /** A check that will not succeed by asking again (401, 403, 404, …): ends the wait. */
 function checkFailed(error: unknown, ids: string, lastStatus: string | undefined): Error {
   if (!(error instanceof ApiError))
@@ -290,12 +279,10 @@ function checkFailed(error: unknown, ids: string, lastStatus: string | undefined
         'run, a pull-request cleanup, the UI)?'
       : '';
   const seen = lastStatus === undefined ? '' : ` Its last status was ${lastStatus}.`;
-  return new ApiError(`Checking the status of ${ids} failed: ${error.message}${hint}${seen}`, {
-    status: error.status,
-    method: error.method,
-    path: error.path,
-    title: error.title,
-  });
+  return new ApiError(
+    `Checking the status of ${ids} failed: ${error.message}${hint}${seen}`,
+    error,
+  );
 }
 
 /** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */

@@ -7,7 +7,7 @@ import type { SecretEntry } from './config.js';
 
 /**
  * The environment entry in which `skip-unchanged` keeps its keyed record of the settings a run
- * deployed (see `deployment/settings-record.ts`); refused in the `secrets` input.
+ * deployed (see `deployment/skip-unchanged.ts`); refused in the `secrets` input.
  */
 export const RECORD_NAME = 'LANGGRAPH_DEPLOY_ACTION_DIGEST';
 
