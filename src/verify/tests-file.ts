@@ -8,7 +8,7 @@
  * load the YAML parser.
  */
 import { readInsideWorkspace, refusalText } from '../lib/paths.js';
-import { patternProblem } from './pattern.js';
+import { patternProblem } from './expectations.js';
 import { LineCounter, parseDocument } from 'yaml';
 import * as z from 'zod';
 
