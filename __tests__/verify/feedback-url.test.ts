@@ -4,7 +4,7 @@
  * `control-plane-url` is set.
  */
 import { describe, expect, it } from '@jest/globals';
-import { feedbackHostFor, feedbackUrlProblem } from '../../src/verify/feedback-url.js';
+import { feedbackHostFor, feedbackTarget } from '../../src/verify/feedback-url.js';
 
 describe('feedbackHostFor', () => {
   it.each([
@@ -19,7 +19,7 @@ describe('feedbackHostFor', () => {
   });
 });
 
-describe('feedbackUrlProblem', () => {
+describe('feedbackTarget', () => {
   const host = 'api.smith.langchain.com';
   it.each([
     ['https://api.smith.langchain.com/api/v1/feedback/tokens/0b1c-2d', host, undefined],
@@ -33,8 +33,8 @@ describe('feedbackUrlProblem', () => {
     ['https://api.smith.langchain.com/api/v1/feedback/tokens/a?x=1', host, 'not a /api/v1'],
     ['http://127.0.0.1:9999/api/v1/feedback/tokens/abc', '127.0.0.1:4010', 'not the'],
   ])('%s for %s: %s', (url, allowed, problem) => {
-    const found = feedbackUrlProblem(new URL(url), allowed);
-    if (problem === undefined) expect(found).toBeUndefined();
-    else expect(found).toContain(problem);
+    const found = feedbackTarget(url, allowed);
+    if (problem === undefined) expect(found).toEqual({ ok: true, url: new URL(url) });
+    else expect(found).toMatchObject({ ok: false, problem: expect.stringContaining(problem) });
   });
 });

@@ -6,44 +6,22 @@
  * stream names the URL, so anything else (another host, path, credentials, a query) gets no
  * request.
  */
-import { LOOPBACK_HOSTS } from '../api/http/key-policy.js';
+import { keyAllowedFor } from '../api/http/key-policy.js';
 import type { Region } from '../inputs/config.js';
 import { REGION_CONTROL_PLANE_URLS } from '../inputs/validate.js';
 
-/** The LangSmith API host of each region (where its feedback tokens live). */
-const REGION_API_HOSTS: Readonly<Record<Region, string>> = {
-  us: 'api.smith.langchain.com',
-  eu: 'eu.api.smith.langchain.com',
-  apac: 'apac.api.smith.langchain.com',
-  'aws-us': 'aws.api.smith.langchain.com',
-};
-
-/** The host (with its port, when it has one) feedback may go to for this run's settings. */
+/**
+ * The host (with its port, when it has one) feedback may go to for this run's settings (a
+ * validated `control-plane-url`). A region's LangSmith API host is its control plane's with
+ * `host` for `smith`: `eu.api.host.langchain.com` → `eu.api.smith.langchain.com`.
+ */
 export function feedbackHostFor(controlPlaneUrl: string, region: Region): string {
-  const regional = REGION_CONTROL_PLANE_URLS[region];
-  if (controlPlaneUrl.replace(/\/+$/, '') === regional) return REGION_API_HOSTS[region];
-  try {
-    return new URL(controlPlaneUrl).host.toLowerCase();
-  } catch {
-    return REGION_API_HOSTS[region];
-  }
+  const regional = controlPlaneUrl === REGION_CONTROL_PLANE_URLS[region];
+  const { host } = new URL(controlPlaneUrl);
+  return regional ? host.replace('.host.', '.smith.') : host;
 }
 
 const TOKEN_PATH = /^\/api\/v1\/feedback\/tokens\/[A-Za-z0-9_-]{1,100}$/;
-
-/** Why feedback may not be sent to `url`, or undefined when it may. */
-export function feedbackUrlProblem(url: URL, allowedHost: string): string | undefined {
-  const loopback = LOOPBACK_HOSTS.has(url.hostname.toLowerCase());
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-    return 'not https';
-  }
-  if (url.host.toLowerCase() !== allowedHost) return `not the LangSmith API host ${allowedHost}`;
-  if (url.username !== '' || url.password !== '') return 'it holds credentials';
-  if (!TOKEN_PATH.test(url.pathname) || url.search !== '' || url.hash !== '') {
-    return 'not a /api/v1/feedback/tokens/<id> URL';
-  }
-  return undefined;
-}
 
 /** The URL to POST a verdict to, or why there is none (a phrase for the one warning). */
 export function feedbackTarget(
@@ -56,10 +34,18 @@ export function feedbackTarget(
   } catch {
     return { ok: false, problem: 'the feedback URL is not a URL' };
   }
-  const refused =
-    allowedHost === undefined
-      ? 'no LangSmith API host is known'
-      : feedbackUrlProblem(url, allowedHost);
+  const refused = (
+    [
+      [allowedHost === undefined, 'no LangSmith API host is known'],
+      [!keyAllowedFor(url), 'not https'],
+      [url.host !== allowedHost, `not the LangSmith API host ${allowedHost}`],
+      [url.username !== '' || url.password !== '', 'it holds credentials'],
+      [
+        !TOKEN_PATH.test(url.pathname) || url.search !== '' || url.hash !== '',
+        'not a /api/v1/feedback/tokens/<id> URL',
+      ],
+    ] as const
+  ).find(([refuses]) => refuses)?.[1];
   return refused === undefined
     ? { ok: true, url }
     : {
