@@ -11,6 +11,7 @@
 import { CancelledError } from '../lib/errors.js';
 import { truncate } from '../lib/text.js';
 import type { Config } from '../inputs/config.js';
+import type { RunReport } from '../report/record.js';
 import { feedbackTarget } from './feedback-url.js';
 import { request } from '../api/http/request.js';
 import { inert, printUntrusted, redact } from '../lib/untrusted.js';
@@ -37,18 +38,8 @@ const REASON_MAX_CHARS = 400;
 const REPLY_MAX_CHARS = 1000;
 const TIMED_OUT = 'the `timeout` ran out (raise `timeout` if the tests need longer)';
 
-export interface CaseResult {
-  name: string;
-  /** Turns that ran (a failed turn ends its case). */
-  turnsRun: number;
-  turns: number;
-  verdict: 'passed' | 'failed';
-  /** Why it failed, or what passed; masked, untrusted (agent text may be quoted). */
-  reason: string;
-  reply?: string; // the reply that failed the case, masked and cut: for the reports
-  durationMs: number;
-  runIds: string[];
-}
+/** A case's verdict as the report keeps it, with the runs it made. */
+export type CaseResult = NonNullable<RunReport['tests']>[number] & { runIds: string[] };
 
 export interface ConversationTestsResult {
   cases: CaseResult[];
@@ -65,8 +56,6 @@ export interface ConversationTestsResult {
  */
 export type ConversationTestsOptions = NonNullable<Config['tests']> & {
   url: string;
-  /** Default 4. */
-  maxParallel?: number;
   /** Prints a block of untrusted text; default `printUntrusted`. */
   printBlock?: (lines: string[]) => void;
 };
@@ -88,12 +77,11 @@ export async function runConversationTests(
   options: ConversationTestsOptions,
 ): Promise<ConversationTestsResult> {
   const apiUrl = baseUrl(options.url);
-  const parallel = Math.max(1, Math.min(options.maxParallel ?? MAX_PARALLEL_CASES, 16));
-  const client = await createSdkClient(ctx, apiUrl, parallel);
+  const client = await createSdkClient(ctx, apiUrl, MAX_PARALLEL_CASES);
   const total = options.cases.length;
   ctx.logger.info(
     `Running ${total} conversation test${total === 1 ? '' : 's'} from ${inert(options.file)} ` +
-      `against ${apiUrl} (at most ${parallel} at a time).`,
+      `against ${apiUrl} (at most ${MAX_PARALLEL_CASES} at a time).`,
   );
 
   let choose: FileRun['choose'];
@@ -132,7 +120,7 @@ export async function runConversationTests(
       );
     }
   };
-  await Promise.all(Array.from({ length: Math.min(parallel, total) }, worker));
+  await Promise.all(Array.from({ length: Math.min(MAX_PARALLEL_CASES, total) }, worker));
 
   const { feedback } = file;
   if (feedback.failed > 0) {

@@ -7,10 +7,10 @@
  */
 import { ActionError, CancelledError, DeadlineError } from '../lib/errors.js';
 import { keyAllowedFor } from '../api/http/key-policy.js';
-import { OutcomeUnknownError, type HttpContext } from '../api/http/request.js';
-import { createResilientFetch } from '../api/http/request.js';
+import { OutcomeUnknownError, createResilientFetch } from '../api/http/request.js';
+import type { RunContext } from '../commands/context.js';
 import { safeJson } from '../lib/text.js';
-import { inert, setSecret, type Logger } from '../lib/untrusted.js';
+import { inert, setSecret } from '../lib/untrusted.js';
 
 type SdkClient = import('@langchain/langgraph-sdk').Client;
 type Assistant = import('@langchain/langgraph-sdk').Assistant;
@@ -20,12 +20,8 @@ export class CheckError extends ActionError {
   override name = 'CheckError';
 }
 
-/** What the checks take from the run: its HTTP settings, logger and API key (a `RunContext` is one). */
-export interface VerifyContext {
-  http: HttpContext;
-  logger: Logger;
-  config: { apiKey: string };
-}
+/** What the checks take from the run: its HTTP settings, logger and API key. */
+export type VerifyContext = Pick<RunContext, 'http' | 'logger'> & { config: { apiKey: string } };
 
 /**
  * Why the checks cannot run against this URL (no URL, not a URL, or plain http to a
@@ -71,10 +67,9 @@ export function baseUrl(url: string): string {
 /** A short name for what went wrong: `ECONNREFUSED`, `timeout`, `HTTP 503`, … */
 export function shortError(error: unknown): string {
   if (error instanceof OutcomeUnknownError) return error.reason;
-  const seen = new Set<unknown>();
   let e: unknown = error;
-  for (let depth = 0; depth < 6 && e !== null && typeof e === 'object' && !seen.has(e); depth++) {
-    seen.add(e);
+  // The first `code` down the `cause` chain (at most 6 deep, so a cycle ends too).
+  for (let depth = 0; depth < 6 && e !== null && typeof e === 'object'; depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && code !== '') return code;
     e = (e as { cause?: unknown }).cause;
@@ -116,10 +111,7 @@ function requestErrorText(error: unknown): string {
   return `HTTP ${status} (${inert(typeof detail === 'string' ? detail : JSON.stringify(detail), 200)})`;
 }
 
-/**
- * An SDK client on our HTTP layer (`createResilientFetch`: one deadline, cancellation,
- * `Retry-After`, no redirects, size caps, the stream POST sent once).
- */
+/** An SDK client on our HTTP layer (`createResilientFetch`). */
 export async function createSdkClient(
   ctx: VerifyContext,
   apiUrl: string,
@@ -260,8 +252,10 @@ function describeRunError(data: unknown): string {
   };
   const kind = typeof error === 'string' && error !== '' ? `${error}: ` : '';
   if (typeof message === 'string') return inert(`${kind}${message}`, 500);
-  if (typeof error === 'string') return inert(error, 500);
-  return inert(typeof data === 'string' ? data : safeJson(data), 500);
+  return inert(
+    typeof error === 'string' ? error : typeof data === 'string' ? data : safeJson(data),
+    500,
+  );
 }
 
 /** Deletes a thread the checks made (best effort: a leftover thread is harmless). */
