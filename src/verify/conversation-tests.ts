@@ -1,12 +1,9 @@
 /**
- * Conversation tests (`tests` input) against the deployed agent server, after the health
- * check and the smoke run: each case on a new thread (seeded with `supersteps` from `state`),
- * its turns in order with `runs/stream`, each `expect` checked right after its turn,
- * `checkpoints` against the thread's history at the end. At most four cases at a time;
- * threads are deleted afterwards (best effort). With a feedback key, each verdict goes to the
- * run's pre-signed feedback URL as `{score, comment}`, without the API key, only where
- * `feedback-url.ts` allows the host (best effort). Agent output is untrusted: it reaches the
- * log only through `inert()` / `printUntrusted()`, masked.
+ * Conversation tests (`tests` input; how they run: the README's "Conversation tests"): each
+ * case on a new thread seeded from `state`, its turns streamed in order, `expect` checked after
+ * each turn, `checkpoints` against the history at the end, the verdicts sent as feedback where
+ * `feedback-url.ts` allows. Agent output reaches the log only through `inert()` /
+ * `printUntrusted()`, masked.
  */
 import { CancelledError } from '../lib/errors.js';
 import { truncate } from '../lib/text.js';

@@ -2,15 +2,11 @@
  * What a conversation test checks, pure: a turn's expectations (`contains`, `matches`,
  * `values` as a partial match) and the last message of a reply.
  *
- * `expect.matches` is RE2 syntax, run by `re2js` (a maintained pure JavaScript port of RE2),
- * whose matching time grows linearly with the text (`(a+)+b` on 64 KiB: about 5 ms). The
- * expression sees at most the first 64 KiB of the reply. Lookarounds and back-references,
- * which need backtracking, are not RE2 syntax.
- *
- * Linear time still scales with the size of the compiled program: `(.*){1,1000}[bc]` (5,002
- * instructions) takes about 10 s on 64 KiB. So the program is bounded too (`MAX_PROGRAM`
- * instructions, about 0.3 s at worst on 64 KiB on a shared 2-core runner), and every check
- * ends well within a turn. A refused expression is an input error before any request.
+ * `matches` is RE2 syntax (no lookarounds or back-references) on `re2js`, whose time grows
+ * linearly with the text, on the first 64 KiB of the reply. Linear time still scales with the
+ * compiled program (`(.*){1,1000}[bc]`, 5,002 instructions: about 10 s on 64 KiB), so that is
+ * bounded too (`MAX_PROGRAM`: about 0.3 s at worst on a shared 2-core runner). A refused
+ * expression is an input error before any request.
  */
 import { safeJson, truncate } from '../lib/text.js';
 import { redact } from '../lib/untrusted.js';

@@ -1,10 +1,7 @@
 /**
- * Where a conversation test's verdict may be sent (INTERFACE v1.2): only to a pre-signed URL
- * of the form `https://<host>/api/v1/feedback/tokens/<id>`, where `<host>` is the LangSmith API
- * host of the configured region, or the control plane's own host when `control-plane-url` is
- * set (a self-hosted install serves both); plain `http` only for a loopback host. The agent
- * stream names the URL, so anything else (another host, path, credentials, a query) gets no
- * request.
+ * Where a conversation test's verdict may be sent (INTERFACE v1.2; the README's "Verdicts in
+ * LangSmith"): the agent stream names the URL, so only a pre-signed token URL on the LangSmith
+ * API host of this run's settings (a self-hosted install serves both) gets a request.
  */
 import { keyAllowedFor } from '../api/http/key-policy.js';
 import type { Region } from '../inputs/config.js';

@@ -2,10 +2,7 @@
  * The conversation tests file (`tests` input): read from the checkout, parsed (YAML, and so
  * JSON too, with the `yaml` package) and validated as an input, before any request, against
  * one `zod` schema. Every problem names the file, the case and the key, and all of them are
- * reported at once.
- *
- * Loaded lazily by the input stage only when `tests` is set, so a run without tests does not
- * load the YAML parser.
+ * reported at once. Loaded (with the YAML parser) only when `tests` is set.
  */
 import { readInsideWorkspace, refusalText } from '../lib/paths.js';
 import { patternProblem } from './expectations.js';
