@@ -145,9 +145,9 @@ export async function runConversationTests(
 async function runCase(ctx: VerifyContext, file: FileRun, testCase: TestCase): Promise<CaseResult> {
   const { client } = file;
   const started = ctx.http.clock.now();
-  const signal = ctx.http.signal;
-  /** Each turn's run, as far as the case went: its ID and feedback URL, and its verdict. */
-  const runs: { runId?: string; url?: string; passed: boolean }[] = [];
+  const withSignal = ctx.http.signal ? { signal: ctx.http.signal } : {};
+  /** Each turn's run, as far as the case went: its ID and feedback URL. */
+  const runs: { runId?: string | undefined; url?: string | undefined }[] = [];
   let threadId: string | undefined;
   let failure: CaseFailure | undefined;
   let doing = 'creating its thread';
@@ -161,7 +161,7 @@ async function runCase(ctx: VerifyContext, file: FileRun, testCase: TestCase): P
       },
       graphId: assistant.graph_id,
       ...(testCase.state ? { supersteps: testCase.state } : {}),
-      ...(signal ? { signal } : {}),
+      ...withSignal,
     });
     const id = (threadId = thread.thread_id);
     for (const [i, turn] of testCase.turns.entries()) {
@@ -174,26 +174,20 @@ async function runCase(ctx: VerifyContext, file: FileRun, testCase: TestCase): P
         turn.input,
         { streamMode: ['values'], feedbackKey: file.feedbackKey },
       );
-      const record = { runId: run.runId, url: run.feedbackUrl, passed: false };
-      runs.push(record);
+      runs.push({ runId: run.runId, url: run.feedbackUrl });
       const where = `${label}${run.runId ? ` (run ${run.runId})` : ''}`;
       if (run.error !== undefined) {
         throw new CaseFailure(`${where} ended with an error: ${run.error}`);
       }
       doing = `reading the thread state after ${label}`;
       const values =
-        run.values ??
-        (await client.threads.getState(id, undefined, { ...(signal ? { signal } : {}) })).values;
+        run.values ?? (await client.threads.getState(id, undefined, withSignal)).values;
       checkTurn(where, turn, values);
-      record.passed = true;
     }
     if (testCase.checkpoints !== undefined && testCase.checkpoints > 0) {
       const wanted = testCase.checkpoints;
       doing = 'reading the thread history';
-      const history = await client.threads.getHistory(id, {
-        limit: wanted,
-        ...(signal ? { signal } : {}),
-      });
+      const history = await client.threads.getHistory(id, { limit: wanted, ...withSignal });
       const count = Array.isArray(history) ? history.length : 0;
       if (count < wanted) {
         throw new CaseFailure(
@@ -229,8 +223,8 @@ async function runCase(ctx: VerifyContext, file: FileRun, testCase: TestCase): P
     (file.printBlock ?? printUntrusted)([reply]);
   }
   // The last run that ran carries the case's verdict (checkpoints included); earlier runs
-  // carry their own turn's.
-  await sendFeedback(ctx, testCase, runs, verdict === 'passed', reason, file);
+  // passed their turns (a failed turn ends the case).
+  await sendFeedback(ctx, file, testCase, runs, failure ? reason : undefined);
   return {
     name: testCase.name,
     turnsRun: runs.length,
@@ -250,30 +244,26 @@ async function runCase(ctx: VerifyContext, file: FileRun, testCase: TestCase): P
  */
 async function sendFeedback(
   ctx: VerifyContext,
-  testCase: TestCase,
-  runs: { url?: string; passed: boolean }[],
-  casePassed: boolean,
-  caseReason: string,
   file: FileRun,
+  testCase: TestCase,
+  runs: { url?: string | undefined }[],
+  caseFailed: string | undefined,
 ): Promise<void> {
-  if (file.feedbackKey === undefined) return;
-  const total = testCase.turns.length;
+  const failed = (problem: string) => {
+    file.feedback.failed++;
+    file.feedback.problems.add(problem);
+  };
   for (const [i, run] of runs.entries()) {
     if (run.url === undefined) continue;
     if (ctx.http.signal?.aborted || ctx.http.deadline.passed()) return;
-    const isLast = i === runs.length - 1;
-    const passed = isLast ? casePassed : run.passed;
+    const passed = i < runs.length - 1 || caseFailed === undefined;
     const comment = truncate(
       redact(
-        `Conversation test "${testCase.name}", turn ${i + 1} of ${total}: ` +
-          (passed ? 'passed' : `failed: ${caseReason}`),
+        `Conversation test "${testCase.name}", turn ${i + 1} of ${testCase.turns.length}: ` +
+          (passed ? 'passed' : `failed: ${caseFailed}`),
       ),
       1000,
     );
-    const failed = (problem: string) => {
-      file.feedback.failed++;
-      file.feedback.problems.add(problem);
-    };
     // Only the LangSmith API host the settings name: no request anywhere else.
     const target = feedbackTarget(run.url, file.feedbackHost);
     if (!target.ok) {
