@@ -253,6 +253,8 @@ export async function smokeTest(
   const apiUrl = baseUrl(url);
   const client = await createSdkClient(ctx, apiUrl);
   const signal = ctx.http.signal;
+  const failed = (message: string, title = 'Smoke run failed') =>
+    new CheckError(redact(message), title);
   let doing = 'finding the assistant';
   let threadId: string | undefined;
   try {
@@ -261,9 +263,9 @@ export async function smokeTest(
       assistant,
       '`smoke-test-assistant`',
       (problem, several) =>
-        new CheckError(
-          redact(`Smoke run on ${apiUrl} failed: ${problem}.`),
-          several ? 'Smoke run: which graph?' : 'Smoke run failed',
+        failed(
+          `Smoke run on ${apiUrl} failed: ${problem}.`,
+          several ? 'Smoke run: which graph?' : undefined,
         ),
     );
     const [id, graph] = [inert(chosen.assistant_id, 100), inert(chosen.graph_id, 100)];
@@ -287,27 +289,22 @@ export async function smokeTest(
     );
     const run = streamed.runId !== undefined ? `run ${inert(streamed.runId, 100)}` : 'the run';
     if (streamed.error !== undefined) {
-      throw new CheckError(
-        redact(
-          `Smoke run of ${who} on ${apiUrl} failed: ${run} reported an error: ${streamed.error}. ` +
-            "Fix the graph (or the `smoke-test` input it was given); the deployment's logs in " +
-            'the LangSmith UI have the details.',
-        ),
-        'Smoke run failed',
+      throw failed(
+        `Smoke run of ${who} on ${apiUrl} failed: ${run} reported an error: ${streamed.error}. ` +
+          "Fix the graph (or the `smoke-test` input it was given); the deployment's logs in " +
+          'the LangSmith UI have the details.',
       );
     }
     const result = streamed.values ?? streamed.update;
     if (result === undefined) {
-      throw new CheckError(
-        redact(
-          `Smoke run of ${who} on ${apiUrl} failed: the stream of ${run} ended without any ` +
-            "result (no values or updates). Check the deployment's logs in the LangSmith UI.",
-        ),
-        'Smoke run failed',
+      throw failed(
+        `Smoke run of ${who} on ${apiUrl} failed: the stream of ${run} ended without any ` +
+          "result (no values or updates). Check the deployment's logs in the LangSmith UI.",
       );
     }
     // Masked before the cut, so a secret cut in half cannot slip through.
     const summary = inert(redact(safeJson(result)), SUMMARY_MAX_CHARS);
+    const outcome = streamed.interrupted ? 'interrupted' : 'passed';
     if (streamed.interrupted) {
       ctx.logger.notice(
         `Smoke run of ${who}: ${run} stopped at an interrupt waiting for human input; ` +
@@ -319,7 +316,6 @@ export async function smokeTest(
       `Smoke run ${streamed.interrupted ? 'interrupted (passes)' : 'passed'}: ${who}, ${run}; ` +
         `last ${streamed.values !== undefined ? 'values' : 'update'}: ${summary}`,
     );
-    const outcome = streamed.interrupted ? 'interrupted' : 'passed';
     return {
       outcome,
       assistantId: chosen.assistant_id,
@@ -332,19 +328,16 @@ export async function smokeTest(
     // with the step and the URL.
     const { timedOut, text } = stepFailure(ctx, error, `the smoke run (${doing})`);
     if (error instanceof CheckError) throw error;
-    throw new CheckError(
-      redact(
-        timedOut
-          ? `Smoke run on ${apiUrl} failed: the \`timeout\` ran out while ${doing}. Raise ` +
-              '`timeout` if the graph needs longer.'
-          : `Smoke run on ${apiUrl} failed while ${doing}: ${text}.` +
-              (doing.startsWith('streaming')
-                ? ' The run request is never retried (a retry would start a second run).'
-                : '') +
-              " Check that the agent server is up (the deployment's logs in the LangSmith UI) " +
-              'and re-run the job.',
-      ),
-      'Smoke run failed',
+    throw failed(
+      timedOut
+        ? `Smoke run on ${apiUrl} failed: the \`timeout\` ran out while ${doing}. Raise ` +
+            '`timeout` if the graph needs longer.'
+        : `Smoke run on ${apiUrl} failed while ${doing}: ${text}.` +
+            (doing.startsWith('streaming')
+              ? ' The run request is never retried (a retry would start a second run).'
+              : '') +
+            " Check that the agent server is up (the deployment's logs in the LangSmith UI) " +
+            'and re-run the job.',
     );
   } finally {
     if (threadId !== undefined) await deleteThread(ctx, client, 'smoke-run', threadId);
