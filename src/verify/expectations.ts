@@ -8,6 +8,7 @@
  * bounded too (`MAX_PROGRAM`: about 0.3 s at worst on a shared 2-core runner). A refused
  * expression is an input error before any request.
  */
+import { isRecord } from '../lib/guards.js';
 import { safeJson, truncate } from '../lib/text.js';
 import { redact } from '../lib/untrusted.js';
 import type { TestTurn } from './tests-file.js';
@@ -125,14 +126,12 @@ export function partialMismatch(
   actual: unknown,
   path: string,
 ): string | undefined {
-  if (typeof expected === 'object' && expected !== null && !Array.isArray(expected)) {
-    if (typeof actual !== 'object' || actual === null || Array.isArray(actual)) {
-      return `${path} is ${describeValue(actual)}, expected a mapping`;
-    }
+  if (isRecord(expected)) {
+    if (!isRecord(actual)) return `${path} is ${describeValue(actual)}, expected a mapping`;
     for (const [key, value] of Object.entries(expected)) {
       const sub = `${path}.${key}`;
       if (!(key in actual)) return `${sub} is missing, expected ${describeValue(value)}`;
-      const found = partialMismatch(value, (actual as Record<string, unknown>)[key], sub);
+      const found = partialMismatch(value, actual[key], sub);
       if (found !== undefined) return found;
     }
     return undefined;

@@ -4,6 +4,7 @@
  * may not go to skips them all with one warning.
  */
 import { ApiError, CancelledError, DeadlineError } from '../lib/errors.js';
+import { parseJson } from '../api/answers.js';
 import { RefusedAnswerError } from '../api/http/limits.js';
 import { OutcomeUnknownError, request, type HttpContext } from '../api/http/request.js';
 import {
@@ -127,14 +128,6 @@ const HEALTH_MAX_DELAY_FACTOR = 5;
 /** Timeout of one `/ok` request: a server that hangs is retried rather than waited for. */
 const HEALTH_REQUEST_TIMEOUT_MS = 10_000;
 
-function isHealthy(body: string): boolean {
-  try {
-    return (JSON.parse(body) as { ok?: unknown } | null)?.ok === true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * `GET <url>/ok` with the API key until it answers 200 `{"ok": true}`: a fresh revision can
  * take a while to serve. Waits grow from the base delay to 5× it; `Retry-After` on 429 is
@@ -192,7 +185,8 @@ export async function healthCheck(
         retry: 'never',
         describe: `GET ${okUrl}`,
       });
-      if (res.status === 200 && isHealthy(res.text)) return { done: { ok: true, attempts } };
+      const body = parseJson(res.text) as { ok?: unknown } | null | undefined;
+      if (res.status === 200 && body?.ok === true) return { done: { ok: true, attempts } };
       if (res.status === 401 || res.status === 403) {
         throw failed(
           `Health check of ${okUrl} failed: the agent server refused the API key ` +

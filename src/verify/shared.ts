@@ -6,6 +6,7 @@
  * streamed run, a thread deleted afterwards.
  */
 import { ActionError, CancelledError, DeadlineError } from '../lib/errors.js';
+import { parseJson } from '../api/answers.js';
 import { keyAllowedFor } from '../api/http/key-policy.js';
 import { OutcomeUnknownError, createResilientFetch } from '../api/http/request.js';
 import type { RunContext } from '../commands/context.js';
@@ -100,13 +101,8 @@ function requestErrorText(error: unknown): string {
   if (typeof status !== 'number') {
     return error instanceof Error ? inert(`${error.name}: ${error.message}`, 200) : 'unknown error';
   }
-  let detail: unknown;
-  try {
-    const body = JSON.parse(String(text)) as { detail?: unknown; message?: unknown } | null;
-    detail = body?.detail ?? body?.message;
-  } catch {
-    // not JSON: the status alone
-  }
+  const body = parseJson(String(text)) as { detail?: unknown; message?: unknown } | null;
+  const detail = body?.detail ?? body?.message;
   if (detail === undefined) return `HTTP ${status}`;
   return `HTTP ${status} (${inert(typeof detail === 'string' ? detail : JSON.stringify(detail), 200)})`;
 }

@@ -4,6 +4,7 @@
  * one `zod` schema. Every problem names the file, the case and the key, and all of them are
  * reported at once. Loaded (with the YAML parser) only when `tests` is set.
  */
+import { isRecord } from '../lib/guards.js';
 import { readInsideWorkspace, refusalText } from '../lib/paths.js';
 import { patternProblem } from './expectations.js';
 import { LineCounter, parseDocument } from 'yaml';
@@ -14,9 +15,6 @@ export const MAX_CASES = 200;
 export const MAX_TURNS = 50;
 export const MAX_CHECKPOINTS = 1000;
 const MAX_FILE_BYTES = 1024 * 1024;
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function kind(v: unknown): string {
   if (v === null || v === undefined) return 'empty';
@@ -38,7 +36,7 @@ function notAList(value: unknown, one: string, detail = ''): string {
 
 /** A mapping (not a list, not null); anything else gets `message`. */
 const mapping = (message: (input: unknown) => string) =>
-  z.custom<Record<string, unknown>>(isObject, { error: (iss) => message(iss.input) });
+  z.custom<Record<string, unknown>>(isRecord, { error: (iss) => message(iss.input) });
 
 /**
  * A mapping with known keys only: an unknown key is a problem of its own (worded by
@@ -227,11 +225,11 @@ export function parseTestsFile(text: string, file: string): LoadResult {
  * array's refinements once one of its items failed, and this must be said either way.
  */
 function duplicateNames(value: unknown): z.core.$ZodIssue[] {
-  const cases = isObject(value) ? value['cases'] : undefined;
+  const cases = isRecord(value) ? value['cases'] : undefined;
   if (!Array.isArray(cases) || cases.length > MAX_CASES) return [];
   const seen = new Map<string, number>();
   return cases.flatMap((item: unknown, index): z.core.$ZodIssue[] => {
-    const raw = isObject(item) ? item['name'] : undefined;
+    const raw = isRecord(item) ? item['name'] : undefined;
     const name = typeof raw === 'string' ? raw.trim() : '';
     if (name === '') return [];
     const first = seen.get(name);
