@@ -60,8 +60,8 @@ export type ConversationTestsOptions = NonNullable<Config['tests']> & {
 /** What every case of the file shares. */
 interface FileRun extends ConversationTestsOptions {
   client: SdkClient;
-  /** The assistant a case runs (`chooseAssistant`), or the failure to list them. */
-  choose: (wanted: string | undefined) => import('@langchain/langgraph-sdk').Assistant;
+  /** The agent server's assistants, or why they could not be listed. */
+  assistants: import('@langchain/langgraph-sdk').Assistant[] | string;
   feedback: { sent: number; failed: number; problems: Set<string> };
 }
 
@@ -81,24 +81,12 @@ export async function runConversationTests(
       `against ${apiUrl} (at most ${MAX_PARALLEL_CASES} at a time).`,
   );
 
-  let choose: FileRun['choose'];
-  try {
-    const assistants = await listAssistants(client, ctx.http.signal);
-    choose = (wanted) =>
-      chooseAssistant(assistants, wanted, '`assistant`', (problem) => new CaseFailure(problem));
-  } catch (error) {
+  const assistants = await listAssistants(client, ctx.http.signal).catch((error: unknown) => {
     const { timedOut, text } = stepFailure(ctx, error, 'the conversation tests');
-    const why = `could not list the assistants: ${timedOut ? TIMED_OUT : text}`;
-    choose = () => {
-      throw new CaseFailure(why);
-    };
-  }
-  const file: FileRun = {
-    ...options,
-    client,
-    choose,
-    feedback: { sent: 0, failed: 0, problems: new Set() },
-  };
+    return `could not list the assistants: ${timedOut ? TIMED_OUT : text}`;
+  });
+  const feedback = { sent: 0, failed: 0, problems: new Set<string>() };
+  const file: FileRun = { ...options, client, assistants, feedback };
 
   const results: CaseResult[] = new Array<CaseResult>(total);
   let next = 0;
@@ -119,7 +107,6 @@ export async function runConversationTests(
   };
   await Promise.all(Array.from({ length: Math.min(MAX_PARALLEL_CASES, total) }, worker));
 
-  const { feedback } = file;
   if (feedback.failed > 0) {
     ctx.logger.warning(
       `${feedback.failed} of ${feedback.sent + feedback.failed} test verdicts could not be ` +
@@ -152,7 +139,13 @@ async function runCase(ctx: VerifyContext, file: FileRun, testCase: TestCase): P
   let failure: CaseFailure | undefined;
   let doing = 'creating its thread';
   try {
-    const assistant = file.choose(testCase.assistant);
+    if (typeof file.assistants === 'string') throw new CaseFailure(file.assistants);
+    const assistant = chooseAssistant(
+      file.assistants,
+      testCase.assistant,
+      '`assistant`',
+      (problem) => new CaseFailure(problem),
+    );
     const thread = await client.threads.create({
       metadata: {
         created_by: 'langgraph-deploy-action',

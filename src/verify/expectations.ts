@@ -52,9 +52,9 @@ export function patternMatches(source: string, text: string): boolean {
 
 /** A failed expectation or a failed step: ends the case with this reason. */
 export class CaseFailure extends Error {
+  /** `excerpt`: the last reply, shown (as untrusted text) under the failure. */
   constructor(
     message: string,
-    /** The last reply, shown (as untrusted text) under the failure. */
     readonly excerpt?: string,
   ) {
     super(message);

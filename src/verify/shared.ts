@@ -1,8 +1,7 @@
 /**
  * What every check of the agent server shares: its context, its error, whether the API key
- * may go to the URL (https, or http on loopback), short wordings of what went wrong, and the
- * agent server through `@langchain/langgraph-sdk` on our HTTP layer (one deadline,
- * cancellation, no redirects, size caps, the stream POST never retried): its assistants, one
+ * may go to the URL, short wordings of what went wrong, and the agent server through
+ * `@langchain/langgraph-sdk` on our HTTP layer (`createResilientFetch`): its assistants, one
  * streamed run, a thread deleted afterwards.
  */
 import { ActionError, CancelledError, DeadlineError } from '../lib/errors.js';
@@ -107,7 +106,6 @@ function requestErrorText(error: unknown): string {
   return `HTTP ${status} (${inert(typeof detail === 'string' ? detail : JSON.stringify(detail), 200)})`;
 }
 
-/** An SDK client on our HTTP layer (`createResilientFetch`). */
 export async function createSdkClient(
   ctx: VerifyContext,
   apiUrl: string,
