@@ -26,8 +26,6 @@ import {
 import { CaseFailure, checkTurn } from './expectations.js';
 import type { TestCase } from './tests-file.js';
 
-type SdkClient = import('@langchain/langgraph-sdk').Client;
-
 /** Cases that run at the same time, at most. */
 const MAX_PARALLEL_CASES = 4;
 const REASON_MAX_CHARS = 400;
@@ -46,11 +44,7 @@ export interface ConversationTestsResult {
   feedback: { sent: number; failed: number };
 }
 
-/**
- * The validated tests (`Config['tests']`: the file, its cases, the feedback key and the only
- * host verdicts may be POSTed to) and the agent server URL (checked by the caller: https or
- * loopback).
- */
+/** The validated `tests` (as in `Config`) and the agent server URL (checked by the caller). */
 export type ConversationTestsOptions = NonNullable<Config['tests']> & {
   url: string;
   /** Prints a block of untrusted text; default `printUntrusted`. */
@@ -59,7 +53,7 @@ export type ConversationTestsOptions = NonNullable<Config['tests']> & {
 
 /** What every case of the file shares. */
 interface FileRun extends ConversationTestsOptions {
-  client: SdkClient;
+  client: import('@langchain/langgraph-sdk').Client;
   /** The agent server's assistants, or why they could not be listed. */
   assistants: import('@langchain/langgraph-sdk').Assistant[] | string;
   feedback: { sent: number; failed: number; problems: Set<string> };
@@ -94,8 +88,7 @@ export async function runConversationTests(
     while (next < total) {
       const index = next++;
       const testCase = options.cases[index] as TestCase;
-      const result = await runCase(ctx, file, testCase);
-      results[index] = result;
+      const result = (results[index] = await runCase(ctx, file, testCase));
       const mark = result.verdict === 'passed' ? '✓' : '✗';
       ctx.logger.info(
         `${mark} ${inert(testCase.name, 200)}: ${result.verdict} ` +

@@ -69,12 +69,9 @@ export async function verifyDeployment(
   if (checks.length === 0) return {};
   const problem = urlProblem(options.url);
   if (problem !== undefined) {
-    const names = checks.map(([, , name]) => name);
-    const what =
-      names.length === 1
-        ? `${names[0]} ${checks[0]?.[0] === 'tests' ? 'were' : 'was'}`
-        : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]} were`;
-    ctx.logger.warning(`${problem.reason}, so ${what} skipped. ${problem.advice}`, {
+    const names = new Intl.ListFormat('en').format(checks.map(([, , name]) => name));
+    const were = checks.length > 1 || checks[0]?.[0] === 'tests' ? 'were' : 'was';
+    ctx.logger.warning(`${problem.reason}, so ${names} ${were} skipped. ${problem.advice}`, {
       title: 'Checks skipped',
     });
     return Object.fromEntries(checks.map(([key]) => [key, 'skipped'])) as VerifyResult;

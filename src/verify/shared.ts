@@ -74,10 +74,8 @@ export function shortError(error: unknown): string {
     if (typeof code === 'string' && code !== '') return code;
     e = (e as { cause?: unknown }).cause;
   }
-  if (typeof error === 'object' && error !== null) {
-    const status = (error as { status?: unknown }).status;
-    if (typeof status === 'number') return `HTTP ${status}`;
-  }
+  const status = (error as { status?: unknown } | null | undefined)?.status;
+  if (typeof status === 'number') return `HTTP ${status}`;
   return error instanceof Error ? error.name : 'error';
 }
 

@@ -11,9 +11,9 @@ import { LineCounter, parseDocument } from 'yaml';
 import * as z from 'zod';
 
 /** Bounds that keep one run of the file finite. */
-export const MAX_CASES = 200;
-export const MAX_TURNS = 50;
-export const MAX_CHECKPOINTS = 1000;
+const MAX_CASES = 200;
+const MAX_TURNS = 50;
+const MAX_CHECKPOINTS = 1000;
 const MAX_FILE_BYTES = 1024 * 1024;
 
 function kind(v: unknown): string {
@@ -232,11 +232,9 @@ function duplicateNames(value: unknown): z.core.$ZodIssue[] {
     const raw = isRecord(item) ? item['name'] : undefined;
     const name = typeof raw === 'string' ? raw.trim() : '';
     if (name === '') return [];
-    const first = seen.get(name);
-    if (first === undefined) {
-      seen.set(name, index);
-      return [];
-    }
+    const first = seen.get(name) ?? index;
+    seen.set(name, first);
+    if (first === index) return [];
     const message = `is not unique: case #${first + 1} has the same name.`;
     return [{ code: 'custom', path: ['cases', index, 'name'], message, input: raw }];
   });
