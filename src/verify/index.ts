@@ -51,9 +51,8 @@ export type VerifyResult = NonNullable<RunReport['checks']> & {
 };
 
 /**
- * Runs the checks the inputs ask for, in order (health, then smoke). A missing URL or a
- * plain-http URL on a non-loopback host skips both with one warning. A failed check is
- * returned in `error` (the second check is not run); a cancellation is thrown.
+ * Runs the checks the inputs ask for, in order: a failed one is returned in `error` (the later
+ * ones do not run); a cancellation is thrown.
  */
 export async function verifyDeployment(
   ctx: VerifyContext,

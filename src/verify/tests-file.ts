@@ -286,16 +286,14 @@ function locate(
 ): { where: string[]; at: keyof typeof KEYS } {
   const where: string[] = [];
   let at: keyof typeof KEYS = 'file';
-  let node: unknown = value;
-  const child = (v: unknown, k: PropertyKey) =>
-    typeof v === 'object' && v !== null ? (v as Record<PropertyKey, unknown>)[k] : undefined;
   for (let i = 0; i < path.length; i++) {
     const key = path[i] as PropertyKey;
     const next = path[i + 1];
     const list = LISTS.get(key);
     if (typeof next === 'number' && list) {
-      node = child(child(node, key), next);
-      const name = key === 'cases' ? child(node, 'name') : undefined;
+      // `cases` is the file's own list (an issue in it means it is one).
+      const item = key === 'cases' ? (value as { cases: unknown[] }).cases[next] : undefined;
+      const name = isRecord(item) ? item['name'] : undefined;
       where.push(
         typeof name === 'string' && name.trim() ? `case "${name.trim()}"` : list[1](next + 1),
       );
@@ -307,7 +305,6 @@ function locate(
     } else {
       where.push(`key \`${String(key)}\``);
       if (key === 'expect') at = 'expect';
-      node = child(node, key);
     }
   }
   return { where, at };
