@@ -25,12 +25,8 @@ export function feedbackTarget(
   raw: string,
   allowedHost: string | undefined,
 ): { ok: true; url: URL } | { ok: false; problem: string } {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return { ok: false, problem: 'the feedback URL is not a URL' };
-  }
+  if (!URL.canParse(raw)) return { ok: false, problem: 'the feedback URL is not a URL' };
+  const url = new URL(raw);
   const refused = (
     [
       [allowedHost === undefined, 'no LangSmith API host is known'],

@@ -9,6 +9,7 @@ import { parseJson } from '../api/answers.js';
 import { keyAllowedFor } from '../api/http/key-policy.js';
 import { OutcomeUnknownError, createResilientFetch } from '../api/http/request.js';
 import type { RunContext } from '../commands/context.js';
+import { isRecord } from '../lib/guards.js';
 import { safeJson } from '../lib/text.js';
 import { inert, setSecret } from '../lib/untrusted.js';
 
@@ -38,12 +39,10 @@ export function urlProblem(
     };
   }
   const advice = 'Serve the agent server over https.';
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
+  if (!URL.canParse(url)) {
     return { reason: `The agent server URL "${url}" is not a valid URL`, advice };
   }
+  const parsed = new URL(url);
   if (keyAllowedFor(parsed)) return undefined;
   const reason = `The agent server URL ${parsed.origin} is plain http on a non-loopback host, where the API key is never sent`;
   return { reason, advice };
@@ -238,10 +237,7 @@ export async function streamRun(
 }
 
 function describeRunError(data: unknown): string {
-  const { error, message } = (typeof data === 'object' ? (data ?? {}) : {}) as {
-    error?: unknown;
-    message?: unknown;
-  };
+  const { error, message }: { error?: unknown; message?: unknown } = isRecord(data) ? data : {};
   const kind = typeof error === 'string' && error !== '' ? `${error}: ` : '';
   if (typeof message === 'string') return inert(`${kind}${message}`, 500);
   return inert(
