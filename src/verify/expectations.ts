@@ -75,32 +75,24 @@ export function checkTurn(where: string, turn: TestTurn, values: unknown): void 
     }
     // Both checks look at the first 64 KiB of the reply only.
     const content = full.slice(0, MAX_CHECKED_CHARS);
-    if (expect.contains !== undefined && !content.includes(expect.contains)) {
-      throw new CaseFailure(
-        `${where}: the last message does not contain "${expect.contains}"`,
-        content,
-      );
-    }
-    if (expect.matches !== undefined && !patternMatches(expect.matches, content)) {
-      throw new CaseFailure(
-        `${where}: the last message does not match /${expect.matches}/`,
-        content,
-      );
-    }
+    const unmet =
+      expect.contains !== undefined && !content.includes(expect.contains)
+        ? `does not contain "${expect.contains}"`
+        : expect.matches !== undefined && !patternMatches(expect.matches, content)
+          ? `does not match /${expect.matches}/`
+          : undefined;
+    if (unmet !== undefined) throw new CaseFailure(`${where}: the last message ${unmet}`, content);
   }
-  if (expect.values !== undefined) {
-    const mismatch = partialMismatch(expect.values, values, 'values');
-    if (mismatch !== undefined) {
-      throw new CaseFailure(`${where}: ${mismatch}`, safeJson(values));
-    }
-  }
+  const mismatch =
+    expect.values === undefined ? undefined : partialMismatch(expect.values, values, 'values');
+  if (mismatch !== undefined) throw new CaseFailure(`${where}: ${mismatch}`, safeJson(values));
 }
 
 /** The text of the last message of `values.messages` (string content or its text parts). */
 export function lastMessageContent(values: unknown): string | undefined {
   const messages = (values as { messages?: unknown } | null)?.messages;
-  if (!Array.isArray(messages) || messages.length === 0) return undefined;
-  const last: unknown = messages[messages.length - 1];
+  if (!Array.isArray(messages)) return undefined;
+  const last: unknown = messages.at(-1);
   if (typeof last === 'string') return last;
   if (typeof last !== 'object' || last === null) return undefined;
   const content = (last as { content?: unknown }).content;
