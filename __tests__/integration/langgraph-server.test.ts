@@ -9,10 +9,8 @@ import { recordingLogger } from '../helpers/fakes.js';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { HttpContext } from '../../src/api/http/request.js';
 import { Deadline, systemClock } from '../../src/lib/time.js';
-import { healthCheck } from '../../src/verify/health.js';
-import { verifyDeployment } from '../../src/verify/index.js';
+import { healthCheck, smokeTest, verifyDeployment } from '../../src/verify/index.js';
 import { CheckError, type VerifyContext } from '../../src/verify/shared.js';
-import { smokeTest } from '../../src/verify/smoke.js';
 import {
   SKIP_MESSAGE,
   skipWithoutFixture,

@@ -9,10 +9,8 @@ import { CancelledError } from '../../src/lib/errors.js';
 import type { HttpContext } from '../../src/api/http/request.js';
 import { Deadline } from '../../src/lib/time.js';
 import { FakeClock, recordingLogger } from '../helpers/fakes.js';
-import { healthCheck } from '../../src/verify/health.js';
-import { verifyDeployment } from '../../src/verify/index.js';
+import { healthCheck, smokeTest, verifyDeployment } from '../../src/verify/index.js';
 import { CheckError, type VerifyContext } from '../../src/verify/shared.js';
-import { smokeTest } from '../../src/verify/smoke.js';
 
 const API_KEY = 'lsv2_sk_test_key_0123456789';
 

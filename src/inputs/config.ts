@@ -88,7 +88,7 @@ export interface Config {
     cases: import('../verify/tests-file.js').TestCase[];
     /** `tests-feedback-key`; absent when empty (no feedback). */
     feedbackKey?: string;
-    /** The only host verdicts are sent to (`verify/feedback-url.ts`). */
+    /** The only host verdicts are sent to (`verify/conversation-tests.ts`). */
     feedbackHost?: string;
   };
 

@@ -16,7 +16,7 @@ import { Checks, REGION_CONTROL_PLANE_URLS, uiBaseUrlFor } from './validate.js';
 import { readGithubContext } from './github-event.js';
 import { NO_SECRETS_ON_FORKS, parseSecrets } from './secrets.js';
 import { booleanDefault, choiceDefault, defaultOf, INPUTS, type InputName } from './spec.js';
-import { feedbackHostFor } from '../verify/feedback-url.js';
+import { feedbackHostFor } from '../verify/conversation-tests.js';
 
 /** Inputs that only some sources use (`sources` in the spec): with another source, an error. */
 type SourceInput = {

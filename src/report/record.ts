@@ -5,8 +5,6 @@
 import type { StatusChange } from '../deployment/wait.js';
 import type { Command } from '../inputs/config.js';
 import type { Finding } from '../preflight/document.js';
-import type { VerifyResult } from '../verify/index.js';
-import type { CaseResult } from '../verify/conversation-tests.js';
 
 export type RunOutcome =
   | 'success'
@@ -60,9 +58,22 @@ export interface RunReport {
   logKind?: 'build' | 'deploy';
   /** Shown instead of a log tail when the install offers no logs (e.g. "see ui-url"). */
   logsUnavailableHint?: string;
-  checks?: Pick<VerifyResult, 'health' | 'smoke' | 'tests'>;
+  checks?: {
+    health?: 'passed' | 'failed' | 'skipped';
+    smoke?: 'passed' | 'interrupted' | 'failed' | 'skipped';
+    tests?: 'passed' | 'failed' | 'skipped';
+  };
   /** Conversation tests, one entry per case. Names, reasons and replies are untrusted. */
-  tests?: Omit<CaseResult, 'runIds'>[];
+  tests?: {
+    name: string;
+    turnsRun: number;
+    turns: number;
+    verdict: 'passed' | 'failed';
+    reason: string;
+    /** The agent's reply that failed the case, already masked and cut. Untrusted: fenced. */
+    reply?: string;
+    durationMs: number;
+  }[];
   /** The commit the revision was built from, when the platform reports it. */
   commitSha?: string;
   /** With `delete`: whether the tracing project was deleted too. */
@@ -92,7 +103,7 @@ export interface RollbackReport {
   outcome: 'restored' | 'failed' | 'started' | 'not_needed';
   /** Last status of the revision the redeploy created. */
   status?: string;
-  health?: VerifyResult['health'];
+  health?: NonNullable<RunReport['checks']>['health'];
   /** Status changes of the revision the redeploy created. */
   timeline: TimelineEntry[];
 }

@@ -1,17 +1,17 @@
 /**
- * Conversation tests (`tests` input) against the deployed agent server, after the health
- * check and the smoke run: each case on a new thread (seeded with `supersteps` from `state`),
- * its turns in order with `runs/stream`, each `expect` checked right after its turn,
- * `checkpoints` against the thread's history at the end. At most four cases at a time;
- * threads are deleted afterwards (best effort). With a feedback key, each verdict goes to the
- * run's pre-signed feedback URL as `{score, comment}`, without the API key, only where
- * `feedback-url.ts` allows the host (best effort). Agent output is untrusted: it reaches the
- * log only through `inert()` / `printUntrusted()`, masked.
+ * Conversation tests (`tests` input; how they run: the README's "Conversation tests"): each
+ * case on a new thread seeded from `state`, its turns streamed in order, `expect` checked after
+ * each turn, `checkpoints` against the history at the end. Agent output reaches the log only
+ * through `inert()` / `printUntrusted()`, masked. The verdicts go as feedback (INTERFACE v1.2)
+ * to URLs the agent stream names, so only a pre-signed token URL on the LangSmith API host of
+ * this run's settings (a self-hosted install serves both) gets a request.
  */
 import { CancelledError } from '../lib/errors.js';
 import { truncate } from '../lib/text.js';
-import type { Config } from '../inputs/config.js';
-import { feedbackTarget } from './feedback-url.js';
+import type { Config, Region } from '../inputs/config.js';
+import type { RunReport } from '../report/record.js';
+import { keyAllowedFor } from '../api/http/limits.js';
+import { REGION_CONTROL_PLANE_URLS } from '../inputs/validate.js';
 import { request } from '../api/http/request.js';
 import { inert, printUntrusted, redact } from '../lib/untrusted.js';
 import {
@@ -28,8 +28,6 @@ import {
 import { CaseFailure, checkTurn } from './expectations.js';
 import type { TestCase } from './tests-file.js';
 
-type SdkClient = import('@langchain/langgraph-sdk').Client;
-
 /** Cases that run at the same time, at most. */
 const MAX_PARALLEL_CASES = 4;
 const REASON_MAX_CHARS = 400;
@@ -37,18 +35,8 @@ const REASON_MAX_CHARS = 400;
 const REPLY_MAX_CHARS = 1000;
 const TIMED_OUT = 'the `timeout` ran out (raise `timeout` if the tests need longer)';
 
-export interface CaseResult {
-  name: string;
-  /** Turns that ran (a failed turn ends its case). */
-  turnsRun: number;
-  turns: number;
-  verdict: 'passed' | 'failed';
-  /** Why it failed, or what passed; masked, untrusted (agent text may be quoted). */
-  reason: string;
-  reply?: string; // the reply that failed the case, masked and cut: for the reports
-  durationMs: number;
-  runIds: string[];
-}
+/** A case's verdict as the report keeps it, with the runs it made. */
+export type CaseResult = NonNullable<RunReport['tests']>[number] & { runIds: string[] };
 
 export interface ConversationTestsResult {
   cases: CaseResult[];
@@ -58,24 +46,18 @@ export interface ConversationTestsResult {
   feedback: { sent: number; failed: number };
 }
 
-/**
- * The validated tests (`Config['tests']`: the file, its cases, the feedback key and the only
- * host verdicts may be POSTed to) and the agent server URL (checked by the caller: https or
- * loopback).
- */
+/** The validated `tests` (as in `Config`) and the agent server URL (checked by the caller). */
 export type ConversationTestsOptions = NonNullable<Config['tests']> & {
   url: string;
-  /** Default 4. */
-  maxParallel?: number;
   /** Prints a block of untrusted text; default `printUntrusted`. */
   printBlock?: (lines: string[]) => void;
 };
 
 /** What every case of the file shares. */
 interface FileRun extends ConversationTestsOptions {
-  client: SdkClient;
-  /** The assistant a case runs (`chooseAssistant`), or the failure to list them. */
-  choose: (wanted: string | undefined) => import('@langchain/langgraph-sdk').Assistant;
+  client: import('@langchain/langgraph-sdk').Client;
+  /** The agent server's assistants, or why they could not be listed. */
+  assistants: import('@langchain/langgraph-sdk').Assistant[] | string;
   feedback: { sent: number; failed: number; problems: Set<string> };
 }
 
@@ -88,32 +70,19 @@ export async function runConversationTests(
   options: ConversationTestsOptions,
 ): Promise<ConversationTestsResult> {
   const apiUrl = baseUrl(options.url);
-  const parallel = Math.max(1, Math.min(options.maxParallel ?? MAX_PARALLEL_CASES, 16));
-  const client = await createSdkClient(ctx, apiUrl, parallel);
+  const client = await createSdkClient(ctx, apiUrl, MAX_PARALLEL_CASES);
   const total = options.cases.length;
   ctx.logger.info(
     `Running ${total} conversation test${total === 1 ? '' : 's'} from ${inert(options.file)} ` +
-      `against ${apiUrl} (at most ${parallel} at a time).`,
+      `against ${apiUrl} (at most ${MAX_PARALLEL_CASES} at a time).`,
   );
 
-  let choose: FileRun['choose'];
-  try {
-    const assistants = await listAssistants(client, ctx.http.signal);
-    choose = (wanted) =>
-      chooseAssistant(assistants, wanted, '`assistant`', (problem) => new CaseFailure(problem));
-  } catch (error) {
+  const assistants = await listAssistants(client, ctx.http.signal).catch((error: unknown) => {
     const { timedOut, text } = stepFailure(ctx, error, 'the conversation tests');
-    const why = `could not list the assistants: ${timedOut ? TIMED_OUT : text}`;
-    choose = () => {
-      throw new CaseFailure(why);
-    };
-  }
-  const file: FileRun = {
-    ...options,
-    client,
-    choose,
-    feedback: { sent: 0, failed: 0, problems: new Set() },
-  };
+    return `could not list the assistants: ${timedOut ? TIMED_OUT : text}`;
+  });
+  const feedback = { sent: 0, failed: 0, problems: new Set<string>() };
+  const file: FileRun = { ...options, client, assistants, feedback };
 
   const results: CaseResult[] = new Array<CaseResult>(total);
   let next = 0;
@@ -121,8 +90,7 @@ export async function runConversationTests(
     while (next < total) {
       const index = next++;
       const testCase = options.cases[index] as TestCase;
-      const result = await runCase(ctx, file, testCase);
-      results[index] = result;
+      const result = (results[index] = await runCase(ctx, file, testCase));
       const mark = result.verdict === 'passed' ? '✓' : '✗';
       ctx.logger.info(
         `${mark} ${inert(testCase.name, 200)}: ${result.verdict} ` +
@@ -132,9 +100,8 @@ export async function runConversationTests(
       );
     }
   };
-  await Promise.all(Array.from({ length: Math.min(parallel, total) }, worker));
+  await Promise.all(Array.from({ length: Math.min(MAX_PARALLEL_CASES, total) }, worker));
 
-  const { feedback } = file;
   if (feedback.failed > 0) {
     ctx.logger.warning(
       `${feedback.failed} of ${feedback.sent + feedback.failed} test verdicts could not be ` +
@@ -160,14 +127,20 @@ export async function runConversationTests(
 async function runCase(ctx: VerifyContext, file: FileRun, testCase: TestCase): Promise<CaseResult> {
   const { client } = file;
   const started = ctx.http.clock.now();
-  const signal = ctx.http.signal;
-  /** Each turn's run, as far as the case went: its ID and feedback URL, and its verdict. */
-  const runs: { runId?: string; url?: string; passed: boolean }[] = [];
+  const withSignal = ctx.http.signal ? { signal: ctx.http.signal } : {};
+  /** Each turn's run, as far as the case went: its ID and feedback URL. */
+  const runs: { runId?: string | undefined; url?: string | undefined }[] = [];
   let threadId: string | undefined;
   let failure: CaseFailure | undefined;
   let doing = 'creating its thread';
   try {
-    const assistant = file.choose(testCase.assistant);
+    if (typeof file.assistants === 'string') throw new CaseFailure(file.assistants);
+    const assistant = chooseAssistant(
+      file.assistants,
+      testCase.assistant,
+      '`assistant`',
+      (problem) => new CaseFailure(problem),
+    );
     const thread = await client.threads.create({
       metadata: {
         created_by: 'langgraph-deploy-action',
@@ -176,7 +149,7 @@ async function runCase(ctx: VerifyContext, file: FileRun, testCase: TestCase): P
       },
       graphId: assistant.graph_id,
       ...(testCase.state ? { supersteps: testCase.state } : {}),
-      ...(signal ? { signal } : {}),
+      ...withSignal,
     });
     const id = (threadId = thread.thread_id);
     for (const [i, turn] of testCase.turns.entries()) {
@@ -189,26 +162,20 @@ async function runCase(ctx: VerifyContext, file: FileRun, testCase: TestCase): P
         turn.input,
         { streamMode: ['values'], feedbackKey: file.feedbackKey },
       );
-      const record = { runId: run.runId, url: run.feedbackUrl, passed: false };
-      runs.push(record);
+      runs.push({ runId: run.runId, url: run.feedbackUrl });
       const where = `${label}${run.runId ? ` (run ${run.runId})` : ''}`;
       if (run.error !== undefined) {
         throw new CaseFailure(`${where} ended with an error: ${run.error}`);
       }
       doing = `reading the thread state after ${label}`;
       const values =
-        run.values ??
-        (await client.threads.getState(id, undefined, { ...(signal ? { signal } : {}) })).values;
+        run.values ?? (await client.threads.getState(id, undefined, withSignal)).values;
       checkTurn(where, turn, values);
-      record.passed = true;
     }
     if (testCase.checkpoints !== undefined && testCase.checkpoints > 0) {
       const wanted = testCase.checkpoints;
       doing = 'reading the thread history';
-      const history = await client.threads.getHistory(id, {
-        limit: wanted,
-        ...(signal ? { signal } : {}),
-      });
+      const history = await client.threads.getHistory(id, { limit: wanted, ...withSignal });
       const count = Array.isArray(history) ? history.length : 0;
       if (count < wanted) {
         throw new CaseFailure(
@@ -244,8 +211,8 @@ async function runCase(ctx: VerifyContext, file: FileRun, testCase: TestCase): P
     (file.printBlock ?? printUntrusted)([reply]);
   }
   // The last run that ran carries the case's verdict (checkpoints included); earlier runs
-  // carry their own turn's.
-  await sendFeedback(ctx, testCase, runs, verdict === 'passed', reason, file);
+  // passed their turns (a failed turn ends the case).
+  await sendFeedback(ctx, file, testCase, runs, failure ? reason : undefined);
   return {
     name: testCase.name,
     turnsRun: runs.length,
@@ -265,30 +232,26 @@ async function runCase(ctx: VerifyContext, file: FileRun, testCase: TestCase): P
  */
 async function sendFeedback(
   ctx: VerifyContext,
-  testCase: TestCase,
-  runs: { url?: string; passed: boolean }[],
-  casePassed: boolean,
-  caseReason: string,
   file: FileRun,
+  testCase: TestCase,
+  runs: { url?: string | undefined }[],
+  caseFailed: string | undefined,
 ): Promise<void> {
-  if (file.feedbackKey === undefined) return;
-  const total = testCase.turns.length;
+  const failed = (problem: string) => {
+    file.feedback.failed++;
+    file.feedback.problems.add(problem);
+  };
   for (const [i, run] of runs.entries()) {
     if (run.url === undefined) continue;
     if (ctx.http.signal?.aborted || ctx.http.deadline.passed()) return;
-    const isLast = i === runs.length - 1;
-    const passed = isLast ? casePassed : run.passed;
+    const passed = i < runs.length - 1 || caseFailed === undefined;
     const comment = truncate(
       redact(
-        `Conversation test "${testCase.name}", turn ${i + 1} of ${total}: ` +
-          (passed ? 'passed' : `failed: ${caseReason}`),
+        `Conversation test "${testCase.name}", turn ${i + 1} of ${testCase.turns.length}: ` +
+          (passed ? 'passed' : `failed: ${caseFailed}`),
       ),
       1000,
     );
-    const failed = (problem: string) => {
-      file.feedback.failed++;
-      file.feedback.problems.add(problem);
-    };
     // Only the LangSmith API host the settings name: no request anywhere else.
     const target = feedbackTarget(run.url, file.feedbackHost);
     if (!target.ok) {
@@ -313,4 +276,44 @@ async function sendFeedback(
       failed(`${shortError(error)} from ${url.host}`);
     }
   }
+}
+
+/**
+ * The host (with its port, when it has one) feedback may go to for this run's settings (a
+ * validated `control-plane-url`). A region's LangSmith API host is its control plane's with
+ * `host` for `smith`: `eu.api.host.langchain.com` → `eu.api.smith.langchain.com`.
+ */
+export function feedbackHostFor(controlPlaneUrl: string, region: Region): string {
+  const regional = controlPlaneUrl === REGION_CONTROL_PLANE_URLS[region];
+  const { host } = new URL(controlPlaneUrl);
+  return regional ? host.replace('.host.', '.smith.') : host;
+}
+
+const TOKEN_PATH = /^\/api\/v1\/feedback\/tokens\/[A-Za-z0-9_-]{1,100}$/;
+
+/** The URL to POST a verdict to, or why there is none (a phrase for the one warning). */
+export function feedbackTarget(
+  raw: string,
+  allowedHost: string | undefined,
+): { ok: true; url: URL } | { ok: false; problem: string } {
+  if (!URL.canParse(raw)) return { ok: false, problem: 'the feedback URL is not a URL' };
+  const url = new URL(raw);
+  const refused = (
+    [
+      [allowedHost === undefined, 'no LangSmith API host is known'],
+      [!keyAllowedFor(url), 'not https'],
+      [url.host !== allowedHost, `not the LangSmith API host ${allowedHost}`],
+      [url.username !== '' || url.password !== '', 'it holds credentials'],
+      [
+        !TOKEN_PATH.test(url.pathname) || url.search !== '' || url.hash !== '',
+        'not a /api/v1/feedback/tokens/<id> URL',
+      ],
+    ] as const
+  ).find(([refuses]) => refuses)?.[1];
+  return refused === undefined
+    ? { ok: true, url }
+    : {
+        ok: false,
+        problem: `a feedback URL on ${url.protocol}//${url.host} was not called (${refused})`,
+      };
 }

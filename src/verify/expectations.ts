@@ -1,17 +1,60 @@
 /**
  * What a conversation test checks, pure: a turn's expectations (`contains`, `matches`,
  * `values` as a partial match) and the last message of a reply.
+ *
+ * `matches` is RE2 syntax (no lookarounds or back-references) on `re2js`, whose time grows
+ * linearly with the text, on the first 64 KiB of the reply. Linear time still scales with the
+ * compiled program (`(.*){1,1000}[bc]`, 5,002 instructions: about 10 s on 64 KiB), so that is
+ * bounded too (`MAX_PROGRAM`: about 0.3 s at worst on a shared 2-core runner). A refused
+ * expression is an input error before any request.
  */
+import { isRecord } from '../lib/text.js';
 import { safeJson, truncate } from '../lib/text.js';
 import { redact } from '../lib/untrusted.js';
 import type { TestTurn } from './tests-file.js';
-import { checkedText, patternMatches } from './pattern.js';
+import { RE2JS } from 're2js';
+
+/** The most of a reply that `contains` and `matches` look at (in UTF-16 code units). */
+export const MAX_CHECKED_CHARS = 64 * 1024;
+
+/** The most instructions of a compiled expression (`(.*){1,32}[bc]` has 162). */
+const MAX_PROGRAM = 300;
+
+/** Why `source` is not an RE2 expression the checks can run, or undefined when it is. */
+export function patternProblem(source: string): string | undefined {
+  let pattern: RE2JS;
+  try {
+    pattern = RE2JS.compile(source);
+  } catch (error) {
+    return (error as Error).message.replace(/^error parsing regexp: /, '');
+  }
+  // The number of instructions of the compiled program (re2js 2.x internals); without it
+  // (another re2js version): a short expression, no big counts.
+  const inst = (pattern as unknown as { re2Input?: { prog?: { inst?: unknown } } }).re2Input?.prog
+    ?.inst;
+  const size = Array.isArray(inst) ? inst.length : undefined;
+  const tooLarge =
+    size !== undefined ? size > MAX_PROGRAM : source.length > 200 || /\{\d{3,}/.test(source);
+  return tooLarge
+    ? `it compiles to ${size ?? 'too many'} instructions, more than the ${MAX_PROGRAM} that keep ` +
+        'a check within a fraction of a second (use smaller repeat counts such as `{1,30}`)'
+    : undefined;
+}
+
+const compiled = new Map<string, RE2JS>();
+
+/** Whether `source` (validated by `patternProblem`) finds a match in the first 64 KiB of `text`. */
+export function patternMatches(source: string, text: string): boolean {
+  const pattern = compiled.get(source) ?? RE2JS.compile(source);
+  compiled.set(source, pattern);
+  return pattern.matcher(text.slice(0, MAX_CHECKED_CHARS)).find();
+}
 
 /** A failed expectation or a failed step: ends the case with this reason. */
 export class CaseFailure extends Error {
+  /** `excerpt`: the last reply, shown (as untrusted text) under the failure. */
   constructor(
     message: string,
-    /** The last reply, shown (as untrusted text) under the failure. */
     readonly excerpt?: string,
   ) {
     super(message);
@@ -31,33 +74,25 @@ export function checkTurn(where: string, turn: TestTurn, values: unknown): void 
       );
     }
     // Both checks look at the first 64 KiB of the reply only.
-    const content = checkedText(full);
-    if (expect.contains !== undefined && !content.includes(expect.contains)) {
-      throw new CaseFailure(
-        `${where}: the last message does not contain "${expect.contains}"`,
-        content,
-      );
-    }
-    if (expect.matches !== undefined && !patternMatches(expect.matches, content)) {
-      throw new CaseFailure(
-        `${where}: the last message does not match /${expect.matches}/`,
-        content,
-      );
-    }
+    const content = full.slice(0, MAX_CHECKED_CHARS);
+    const unmet =
+      expect.contains !== undefined && !content.includes(expect.contains)
+        ? `does not contain "${expect.contains}"`
+        : expect.matches !== undefined && !patternMatches(expect.matches, content)
+          ? `does not match /${expect.matches}/`
+          : undefined;
+    if (unmet !== undefined) throw new CaseFailure(`${where}: the last message ${unmet}`, content);
   }
-  if (expect.values !== undefined) {
-    const mismatch = partialMismatch(expect.values, values, 'values');
-    if (mismatch !== undefined) {
-      throw new CaseFailure(`${where}: ${mismatch}`, safeJson(values));
-    }
-  }
+  const mismatch =
+    expect.values === undefined ? undefined : partialMismatch(expect.values, values, 'values');
+  if (mismatch !== undefined) throw new CaseFailure(`${where}: ${mismatch}`, safeJson(values));
 }
 
 /** The text of the last message of `values.messages` (string content or its text parts). */
 export function lastMessageContent(values: unknown): string | undefined {
   const messages = (values as { messages?: unknown } | null)?.messages;
-  if (!Array.isArray(messages) || messages.length === 0) return undefined;
-  const last: unknown = messages[messages.length - 1];
+  if (!Array.isArray(messages)) return undefined;
+  const last: unknown = messages.at(-1);
   if (typeof last === 'string') return last;
   if (typeof last !== 'object' || last === null) return undefined;
   const content = (last as { content?: unknown }).content;
@@ -83,14 +118,12 @@ export function partialMismatch(
   actual: unknown,
   path: string,
 ): string | undefined {
-  if (typeof expected === 'object' && expected !== null && !Array.isArray(expected)) {
-    if (typeof actual !== 'object' || actual === null || Array.isArray(actual)) {
-      return `${path} is ${describeValue(actual)}, expected a mapping`;
-    }
+  if (isRecord(expected)) {
+    if (!isRecord(actual)) return `${path} is ${describeValue(actual)}, expected a mapping`;
     for (const [key, value] of Object.entries(expected)) {
       const sub = `${path}.${key}`;
       if (!(key in actual)) return `${sub} is missing, expected ${describeValue(value)}`;
-      const found = partialMismatch(value, (actual as Record<string, unknown>)[key], sub);
+      const found = partialMismatch(value, actual[key], sub);
       if (found !== undefined) return found;
     }
     return undefined;

@@ -1,14 +1,37 @@
 /**
- * Checks of the agent server after `DEPLOYED`, in order: the health check, the smoke run, the
- * conversation tests (each loaded only when its input asks for it). A URL the API key may not
- * go to skips them all with one warning.
+ * Checks of the agent server after `DEPLOYED`, in order: the health check (`GET <url>/ok`
+ * through the action's HTTP layer), the smoke run, the conversation tests. A URL the API key
+ * may not go to skips them all with one warning.
  */
-import { CancelledError } from '../lib/errors.js';
+import { ApiError, CancelledError, DeadlineError } from '../lib/errors.js';
+import { parseJson } from '../api/answers.js';
+import { RefusedAnswerError } from '../api/http/limits.js';
+import { OutcomeUnknownError, request, type HttpContext } from '../api/http/request.js';
+import {
+  backoffCeiling,
+  parseRetryAfter,
+  retrying,
+  type Attempted,
+  type RetryLoop,
+} from '../api/http/retry-policy.js';
+import { formatSeconds as seconds, safeJson } from '../lib/text.js';
 import { inert, redact } from '../lib/untrusted.js';
 import type { Config } from '../inputs/config.js';
-import { CheckError, baseUrl, urlProblem, type VerifyContext } from './shared.js';
-import { healthCheck } from './health.js';
-import { smokeTest } from './smoke.js';
+import type { RunReport } from '../report/record.js';
+import {
+  CheckError,
+  baseUrl,
+  chooseAssistant,
+  createSdkClient,
+  deleteThread,
+  listAssistants,
+  requireCheckableUrl,
+  shortError,
+  stepFailure,
+  streamRun,
+  urlProblem,
+  type VerifyContext,
+} from './shared.js';
 import {
   runConversationTests,
   type ConversationTestsOptions,
@@ -21,20 +44,15 @@ export type VerifyOptions = Pick<Config, 'healthCheck' | 'smokeTest' | 'smokeTes
   tests?: Omit<ConversationTestsOptions, 'url'>;
 };
 
-/** Same shape as the report's `checks`; `error` is set when a check failed. */
-export interface VerifyResult {
-  health?: 'passed' | 'failed' | 'skipped';
-  smoke?: 'passed' | 'interrupted' | 'failed' | 'skipped';
+/** The report's `checks`; `error` is set when a check failed. */
+export type VerifyResult = NonNullable<RunReport['checks']> & {
   error?: unknown;
-  /** Conversation tests: `failed` when a case failed (the failure is in `error`). */
-  tests?: 'passed' | 'failed' | 'skipped';
   testsResult?: ConversationTestsResult;
-}
+};
 
 /**
- * Runs the checks the inputs ask for, in order (health, then smoke). A missing URL or a
- * plain-http URL on a non-loopback host skips both with one warning. A failed check is
- * returned in `error` (the second check is not run); a cancellation is thrown.
+ * Runs the checks the inputs ask for, in order: a failed one is returned in `error` (the later
+ * ones do not run); a cancellation is thrown.
  */
 export async function verifyDeployment(
   ctx: VerifyContext,
@@ -50,39 +68,33 @@ export async function verifyDeployment(
   if (checks.length === 0) return {};
   const problem = urlProblem(options.url);
   if (problem !== undefined) {
-    const names = checks.map(([, , name]) => name);
-    const what =
-      names.length === 1
-        ? `${names[0]} ${checks[0]?.[0] === 'tests' ? 'were' : 'was'}`
-        : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]} were`;
-    ctx.logger.warning(`${problem.reason}, so ${what} skipped. ${problem.advice}`, {
+    const names = new Intl.ListFormat('en').format(checks.map(([, , name]) => name));
+    const were = checks.length > 1 || checks[0]?.[0] === 'tests' ? 'were' : 'was';
+    ctx.logger.warning(`${problem.reason}, so ${names} ${were} skipped. ${problem.advice}`, {
       title: 'Checks skipped',
     });
     return Object.fromEntries(checks.map(([key]) => [key, 'skipped'])) as VerifyResult;
   }
   const url = options.url as string;
   const result: VerifyResult = {};
-  if (options.healthCheck) {
-    try {
-      const health = await healthCheck(ctx, url);
+  let running: 'health' | 'smoke' = 'health';
+  try {
+    if (options.healthCheck) {
+      const { attempts } = await healthCheck(ctx, url);
       result.health = 'passed';
       ctx.logger.info(
         `Health check passed: ${baseUrl(url)}/ok answered {"ok": true} ` +
-          `(${health.attempts} request${health.attempts === 1 ? '' : 's'}).`,
+          `(${attempts} request${attempts === 1 ? '' : 's'}).`,
       );
-    } catch (error) {
-      if (error instanceof CancelledError) throw error;
-      return { ...result, health: 'failed', error };
     }
-  }
-  if (options.smokeTest !== undefined) {
-    try {
+    running = 'smoke';
+    if (options.smokeTest !== undefined) {
       const smoke = await smokeTest(ctx, url, options.smokeTest, options.smokeTestAssistant);
       result.smoke = smoke.outcome;
-    } catch (error) {
-      if (error instanceof CancelledError) throw error;
-      return { ...result, smoke: 'failed', error };
     }
+  } catch (error) {
+    if (error instanceof CancelledError) throw error;
+    return { ...result, [running]: 'failed', error };
   }
   if (options.tests) {
     const tests = await runConversationTests(ctx, { ...options.tests, url });
@@ -105,4 +117,219 @@ export async function verifyDeployment(
     }
   }
   return result;
+}
+
+/** Longest single wait between two `/ok` requests, in multiples of the base delay. */
+const HEALTH_MAX_DELAY_FACTOR = 5;
+/** Timeout of one `/ok` request: a server that hangs is retried rather than waited for. */
+const HEALTH_REQUEST_TIMEOUT_MS = 10_000;
+
+/**
+ * `GET <url>/ok` with the API key until it answers 200 `{"ok": true}`: a fresh revision can
+ * take a while to serve. Waits grow from the base delay to 5× it; `Retry-After` on 429 is
+ * honoured. Throws `ActionError` naming the URL and the last answer when the deadline would
+ * pass, or at once when the key is refused (401/403); `CancelledError` on cancellation.
+ * `attempts`: the requests made, the successful one included.
+ */
+export async function healthCheck(
+  ctx: VerifyContext,
+  url: string,
+): Promise<{ ok: true; attempts: number }> {
+  requireCheckableUrl(url, 'health check');
+  const okUrl = `${baseUrl(url)}/ok`;
+  const http = ctx.http;
+  const base = http.baseDelayMs ?? 1000;
+  const started = http.clock.now();
+  const oneRequest: HttpContext = {
+    ...http,
+    requestTimeoutMs: Math.min(http.requestTimeoutMs ?? 30_000, HEALTH_REQUEST_TIMEOUT_MS),
+  };
+  let last = 'no answer yet';
+  let attempts = 0;
+  const failed = (message: string) => new CheckError(redact(message), 'Health check failed');
+  /** The deadline came first. */
+  const outOfTime = () =>
+    failed(
+      `Health check failed: ${okUrl} did not answer {"ok": true} before the \`timeout\` ran out ` +
+        `(${attempts} request${attempts === 1 ? '' : 's'} in ` +
+        `${seconds(Math.round(http.clock.now() - started))}; last answer: ${last}). The ` +
+        "revision is DEPLOYED but its agent server is not serving: check the deployment's " +
+        'logs in the LangSmith UI, or raise `timeout` if it needs longer to start.',
+    );
+  const loop: RetryLoop = {
+    ...http,
+    backoff: (retry) => backoffCeiling(retry, base, base * HEALTH_MAX_DELAY_FACTOR),
+    tooLate: outOfTime,
+    atDeadline: true,
+    log: (_, delay, attempt) =>
+      ctx.logger.debug(
+        `Health check: ${okUrl} answered ${last}; next try in ${seconds(delay)} ` +
+          `(attempt ${attempt + 1}).`,
+      ),
+    interrupted: () =>
+      http.signal?.aborted
+        ? new CancelledError('The run was cancelled during the health check.')
+        : undefined,
+  };
+  return retrying(loop, async (attempt): Promise<Attempted<{ ok: true; attempts: number }>> => {
+    attempts = attempt;
+    try {
+      const res = await request(oneRequest, {
+        method: 'GET',
+        url: okUrl,
+        headers: { 'x-api-key': ctx.config.apiKey, accept: 'application/json' },
+        retry: 'never',
+        describe: `GET ${okUrl}`,
+      });
+      const body = parseJson(res.text) as { ok?: unknown } | null | undefined;
+      if (res.status === 200 && body?.ok === true) return { done: { ok: true, attempts } };
+      if (res.status === 401 || res.status === 403) {
+        throw failed(
+          `Health check of ${okUrl} failed: the agent server refused the API key ` +
+            `(HTTP ${res.status}). Check that \`api-key\` has access to the deployment's ` +
+            'workspace (and `workspace-id`).',
+        );
+      }
+      last =
+        res.status === 200 ? 'HTTP 200 with a body other than {"ok": true}' : `HTTP ${res.status}`;
+      const retryAfterMs =
+        res.status === 429
+          ? parseRetryAfter(res.headers.get('retry-after'), http.clock.now())
+          : undefined;
+      return { again: last, afterMs: retryAfterMs };
+    } catch (error) {
+      if (error instanceof DeadlineError) {
+        attempts--; // it was never sent
+        throw outOfTime();
+      }
+      // A network fault or an unknown outcome: retried. Anything else (cancellation, the
+      // key refused) ends the check.
+      if (!(error instanceof ApiError || error instanceof OutcomeUnknownError)) throw error;
+      // A redirect or an oversized answer will not change on a retry: fail at once.
+      if (error instanceof RefusedAnswerError) {
+        throw failed(`Health check of ${okUrl} failed: ${error.message}`);
+      }
+      last = shortError(error);
+      return { again: last };
+    }
+  });
+}
+
+export interface SmokeResult {
+  /** `interrupted`: the run stopped at an interrupt waiting for human input (passes). */
+  outcome: 'passed' | 'interrupted';
+  assistantId: string;
+  graphId: string;
+  threadId: string;
+  /** A short, redacted JSON view of the run's last values (or update). */
+  summary: string;
+}
+
+const SUMMARY_MAX_CHARS = 300;
+
+/**
+ * One run of the deployment's graph: find the assistant (`assistant` is a graph ID or an
+ * assistant ID; default: the only graph), create a thread, stream one run with `input`, and
+ * delete the thread (best effort). Fails on an `error` event or a stream that ends without
+ * any result; an interrupt waiting for human input passes with a notice.
+ */
+export async function smokeTest(
+  ctx: VerifyContext,
+  url: string,
+  input: unknown,
+  assistant?: string,
+): Promise<SmokeResult> {
+  requireCheckableUrl(url, 'smoke run');
+  const apiUrl = baseUrl(url);
+  const client = await createSdkClient(ctx, apiUrl);
+  const signal = ctx.http.signal;
+  const failed = (message: string, title = 'Smoke run failed') =>
+    new CheckError(redact(message), title);
+  let doing = 'finding the assistant';
+  let threadId: string | undefined;
+  try {
+    const chosen = chooseAssistant(
+      await listAssistants(client, signal),
+      assistant,
+      '`smoke-test-assistant`',
+      (problem, several) =>
+        failed(
+          `Smoke run on ${apiUrl} failed: ${problem}.`,
+          several ? 'Smoke run: which graph?' : undefined,
+        ),
+    );
+    const [id, graph] = [inert(chosen.assistant_id, 100), inert(chosen.graph_id, 100)];
+    const who =
+      assistant === chosen.assistant_id
+        ? `assistant ${id} (graph "${graph}")`
+        : `graph "${graph}" (assistant ${id})`;
+    doing = `creating a thread for ${who}`;
+    const thread = await client.threads.create({
+      metadata: { created_by: 'langgraph-deploy-action', purpose: 'smoke-test' },
+      ...(signal && { signal }),
+    });
+    threadId = thread.thread_id;
+    doing = `streaming a run of ${who}`;
+    const streamed = await streamRun(
+      ctx,
+      client,
+      { threadId, assistantId: chosen.assistant_id },
+      input,
+      { streamMode: ['values', 'updates'] },
+    );
+    const run = streamed.runId !== undefined ? `run ${inert(streamed.runId, 100)}` : 'the run';
+    if (streamed.error !== undefined) {
+      throw failed(
+        `Smoke run of ${who} on ${apiUrl} failed: ${run} reported an error: ${streamed.error}. ` +
+          "Fix the graph (or the `smoke-test` input it was given); the deployment's logs in " +
+          'the LangSmith UI have the details.',
+      );
+    }
+    const result = streamed.values ?? streamed.update;
+    if (result === undefined) {
+      throw failed(
+        `Smoke run of ${who} on ${apiUrl} failed: the stream of ${run} ended without any ` +
+          "result (no values or updates). Check the deployment's logs in the LangSmith UI.",
+      );
+    }
+    // Masked before the cut, so a secret cut in half cannot slip through.
+    const summary = inert(redact(safeJson(result)), SUMMARY_MAX_CHARS);
+    const outcome = streamed.interrupted ? 'interrupted' : 'passed';
+    if (streamed.interrupted) {
+      ctx.logger.notice(
+        `Smoke run of ${who}: ${run} stopped at an interrupt waiting for human input; ` +
+          'counted as passed.',
+        { title: 'Smoke run interrupted' },
+      );
+    }
+    ctx.logger.info(
+      `Smoke run ${streamed.interrupted ? 'interrupted (passes)' : 'passed'}: ${who}, ${run}; ` +
+        `last ${streamed.values !== undefined ? 'values' : 'update'}: ${summary}`,
+    );
+    return {
+      outcome,
+      assistantId: chosen.assistant_id,
+      graphId: chosen.graph_id,
+      threadId,
+      summary,
+    };
+  } catch (error) {
+    // Our own `CheckError`s (already worded) go on as they are; a request failure is worded
+    // with the step and the URL.
+    const { timedOut, text } = stepFailure(ctx, error, `the smoke run (${doing})`);
+    if (error instanceof CheckError) throw error;
+    throw failed(
+      timedOut
+        ? `Smoke run on ${apiUrl} failed: the \`timeout\` ran out while ${doing}. Raise ` +
+            '`timeout` if the graph needs longer.'
+        : `Smoke run on ${apiUrl} failed while ${doing}: ${text}.` +
+            (doing.startsWith('streaming')
+              ? ' The run request is never retried (a retry would start a second run).'
+              : '') +
+            " Check that the agent server is up (the deployment's logs in the LangSmith UI) " +
+            'and re-run the job.',
+    );
+  } finally {
+    if (threadId !== undefined) await deleteThread(ctx, client, 'smoke-run', threadId);
+  }
 }

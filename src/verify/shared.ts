@@ -1,16 +1,16 @@
 /**
  * What every check of the agent server shares: its context, its error, whether the API key
- * may go to the URL (https, or http on loopback), short wordings of what went wrong, and the
- * agent server through `@langchain/langgraph-sdk` on our HTTP layer (one deadline,
- * cancellation, no redirects, size caps, the stream POST never retried): its assistants, one
+ * may go to the URL, short wordings of what went wrong, and the agent server through
+ * `@langchain/langgraph-sdk` on our HTTP layer (`createResilientFetch`): its assistants, one
  * streamed run, a thread deleted afterwards.
  */
 import { ActionError, CancelledError, DeadlineError } from '../lib/errors.js';
+import { parseJson } from '../api/answers.js';
 import { keyAllowedFor } from '../api/http/limits.js';
-import { OutcomeUnknownError, type HttpContext } from '../api/http/request.js';
-import { createResilientFetch } from '../api/http/request.js';
-import { safeJson } from '../lib/text.js';
-import { inert, setSecret, type Logger } from '../lib/untrusted.js';
+import { OutcomeUnknownError, createResilientFetch } from '../api/http/request.js';
+import type { RunContext } from '../commands/context.js';
+import { isRecord, safeJson } from '../lib/text.js';
+import { inert, setSecret } from '../lib/untrusted.js';
 
 type SdkClient = import('@langchain/langgraph-sdk').Client;
 type Assistant = import('@langchain/langgraph-sdk').Assistant;
@@ -20,12 +20,8 @@ export class CheckError extends ActionError {
   override name = 'CheckError';
 }
 
-/** What the checks take from the run: its HTTP settings, logger and API key (a `RunContext` is one). */
-export interface VerifyContext {
-  http: HttpContext;
-  logger: Logger;
-  config: { apiKey: string };
-}
+/** What the checks take from the run: its HTTP settings, logger and API key. */
+export type VerifyContext = Pick<RunContext, 'http' | 'logger'> & { config: { apiKey: string } };
 
 /**
  * Why the checks cannot run against this URL (no URL, not a URL, or plain http to a
@@ -42,12 +38,10 @@ export function urlProblem(
     };
   }
   const advice = 'Serve the agent server over https.';
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
+  if (!URL.canParse(url)) {
     return { reason: `The agent server URL "${url}" is not a valid URL`, advice };
   }
+  const parsed = new URL(url);
   if (keyAllowedFor(parsed)) return undefined;
   const reason = `The agent server URL ${parsed.origin} is plain http on a non-loopback host, where the API key is never sent`;
   return { reason, advice };
@@ -71,18 +65,15 @@ export function baseUrl(url: string): string {
 /** A short name for what went wrong: `ECONNREFUSED`, `timeout`, `HTTP 503`, … */
 export function shortError(error: unknown): string {
   if (error instanceof OutcomeUnknownError) return error.reason;
-  const seen = new Set<unknown>();
   let e: unknown = error;
-  for (let depth = 0; depth < 6 && e !== null && typeof e === 'object' && !seen.has(e); depth++) {
-    seen.add(e);
+  // The first `code` down the `cause` chain (at most 6 deep, so a cycle ends too).
+  for (let depth = 0; depth < 6 && e !== null && typeof e === 'object'; depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && code !== '') return code;
     e = (e as { cause?: unknown }).cause;
   }
-  if (typeof error === 'object' && error !== null) {
-    const status = (error as { status?: unknown }).status;
-    if (typeof status === 'number') return `HTTP ${status}`;
-  }
+  const status = (error as { status?: unknown } | null | undefined)?.status;
+  if (typeof status === 'number') return `HTTP ${status}`;
   return error instanceof Error ? error.name : 'error';
 }
 
@@ -105,21 +96,12 @@ function requestErrorText(error: unknown): string {
   if (typeof status !== 'number') {
     return error instanceof Error ? inert(`${error.name}: ${error.message}`, 200) : 'unknown error';
   }
-  let detail: unknown;
-  try {
-    const body = JSON.parse(String(text)) as { detail?: unknown; message?: unknown } | null;
-    detail = body?.detail ?? body?.message;
-  } catch {
-    // not JSON: the status alone
-  }
+  const body = parseJson(String(text)) as { detail?: unknown; message?: unknown } | null;
+  const detail = body?.detail ?? body?.message;
   if (detail === undefined) return `HTTP ${status}`;
   return `HTTP ${status} (${inert(typeof detail === 'string' ? detail : JSON.stringify(detail), 200)})`;
 }
 
-/**
- * An SDK client on our HTTP layer (`createResilientFetch`: one deadline, cancellation,
- * `Retry-After`, no redirects, size caps, the stream POST sent once).
- */
 export async function createSdkClient(
   ctx: VerifyContext,
   apiUrl: string,
@@ -254,14 +236,13 @@ export async function streamRun(
 }
 
 function describeRunError(data: unknown): string {
-  const { error, message } = (typeof data === 'object' ? (data ?? {}) : {}) as {
-    error?: unknown;
-    message?: unknown;
-  };
+  const { error, message }: { error?: unknown; message?: unknown } = isRecord(data) ? data : {};
   const kind = typeof error === 'string' && error !== '' ? `${error}: ` : '';
   if (typeof message === 'string') return inert(`${kind}${message}`, 500);
-  if (typeof error === 'string') return inert(error, 500);
-  return inert(typeof data === 'string' ? data : safeJson(data), 500);
+  return inert(
+    typeof error === 'string' ? error : typeof data === 'string' ? data : safeJson(data),
+    500,
+  );
 }
 
 /** Deletes a thread the checks made (best effort: a leftover thread is harmless). */

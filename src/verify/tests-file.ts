@@ -2,24 +2,19 @@
  * The conversation tests file (`tests` input): read from the checkout, parsed (YAML, and so
  * JSON too, with the `yaml` package) and validated as an input, before any request, against
  * one `zod` schema. Every problem names the file, the case and the key, and all of them are
- * reported at once.
- *
- * Loaded lazily by the input stage only when `tests` is set, so a run without tests does not
- * load the YAML parser.
+ * reported at once. Loaded (with the YAML parser) only when `tests` is set.
  */
+import { isRecord } from '../lib/text.js';
 import { readInsideWorkspace, refusalText } from '../lib/paths.js';
-import { patternProblem } from './pattern.js';
+import { patternProblem } from './expectations.js';
 import { LineCounter, parseDocument } from 'yaml';
 import * as z from 'zod';
 
 /** Bounds that keep one run of the file finite. */
-export const MAX_CASES = 200;
-export const MAX_TURNS = 50;
-export const MAX_CHECKPOINTS = 1000;
+const MAX_CASES = 200;
+const MAX_TURNS = 50;
+const MAX_CHECKPOINTS = 1000;
 const MAX_FILE_BYTES = 1024 * 1024;
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function kind(v: unknown): string {
   if (v === null || v === undefined) return 'empty';
@@ -41,7 +36,7 @@ function notAList(value: unknown, one: string, detail = ''): string {
 
 /** A mapping (not a list, not null); anything else gets `message`. */
 const mapping = (message: (input: unknown) => string) =>
-  z.custom<Record<string, unknown>>(isObject, { error: (iss) => message(iss.input) });
+  z.custom<Record<string, unknown>>(isRecord, { error: (iss) => message(iss.input) });
 
 /**
  * A mapping with known keys only: an unknown key is a problem of its own (worded by
@@ -230,18 +225,16 @@ export function parseTestsFile(text: string, file: string): LoadResult {
  * array's refinements once one of its items failed, and this must be said either way.
  */
 function duplicateNames(value: unknown): z.core.$ZodIssue[] {
-  const cases = isObject(value) ? value['cases'] : undefined;
+  const cases = isRecord(value) ? value['cases'] : undefined;
   if (!Array.isArray(cases) || cases.length > MAX_CASES) return [];
   const seen = new Map<string, number>();
   return cases.flatMap((item: unknown, index): z.core.$ZodIssue[] => {
-    const raw = isObject(item) ? item['name'] : undefined;
+    const raw = isRecord(item) ? item['name'] : undefined;
     const name = typeof raw === 'string' ? raw.trim() : '';
     if (name === '') return [];
-    const first = seen.get(name);
-    if (first === undefined) {
-      seen.set(name, index);
-      return [];
-    }
+    const first = seen.get(name) ?? index;
+    seen.set(name, first);
+    if (first === index) return [];
     const message = `is not unique: case #${first + 1} has the same name.`;
     return [{ code: 'custom', path: ['cases', index, 'name'], message, input: raw }];
   });
@@ -293,16 +286,14 @@ function locate(
 ): { where: string[]; at: keyof typeof KEYS } {
   const where: string[] = [];
   let at: keyof typeof KEYS = 'file';
-  let node: unknown = value;
-  const child = (v: unknown, k: PropertyKey) =>
-    typeof v === 'object' && v !== null ? (v as Record<PropertyKey, unknown>)[k] : undefined;
   for (let i = 0; i < path.length; i++) {
     const key = path[i] as PropertyKey;
     const next = path[i + 1];
     const list = LISTS.get(key);
     if (typeof next === 'number' && list) {
-      node = child(child(node, key), next);
-      const name = key === 'cases' ? child(node, 'name') : undefined;
+      // `cases` is the file's own list (an issue in it means it is one).
+      const item = key === 'cases' ? (value as { cases: unknown[] }).cases[next] : undefined;
+      const name = isRecord(item) ? item['name'] : undefined;
       where.push(
         typeof name === 'string' && name.trim() ? `case "${name.trim()}"` : list[1](next + 1),
       );
@@ -314,7 +305,6 @@ function locate(
     } else {
       where.push(`key \`${String(key)}\``);
       if (key === 'expect') at = 'expect';
-      node = child(node, key);
     }
   }
   return { where, at };
