@@ -7,7 +7,6 @@ import { formatDuration, truncate } from '../lib/text.js';
 import {
   codeFence,
   codeSpan,
-  escapeHtml,
   escapeMarkdown,
   formatTime,
   markdownLink,
@@ -32,6 +31,12 @@ const cell = (text: string) => codeSpan(text, { inTable: true });
 const code = (text: string | undefined) => text !== undefined && cell(text);
 const either = (flag: boolean | undefined, yes: string, no: string) =>
   flag !== undefined && (flag ? yes : no);
+/** The checks after `DEPLOYED`, named in the table of facts and in a failure's headline. */
+const CHECKS = [
+  ['health', 'Health check'],
+  ['smoke', 'Smoke test'],
+  ['tests', 'Conversation tests'],
+] as const;
 
 /**
  * The job's step summary (Markdown appended to the file named by `GITHUB_STEP_SUMMARY` by
@@ -71,7 +76,7 @@ export function renderComment(
       : report.outcome === 'not_found'
         ? 'The preview deployment no longer exists.'
         : '',
-    detailsTable(report, { links: false }),
+    detailsTable(report, false),
     timeline ? collapsed('Status timeline', timeline) : '',
     rollbackSection(report),
     testsSection(report, 50),
@@ -111,13 +116,10 @@ export function headline(report: RunReport): string {
  * after a revision that is `DEPLOYED` (and serving); "Deployment … failed" for the rest.
  */
 function whatFailed(report: RunReport, name: string): string {
-  const checks = report.checks ?? {};
   if (report.status === 'DEPLOYED') {
-    const failed = [
-      checks.health === 'failed' ? 'health check' : '',
-      checks.smoke === 'failed' ? 'smoke test' : '',
-      checks.tests === 'failed' ? 'conversation tests' : '',
-    ].filter(Boolean);
+    const failed = CHECKS.filter(([check]) => report.checks?.[check] === 'failed').map(
+      ([, label]) => label.toLowerCase(),
+    );
     if (failed.length > 0) return `${name} is deployed, but its ${failed.join(' and ')} failed`;
   }
   // The table's log of a failed status says which phase failed: the build or the deploy.
@@ -158,7 +160,7 @@ export function accessSection(report: RunReport): string {
 }
 
 /** A two-column table of the rows whose value is known (a string), or nothing. */
-function factsTable(rows: [string, string | false | undefined][]): string {
+function factsTable(rows: (readonly [string, string | false | undefined])[]): string {
   const known = rows.filter((row): row is [string, string] => typeof row[1] === 'string');
   if (known.length === 0) return '';
   return ['| | |', '|---|---|', ...known.map(([k, v]) => `| ${k} | ${v} |`)].join('\n');
@@ -180,11 +182,10 @@ function sourceCell(source: RunSource): string {
 }
 
 /**
- * The table of facts. `links: false` leaves out the agent server and LangSmith rows, for the
+ * The table of facts. `links` false leaves out the agent server and LangSmith rows, for the
  * PR comment, whose first lines already give them.
  */
-function detailsTable(report: RunReport, options: { links?: boolean } = {}): string {
-  const links = options.links ?? true;
+function detailsTable(report: RunReport, links = true): string {
   const message = report.statusMessage ? ` ${escapeMarkdown(report.statusMessage)}` : '';
   const link = (label: string, url: string | undefined) =>
     links && url !== undefined && markdownLink(label, url, { inTable: true });
@@ -198,9 +199,7 @@ function detailsTable(report: RunReport, options: { links?: boolean } = {}): str
     ['Action', report.command === 'deploy' && either(report.created, 'created', 'updated')],
     ['Source', report.source && sourceCell(report.source)],
     ['Commit', code(report.commitSha)],
-    ['Health check', report.checks?.health],
-    ['Smoke test', report.checks?.smoke],
-    ['Conversation tests', report.checks?.tests],
+    ...CHECKS.map(([check, label]) => [label, report.checks?.[check]] as const),
     [
       'Tracing project',
       report.command === 'delete' && either(report.deletedTracingProject, 'deleted', 'kept'),
@@ -290,7 +289,7 @@ export function testsSection(report: RunReport, maxRows = 200): string {
     .filter((c) => c.verdict === 'failed' && c.reply !== undefined)
     .map((c) =>
       collapsed(
-        `The reply that failed “${escapeHtml(c.name)}”`,
+        `The reply that failed “${escapeMarkdown(c.name)}”`,
         codeFence(truncate(c.reply!, REPLY_CHARS)),
       ),
     );
@@ -317,9 +316,7 @@ function logBlock(report: RunReport, maxChars: number): string {
     return report.logsUnavailableHint ? `> ${escapeMarkdown(report.logsUnavailableHint)}` : '';
   }
   const { lines, omitted } = tailWithin(tail, maxChars);
-  const what = report.logKind
-    ? { build: 'Build log', deploy: 'Deploy log' }[report.logKind]
-    : 'Log';
+  const what = { build: 'Build log', deploy: 'Deploy log', none: 'Log' }[report.logKind ?? 'none'];
   const left = omitted > 0 ? `; ${omitted} earlier lines left out` : '';
   return collapsed(`${what} (last ${lines.length} lines${left})`, codeFence(lines));
 }
