@@ -8,18 +8,13 @@ import type { Finding } from '../preflight/document.js';
 import type { VerifyResult } from '../verify/index.js';
 import type { CaseResult } from '../verify/conversation-tests.js';
 
+/**
+ * `skipped`: the revision was superseded by a newer one (`SKIPPED`); `deleted`, `not_found`:
+ * `command: delete` removed the deployment, or found nothing to remove; `started`: `wait: false`,
+ * the create/update call returned and the run did not wait.
+ */
 export type RunOutcome =
-  | 'success'
-  | 'failure'
-  /** The revision was superseded by a newer one (`SKIPPED`). */
-  | 'skipped'
-  | 'cancelled'
-  /** `command: delete` removed the deployment. */
-  | 'deleted'
-  /** `command: delete` found nothing to remove. */
-  | 'not_found'
-  /** `wait: false`: the create/update call returned and the run did not wait. */
-  | 'started';
+  'success' | 'failure' | 'skipped' | 'cancelled' | 'deleted' | 'not_found' | 'started';
 
 export type RunSource =
   | { kind: 'github'; repoUrl?: string; repoRef?: string }

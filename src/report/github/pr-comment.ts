@@ -14,9 +14,6 @@ import {
   type SideEffect,
 } from './octokit.js';
 
-/** The login comments made with the workflow's `GITHUB_TOKEN` carry. */
-const GITHUB_ACTIONS_BOT = 'github-actions[bot]';
-
 /** 100 comments a page: 5,000 comments. */
 const MAX_COMMENT_PAGES = 50;
 
@@ -52,7 +49,7 @@ export function isOwnComment(comment: CommentLike, viewerLogin: string | undefin
   const login = comment.user?.login;
   if (!login) return false;
   if (viewerLogin !== undefined) return login === viewerLogin;
-  if (login === GITHUB_ACTIONS_BOT) return true;
+  if (login === 'github-actions[bot]') return true;
   const slug = comment.performed_via_github_app?.slug;
   return comment.user?.type === 'Bot' && !!slug && login === `${slug}[bot]`;
 }
@@ -73,13 +70,11 @@ async function findComment(
   marker: string,
   logger: Logger,
 ): Promise<CommentLike | undefined> {
+  // Expected to fail with the workflow token (403): then the bot identities match.
   const login = await octokit.rest.users.getAuthenticated().then(
     ({ data }) => data.login,
-    () => {
-      // Expected with the workflow token (403): fall back to the bot identities.
-      logger.debug('GET /user is not allowed for this token: matching bot-authored comments.');
-      return undefined;
-    },
+    () =>
+      void logger.debug('GET /user is not allowed for this token: matching bot-authored comments.'),
   );
   let pages = 0;
   const [found] = await octokit.paginate(
