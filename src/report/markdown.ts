@@ -120,6 +120,5 @@ export function tailWithin(
 
 /** `2024-05-01 12:03:04 UTC`. */
 export function formatTime(epochMs: number): string {
-  const iso = new Date(epochMs).toISOString();
-  return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
+  return `${new Date(epochMs).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }

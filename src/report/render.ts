@@ -59,14 +59,10 @@ export function renderSummary(report: RunReport): string {
 }
 
 /** The pull-request comment: `marker` on its first line, then what a reviewer reads first. */
-export function renderComment(
-  report: RunReport,
-  marker: string,
-  options: { runUrl?: string; now?: number } = {},
-): string {
+export function renderComment(report: RunReport, marker: string, runUrl?: string): string {
   const timeline = timelineTable(report);
-  const updated = `Updated ${formatTime(report.finishedAt ?? options.now ?? Date.now())}`;
-  const run = options.runUrl ? ` · ${markdownLink('workflow run', options.runUrl)}` : '';
+  const updated = `Updated ${formatTime(report.finishedAt ?? Date.now())}`;
+  const run = runUrl ? ` · ${markdownLink('workflow run', runUrl)}` : '';
   return sections(
     marker,
     `### ${headline(report)}`,
@@ -131,14 +127,12 @@ function whatFailed(report: RunReport, name: string): string {
 }
 
 /**
- * How a reviewer reaches the deployment, at the top of the PR comment (its only links to the
- * deployment; empty when neither URL is known, e.g. after a delete): first the deployment's
- * page in LangSmith (`ui-url`, a page a browser can open), then the agent server's URL, with a
- * `curl` of its `/ok` only when it can answer: the revision is `DEPLOYED` (after a failed build
- * or deploy, or while waiting, the URL is shown alone). The `curl` sends the API key from an
- * environment variable, never the key itself: the comment is public to everyone who can read
- * the PR. The URL (from the control plane, already checked to be http(s)) is single-quoted for
- * the shell; a quote in it is percent-encoded, which means the same URL.
+ * How a reviewer reaches the deployment, at the top of the PR comment (its only links to it):
+ * the LangSmith page (`ui-url`, which a browser can open), then the agent server's URL, with a
+ * `curl` of its `/ok` only once the revision is `DEPLOYED` and can answer. The `curl` sends the
+ * API key from an environment variable, never the key itself: the comment is public to everyone
+ * who can read the PR. The URL (from the control plane, already checked to be http(s)) is
+ * single-quoted for the shell; a quote in it is percent-encoded, which means the same URL.
  */
 export function accessSection(report: RunReport): string {
   if (report.command !== 'deploy') return '';

@@ -99,17 +99,13 @@ async function findComment(
 export async function upsertPrComment(opts: GithubCall & { report: RunReport }): Promise<void> {
   const { github, report, logger } = opts;
   const pr = github.pullRequest;
-  if (!pr) {
-    logger.debug('Not a pull-request event: no PR comment.');
-    return;
-  }
   const key = report.name ?? report.deploymentId;
-  if (!key) {
-    logger.debug('No deployment name or ID: no PR comment.');
+  if (!pr || !key) {
+    logger.debug(`${pr ? 'No deployment name or ID' : 'Not a pull-request event'}: no PR comment.`);
     return;
   }
   const marker = commentMarker(key);
-  const body = redact(renderComment(report, marker, { runUrl: workflowRunUrl(github) }));
+  const body = redact(renderComment(report, marker, workflowRunUrl(github)));
   const doing = `Could not create or update the comment on pull request #${pr.number} (${codeSpan(key)})`;
   await bestEffort(opts, PR_COMMENT, doing, async ({ octokit, owner, repo }) => {
     const params = { owner, repo, issue_number: pr.number };
