@@ -168,9 +168,8 @@ function sourceCell(source: RunSource): string {
     return source.repoRef ? `${repo} at ${cell(source.repoRef)}` : repo;
   }
   if (source.kind === 'upload') {
-    return source.digest
-      ? `files of this checkout, archive sha256 ${cell(source.digest.slice(0, 12))}`
-      : 'files of this checkout';
+    const digest = source.digest ? `, archive sha256 ${cell(source.digest.slice(0, 12))}` : '';
+    return `files of this checkout${digest}`;
   }
   return source.imageUri ? `image ${cell(source.imageUri)}` : 'external Docker image';
 }
@@ -263,10 +262,8 @@ export function rollbackSection(report: RunReport): string {
 }
 
 /**
- * `#### Conversation tests` with one row per case (case, turns, verdict, reason, time); names
- * and reasons escaped (`escapeMarkdown` also breaks `@name`, so it notifies nobody). Under the
- * table, collapsed, the agent's reply that failed a case: agent text, shown in a fence it
- * cannot close (`codeFence` removes control characters; a code block notifies nobody).
+ * `#### Conversation tests` with one row per case (case, turns, verdict, reason, time), names
+ * and reasons escaped; under the table, collapsed, the agent's reply that failed a case, fenced.
  */
 export function testsSection(report: RunReport, maxRows = 200): string {
   const cases = report.tests ?? [];

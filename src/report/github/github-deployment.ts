@@ -22,8 +22,6 @@ import {
 
 type DeploymentState = 'in_progress' | 'success' | 'failure' | 'inactive' | 'error';
 
-/** GitHub's limit for a deployment or status description. */
-const MAX_DESCRIPTION = 140;
 /** 100 deployments a page. */
 const MAX_DEPLOYMENT_PAGES = 10;
 /** The payload key under which a GitHub deployment records the LangSmith deployment's ID. */
@@ -39,15 +37,13 @@ const GITHUB_DEPLOYMENT: SideEffect = {
   retry: 'The next run tries again.',
 };
 
-/** One line, secrets masked, at most GitHub's 140 characters. */
+/** One line, secrets masked, at most 140 characters (GitHub's limit for a description). */
 function shortDescription(text: string): string {
-  return truncate(collapseWhitespace(redact(text)), MAX_DESCRIPTION);
+  return truncate(collapseWhitespace(redact(text)), 140);
 }
 
 /** A refusal that every further call would meet too: a missing permission, the rate limit. */
-function refused(failure: GithubFailure): boolean {
-  return failure.kind === 'permission' || failure.kind === 'rate_limit';
-}
+const refused = ({ kind }: GithubFailure) => kind === 'permission' || kind === 'rate_limit';
 
 /** What a status adds: `environmentUrl` (http(s) only) is the agent server URL. */
 interface StatusDetails {
