@@ -51,7 +51,6 @@ export interface RunReport {
   error?: string;
   /** Last lines of the build or deploy log (oldest first). Untrusted: fenced on output. */
   logTail?: string[];
-  /** Which log the tail comes from. */
   logKind?: 'build' | 'deploy';
   /** Shown instead of a log tail when the install offers no logs (e.g. "see ui-url"). */
   logsUnavailableHint?: string;
@@ -62,10 +61,7 @@ export interface RunReport {
   commitSha?: string;
   /** With `delete`: whether the tracing project was deleted too. */
   deletedTracingProject?: boolean;
-  /**
-   * The pre-flight errors that stopped the run (each also an annotation), listed in the
-   * summary and the PR comment so a reviewer sees what failed. Escaped on output.
-   */
+  /** The pre-flight errors that stopped the run (each also an annotation). Escaped on output. */
   preflightErrors?: Omit<Finding, 'level'>[];
   /** Warnings of the run worth repeating in the summary. Untrusted: escaped on output. */
   warnings?: string[];

@@ -108,7 +108,6 @@ export function describeGithubError(error: unknown): GithubFailure {
 
 /** How the warnings of one best-effort side effect on GitHub read. */
 export interface SideEffect {
-  /** The warning's title. */
   title: string;
   /** How to turn the side effect off, after "Pass a token (…) or". */
   off: string;
