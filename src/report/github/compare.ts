@@ -1,16 +1,10 @@
 /**
- * The files changed between two commits, for `skip-unchanged` across commits: from GitHub's
- * compare API (`GET /repos/{owner}/{repo}/compare/{base}...{head}`), else from the checkout's
- * own git history. Nothing here throws.
- *
- * GitHub lists the changed files on the first page only, at most 300 for the whole comparison:
- * a list of 300 may be cut, so it is not trusted. The three-dot form compares `head` with the
- * merge base; only `ahead` (base is an ancestor of head) or `identical` means the list is the
- * whole difference between the two commits.
- *
- * The checkout's history tells only when it holds both commits (`actions/checkout` with
- * `fetch-depth: 0`, or deep enough) and the live commit is an ancestor of this one; renames are
- * listed as a removal and an addition (both paths count). `git` is bounded by a timeout.
+ * The files changed between two commits, for `skip-unchanged` across commits (the README says
+ * when each source is read): GitHub's compare API, else the checkout's own git history. Nothing
+ * here throws. The three-dot compare is against the merge base, so only `ahead` (base is an
+ * ancestor of head) or `identical` means its list is the whole difference; GitHub lists the
+ * files on the first page only, at most 300 for the whole comparison, so 300 is not trusted.
+ * `git` is bounded by a timeout; it lists a rename as a removal and an addition.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
