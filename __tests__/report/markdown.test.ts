@@ -3,7 +3,6 @@ import {
   cleanText,
   codeFence,
   codeSpan,
-  escapeHtml,
   escapeMarkdown,
   markdownLink,
   tailWithin,
@@ -29,9 +28,9 @@ describe('escapeMarkdown', () => {
   });
 });
 
-describe('escapeHtml', () => {
+describe('escapeMarkdown in HTML', () => {
   it('escapes the HTML specials', () => {
-    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe(
+    expect(escapeMarkdown(`<a href="x">'&'</a>`)).toBe(
       '&#60;a href=&#34;x&#34;&#62;&#39;&#38;&#39;&#60;/a&#62;',
     );
   });

@@ -16,7 +16,10 @@ import type { RunBasics } from '../lib/time.js';
 import { withoutCredentials } from '../lib/outputs.js';
 import { renderSummary } from '../report/render.js';
 import { upsertPrComment } from '../report/github/pr-comment.js';
-import { GithubDeployment } from '../report/github/github-deployment.js';
+import {
+  createGithubDeployment,
+  type GithubDeployment,
+} from '../report/github/github-deployment.js';
 import { fetchLogTail, printLogBlock } from '../deployment/logs.js';
 import { revisionStatus } from '../deployment/revision-status.js';
 import { uiUrl } from '../deployment/target.js';
@@ -245,7 +248,7 @@ export async function startGithubDeployment(
   if (!config.environment || !config.githubToken) return undefined;
   let started: GithubDeployment | undefined;
   await bestEffortWithin(
-    GithubDeployment.start({
+    createGithubDeployment({
       token: config.githubToken,
       github: config.github,
       environment: config.environment,

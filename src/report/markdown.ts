@@ -25,29 +25,18 @@ function oneLine(text: string): string {
 }
 
 /**
- * One line, each character that `special` matches as a numeric character reference, and
- * `@name` → `@\u200bname`: GitHub notifies the users and teams a comment mentions (an entity
- * would not help: mentions are found in the rendered text), and a zero-width space after the
- * `@` reads the same but mentions nobody. Code spans and blocks notify nobody anyway.
- */
-function asReferences(text: string, special: RegExp): string {
-  const defused = oneLine(text).replace(/@(?=[A-Za-z0-9_-])/g, '@\u200b');
-  return defused.replace(special, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/** For text inside HTML (e.g. `<summary>`): `& < > " '` as entities, mentions defused. */
-export function escapeHtml(text: string): string {
-  return asReferences(text, /[&<>"']/g);
-}
-
-/**
- * Inline text in Markdown (also safe inside a table cell or an HTML element): every character
- * that Markdown or HTML would interpret (`< > & \` * _ [ ] ( ) ! ~ | \ #` and quotes) becomes
- * a numeric character reference, which both render as the literal character. Line breaks
- * become spaces; `@` mentions are defused.
+ * Inline text in Markdown or HTML (also safe inside a table cell or a `<summary>`): every
+ * character that Markdown or HTML would interpret (`< > & \` * _ [ ] ( ) ! ~ | \ #` and quotes)
+ * becomes a numeric character reference, which both render as the literal character. Line
+ * breaks become spaces, and `@name` → `@\u200bname`: GitHub notifies the users and teams a
+ * comment mentions (an entity would not help: mentions are found in the rendered text), and a
+ * zero-width space after the `@` reads the same but mentions nobody. Code spans and blocks
+ * notify nobody anyway.
  */
 export function escapeMarkdown(text: string): string {
-  return asReferences(text, /[&<>"'`*_[\]()!~|\\#]/g);
+  return oneLine(text)
+    .replace(/@(?=[A-Za-z0-9_-])/g, '@\u200b')
+    .replace(/[&<>"'`*_[\]()!~|\\#]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function longestBacktickRun(text: string): number {
@@ -131,6 +120,5 @@ export function tailWithin(
 
 /** `2024-05-01 12:03:04 UTC`. */
 export function formatTime(epochMs: number): string {
-  const iso = new Date(epochMs).toISOString();
-  return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
+  return `${new Date(epochMs).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }

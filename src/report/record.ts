@@ -6,18 +6,13 @@ import type { StatusChange } from '../deployment/wait.js';
 import type { Command } from '../inputs/config.js';
 import type { Finding } from '../preflight/document.js';
 
+/**
+ * `skipped`: the revision was superseded by a newer one (`SKIPPED`); `deleted`, `not_found`:
+ * `command: delete` removed the deployment, or found nothing to remove; `started`: `wait: false`,
+ * the create/update call returned and the run did not wait.
+ */
 export type RunOutcome =
-  | 'success'
-  | 'failure'
-  /** The revision was superseded by a newer one (`SKIPPED`). */
-  | 'skipped'
-  | 'cancelled'
-  /** `command: delete` removed the deployment. */
-  | 'deleted'
-  /** `command: delete` found nothing to remove. */
-  | 'not_found'
-  /** `wait: false`: the create/update call returned and the run did not wait. */
-  | 'started';
+  'success' | 'failure' | 'skipped' | 'cancelled' | 'deleted' | 'not_found' | 'started';
 
 export type RunSource =
   | { kind: 'github'; repoUrl?: string; repoRef?: string }
@@ -54,7 +49,6 @@ export interface RunReport {
   error?: string;
   /** Last lines of the build or deploy log (oldest first). Untrusted: fenced on output. */
   logTail?: string[];
-  /** Which log the tail comes from. */
   logKind?: 'build' | 'deploy';
   /** Shown instead of a log tail when the install offers no logs (e.g. "see ui-url"). */
   logsUnavailableHint?: string;
@@ -78,10 +72,7 @@ export interface RunReport {
   commitSha?: string;
   /** With `delete`: whether the tracing project was deleted too. */
   deletedTracingProject?: boolean;
-  /**
-   * The pre-flight errors that stopped the run (each also an annotation), listed in the
-   * summary and the PR comment so a reviewer sees what failed. Escaped on output.
-   */
+  /** The pre-flight errors that stopped the run (each also an annotation). Escaped on output. */
   preflightErrors?: Omit<Finding, 'level'>[];
   /** Warnings of the run worth repeating in the summary. Untrusted: escaped on output. */
   warnings?: string[];

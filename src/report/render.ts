@@ -7,7 +7,6 @@ import { formatDuration, truncate } from '../lib/text.js';
 import {
   codeFence,
   codeSpan,
-  escapeHtml,
   escapeMarkdown,
   formatTime,
   markdownLink,
@@ -32,6 +31,12 @@ const cell = (text: string) => codeSpan(text, { inTable: true });
 const code = (text: string | undefined) => text !== undefined && cell(text);
 const either = (flag: boolean | undefined, yes: string, no: string) =>
   flag !== undefined && (flag ? yes : no);
+/** The checks after `DEPLOYED`, named in the table of facts and in a failure's headline. */
+const CHECKS = [
+  ['health', 'Health check'],
+  ['smoke', 'Smoke test'],
+  ['tests', 'Conversation tests'],
+] as const;
 
 /**
  * The job's step summary (Markdown appended to the file named by `GITHUB_STEP_SUMMARY` by
@@ -54,14 +59,10 @@ export function renderSummary(report: RunReport): string {
 }
 
 /** The pull-request comment: `marker` on its first line, then what a reviewer reads first. */
-export function renderComment(
-  report: RunReport,
-  marker: string,
-  options: { runUrl?: string; now?: number } = {},
-): string {
+export function renderComment(report: RunReport, marker: string, runUrl?: string): string {
   const timeline = timelineTable(report);
-  const updated = `Updated ${formatTime(report.finishedAt ?? options.now ?? Date.now())}`;
-  const run = options.runUrl ? ` · ${markdownLink('workflow run', options.runUrl)}` : '';
+  const updated = `Updated ${formatTime(report.finishedAt ?? Date.now())}`;
+  const run = runUrl ? ` · ${markdownLink('workflow run', runUrl)}` : '';
   return sections(
     marker,
     `### ${headline(report)}`,
@@ -71,7 +72,7 @@ export function renderComment(
       : report.outcome === 'not_found'
         ? 'The preview deployment no longer exists.'
         : '',
-    detailsTable(report, { links: false }),
+    detailsTable(report, false),
     timeline ? collapsed('Status timeline', timeline) : '',
     rollbackSection(report),
     testsSection(report, 50),
@@ -111,13 +112,10 @@ export function headline(report: RunReport): string {
  * after a revision that is `DEPLOYED` (and serving); "Deployment … failed" for the rest.
  */
 function whatFailed(report: RunReport, name: string): string {
-  const checks = report.checks ?? {};
   if (report.status === 'DEPLOYED') {
-    const failed = [
-      checks.health === 'failed' ? 'health check' : '',
-      checks.smoke === 'failed' ? 'smoke test' : '',
-      checks.tests === 'failed' ? 'conversation tests' : '',
-    ].filter(Boolean);
+    const failed = CHECKS.filter(([check]) => report.checks?.[check] === 'failed').map(
+      ([, label]) => label.toLowerCase(),
+    );
     if (failed.length > 0) return `${name} is deployed, but its ${failed.join(' and ')} failed`;
   }
   // The table's log of a failed status says which phase failed: the build or the deploy.
@@ -129,14 +127,12 @@ function whatFailed(report: RunReport, name: string): string {
 }
 
 /**
- * How a reviewer reaches the deployment, at the top of the PR comment (its only links to the
- * deployment; empty when neither URL is known, e.g. after a delete): first the deployment's
- * page in LangSmith (`ui-url`, a page a browser can open), then the agent server's URL, with a
- * `curl` of its `/ok` only when it can answer: the revision is `DEPLOYED` (after a failed build
- * or deploy, or while waiting, the URL is shown alone). The `curl` sends the API key from an
- * environment variable, never the key itself: the comment is public to everyone who can read
- * the PR. The URL (from the control plane, already checked to be http(s)) is single-quoted for
- * the shell; a quote in it is percent-encoded, which means the same URL.
+ * How a reviewer reaches the deployment, at the top of the PR comment (its only links to it):
+ * the LangSmith page (`ui-url`, which a browser can open), then the agent server's URL, with a
+ * `curl` of its `/ok` only once the revision is `DEPLOYED` and can answer. The `curl` sends the
+ * API key from an environment variable, never the key itself: the comment is public to everyone
+ * who can read the PR. The URL (from the control plane, already checked to be http(s)) is
+ * single-quoted for the shell; a quote in it is percent-encoded, which means the same URL.
  */
 export function accessSection(report: RunReport): string {
   if (report.command !== 'deploy') return '';
@@ -158,7 +154,7 @@ export function accessSection(report: RunReport): string {
 }
 
 /** A two-column table of the rows whose value is known (a string), or nothing. */
-function factsTable(rows: [string, string | false | undefined][]): string {
+function factsTable(rows: (readonly [string, string | false | undefined])[]): string {
   const known = rows.filter((row): row is [string, string] => typeof row[1] === 'string');
   if (known.length === 0) return '';
   return ['| | |', '|---|---|', ...known.map(([k, v]) => `| ${k} | ${v} |`)].join('\n');
@@ -172,19 +168,17 @@ function sourceCell(source: RunSource): string {
     return source.repoRef ? `${repo} at ${cell(source.repoRef)}` : repo;
   }
   if (source.kind === 'upload') {
-    return source.digest
-      ? `files of this checkout, archive sha256 ${cell(source.digest.slice(0, 12))}`
-      : 'files of this checkout';
+    const digest = source.digest ? `, archive sha256 ${cell(source.digest.slice(0, 12))}` : '';
+    return `files of this checkout${digest}`;
   }
   return source.imageUri ? `image ${cell(source.imageUri)}` : 'external Docker image';
 }
 
 /**
- * The table of facts. `links: false` leaves out the agent server and LangSmith rows, for the
+ * The table of facts. `links` false leaves out the agent server and LangSmith rows, for the
  * PR comment, whose first lines already give them.
  */
-function detailsTable(report: RunReport, options: { links?: boolean } = {}): string {
-  const links = options.links ?? true;
+function detailsTable(report: RunReport, links = true): string {
   const message = report.statusMessage ? ` ${escapeMarkdown(report.statusMessage)}` : '';
   const link = (label: string, url: string | undefined) =>
     links && url !== undefined && markdownLink(label, url, { inTable: true });
@@ -198,9 +192,7 @@ function detailsTable(report: RunReport, options: { links?: boolean } = {}): str
     ['Action', report.command === 'deploy' && either(report.created, 'created', 'updated')],
     ['Source', report.source && sourceCell(report.source)],
     ['Commit', code(report.commitSha)],
-    ['Health check', report.checks?.health],
-    ['Smoke test', report.checks?.smoke],
-    ['Conversation tests', report.checks?.tests],
+    ...CHECKS.map(([check, label]) => [label, report.checks?.[check]] as const),
     [
       'Tracing project',
       report.command === 'delete' && either(report.deletedTracingProject, 'deleted', 'kept'),
@@ -270,10 +262,8 @@ export function rollbackSection(report: RunReport): string {
 }
 
 /**
- * `#### Conversation tests` with one row per case (case, turns, verdict, reason, time); names
- * and reasons escaped (`escapeMarkdown` also breaks `@name`, so it notifies nobody). Under the
- * table, collapsed, the agent's reply that failed a case: agent text, shown in a fence it
- * cannot close (`codeFence` removes control characters; a code block notifies nobody).
+ * `#### Conversation tests` with one row per case (case, turns, verdict, reason, time), names
+ * and reasons escaped; under the table, collapsed, the agent's reply that failed a case, fenced.
  */
 export function testsSection(report: RunReport, maxRows = 200): string {
   const cases = report.tests ?? [];
@@ -290,7 +280,7 @@ export function testsSection(report: RunReport, maxRows = 200): string {
     .filter((c) => c.verdict === 'failed' && c.reply !== undefined)
     .map((c) =>
       collapsed(
-        `The reply that failed “${escapeHtml(c.name)}”`,
+        `The reply that failed “${escapeMarkdown(c.name)}”`,
         codeFence(truncate(c.reply!, REPLY_CHARS)),
       ),
     );
@@ -317,9 +307,7 @@ function logBlock(report: RunReport, maxChars: number): string {
     return report.logsUnavailableHint ? `> ${escapeMarkdown(report.logsUnavailableHint)}` : '';
   }
   const { lines, omitted } = tailWithin(tail, maxChars);
-  const what = report.logKind
-    ? { build: 'Build log', deploy: 'Deploy log' }[report.logKind]
-    : 'Log';
+  const what = { build: 'Build log', deploy: 'Deploy log', none: 'Log' }[report.logKind ?? 'none'];
   const left = omitted > 0 ? `; ${omitted} earlier lines left out` : '';
   return collapsed(`${what} (last ${lines.length} lines${left})`, codeFence(lines));
 }

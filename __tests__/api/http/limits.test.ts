@@ -13,7 +13,7 @@ import { errorFromResponse } from '../../../src/api/answers.js';
 import { MAX_ANSWER_BYTES, RefusedAnswerError } from '../../../src/api/http/limits.js';
 import { createResilientFetch, request, type HttpContext } from '../../../src/api/http/request.js';
 import { outputProblem, withoutCredentials } from '../../../src/lib/outputs.js';
-import { escapeHtml, escapeMarkdown } from '../../../src/report/markdown.js';
+import { escapeMarkdown } from '../../../src/report/markdown.js';
 import {
   resetSecretsForTests,
   setSecret,
@@ -228,8 +228,8 @@ describe('secrets in error details', () => {
 });
 
 describe('@-mentions from untrusted text', () => {
-  it.each([escapeMarkdown, escapeHtml])('%p notifies nobody', (escape) => {
-    const out = escape('cc @acme/platform-team and @octocat, mail a@b.example');
+  it('escapeMarkdown notifies nobody', () => {
+    const out = escapeMarkdown('cc @acme/platform-team and @octocat, mail a@b.example');
     expect(out).not.toMatch(/@[A-Za-z0-9]/);
     expect(out).toContain('@\u200bacme');
   });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import {
+  createGithubDeployment,
   deactivateEnvironment,
-  GithubDeployment,
   recordedDeploymentIds,
 } from '../../../src/report/github/github-deployment.js';
 import { FakeGithub } from '../../helpers/fake-github.js';
@@ -20,7 +20,7 @@ afterEach(async () => {
 });
 
 async function start(options: { pr?: boolean } = {}, logger = recordingLogger()) {
-  const deployment = await GithubDeployment.start({
+  const deployment = await createGithubDeployment({
     token: 'ghs_test',
     github: githubContext(fake.url, options),
     environment: 'pr-7',
@@ -34,7 +34,7 @@ async function start(options: { pr?: boolean } = {}, logger = recordingLogger())
 describe('GithubDeployment', () => {
   it("records the LangSmith deployment's ID in the payload, which prune reads back", async () => {
     const logger = recordingLogger();
-    await GithubDeployment.start({
+    await createGithubDeployment({
       token: 'ghs_test',
       github: githubContext(fake.url, {}),
       environment: 'preview-7',

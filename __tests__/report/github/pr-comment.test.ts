@@ -104,9 +104,7 @@ describe('renderComment', () => {
   it('starts with the marker and shows status, URL and the run link', () => {
     const marker = commentMarker('pr-7-agent');
     expect(marker).toBe('<!-- langgraph-deploy:pr-7-agent -->');
-    const body = renderComment(report(), marker, {
-      runUrl: 'https://github.com/octo/app/actions/runs/42',
-    });
+    const body = renderComment(report(), marker, 'https://github.com/octo/app/actions/runs/42');
     expect(body.startsWith(`${marker}\n\n### ✅ \`pr-7-agent\` is deployed`)).toBe(true);
     expect(body).toContain('| Status | **`DEPLOYED`** |');
     expect(body).toContain(`'https://pr-7-agent.example.com/ok'`);

@@ -1,16 +1,10 @@
 /**
- * The files changed between two commits, for `skip-unchanged` across commits: from GitHub's
- * compare API (`GET /repos/{owner}/{repo}/compare/{base}...{head}`), else from the checkout's
- * own git history. Nothing here throws.
- *
- * GitHub lists the changed files on the first page only, at most 300 for the whole comparison:
- * a list of 300 may be cut, so it is not trusted. The three-dot form compares `head` with the
- * merge base; only `ahead` (base is an ancestor of head) or `identical` means the list is the
- * whole difference between the two commits.
- *
- * The checkout's history tells only when it holds both commits (`actions/checkout` with
- * `fetch-depth: 0`, or deep enough) and the live commit is an ancestor of this one; renames are
- * listed as a removal and an addition (both paths count). `git` is bounded by a timeout.
+ * The files changed between two commits, for `skip-unchanged` across commits (the README says
+ * when each source is read): GitHub's compare API, else the checkout's own git history. Nothing
+ * here throws. The three-dot compare is against the merge base, so only `ahead` (base is an
+ * ancestor of head) or `identical` means its list is the whole difference; GitHub lists the
+ * files on the first page only, at most 300 for the whole comparison, so 300 is not trusted.
+ * `git` is bounded by a timeout; it lists a rename as a removal and an addition.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -41,78 +35,70 @@ const CompareFiles = z.array(
 /** Reads the answer's `status` and `files` (pure, for the tests). */
 export function readComparison(data: unknown, base: string, head: string): Comparison {
   const answer = (data ?? {}) as { status?: unknown; files?: unknown };
-  const short = `GitHub's compare of ${base.slice(0, 12)}...${head.slice(0, 12)}`;
+  const no = (why: string): Comparison => ({
+    unreadable: `GitHub's compare of ${base.slice(0, 12)}...${head.slice(0, 12)} ${why}`,
+  });
   if (answer.status !== 'ahead' && answer.status !== 'identical') {
-    return {
-      unreadable:
-        `${short} says ${typeof answer.status === 'string' ? answer.status : 'nothing'}` +
-        ' (the live commit is not an ancestor of this one, e.g. after a force-push)',
-    };
+    const says = typeof answer.status === 'string' ? answer.status : 'nothing';
+    return no(
+      `says ${says} (the live commit is not an ancestor of this one, e.g. after a force-push)`,
+    );
   }
-  if (!Array.isArray(answer.files)) return { unreadable: `${short} lists no files` };
+  if (!Array.isArray(answer.files)) return no('lists no files');
   if (answer.files.length >= COMPARE_FILE_CAP) {
-    return {
-      unreadable: `${short} lists ${answer.files.length} files, its cap: the list may be cut`,
-    };
+    return no(`lists ${answer.files.length} files, its cap: the list may be cut`);
   }
   const files = CompareFiles.safeParse(answer.files);
-  if (!files.success) return { unreadable: `${short} has a file entry without a name or status` };
-  return { files: files.data };
+  return files.success ? { files: files.data } : no('has a file entry without a name or status');
 }
 
-async function compareCommits(
-  opts: GithubCall & { base: string; head: string },
-): Promise<Comparison> {
-  if (!opts.token)
+async function compareCommits(call: GithubCall, base: string, head: string): Promise<Comparison> {
+  if (!call.token)
     return { unreadable: '`github-token` is empty, so the compare API cannot be read' };
   try {
-    const { octokit, owner, repo } = await connectGithub(opts);
+    const { octokit, owner, repo } = await connectGithub(call);
     // One commit a page: the files of the whole comparison come with the first page.
     const { data } = await octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', {
       owner,
       repo,
-      basehead: `${opts.base}...${opts.head}`,
+      basehead: `${base}...${head}`,
       per_page: 1,
       page: 1,
     });
-    return readComparison(data, opts.base, opts.head);
+    return readComparison(data, base, head);
   } catch (error) {
-    const failure = describeGithubError(error);
+    const { kind, message } = describeGithubError(error);
     const advice =
-      failure.kind === 'permission' || failure.kind === 'not_found'
+      kind === 'permission' || kind === 'not_found'
         ? ' (the token needs `contents: read` on this repository)'
         : '';
-    return { unreadable: `GitHub's compare API answered: ${failure.message}${advice}` };
+    return { unreadable: `GitHub's compare API answered: ${message}${advice}` };
   }
 }
 
 /**
  * The change between two commits: GitHub's compare API first, then the checkout's history;
- * unreadable (both reasons) only when neither can tell.
+ * unreadable (both reasons) only when neither can tell. With the run's `timeout` as
+ * `deadline`, neither the API call nor `git` may outlive it.
  */
 export async function readChanges(
-  /** With the run's `timeout` as `deadline`: neither the API call nor `git` may outlive it. */
   opts: GithubCall & { base: string; head: string },
 ): Promise<Comparison> {
   // Each bound is taken when its step starts (the API's before the client loads).
-  const { deadline, ...call } = opts;
+  const { deadline, base, head, ...call } = opts;
   const within = (ms: number) =>
     Math.max(1, Math.ceil(Math.min(ms, deadline?.remainingMs() ?? ms)));
-  const api = await compareCommits({ ...call, timeoutMs: within(DEFAULT_GITHUB_TIMEOUT_MS) });
+  const timeoutMs = within(DEFAULT_GITHUB_TIMEOUT_MS);
+  const api = await compareCommits({ ...call, timeoutMs }, base, head);
   if ('files' in api) return api;
   if (deadline && deadline.remainingMs() <= 0) {
     return {
       unreadable: `${api.unreadable}; and the \`timeout\` ran out before the checkout's history was read`,
     };
   }
-  const local = await gitChanges(
-    call.github.workspace,
-    call.base,
-    call.head,
-    within(GIT_TIMEOUT_MS),
-  );
+  const local = await gitChanges(call.github.workspace, base, head, within(GIT_TIMEOUT_MS));
   if ('files' in local) {
-    opts.logger.debug(`skip-unchanged: ${api.unreadable}; read the checkout's history instead.`);
+    call.logger.debug(`skip-unchanged: ${api.unreadable}; read the checkout's history instead.`);
     return local;
   }
   return { unreadable: `${api.unreadable}; and ${local.unreadable}` };
@@ -132,19 +118,6 @@ export function parseNameStatus(text: string): ChangedFile[] | undefined {
   return files;
 }
 
-/** `git -C workspace …`: its exit code (-1 when it did not run or timed out) and output. */
-async function git(workspace: string, args: string[], timeoutMs: number) {
-  const options = {
-    timeout: timeoutMs,
-    maxBuffer: 32 * 1024 * 1024,
-    env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' },
-  };
-  return promisify(execFile)('git', ['-C', workspace, ...args], options).then(
-    ({ stdout }) => ({ code: 0, stdout }),
-    (error: { code?: unknown }) => ({ code: typeof error.code === 'number' ? error.code : -1 }),
-  );
-}
-
 export async function gitChanges(
   workspace: string,
   base: string,
@@ -152,8 +125,18 @@ export async function gitChanges(
   timeoutMs = GIT_TIMEOUT_MS,
 ): Promise<Comparison> {
   if (!HEX.test(base) || !HEX.test(head)) return { unreadable: 'a commit ID is not hex' };
+  /** `git -C workspace …`: its exit code (-1 when it did not run or timed out) and output. */
+  const git = (...args: string[]) =>
+    promisify(execFile)('git', ['-C', workspace, ...args], {
+      timeout: timeoutMs,
+      maxBuffer: 32 * 1024 * 1024,
+      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' },
+    }).then(
+      ({ stdout }) => ({ code: 0, stdout }),
+      (error: { code?: unknown }) => ({ code: typeof error.code === 'number' ? error.code : -1 }),
+    );
   const short = `${base.slice(0, 12)}..${head.slice(0, 12)}`;
-  const ancestor = await git(workspace, ['merge-base', '--is-ancestor', base, head], timeoutMs);
+  const ancestor = await git('merge-base', '--is-ancestor', base, head);
   if (ancestor.code === 1) {
     return {
       unreadable: `in the checkout's history ${base.slice(0, 12)} is not an ancestor of ${head.slice(0, 12)}`,
@@ -164,11 +147,7 @@ export async function gitChanges(
       unreadable: `the checkout's history does not hold both commits of ${short} (a shallow checkout: \`fetch-depth: 0\` gives it the history)`,
     };
   }
-  const diff = await git(
-    workspace,
-    ['diff', '--name-status', '--no-renames', '-z', base, head, '--'],
-    timeoutMs,
-  );
+  const diff = await git('diff', '--name-status', '--no-renames', '-z', base, head, '--');
   const files = 'stdout' in diff ? parseNameStatus(diff.stdout) : undefined;
   if (!files) return { unreadable: `\`git diff\` of ${short} in the checkout failed` };
   return { files };

@@ -6,7 +6,7 @@
  */
 import * as z from 'zod';
 import { truncate } from '../../lib/text.js';
-import { collapseWhitespace, redact, type Logger } from '../../lib/untrusted.js';
+import { collapseWhitespace, redact } from '../../lib/untrusted.js';
 import { httpUrl } from '../markdown.js';
 import {
   bestEffort,
@@ -22,8 +22,6 @@ import {
 
 type DeploymentState = 'in_progress' | 'success' | 'failure' | 'inactive' | 'error';
 
-/** GitHub's limit for a deployment or status description. */
-const MAX_DESCRIPTION = 140;
 /** 100 deployments a page. */
 const MAX_DEPLOYMENT_PAGES = 10;
 /** The payload key under which a GitHub deployment records the LangSmith deployment's ID. */
@@ -39,28 +37,29 @@ const GITHUB_DEPLOYMENT: SideEffect = {
   retry: 'The next run tries again.',
 };
 
-/** One line, secrets masked, at most GitHub's 140 characters. */
+/** One line, secrets masked, at most 140 characters (GitHub's limit for a description). */
 function shortDescription(text: string): string {
-  return truncate(collapseWhitespace(redact(text)), MAX_DESCRIPTION);
+  return truncate(collapseWhitespace(redact(text)), 140);
 }
 
 /** A refusal that every further call would meet too: a missing permission, the rate limit. */
-function refused(failure: GithubFailure): boolean {
-  return failure.kind === 'permission' || failure.kind === 'rate_limit';
+const refused = ({ kind }: GithubFailure) => kind === 'permission' || kind === 'rate_limit';
+
+/** What a status adds: `environmentUrl` (http(s) only) is the agent server URL. */
+interface StatusDetails {
+  environmentUrl?: string;
+  description?: string;
 }
 
-/**
- * Adds a status to GitHub deployment `id`. `log_url` is the workflow run; `environmentUrl`
- * (http(s) only) is the agent server URL.
- */
+/** Adds a status to GitHub deployment `id`; `log_url` is the workflow run. */
 async function postStatus(
   gh: GithubRepo,
   id: number,
   state: DeploymentState,
   logUrl: string | undefined,
-  opts: { environmentUrl?: string; description?: string },
+  details: StatusDetails,
 ): Promise<void> {
-  const environmentUrl = httpUrl(opts.environmentUrl);
+  const environmentUrl = httpUrl(details.environmentUrl);
   await gh.octokit.rest.repos.createDeploymentStatus({
     owner: gh.owner,
     repo: gh.repo,
@@ -68,78 +67,64 @@ async function postStatus(
     state,
     ...(logUrl ? { log_url: logUrl } : {}),
     ...(environmentUrl ? { environment_url: environmentUrl } : {}),
-    ...(opts.description ? { description: shortDescription(opts.description) } : {}),
+    ...(details.description ? { description: shortDescription(details.description) } : {}),
   });
 }
 
-export class GithubDeployment {
-  /** Set after a permission or rate-limit failure: further calls would fail the same way. */
-  private disabled = false;
+/** A started GitHub deployment: its ID, and `setStatus`, which never throws. */
+export type GithubDeployment = NonNullable<Awaited<ReturnType<typeof createGithubDeployment>>>;
 
-  private constructor(
-    private readonly gh: GithubRepo,
-    /** The GitHub deployment's ID. */
-    readonly id: number,
-    readonly environment: string,
-    private readonly logUrl: string | undefined,
-    private readonly logger: Logger,
-  ) {}
-
-  /**
-   * Creates a deployment of the workflow's commit (the PR head SHA on pull requests, else
-   * `GITHUB_SHA`) for `environment` (the caller then sets `in_progress`). On pull requests it is a
-   * transient, non-production environment (a preview); otherwise GitHub's defaults apply
-   * (production when the environment is named `production`). `undefined` (after one
-   * warning) when GitHub refuses.
-   */
-  static async start(
-    opts: GithubCall & {
-      environment: string;
-      description?: string;
-      /** The LangSmith deployment's ID, recorded in the payload: `prune`'s proof of ownership. */
-      deploymentId?: string;
-    },
-  ): Promise<GithubDeployment | undefined> {
-    const { github, environment, logger } = opts;
-    const doing = `Could not create a GitHub deployment for environment "${environment}"`;
-    return bestEffort(opts, GITHUB_DEPLOYMENT, doing, async (gh) => {
-      const { data } = await gh.octokit.rest.repos.createDeployment({
-        owner: gh.owner,
-        repo: gh.repo,
-        ref: github.pullRequest?.headSha || github.sha,
-        environment,
-        required_contexts: [],
-        auto_merge: false,
-        description: shortDescription(opts.description ?? 'LangGraph deployment'),
-        ...(opts.deploymentId ? { payload: { [PAYLOAD_KEY]: opts.deploymentId } } : {}),
-        ...(github.pullRequest
-          ? { transient_environment: true, production_environment: false }
-          : {}),
-      });
-      if (!('id' in data) || typeof data.id !== 'number') {
-        throw new Error('GitHub created no deployment');
-      }
-      logger.debug(`GitHub deployment ${data.id} created for environment ${environment}.`);
-      return new GithubDeployment(gh, data.id, environment, workflowRunUrl(github), logger);
+/**
+ * Creates a deployment of the workflow's commit (the PR head SHA on pull requests, else
+ * `GITHUB_SHA`) for `environment` (the caller then sets `in_progress`). On pull requests it is a
+ * transient, non-production environment (a preview); otherwise GitHub's defaults apply
+ * (production when the environment is named `production`). `undefined` (after one
+ * warning) when GitHub refuses.
+ */
+export async function createGithubDeployment(
+  opts: GithubCall & {
+    environment: string;
+    description?: string;
+    /** The LangSmith deployment's ID, recorded in the payload: `prune`'s proof of ownership. */
+    deploymentId?: string;
+  },
+) {
+  const { github, environment, logger } = opts;
+  const doing = `Could not create a GitHub deployment for environment "${environment}"`;
+  return bestEffort(opts, GITHUB_DEPLOYMENT, doing, async (gh) => {
+    const { data } = await gh.octokit.rest.repos.createDeployment({
+      owner: gh.owner,
+      repo: gh.repo,
+      ref: github.pullRequest?.headSha || github.sha,
+      environment,
+      required_contexts: [],
+      auto_merge: false,
+      description: shortDescription(opts.description ?? 'LangGraph deployment'),
+      ...(opts.deploymentId ? { payload: { [PAYLOAD_KEY]: opts.deploymentId } } : {}),
+      ...(github.pullRequest ? { transient_environment: true, production_environment: false } : {}),
     });
-  }
-
-  /** Adds a status (see `postStatus`). Never throws. */
-  async setStatus(
-    state: DeploymentState,
-    opts: { environmentUrl?: string; description?: string } = {},
-  ): Promise<void> {
-    if (this.disabled) return;
-    try {
-      await postStatus(this.gh, this.id, state, this.logUrl, opts);
-      this.logger.debug(`GitHub deployment ${this.id}: ${state}.`);
-    } catch (error) {
-      const failure = describeGithubError(error);
-      this.disabled = refused(failure);
-      const doing = `Could not mark the GitHub deployment of environment "${this.environment}" ${state}`;
-      warnGithub(this.logger, GITHUB_DEPLOYMENT, doing, failure);
+    if (!('id' in data) || typeof data.id !== 'number') {
+      throw new Error('GitHub created no deployment');
     }
-  }
+    const { id } = data;
+    logger.debug(`GitHub deployment ${id} created for environment ${environment}.`);
+    const logUrl = workflowRunUrl(github);
+    /** Set after a permission or rate-limit failure: further calls would fail the same way. */
+    let disabled = false;
+    const setStatus = async (state: DeploymentState, details: StatusDetails = {}) => {
+      if (disabled) return;
+      try {
+        await postStatus(gh, id, state, logUrl, details);
+        logger.debug(`GitHub deployment ${id}: ${state}.`);
+      } catch (error) {
+        const failure = describeGithubError(error);
+        disabled = refused(failure);
+        const doing = `Could not mark the GitHub deployment of environment "${environment}" ${state}`;
+        warnGithub(logger, GITHUB_DEPLOYMENT, doing, failure);
+      }
+    };
+    return { id, setStatus };
+  });
 }
 
 /** This repository's GitHub deployments of `environment`: the newest `MAX_DEPLOYMENT_PAGES` pages. */

@@ -1,11 +1,8 @@
 /**
- * The GitHub REST client for the best-effort side effects (PR comment, GitHub deployment).
- * `@actions/github` is loaded lazily, when a run first talks to GitHub: at import it reads and
- * parses the event payload (`GITHUB_EVENT_PATH`) and throws on a broken one, which must not
- * end a run that does not need GitHub, nor any run before its input checks.
- *
- * `@actions/github` 9 adds no retry or throttling plugin (only REST endpoint methods and
- * pagination), so a failed call fails once; each request is bounded by a timeout.
+ * The GitHub REST client for the best-effort side effects (PR comment, GitHub deployment), and
+ * their warnings. `@actions/github` loads only when a run first talks to GitHub (the README's
+ * bundle paragraph says why). It adds no retry or throttling plugin (only REST endpoint methods
+ * and pagination), so a failed call fails once; each request is bounded by a timeout.
  */
 import type { GithubContext } from '../../inputs/config.js';
 import { readCapped } from '../../api/http/limits.js';
@@ -89,18 +86,18 @@ export interface GithubFailure {
 
 /** Classifies an Octokit error without touching its request (which holds the token). */
 export function describeGithubError(error: unknown): GithubFailure {
-  const err = error as {
+  const err = (error ?? {}) as {
     status?: unknown;
     message?: unknown;
     response?: { headers?: Record<string, unknown> };
   };
-  const status = typeof err?.status === 'number' ? err.status : undefined;
+  const status = typeof err.status === 'number' ? err.status : undefined;
   // GitHub appends " - https://docs.github.com/..." to its messages.
-  const message = (typeof err?.message === 'string' ? err.message : String(error))
+  const message = (typeof err.message === 'string' ? err.message : String(error))
     .split(/\r?\n/)[0]!
     .replace(/ - https:\/\/docs\.github\.com\S*$/, '')
     .replace(/\.+$/, '');
-  const remaining = err?.response?.headers?.['x-ratelimit-remaining'];
+  const remaining = err.response?.headers?.['x-ratelimit-remaining'];
   if ((status === 403 || status === 429) && (remaining === '0' || /rate limit/i.test(message))) {
     return { kind: 'rate_limit', message };
   }
@@ -111,7 +108,6 @@ export function describeGithubError(error: unknown): GithubFailure {
 
 /** How the warnings of one best-effort side effect on GitHub read. */
 export interface SideEffect {
-  /** The warning's title. */
   title: string;
   /** How to turn the side effect off, after "Pass a token (…) or". */
   off: string;

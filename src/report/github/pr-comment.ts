@@ -14,9 +14,6 @@ import {
   type SideEffect,
 } from './octokit.js';
 
-/** The login comments made with the workflow's `GITHUB_TOKEN` carry. */
-const GITHUB_ACTIONS_BOT = 'github-actions[bot]';
-
 /** 100 comments a page: 5,000 comments. */
 const MAX_COMMENT_PAGES = 50;
 
@@ -52,7 +49,7 @@ export function isOwnComment(comment: CommentLike, viewerLogin: string | undefin
   const login = comment.user?.login;
   if (!login) return false;
   if (viewerLogin !== undefined) return login === viewerLogin;
-  if (login === GITHUB_ACTIONS_BOT) return true;
+  if (login === 'github-actions[bot]') return true;
   const slug = comment.performed_via_github_app?.slug;
   return comment.user?.type === 'Bot' && !!slug && login === `${slug}[bot]`;
 }
@@ -73,13 +70,11 @@ async function findComment(
   marker: string,
   logger: Logger,
 ): Promise<CommentLike | undefined> {
+  // Expected to fail with the workflow token (403): then the bot identities match.
   const login = await octokit.rest.users.getAuthenticated().then(
     ({ data }) => data.login,
-    () => {
-      // Expected with the workflow token (403): fall back to the bot identities.
-      logger.debug('GET /user is not allowed for this token: matching bot-authored comments.');
-      return undefined;
-    },
+    () =>
+      void logger.debug('GET /user is not allowed for this token: matching bot-authored comments.'),
   );
   let pages = 0;
   const [found] = await octokit.paginate(
@@ -104,17 +99,13 @@ async function findComment(
 export async function upsertPrComment(opts: GithubCall & { report: RunReport }): Promise<void> {
   const { github, report, logger } = opts;
   const pr = github.pullRequest;
-  if (!pr) {
-    logger.debug('Not a pull-request event: no PR comment.');
-    return;
-  }
   const key = report.name ?? report.deploymentId;
-  if (!key) {
-    logger.debug('No deployment name or ID: no PR comment.');
+  if (!pr || !key) {
+    logger.debug(`${pr ? 'No deployment name or ID' : 'Not a pull-request event'}: no PR comment.`);
     return;
   }
   const marker = commentMarker(key);
-  const body = redact(renderComment(report, marker, { runUrl: workflowRunUrl(github) }));
+  const body = redact(renderComment(report, marker, workflowRunUrl(github)));
   const doing = `Could not create or update the comment on pull request #${pr.number} (${codeSpan(key)})`;
   await bestEffort(opts, PR_COMMENT, doing, async ({ octokit, owner, repo }) => {
     const params = { owner, repo, issue_number: pr.number };

@@ -21,20 +21,13 @@ export async function readPullStates(
 ): Promise<Map<number, PullState>> {
   const states = new Map<number, PullState>();
   if (numbers.length === 0) return states;
-  let gh: GithubRepo;
-  try {
-    gh = await connectGithub(opts);
-  } catch (error) {
-    const reason = describeGithubError(error).message;
-    for (const n of numbers) states.set(n, { kind: 'unknown', reason });
-    return states;
-  }
-
+  const gh = await connectGithub(opts).catch((error: unknown) => describeGithubError(error));
+  if ('kind' in gh)
+    return new Map(numbers.map((n) => [n, { kind: 'unknown', reason: gh.message }]));
   const queue = [...new Set(numbers)];
   const worker = async () => {
-    for (let n = queue.shift(); n !== undefined; n = queue.shift()) {
+    for (let n = queue.shift(); n !== undefined; n = queue.shift())
       states.set(n, await readOne(gh, n));
-    }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
 
@@ -46,14 +39,8 @@ export async function readPullStates(
       () => undefined,
       (error: unknown) => describeGithubError(error).message,
     ));
-  if (doubt) {
-    for (const n of missing) {
-      states.set(n, {
-        kind: 'unknown',
-        reason: `GitHub answered 404, but the repository ${opts.github.repository} is not readable with this token either (${doubt})`,
-      });
-    }
-  }
+  const reason = `GitHub answered 404, but the repository ${opts.github.repository} is not readable with this token either (${doubt})`;
+  if (doubt) for (const n of missing) states.set(n, { kind: 'unknown', reason });
   return states;
 }
 
@@ -68,14 +55,13 @@ async function readOne({ octokit, owner, repo }: GithubRepo, n: number): Promise
     if (data.state === 'open') return { kind: 'open', title };
     return { kind: 'unknown', reason: `GitHub reported the state "${String(data.state)}"` };
   } catch (error) {
-    const failure = describeGithubError(error);
-    if (failure.kind === 'not_found') return { kind: 'missing' };
-    const advice =
-      failure.kind === 'permission'
-        ? ' (the token may lack `permissions: pull-requests: read`)'
-        : failure.kind === 'rate_limit'
-          ? ' (the GitHub API rate limit is exhausted)'
-          : '';
-    return { kind: 'unknown', reason: `${failure.message}${advice}` };
+    const { kind, message } = describeGithubError(error);
+    if (kind === 'not_found') return { kind: 'missing' };
+    const advice = {
+      permission: ' (the token may lack `permissions: pull-requests: read`)',
+      rate_limit: ' (the GitHub API rate limit is exhausted)',
+      other: '',
+    }[kind];
+    return { kind: 'unknown', reason: `${message}${advice}` };
   }
 }
