@@ -40,7 +40,7 @@ const COVERED_ELSEWHERE: Readonly<Record<string, string>> = {
   'src/commands/rollback.ts': '__tests__/e2e/rollback.test.ts',
   'src/deployment/upload/source-files.ts': '__tests__/deployment/upload/archive.test.ts',
   'src/api/answers.ts': '__tests__/api/client.test.ts',
-  'src/verify/shared.ts': '__tests__/verify/index.test.ts',
+  'src/verify/agent-server.ts': '__tests__/verify/index.test.ts',
   'src/lib/errors.ts': '__tests__/api/client.test.ts',
   'src/lib/paths.ts': '__tests__/inputs/secrets.test.ts',
   'src/lib/time.ts': '__tests__/api/http/request.test.ts',

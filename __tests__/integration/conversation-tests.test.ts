@@ -9,7 +9,7 @@ import type { Logger } from '../../src/lib/untrusted.js';
 import { Deadline, systemClock } from '../../src/lib/time.js';
 import { runConversationTests } from '../../src/verify/conversation-tests.js';
 import { parseTestsFile } from '../../src/verify/tests-file.js';
-import type { VerifyContext } from '../../src/verify/shared.js';
+import type { VerifyContext } from '../../src/verify/agent-server.js';
 import {
   SKIP_MESSAGE,
   skipWithoutFixture,

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { HttpContext } from '../../src/api/http/request.js';
 import { Deadline, systemClock } from '../../src/lib/time.js';
 import { healthCheck, smokeTest, verifyDeployment } from '../../src/verify/index.js';
-import { CheckError, type VerifyContext } from '../../src/verify/shared.js';
+import { CheckError, type VerifyContext } from '../../src/verify/agent-server.js';
 import {
   SKIP_MESSAGE,
   skipWithoutFixture,

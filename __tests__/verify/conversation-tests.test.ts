@@ -25,7 +25,7 @@ import {
 } from '../../src/verify/conversation-tests.js';
 import { parseTestsFile, type TestCase } from '../../src/verify/tests-file.js';
 import { verifyDeployment } from '../../src/verify/index.js';
-import type { VerifyContext } from '../../src/verify/shared.js';
+import type { VerifyContext } from '../../src/verify/agent-server.js';
 
 let sim: Simulator;
 let depId: string;

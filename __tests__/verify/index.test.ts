@@ -10,7 +10,7 @@ import type { HttpContext } from '../../src/api/http/request.js';
 import { Deadline } from '../../src/lib/time.js';
 import { FakeClock, recordingLogger } from '../helpers/fakes.js';
 import { healthCheck, smokeTest, verifyDeployment } from '../../src/verify/index.js';
-import { CheckError, type VerifyContext } from '../../src/verify/shared.js';
+import { CheckError, type VerifyContext } from '../../src/verify/agent-server.js';
 
 const API_KEY = 'lsv2_sk_test_key_0123456789';
 

@@ -24,7 +24,7 @@ import {
   stepFailure,
   streamRun,
   type VerifyContext,
-} from './shared.js';
+} from './agent-server.js';
 import { CaseFailure, checkTurn } from './expectations.js';
 import type { TestCase } from './tests-file.js';
 

@@ -31,7 +31,7 @@ import {
   streamRun,
   urlProblem,
   type VerifyContext,
-} from './shared.js';
+} from './agent-server.js';
 import {
   runConversationTests,
   type ConversationTestsOptions,

@@ -8,7 +8,7 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { ChangedFile } from '../../deployment/agent-files.js';
 import {
   connectGithub,
@@ -28,7 +28,7 @@ const CompareFiles = z.array(
   z.object({
     filename: z.string(),
     status: z.string(),
-    previous_filename: z.string().optional().catch(undefined),
+    previous_filename: z.catch(z.optional(z.string()), undefined),
   }),
 );
 

@@ -4,7 +4,7 @@
  * revision was superseded, `error` on cancellation. Best effort: nothing here throws; a
  * missing permission is one warning, after which the object stops calling GitHub.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { truncate } from '../../lib/text.js';
 import { collapseWhitespace, redact } from '../../lib/untrusted.js';
 import { httpUrl } from '../markdown.js';
@@ -26,7 +26,7 @@ type DeploymentState = 'in_progress' | 'success' | 'failure' | 'inactive' | 'err
 const MAX_DEPLOYMENT_PAGES = 10;
 /** The payload key under which a GitHub deployment records the LangSmith deployment's ID. */
 const PAYLOAD_KEY = 'langsmith_deployment_id';
-const Payload = z.object({ [PAYLOAD_KEY]: z.string().min(1) });
+const Payload = z.object({ [PAYLOAD_KEY]: z.string().check(z.minLength(1)) });
 
 const GITHUB_DEPLOYMENT: SideEffect = {
   title: 'GitHub deployment not updated',

@@ -2,8 +2,7 @@
  * One pull-request comment per PR and deployment name, found again by a hidden marker and
  * updated in place on every run. Best effort: nothing here throws, failures are one warning.
  */
-import { redact, type Logger } from '../../lib/untrusted.js';
-import { codeSpan } from '../markdown.js';
+import { inert, redact, type Logger } from '../../lib/untrusted.js';
 import type { RunReport } from '../record.js';
 import { renderComment } from '../render.js';
 import {
@@ -106,7 +105,7 @@ export async function upsertPrComment(opts: GithubCall & { report: RunReport }):
   }
   const marker = commentMarker(key);
   const body = redact(renderComment(report, marker, workflowRunUrl(github)));
-  const doing = `Could not create or update the comment on pull request #${pr.number} (${codeSpan(key)})`;
+  const doing = `Could not create or update the comment on pull request #${pr.number} (${inert(key)})`;
   await bestEffort(opts, PR_COMMENT, doing, async ({ octokit, owner, repo }) => {
     const params = { owner, repo, issue_number: pr.number };
     const existing = await findComment(octokit, params, marker, logger);
@@ -114,7 +113,9 @@ export async function upsertPrComment(opts: GithubCall & { report: RunReport }):
       await octokit.rest.issues.updateComment({ owner, repo, comment_id: existing.id, body });
       logger.info(`Updated the comment on pull request #${pr.number}.`);
     } else if (report.command === 'delete') {
-      logger.debug(`No comment for ${key} on pull request #${pr.number}: nothing to update.`);
+      logger.debug(
+        `No comment for ${inert(key)} on pull request #${pr.number}: nothing to update.`,
+      );
     } else {
       await octokit.rest.issues.createComment({ ...params, body });
       logger.info(`Commented on pull request #${pr.number}.`);
