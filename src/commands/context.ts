@@ -6,7 +6,7 @@
  */
 import { errorMessage } from '../lib/text.js';
 import type { Config } from '../inputs/config.js';
-import { MAX_PAGES, type ControlPlane, type ControlPlaneClient } from '../api/client.js';
+import { MAX_PAGES, type ControlPlaneClient } from '../api/client.js';
 import type { Deployment } from '../api/schemas.js';
 import { ActionError, ApiError } from '../lib/errors.js';
 import type { HttpContext } from '../api/http/request.js';
@@ -16,7 +16,8 @@ import type { RunBasics } from '../lib/time.js';
 import { withoutCredentials } from '../lib/outputs.js';
 import { renderSummary } from '../report/render.js';
 import { upsertPrComment } from '../report/github/pr-comment.js';
-import { GithubDeployment } from '../report/github/github-deployment.js';
+import { deactivateEnvironment, GithubDeployment } from '../report/github/github-deployment.js';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fetchLogTail, printLogBlock } from '../deployment/logs.js';
 import { revisionStatus } from '../deployment/revision-status.js';
 import { uiUrl } from '../deployment/target.js';
@@ -83,16 +84,21 @@ export async function bestEffortWithin(
   promise: Promise<unknown> | undefined,
   ms: number,
 ): Promise<void> {
-  if (!promise) return;
-  let timer: NodeJS.Timeout | undefined;
+  const timer = new AbortController();
   await Promise.race([
-    promise.catch(() => undefined),
-    new Promise((resolve) => {
-      timer = setTimeout(resolve, ms);
-      timer.unref();
-    }),
+    promise?.catch(() => undefined),
+    delay(ms, undefined, { ref: false, signal: timer.signal }).catch(() => undefined),
   ]);
-  if (timer) clearTimeout(timer);
+  timer.abort();
+}
+
+/** Marks the GitHub deployments of `environment` inactive (best effort). */
+export function deactivate(ctx: RunContext, environment: string): Promise<void> {
+  const { githubToken: token, github } = ctx.config;
+  return bestEffortWithin(
+    deactivateEnvironment({ token, github, environment, logger: ctx.logger }),
+    15000,
+  );
 }
 
 const PAGE_SIZE = 100;
@@ -190,26 +196,13 @@ export async function notWaiting(
 
 /** Follows a revision with the run's polling (`poll-interval`); `ctx` may bring its own budget. */
 export function follow(
-  ctx: Pick<RunContext, 'clock' | 'deadline' | 'signal' | 'logger' | 'config'> & {
-    client: ControlPlane;
-  },
+  ctx: RunContext,
   deploymentId: string,
   revisionId: string,
   options: Pick<WaitOptions, 'onStatus' | 'onPoll' | 'initial'>,
 ): Promise<WaitResult> {
-  const { client, clock, deadline, signal, logger } = ctx;
   const pollIntervalMs = ctx.config.pollIntervalSeconds * 1000;
-  return waitForRevision({
-    client,
-    deploymentId,
-    revisionId,
-    clock,
-    deadline,
-    signal,
-    logger,
-    pollIntervalMs,
-    ...options,
-  });
+  return waitForRevision({ ...ctx, deploymentId, revisionId, pollIntervalMs, ...options });
 }
 
 export async function showLogTail(

@@ -6,9 +6,7 @@
 import { DeadlineError } from '../lib/errors.js';
 import { inert } from '../lib/untrusted.js';
 import { lookupTarget, uiUrl, waitUntilGone } from '../deployment/target.js';
-
-import { bestEffortWithin, writeReports, type RunContext } from './context.js';
-import { deactivateEnvironment } from '../report/github/github-deployment.js';
+import { deactivate, writeReports, type RunContext } from './context.js';
 
 export async function runDelete(ctx: RunContext): Promise<number> {
   const { config, client, logger, state } = ctx;
@@ -83,17 +81,7 @@ async function waitForTheDeletion(ctx: RunContext, id: string, name: string): Pr
 
 /** PR comment ("preview removed"), GitHub environment inactive, summary: all best effort. */
 async function afterDelete(ctx: RunContext): Promise<void> {
-  const { config } = ctx;
-  if (config.environment && config.githubToken) {
-    await bestEffortWithin(
-      deactivateEnvironment({
-        token: config.githubToken,
-        github: config.github,
-        environment: config.environment,
-        logger: ctx.logger,
-      }),
-      15000,
-    );
-  }
+  const { environment, githubToken } = ctx.config;
+  if (environment && githubToken) await deactivate(ctx, environment);
   await writeReports(ctx);
 }

@@ -16,7 +16,7 @@ import { errorMessage } from '../lib/text.js';
 import { BULK_DELETE_LIMIT } from '../api/bulk-delete.js';
 import type { Deployment } from '../api/schemas.js';
 import { ActionError, CancelledError } from '../lib/errors.js';
-import { bestEffortWithin, fail, listAll, type RunContext } from './context.js';
+import { deactivate, fail, listAll, type RunContext } from './context.js';
 import {
   actionLabel,
   isFailed,
@@ -37,10 +37,7 @@ import {
 } from '../inputs/prune-template.js';
 import { appendStepSummary, inert, redact } from '../lib/untrusted.js';
 import { normalizeRepoUrl } from '../deployment/upsert.js';
-import {
-  deactivateEnvironment,
-  recordedDeploymentIds,
-} from '../report/github/github-deployment.js';
+import { recordedDeploymentIds } from '../report/github/github-deployment.js';
 
 interface Match {
   deployment: Deployment;
@@ -283,17 +280,8 @@ async function deactivateEnvironments(
   rows: readonly PruneRow[],
   environmentTemplate: string,
 ): Promise<void> {
-  const { config, logger } = ctx;
   for (const pr of new Set(rows.filter((r) => isRemoved(r.action)).map((r) => r.pr))) {
     if (ctx.signal.aborted) return;
-    await bestEffortWithin(
-      deactivateEnvironment({
-        token: config.githubToken,
-        github: config.github,
-        environment: fillTemplate(environmentTemplate, pr),
-        logger,
-      }),
-      15000,
-    );
+    await deactivate(ctx, fillTemplate(environmentTemplate, pr));
   }
 }

@@ -179,8 +179,8 @@ export async function redeploy(
     );
     return ctx.client.redeployRevision(deployment.id, target);
   });
-  if ('revisionId' in sent) return sent.revisionId;
-  return (await withRevision(ctx, sent.answer, 'redeploy', sent.before)).revisionId;
+  if (!('answer' in sent)) return sent.revisionId;
+  return (await withRevision(ctx, sent.answer, 'redeploy', fresh.latest_revision_id)).revisionId;
 }
 
 /** The error's message without its final period, to go inside a sentence. */

@@ -1,12 +1,9 @@
 /**
  * Create or update ("upsert") a deployment: POST when the lookup found none, else a new
  * revision (POST …/revisions) after checking it is the same kind. `source: upload` goes
- * through its own path (`upload/upload.ts`), which uses the same calls.
- *
- * The request bodies come from the inputs, after the checks on what the lookup found (same
- * kind, same repository) or did not (what a create needs). Every write is made safe against
- * a lost answer: the run always learns which revision its own call created, and a name never
- * ends up with two deployments.
+ * through its own path (`upload/upload.ts`), which uses the same calls. Every write is made
+ * safe against a lost answer: the run always learns which revision its own call created, and a
+ * name never ends up with two deployments.
  */
 import type {
   Deployment,
@@ -24,10 +21,8 @@ import { inert } from '../lib/untrusted.js';
 import type { SourceArchive } from './upload/archive.js';
 import { shortWaitMs, type TargetContext } from './target.js';
 
-export interface UpsertContext extends TargetContext {
-  /** `source: upload`: the archive built before the lookup. */
-  sourceArchive?: SourceArchive;
-}
+/** `sourceArchive`: with `source: upload`, the archive built before the lookup. */
+export type UpsertContext = TargetContext & { sourceArchive?: SourceArchive };
 
 export interface UpsertResult {
   deployment: Deployment;
@@ -64,10 +59,12 @@ export async function upsert(
  */
 export function checkSameKind(config: Config, found: Deployment): void {
   if (config.source === 'upload' && found.source === 'internal_docker') return;
-  if (found.source !== wireSource(config)) {
+  // The platform's name of the source: `upload` is its `internal_source`.
+  const wire = config.source === 'upload' ? 'internal_source' : config.source;
+  if (found.source !== wire) {
     throw new ActionError(
       `Deployment '${inert(found.name)}' (${inert(found.id)}) has source '${inert(found.source)}', but the inputs say ` +
-        `'${config.source}' (input \`source\`, sent as '${wireSource(config)}'). Updating it ` +
+        `'${config.source}' (input \`source\`, sent as '${wire}'). Updating it ` +
         'would deploy something else; ' +
         'use another `name`, or fix `source`.',
       'Deployment of another kind',
@@ -84,11 +81,6 @@ export function checkSameKind(config: Config, found: Deployment): void {
       );
     }
   }
-}
-
-/** The platform's name of the source: `upload` is its `internal_source`. */
-export function wireSource(config: Config): string {
-  return config.source === 'upload' ? 'internal_source' : config.source;
 }
 
 export function normalizeRepoUrl(url: string): string {
@@ -130,33 +122,26 @@ export function buildCommandFields(
 }
 
 export function createRequest(config: CreatableConfig): DeploymentCreateRequest {
-  const common = {
+  const github = config.source === 'github';
+  const { integrationId, repoUrl, deploymentType, buildOnPush, listenerId, k8sNamespace } = config;
+  return {
     name: config.name,
+    source: github ? 'github' : 'external_docker',
+    source_config: github
+      ? {
+          integration_id: integrationId,
+          repo_url: repoUrl,
+          deployment_type: deploymentType,
+          build_on_push: buildOnPush,
+          ...buildCommandFields(config),
+        }
+      : {
+          ...imageFields(config),
+          ...(listenerId ? { listener_id: listenerId } : {}),
+          ...(k8sNamespace ? { listener_config: { k8s_namespace: k8sNamespace } } : {}),
+        },
     source_revision_config: sourceRevisionConfig(config),
     secrets: config.secrets ?? [],
-  };
-  if (config.source === 'github') {
-    const { integrationId, repoUrl, deploymentType, buildOnPush } = config;
-    return {
-      ...common,
-      source: 'github',
-      source_config: {
-        integration_id: integrationId,
-        repo_url: repoUrl,
-        deployment_type: deploymentType,
-        build_on_push: buildOnPush,
-        ...buildCommandFields(config),
-      },
-    };
-  }
-  return {
-    ...common,
-    source: 'external_docker',
-    source_config: {
-      ...imageFields(config),
-      ...(config.listenerId ? { listener_id: config.listenerId } : {}),
-      ...(config.k8sNamespace ? { listener_config: { k8s_namespace: config.k8sNamespace } } : {}),
-    },
   };
 }
 
@@ -223,25 +208,23 @@ export async function createDeployment(
         );
         return { deployment: existing, created: lost };
       }
-      if (refused && isTracingProjectConflict(error)) throw tracingProjectConflict(body.name);
-      if (refused || attempt >= MAX_UNKNOWN_OUTCOMES) throw error;
+      if (refused) throw tracingProjectConflict(error, body.name) ?? error;
+      if (attempt >= MAX_UNKNOWN_OUTCOMES) throw error;
     }
   }
 }
 
 /**
- * A create answered 409 because a LangSmith tracing project of that name exists: the
- * deployment of that name was deleted earlier without `delete-tracing-project` (a reopened
- * pull request, typically), and the platform will not create a deployment whose tracing
- * project name is taken. The server's detail reads "There already exists a project in
- * LangSmith named: <name>".
+ * A create refused (HTTP 409) because a LangSmith tracing project of that name exists (the
+ * server's detail: "There already exists a project in LangSmith named: <name>"): a deployment
+ * of that name was deleted earlier without `delete-tracing-project` (a reopened pull request,
+ * typically), and the platform will not create one whose tracing project name is taken. The
+ * error explains it and the remedies (the name is the `name` input, checked).
  */
-function isTracingProjectConflict(error: ApiError): boolean {
-  return error.status === 409 && /already exists a project in LangSmith named/i.test(error.message);
-}
-
-/** The error that explains it and the remedies (the name is the `name` input, checked). */
-function tracingProjectConflict(name: string): ActionError {
+function tracingProjectConflict(error: ApiError, name: string): ActionError | undefined {
+  if (error.status !== 409 || !/already exists a project in LangSmith named/i.test(error.message)) {
+    return undefined;
+  }
   const shown = inert(name, 100);
   return new ActionError(
     `Creating deployment '${shown}' was refused (HTTP 409): a LangSmith tracing project named ` +
@@ -256,65 +239,49 @@ function tracingProjectConflict(name: string): ActionError {
   );
 }
 
-/** PATCH /v2/deployments/{id} and the revision it made. */
-export async function applyPatch(
-  ctx: UpsertContext,
-  found: Deployment,
-  body: DeploymentPatchRequest,
-  created: boolean,
-): Promise<UpsertResult> {
-  const name = `'${inert(found.name)}' (${inert(found.id)})`;
-  const sent = await writeOnce(ctx, found, 'update', MAX_UNKNOWN_OUTCOMES, () => {
-    ctx.logger.info(
-      created
-        ? `Requesting the first revision of the new deployment ${name}.`
-        : `Updating deployment ${name}.`,
-    );
-    return ctx.client.patchDeployment(found.id, body);
-  });
-  if ('revisionId' in sent)
-    return { deployment: sent.deployment, revisionId: sent.revisionId, created };
-  return withRevision(ctx, sent.answer, created ? 'create' : 'update', sent.before);
-}
-
 /**
- * POST /v2/deployments/{id}/revisions: the answer is the new revision. An install without the
- * endpoint (404/405) gets `patch` instead, once, with a notice.
+ * A new revision of `found`: POST /v2/deployments/{id}/revisions with `body` (the answer is the
+ * revision); without `body`, or on an install without that endpoint (404/405: then with a
+ * notice), PATCH /v2/deployments/{id} with `patch` and the revision it made.
  */
 export async function requestRevision(
   ctx: UpsertContext,
   found: Deployment,
-  body: RevisionCreateRequest,
+  body: RevisionCreateRequest | undefined,
   patch: DeploymentPatchRequest,
   created: boolean,
 ): Promise<UpsertResult> {
   const { client, logger } = ctx;
-  if (!client.createRevision) return applyPatch(ctx, found, patch, created);
-  const sent = await writeOnce(ctx, found, 'new revision', MAX_UNKNOWN_OUTCOMES, () => {
-    logger.info(
-      `Requesting ${created ? 'the first revision of the new deployment' : 'a new revision of'} ` +
-        `'${inert(found.name)}' (${inert(found.id)}).`,
+  const name = `'${inert(found.name)}' (${inert(found.id)})`;
+  const first = `Requesting the first revision of the new deployment ${name}.`;
+  if (body && client.createRevision) {
+    const sent = await writeOnce(ctx, found, 'new revision', MAX_UNKNOWN_OUTCOMES, () => {
+      logger.info(created ? first : `Requesting a new revision of ${name}.`);
+      return client.createRevision!(found.id, body);
+    });
+    if (!('answer' in sent)) return { ...sent, created };
+    if (typeof sent.answer === 'object') {
+      return { deployment: found, revisionId: sent.answer.id, revision: sent.answer, created };
+    }
+    logger.notice(
+      `The control plane does not offer POST /v2/deployments/{id}/revisions (HTTP ${sent.answer}); ` +
+        'updating the deployment with PATCH instead, as older installs expect.',
+      { title: 'Revision requested with PATCH' },
     );
-    return client.createRevision!(found.id, body);
-  });
-  if ('revisionId' in sent)
-    return { deployment: sent.deployment, revisionId: sent.revisionId, created };
-  if (typeof sent.answer === 'object') {
-    return { deployment: found, revisionId: sent.answer.id, revision: sent.answer, created };
   }
-  logger.notice(
-    `The control plane does not offer POST /v2/deployments/{id}/revisions (HTTP ${sent.answer}); ` +
-      'updating the deployment with PATCH instead, as older installs expect.',
-    { title: 'Revision requested with PATCH' },
-  );
-  return applyPatch(ctx, found, patch, created);
+  const sent = await writeOnce(ctx, found, 'update', MAX_UNKNOWN_OUTCOMES, () => {
+    logger.info(created ? first : `Updating deployment ${name}.`);
+    return client.patchDeployment(found.id, patch);
+  });
+  if (!('answer' in sent)) return { ...sent, created };
+  return withRevision(ctx, sent.answer, created ? 'create' : 'update', found.latest_revision_id);
 }
 
 /**
  * Sends a write that makes a revision (an update, a new revision, a redeploy) and its answer.
  * A lost answer (reset, timeout, 5xx after sending) is resolved by reading the deployment: a
- * new `latest_revision_id` is this write's revision; otherwise it is sent again, up to
- * `attempts` times in all. `before`: the `latest_revision_id` the answer must differ from.
+ * `latest_revision_id` other than `found`'s is this write's revision; otherwise it is sent
+ * again, up to `attempts` times in all.
  */
 export async function writeOnce<T>(
   ctx: TargetContext,
@@ -322,11 +289,10 @@ export async function writeOnce<T>(
   what: string,
   attempts: number,
   send: () => Promise<T>,
-): Promise<{ answer: T; before: string | null } | { deployment: Deployment; revisionId: string }> {
-  let before = found.latest_revision_id;
+): Promise<{ answer: T } | { deployment: Deployment; revisionId: string }> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return { answer: await send(), before };
+      return { answer: await send() };
     } catch (error) {
       if (!(error instanceof OutcomeUnknownError)) throw error;
       ctx.logger.warning(
@@ -334,12 +300,12 @@ export async function writeOnce<T>(
           'reading the deployment to see whether it was applied.',
       );
       const now = await ctx.client.getDeployment(found.id);
-      if (now.latest_revision_id && now.latest_revision_id !== before) {
-        ctx.logger.info(`The ${what} was applied: revision ${inert(now.latest_revision_id)}.`);
-        return { deployment: now, revisionId: now.latest_revision_id };
+      const latest = now.latest_revision_id;
+      if (latest && latest !== found.latest_revision_id) {
+        ctx.logger.info(`The ${what} was applied: revision ${inert(latest)}.`);
+        return { deployment: now, revisionId: latest };
       }
       if (attempt >= attempts) throw error;
-      before = now.latest_revision_id;
     }
   }
 }
