@@ -55,8 +55,7 @@ describe('interruptPrevious', () => {
     it(`interrupts the latest revision while it is ${status}, and says so`, async () => {
       const { cp, calls } = client(status);
       const { logger, lines } = recorder();
-      const outcome = await interruptPrevious(cp, DEP, logger);
-      expect(outcome).toEqual({ kind: 'interrupted', revisionId: 'rev-2', status });
+      await interruptPrevious(cp, DEP, logger);
       expect(calls).toEqual(['GET dep-1/rev-2', 'POST dep-1/rev-2/interruption']);
       expect(lines).toEqual([
         {
@@ -78,7 +77,7 @@ describe('interruptPrevious', () => {
     it(`leaves a ${status} revision alone`, async () => {
       const { cp, calls } = client(status);
       const { logger, lines } = recorder();
-      expect((await interruptPrevious(cp, DEP, logger)).kind).toBe('none');
+      await interruptPrevious(cp, DEP, logger);
       expect(calls).toEqual(['GET dep-1/rev-2']);
       expect(lines).toEqual([]);
     });
@@ -86,10 +85,10 @@ describe('interruptPrevious', () => {
 
   for (const code of [404, 405, 409] as const) {
     it(`an HTTP ${code} answer is a notice, not a failure`, async () => {
-      const { cp } = client('BUILDING', code);
+      const { cp, calls } = client('BUILDING', code);
       const { logger, lines } = recorder();
-      const outcome = await interruptPrevious(cp, DEP, logger);
-      expect(outcome).toEqual({ kind: 'refused', revisionId: 'rev-2', httpStatus: code });
+      await interruptPrevious(cp, DEP, logger);
+      expect(calls).toEqual(['GET dep-1/rev-2', 'POST dep-1/rev-2/interruption']);
       expect(lines.map((l) => l.level)).toEqual(['notice']);
       expect(lines[0]!.message).toContain(`HTTP ${code}`);
       expect(lines[0]!.message).toMatch(/update goes ahead/);
@@ -102,8 +101,7 @@ describe('interruptPrevious', () => {
       new ApiError('HTTP 500 from the control plane', { status: 500, method: 'POST', path: '/x' }),
     );
     const { logger, lines } = recorder();
-    const outcome = await interruptPrevious(cp, DEP, logger);
-    expect(outcome.kind).toBe('failed');
+    await interruptPrevious(cp, DEP, logger);
     expect(lines.map((l) => l.level)).toEqual(['warning']);
     expect(lines[0]!.message).toMatch(/interrupt-previous: false/);
   });
@@ -112,9 +110,10 @@ describe('interruptPrevious', () => {
     const { cp, calls } = client(
       new ApiError('HTTP 503', { status: 503, method: 'GET', path: '/x' }),
     );
-    const { logger } = recorder();
-    expect((await interruptPrevious(cp, DEP, logger)).kind).toBe('failed');
+    const { logger, lines } = recorder();
+    await interruptPrevious(cp, DEP, logger);
     expect(calls).toEqual(['GET dep-1/rev-2']);
+    expect(lines.map((l) => l.level)).toEqual(['debug']);
   });
 
   it('cancellation still ends the run', async () => {
@@ -132,11 +131,10 @@ describe('interruptPrevious', () => {
 
   it('does nothing without a latest revision', async () => {
     const { cp, calls } = client('BUILDING');
-    const { logger } = recorder();
-    expect((await interruptPrevious(cp, { ...DEP, latest_revision_id: null }, logger)).kind).toBe(
-      'none',
-    );
+    const { logger, lines } = recorder();
+    await interruptPrevious(cp, { ...DEP, latest_revision_id: null }, logger);
     expect(calls).toEqual([]);
+    expect(lines).toEqual([]);
   });
 
   it('neutralises workflow commands in names from the control plane', async () => {

@@ -33,17 +33,23 @@ export async function runRollback(ctx: RunContext): Promise<number> {
   const report = state.report;
   report.name = config.name;
 
-  const deployment = await lookup(ctx);
+  const deployment = await lookupTarget(client, config, 'roll back');
+  if (!deployment) {
+    throw new ActionError(
+      config.deploymentId
+        ? `Deployment ${config.deploymentId} (input \`deployment-id\`) does not exist in this ` +
+            'workspace, so there is nothing to roll back. Check the ID.'
+        : `There is no deployment named '${config.name}' (input \`name\`), so there is nothing to ` +
+            'roll back. Check the name, and `workspace-id` if the key can reach several workspaces.',
+      'Deployment not found',
+    );
+  }
   setDeploymentOutputs(ctx, deployment);
 
   const label = `'${inert(deployment.name, 100)}' (${inert(deployment.id, 100)})`;
   const live = deployment.active_revision_id ?? undefined;
   const revisions = await listAllRevisions(client, deployment.id);
   const picked = pickRollbackTarget(revisions, live, config.rollbackTo, label);
-  if (!picked.ok) {
-    fail(ctx, new ActionError(picked.message, 'Nothing to roll back to'));
-    return finish(ctx, 'failure');
-  }
   const target = picked.revision;
   const record: RollbackReport = {
     ...(live ? { from: live } : {}),
@@ -134,21 +140,6 @@ async function finishRollback(
       (report.url ? ` at ${inert(report.url, 300)}.` : '.'),
   );
   return finish(ctx, 'success');
-}
-
-/** The deployment to roll back, by `deployment-id` or by exact `name`; absent is an error. */
-async function lookup(ctx: RunContext): Promise<Deployment> {
-  const { config, client } = ctx;
-  const found = await lookupTarget(client, config, 'roll back');
-  if (found) return found;
-  throw new ActionError(
-    config.deploymentId
-      ? `Deployment ${config.deploymentId} (input \`deployment-id\`) does not exist in this ` +
-          'workspace, so there is nothing to roll back. Check the ID.'
-      : `There is no deployment named '${config.name}' (input \`name\`), so there is nothing to ` +
-          'roll back. Check the name, and `workspace-id` if the key can reach several workspaces.',
-    'Deployment not found',
-  );
 }
 
 /**

@@ -7,7 +7,7 @@
 import type { ControlPlane } from '../api/client.js';
 import type { Deployment, Revision } from '../api/schemas.js';
 import { revisionStatus } from './revision-status.js';
-import { CancelledError } from '../lib/errors.js';
+import { ActionError, CancelledError } from '../lib/errors.js';
 import {
   agentUrlOf,
   follow,
@@ -32,43 +32,38 @@ export function listAllRevisions(client: ControlPlane, id: string): Promise<Revi
   );
 }
 
-export type RollbackTarget =
-  { ok: true; revision: Revision; alreadyLive: boolean } | { ok: false; message: string };
-
 /**
  * The revision `command: rollback` serves: `rollbackTo` when given (it must be a revision of
  * this deployment that reached DEPLOYED), else the newest by `created_at` that reached
- * DEPLOYED other than the live one.
+ * DEPLOYED other than the live one. No such revision is an error.
  */
 export function pickRollbackTarget(
   revisions: readonly Revision[],
   activeRevisionId: string | null | undefined,
   rollbackTo: string | undefined,
   deploymentLabel: string,
-): RollbackTarget {
+): { revision: Revision; alreadyLive: boolean } {
   if (rollbackTo) {
     const wanted = rollbackTo.toLowerCase();
     const revision = revisions.find((r) => r.id.toLowerCase() === wanted);
     if (!revision) {
-      return {
-        ok: false,
-        message:
-          `Input \`rollback-to\` names revision ${rollbackTo}, which is not one of the ` +
+      throw new ActionError(
+        `Input \`rollback-to\` names revision ${rollbackTo}, which is not one of the ` +
           `${revisions.length} revisions of deployment ${deploymentLabel}. Copy the ID from the ` +
           '`revision-id` output of the run that deployed it, or leave `rollback-to` empty to ' +
           'serve the newest earlier revision that reached DEPLOYED. Nothing was redeployed.',
-      };
+        'Nothing to roll back to',
+      );
     }
     if (revisionStatus(revision.status).outcome !== 'deployed') {
-      return {
-        ok: false,
-        message:
-          `Revision ${inert(revision.id, 100)} (input \`rollback-to\`) of deployment ${deploymentLabel} is ` +
+      throw new ActionError(
+        `Revision ${inert(revision.id, 100)} (input \`rollback-to\`) of deployment ${deploymentLabel} is ` +
           `${inert(revision.status, 40)}: only a revision that reached DEPLOYED can be served ` +
           'again. Pick another one, or leave `rollback-to` empty. Nothing was redeployed.',
-      };
+        'Nothing to roll back to',
+      );
     }
-    return { ok: true, revision, alreadyLive: revision.id === activeRevisionId };
+    return { revision, alreadyLive: revision.id === activeRevisionId };
   }
   const candidates = revisions
     .filter((r) => revisionStatus(r.status).outcome === 'deployed' && r.id !== activeRevisionId)
@@ -77,16 +72,15 @@ export function pickRollbackTarget(
     .sort((a, b) => nanLast(b.at) - nanLast(a.at) || a.i - b.i);
   const best = candidates[0];
   if (!best) {
-    return {
-      ok: false,
-      message:
-        `Deployment ${deploymentLabel} has no revision to roll back to: none of its ` +
+    throw new ActionError(
+      `Deployment ${deploymentLabel} has no revision to roll back to: none of its ` +
         `${revisions.length} revisions other than the live one` +
         (activeRevisionId ? ` (${inert(activeRevisionId, 100)})` : '') +
         ' reached DEPLOYED. Nothing was redeployed; deploy a fixed version instead.',
-    };
+      'Nothing to roll back to',
+    );
   }
-  return { ok: true, revision: best.r, alreadyLive: false };
+  return { revision: best.r, alreadyLive: false };
 }
 
 function nanLast(ms: number): number {
