@@ -267,13 +267,7 @@ function revisionFailure(
 async function verify(ctx: RunContext): Promise<unknown> {
   const { config, state } = ctx;
   if (!config.healthCheck && config.smokeTest === undefined && !config.tests) return undefined;
-  const result = await verifyDeployment(ctx, {
-    url: state.report.url,
-    healthCheck: config.healthCheck,
-    smokeTest: config.smokeTest,
-    smokeTestAssistant: config.smokeTestAssistant,
-    ...(config.tests && { tests: config.tests }),
-  });
+  const result = await verifyDeployment(ctx, { ...config, url: state.report.url });
   state.report.checks = { health: result.health, smoke: result.smoke, tests: result.tests };
   if (result.testsResult) {
     state.report.tests = result.testsResult.cases;
