@@ -3,7 +3,7 @@
  * revisions list, and how the reports show a rollback.
  */
 import { describe, expect, it, jest } from '@jest/globals';
-import { listAllRevisions, pickRollbackTarget } from '../../src/deployment/redeploy.js';
+import { listAllRevisions, pickRollbackTarget } from '../../src/commands/rollback.js';
 import type { ControlPlane } from '../../src/api/client.js';
 import type { Revision, RevisionsList } from '../../src/api/schemas.js';
 import { readConfig } from '../../src/inputs/read.js';
