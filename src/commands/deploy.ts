@@ -153,8 +153,7 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
     if (config.rollbackOnFailure && previousRevisionId) {
       failure.message += ` No rollback needed: revision ${inert(previousRevisionId, 100)}, live before this run, still serves.`;
     }
-    fail(ctx, failure);
-    return finish(ctx, 'failure');
+    throw failure; // the flow reports it
   }
   if (waited.outcome === 'skipped') {
     logger.warning(
@@ -213,11 +212,8 @@ async function runSkipped(
   ctx.logger.info(skippedMessage(found.name, skip, ctx.config));
   ctx.state.report.timeline.push({ status: 'DEPLOYED', at: ctx.clock.now() });
   setStatus(ctx, 'DEPLOYED');
-  if (skip.otherCommit) {
-    // The live commit on purpose: no warning that another commit was built.
-    ctx.output('commit-sha', skip.commitSha);
-    ctx.state.report.commitSha = skip.commitSha;
-  } else checkCommit(ctx, skip.commitSha || undefined);
+  // With `otherCommit` the live commit is another one on purpose: no warning that it was built.
+  checkCommit(ctx, skip.commitSha || undefined, !skip.otherCommit);
   if (!ctx.config.wait) return finish(ctx, 'started');
   return finishDeployed(ctx, found, await startGithubDeployment(ctx));
 }
@@ -333,12 +329,13 @@ function annotateFindings(ctx: RunContext, findings: Finding[]): boolean {
   return !failed;
 }
 
-function checkCommit(ctx: RunContext, built: string | undefined): void {
+/** The commit the platform built, as output and in the report; `warn`: if not this run's. */
+function checkCommit(ctx: RunContext, built: string | undefined, warn = true): void {
   if (!built) return;
   ctx.output('commit-sha', built);
   ctx.state.report.commitSha = built;
   const expected = ctx.config.github.pullRequest?.headSha ?? ctx.config.github.sha;
-  if (expected && built.toLowerCase() !== expected.toLowerCase()) {
+  if (warn && expected && built.toLowerCase() !== expected.toLowerCase()) {
     ctx.logger.warning(
       `The platform built commit ${built.slice(0, 12)}, but this workflow runs for ${expected.slice(0, 12)}: ` +
         'the branch has moved on since. The deployed code may not be the code of this run.',

@@ -40,10 +40,7 @@ export async function lookupTarget(
   return found;
 }
 
-/**
- * Finds the target deployment: by `deployment-id`, or by exact `name` across every page.
- * Undefined when there is none (or when the one found was being deleted and is now gone).
- */
+/** `command: deploy`'s lookup: also undefined when the one found was being deleted (now gone). */
 export async function findTarget(ctx: TargetContext): Promise<Deployment | undefined> {
   const { client, config, logger } = ctx;
   const found = await lookupTarget(client, config, 'update');

@@ -65,8 +65,7 @@ export function checkSameKind(config: Config, found: Deployment): void {
     throw new ActionError(
       `Deployment '${inert(found.name)}' (${inert(found.id)}) has source '${inert(found.source)}', but the inputs say ` +
         `'${config.source}' (input \`source\`, sent as '${wire}'). Updating it ` +
-        'would deploy something else; ' +
-        'use another `name`, or fix `source`.',
+        'would deploy something else; use another `name`, or fix `source`.',
       'Deployment of another kind',
     );
   }
@@ -83,12 +82,12 @@ export function checkSameKind(config: Config, found: Deployment): void {
   }
 }
 
+/** A repository URL without case, trailing slashes and `.git`, to compare two. */
 export function normalizeRepoUrl(url: string): string {
   return url
     .trim()
     .toLowerCase()
-    .replace(/\/+$/, '')
-    .replace(/\.git$/, '');
+    .replace(/(\.git)?\/*$/, '');
 }
 
 /** The inputs of a create: the name is known (`checkCreatable` proves it). */
