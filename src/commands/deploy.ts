@@ -5,7 +5,7 @@
 import type { Deployment } from '../api/schemas.js';
 import { revisionStatus } from '../deployment/revision-status.js';
 import { findTarget } from '../deployment/target.js';
-import { checkSameKind, upsert } from '../deployment/upsert.js';
+import { checkSameKind, interruptPrevious, upsert } from '../deployment/upsert.js';
 import { upsertFromUpload } from '../deployment/upload/upload.js';
 import { ActionError } from '../lib/errors.js';
 import {
@@ -32,7 +32,7 @@ import type { GithubDeployment } from '../report/github/github-deployment.js';
 import { inert } from '../lib/untrusted.js';
 import { prepareSourceArchive, type SourceArchive } from '../deployment/upload/archive.js';
 import type { WaitResult } from '../deployment/wait.js';
-import { interruptPrevious } from '../deployment/interrupt-previous.js';
+
 import { rollBackAfterFailedChecks } from './rollback.js';
 import { verifyDeployment } from '../verify/index.js';
 import { BuildLogStream } from '../deployment/logs.js';

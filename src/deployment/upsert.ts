@@ -3,7 +3,8 @@
  * revision (POST …/revisions) after checking it is the same kind. `source: upload` goes
  * through its own path (`upload/upload.ts`), which uses the same calls. Every write is made
  * safe against a lost answer: the run always learns which revision its own call created, and a
- * name never ends up with two deployments.
+ * name never ends up with two deployments. Before an update, `interrupt-previous` (off by
+ * default; the README says why) interrupts a revision still in progress, best effort.
  */
 import type {
   Deployment,
@@ -14,10 +15,13 @@ import type {
   SourceConfigRequest,
   SourceRevisionConfigRequest,
 } from '../api/schemas.js';
+import type { ControlPlane } from '../api/client.js';
 import type { Config } from '../inputs/config.js';
-import { ActionError, ApiError } from '../lib/errors.js';
+import { ActionError, ApiError, CancelledError, DeadlineError } from '../lib/errors.js';
+import { errorMessage as describe } from '../lib/text.js';
 import { OutcomeUnknownError } from '../api/http/request.js';
-import { inert } from '../lib/untrusted.js';
+import { inert, type Logger } from '../lib/untrusted.js';
+import { revisionStatus } from './revision-status.js';
 import type { SourceArchive } from './upload/archive.js';
 import { shortWaitMs, type TargetContext } from './target.js';
 
@@ -37,10 +41,7 @@ export interface UpsertResult {
 const MAX_UNKNOWN_OUTCOMES = 3;
 
 /** POST, or a new revision when the deployment exists (not `source: upload`). */
-export async function upsert(
-  ctx: UpsertContext,
-  found: Deployment | undefined,
-): Promise<UpsertResult> {
+export async function upsert(ctx: UpsertContext, found?: Deployment): Promise<UpsertResult> {
   if (!found) {
     checkCreatable(ctx.config);
     const made = await createDeployment(ctx, createRequest(ctx.config));
@@ -214,11 +215,9 @@ export async function createDeployment(
 }
 
 /**
- * A create refused (HTTP 409) because a LangSmith tracing project of that name exists (the
- * server's detail: "There already exists a project in LangSmith named: <name>"): a deployment
- * of that name was deleted earlier without `delete-tracing-project` (a reopened pull request,
- * typically), and the platform will not create one whose tracing project name is taken. The
- * error explains it and the remedies (the name is the `name` input, checked).
+ * A create refused (HTTP 409: "There already exists a project in LangSmith named: <name>"): a
+ * deployment of that name was deleted without `delete-tracing-project` (a reopened pull
+ * request, typically), and its tracing project name is taken. The error gives the remedies.
  */
 function tracingProjectConflict(error: ApiError, name: string): ActionError | undefined {
   if (error.status !== 409 || !/already exists a project in LangSmith named/i.test(error.message)) {
@@ -230,10 +229,9 @@ function tracingProjectConflict(error: ApiError, name: string): ActionError | un
       `'${shown}' already exists, and no deployment of that name does. A deployment of that name ` +
       'was deleted earlier without `delete-tracing-project: true` (for example when its pull ' +
       'request was closed, and the pull request has now been reopened), and its tracing project ' +
-      'was kept. Remedies: delete the tracing project ' +
-      `'${shown}' in LangSmith (Tracing projects; its traces go with it) and re-run this job; ` +
-      'or, so that it does not happen again, give the cleanup job `delete-tracing-project: true`; ' +
-      'or deploy under another `name`.',
+      `was kept. Remedies: delete the tracing project '${shown}' in LangSmith (Tracing projects; ` +
+      'its traces go with it) and re-run this job; or, so that it does not happen again, give ' +
+      'the cleanup job `delete-tracing-project: true`; or deploy under another `name`.',
     'Tracing project of that name exists',
   );
 }
@@ -336,9 +334,64 @@ export async function withRevision(
     );
     current = await ctx.client.getDeployment(current.id);
   }
-  return {
-    deployment: current,
-    revisionId: current.latest_revision_id!,
-    created: what === 'create',
-  };
+  const revisionId = current.latest_revision_id!;
+  return { deployment: current, revisionId, created: what === 'create' };
+}
+
+/** What a refusal means, for the notice. */
+const REFUSALS: Record<404 | 405 | 409, string> = {
+  404: 'the control plane does not know the revision or does not offer the call (HTTP 404)',
+  405: 'this control plane does not offer the call (HTTP 405)',
+  409: 'it is no longer in progress (HTTP 409)',
+};
+
+/** `latest`: the `latest_revision_id` revision when the run has just read it (no second GET). */
+export async function interruptPrevious(
+  client: ControlPlane,
+  found: Deployment,
+  logger: Logger,
+  latest?: Revision,
+): Promise<void> {
+  const revisionId = found.latest_revision_id;
+  if (!revisionId || !client.interruptRevision) return;
+  const rev = inert(revisionId);
+  const status =
+    latest?.id === revisionId
+      ? latest.status
+      : await client.getRevision(found.id, revisionId).then(
+          (revision) => revision.status,
+          (error: unknown) => {
+            rethrowIfFinal(error);
+            const why = inert(describe(error), 300);
+            logger.debug(`interrupt-previous: could not read revision ${rev}: ${why}`);
+          },
+        );
+  if (status === undefined || revisionStatus(status).outcome !== 'in_progress') return;
+  try {
+    const answer = await client.interruptRevision(found.id, revisionId);
+    if (answer === 'interrupted') {
+      logger.info(
+        `Interrupted revision ${rev} of '${inert(found.name)}' (it was ${inert(status)}), so ` +
+          'that the new revision does not wait behind it (`interrupt-previous: true`).',
+      );
+      return;
+    }
+    logger.notice(
+      `Revision ${rev} of '${inert(found.name)}' was ${inert(status)} and could not be ` +
+        `interrupted: ${REFUSALS[answer]}. The update goes ahead; the new revision may wait behind it.`,
+      { title: 'Previous revision not interrupted' },
+    );
+  } catch (error) {
+    rethrowIfFinal(error);
+    logger.warning(
+      `Interrupting revision ${rev} of '${inert(found.name)}' (${inert(status)}) failed: ` +
+        `${inert(describe(error), 500)}. The update goes ahead; the new revision may wait behind it. ` +
+        'Set `interrupt-previous: false` to skip this step.',
+      { title: 'Previous revision not interrupted' },
+    );
+  }
+}
+
+function rethrowIfFinal(error: unknown): void {
+  if (error instanceof CancelledError || error instanceof DeadlineError) throw error;
 }
