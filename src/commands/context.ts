@@ -65,17 +65,10 @@ export async function writeReports(ctx: RunContext): Promise<void> {
   } catch (error) {
     ctx.logger.warning(`Could not write the step summary: ${redact(errorMessage(error))}`);
   }
-  const { config } = ctx;
-  if (config.prComment && config.github.pullRequest && config.githubToken) {
-    await bestEffortWithin(
-      upsertPrComment({
-        token: config.githubToken,
-        github: config.github,
-        report,
-        logger: ctx.logger,
-      }),
-      ctx.signal.aborted ? 1000 : 15000,
-    );
+  const { prComment, github, githubToken: token } = ctx.config;
+  if (prComment && github.pullRequest && token) {
+    const comment = upsertPrComment({ token, github, report, logger: ctx.logger });
+    await bestEffortWithin(comment, ctx.signal.aborted ? 1000 : 15000);
   }
 }
 

@@ -32,7 +32,6 @@ import type { GithubDeployment } from '../report/github/github-deployment.js';
 import { inert } from '../lib/untrusted.js';
 import { prepareSourceArchive, type SourceArchive } from '../deployment/upload/archive.js';
 import type { WaitResult } from '../deployment/wait.js';
-
 import { rollBackAfterFailedChecks } from './rollback.js';
 import { verifyDeployment } from '../verify/index.js';
 import { BuildLogStream } from '../deployment/logs.js';
@@ -142,14 +141,13 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   const current = await client.getDeployment(deployment.id).catch(() => deployment);
   setUrl(ctx, current);
 
-  const statusMessage = waited.revision.status_message?.trim();
-  if (statusMessage) report.statusMessage = statusMessage;
+  report.statusMessage = waited.revision.status_message?.trim() || undefined;
   if (waited.outcome === 'failed') {
     if (config.buildLog !== 'off') {
       await showLogTail(ctx, deployment.id, revisionId, waited.status, Boolean(stream?.printed));
     }
     await ghDeployment?.setStatus('failure', { description: `Revision ${inert(waited.status)}` });
-    const failure = revisionFailure(ctx, deployment.name, revisionId, waited.status, statusMessage);
+    const failure = revisionFailure(ctx, deployment.name, revisionId, waited.status);
     if (config.rollbackOnFailure && previousRevisionId) {
       failure.message += ` No rollback needed: revision ${inert(previousRevisionId, 100)}, live before this run, still serves.`;
     }
@@ -218,17 +216,11 @@ async function runSkipped(
   return finishDeployed(ctx, found, await startGithubDeployment(ctx));
 }
 
-/** The failure of a revision: its status, the platform's message, and what to do. */
-function revisionFailure(
-  ctx: RunContext,
-  name: string,
-  revisionId: string,
-  status: string,
-  statusMessage: string | undefined,
-): ActionError {
+/** The failure of a revision: its status, the platform's message (`statusMessage`), what to do. */
+function revisionFailure(ctx: RunContext, name: string, revisionId: string, status: string) {
   const report = ctx.state.report;
-  const said = statusMessage
-    ? ` The platform says: ${inert(statusMessage, 500).replace(/[.!\s]+$/, '')}.`
+  const said = report.statusMessage
+    ? ` The platform says: ${inert(report.statusMessage, 500).replace(/[.!\s]+$/, '')}.`
     : '';
   // A failure no log explains: a person or a newer run stopped it (INTERRUPTED).
   if (!revisionStatus(status).log) {
