@@ -73,10 +73,7 @@ export async function writeReports(ctx: RunContext): Promise<void> {
 }
 
 /** Awaits a best-effort promise for at most `ms`; never throws. */
-export async function bestEffortWithin(
-  promise: Promise<unknown> | undefined,
-  ms: number,
-): Promise<void> {
+export async function bestEffortWithin(promise: Promise<unknown> | undefined, ms: number) {
   const timer = new AbortController();
   await Promise.race([
     promise?.catch(() => undefined),
@@ -175,11 +172,7 @@ export function agentUrlOf(deployment: Deployment): string | undefined {
 }
 
 /** `wait: false`: the revision's status as it is now, and the run ends without following it. */
-export async function notWaiting(
-  ctx: RunContext,
-  revisionId: string,
-  status: string,
-): Promise<number> {
+export async function notWaiting(ctx: RunContext, revisionId: string, status: string) {
   setStatus(ctx, status);
   ctx.logger.info(
     `Not waiting (input \`wait\` is false): revision ${inert(revisionId, 100)} is ${inert(status, 40)}.`,
@@ -224,9 +217,7 @@ export async function showLogTail(
 }
 
 /** The GitHub deployment of `environment` (best effort), marked errored if the run is cancelled. */
-export async function startGithubDeployment(
-  ctx: RunContext,
-): Promise<GithubDeployment | undefined> {
+export async function startGithubDeployment(ctx: RunContext) {
   const { config, state } = ctx;
   if (!config.environment || !config.githubToken) return undefined;
   let started: GithubDeployment | undefined;

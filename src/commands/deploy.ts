@@ -73,13 +73,11 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
 
   // 3. Already live (skip-unchanged)? Else create or update; outputs as soon as the IDs are known.
   // Nothing touches a deployment of another kind (upsert checks again for a late create).
-  if (found) checkSameKind(config, found);
-  const unchanged = found
-    ? await checkUnchanged(ctx, found, parsed || undefined, sourceArchive?.sha256)
-    : undefined;
-  if (found && unchanged?.skip) return runSkipped(ctx, found, unchanged.skip);
-  if (found && config.interruptPrevious) {
-    await interruptPrevious(client, found, logger, unchanged?.latest);
+  if (found) {
+    checkSameKind(config, found);
+    const unchanged = await checkUnchanged(ctx, found, parsed || undefined, sourceArchive?.sha256);
+    if (unchanged.skip) return runSkipped(ctx, found, unchanged.skip);
+    if (config.interruptPrevious) await interruptPrevious(client, found, logger, unchanged.latest);
   }
   const recorded = await recordSettings(ctx, found, sourceArchive?.sha256);
   const upserted = await (config.source === 'upload' ? upsertFromUpload : upsert)(

@@ -30,10 +30,7 @@ import { appendStepSummary, inert, redact } from '../lib/untrusted.js';
 import { normalizeRepoUrl } from '../deployment/upsert.js';
 import { recordedDeploymentIds } from '../report/github/github-deployment.js';
 
-interface Match {
-  deployment: Deployment;
-  pr: number;
-}
+type Match = { deployment: Deployment; pr: number };
 
 export async function runPrune(ctx: RunContext): Promise<number> {
   const { config, logger, state } = ctx;
@@ -113,15 +110,8 @@ export async function runPrune(ctx: RunContext): Promise<number> {
     fail(ctx, error);
   }
   const { error, warnings } = state.report;
-  const summary = renderPruneSummary({
-    template: template.template,
-    rows,
-    dryRun,
-    repositoryUrl,
-    ...(error !== undefined ? { error } : {}),
-    ...(warnings ? { warnings } : {}),
-  });
-  appendStepSummary(summary, process.env, logger);
+  const input = { template: template.template, rows, dryRun, repositoryUrl, error, warnings };
+  appendStepSummary(renderPruneSummary(input), process.env, logger);
   return state.report.outcome === 'success' ? 0 : 1;
 }
 
@@ -136,7 +126,7 @@ async function keepWhatIsNotOurs(
   rows: PruneRow[],
   repositoryUrl: string,
 ): Promise<void> {
-  const { config, logger } = ctx;
+  const { config, logger, deadline } = ctx;
   const recorded = new Map<string, ReturnType<typeof recordedDeploymentIds>>();
   for (const [i, row] of rows.entries()) {
     if (row.action.kind !== 'pending' && row.action.kind !== 'would_delete') continue;
@@ -155,13 +145,7 @@ async function keepWhatIsNotOurs(
       const environment = fillTemplate(config.environment, pr);
       if (!recorded.has(environment)) {
         const { githubToken: token, github } = config;
-        const ids = recordedDeploymentIds({
-          token,
-          github,
-          environment,
-          logger,
-          deadline: ctx.deadline,
-        });
+        const ids = recordedDeploymentIds({ token, github, environment, logger, deadline });
         recorded.set(environment, ids);
       }
       const found = await recorded.get(environment)!;
@@ -263,14 +247,10 @@ async function deleteRows(ctx: RunContext, rows: PruneRow[]): Promise<void> {
 }
 
 /** Marks the GitHub deployments of each pruned PR's environment inactive (best effort). */
-async function deactivateEnvironments(
-  ctx: RunContext,
-  rows: readonly PruneRow[],
-  environmentTemplate: string,
-): Promise<void> {
+async function deactivateEnvironments(ctx: RunContext, rows: PruneRow[], template: string) {
   for (const pr of new Set(rows.filter((r) => isRemoved(r.action)).map((r) => r.pr))) {
     if (ctx.signal.aborted) return;
-    await deactivate(ctx, fillTemplate(environmentTemplate, pr));
+    await deactivate(ctx, fillTemplate(template, pr));
   }
 }
 

@@ -139,10 +139,9 @@ async function finishRollback(
 }
 
 /**
- * `rollback-on-failure: true` and this run's revision (`requested.revisionId`) failed a check
- * after DEPLOYED: serve the revision that was live before again (`previousRevisionId`, read
- * before the write; undefined when this run created the deployment), with its own `timeout`
- * budget since the failed check may have used the run's up, check its health, and fail the
+ * `rollback-on-failure: true` and this run's revision failed a check after DEPLOYED: serve the
+ * one live before the write again (none when this run created the deployment) with a `timeout`
+ * budget of its own (the check may have used the run's up), check its health, and fail the
  * step with one message naming both revisions and why (thrown: the flow reports it).
  */
 export async function rollBackAfterFailedChecks(

@@ -112,9 +112,7 @@ export function checkCreatable(config: Config): asserts config is CreatableConfi
 }
 
 /** `install-command` / `build-command` as `source_config` fields (`github` and `upload`). */
-export function buildCommandFields(
-  config: Config,
-): Pick<SourceConfigRequest, 'install_command' | 'build_command'> {
+export function buildCommandFields(config: Config) {
   return {
     ...(config.installCommand ? { install_command: config.installCommand } : {}),
     ...(config.buildCommand ? { build_command: config.buildCommand } : {}),
@@ -328,10 +326,8 @@ export async function withRevision(
         'No revision',
       );
     }
-    await ctx.clock.sleep(
-      Math.min(shortWaitMs(ctx.config), ctx.deadline.remainingMs()),
-      ctx.signal,
-    );
+    const { clock, deadline, signal } = ctx;
+    await clock.sleep(Math.min(shortWaitMs(ctx.config), deadline.remainingMs()), signal);
     current = await ctx.client.getDeployment(current.id);
   }
   const revisionId = current.latest_revision_id!;
