@@ -6,7 +6,7 @@
  */
 import { errorMessage } from '../lib/text.js';
 import type { Config } from '../inputs/config.js';
-import { MAX_PAGES, type ControlPlane, type ControlPlaneClient } from '../api/client.js';
+import { MAX_PAGES, type ControlPlaneClient } from '../api/client.js';
 import type { Deployment } from '../api/schemas.js';
 import { ActionError, ApiError } from '../lib/errors.js';
 import type { HttpContext } from '../api/http/request.js';
@@ -18,8 +18,10 @@ import { renderSummary } from '../report/render.js';
 import { upsertPrComment } from '../report/github/pr-comment.js';
 import {
   createGithubDeployment,
+  deactivateEnvironment,
   type GithubDeployment,
 } from '../report/github/github-deployment.js';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fetchLogTail, printLogBlock } from '../deployment/logs.js';
 import { revisionStatus } from '../deployment/revision-status.js';
 import { uiUrl } from '../deployment/target.js';
@@ -67,35 +69,30 @@ export async function writeReports(ctx: RunContext): Promise<void> {
   } catch (error) {
     ctx.logger.warning(`Could not write the step summary: ${redact(errorMessage(error))}`);
   }
-  const { config } = ctx;
-  if (config.prComment && config.github.pullRequest && config.githubToken) {
-    await bestEffortWithin(
-      upsertPrComment({
-        token: config.githubToken,
-        github: config.github,
-        report,
-        logger: ctx.logger,
-      }),
-      ctx.signal.aborted ? 1000 : 15000,
-    );
+  const { prComment, github, githubToken: token } = ctx.config;
+  if (prComment && github.pullRequest && token) {
+    const comment = upsertPrComment({ token, github, report, logger: ctx.logger });
+    await bestEffortWithin(comment, ctx.signal.aborted ? 1000 : 15000);
   }
 }
 
 /** Awaits a best-effort promise for at most `ms`; never throws. */
-export async function bestEffortWithin(
-  promise: Promise<unknown> | undefined,
-  ms: number,
-): Promise<void> {
-  if (!promise) return;
-  let timer: NodeJS.Timeout | undefined;
+export async function bestEffortWithin(promise: Promise<unknown> | undefined, ms: number) {
+  const timer = new AbortController();
   await Promise.race([
-    promise.catch(() => undefined),
-    new Promise((resolve) => {
-      timer = setTimeout(resolve, ms);
-      timer.unref();
-    }),
+    promise?.catch(() => undefined),
+    delay(ms, undefined, { ref: false, signal: timer.signal }).catch(() => undefined),
   ]);
-  if (timer) clearTimeout(timer);
+  timer.abort();
+}
+
+/** Marks the GitHub deployments of `environment` inactive (best effort). */
+export function deactivate(ctx: RunContext, environment: string): Promise<void> {
+  const { githubToken: token, github } = ctx.config;
+  return bestEffortWithin(
+    deactivateEnvironment({ token, github, environment, logger: ctx.logger }),
+    15000,
+  );
 }
 
 const PAGE_SIZE = 100;
@@ -179,11 +176,7 @@ export function agentUrlOf(deployment: Deployment): string | undefined {
 }
 
 /** `wait: false`: the revision's status as it is now, and the run ends without following it. */
-export async function notWaiting(
-  ctx: RunContext,
-  revisionId: string,
-  status: string,
-): Promise<number> {
+export async function notWaiting(ctx: RunContext, revisionId: string, status: string) {
   setStatus(ctx, status);
   ctx.logger.info(
     `Not waiting (input \`wait\` is false): revision ${inert(revisionId, 100)} is ${inert(status, 40)}.`,
@@ -193,26 +186,13 @@ export async function notWaiting(
 
 /** Follows a revision with the run's polling (`poll-interval`); `ctx` may bring its own budget. */
 export function follow(
-  ctx: Pick<RunContext, 'clock' | 'deadline' | 'signal' | 'logger' | 'config'> & {
-    client: ControlPlane;
-  },
+  ctx: RunContext,
   deploymentId: string,
   revisionId: string,
   options: Pick<WaitOptions, 'onStatus' | 'onPoll' | 'initial'>,
 ): Promise<WaitResult> {
-  const { client, clock, deadline, signal, logger } = ctx;
   const pollIntervalMs = ctx.config.pollIntervalSeconds * 1000;
-  return waitForRevision({
-    client,
-    deploymentId,
-    revisionId,
-    clock,
-    deadline,
-    signal,
-    logger,
-    pollIntervalMs,
-    ...options,
-  });
+  return waitForRevision({ ...ctx, deploymentId, revisionId, pollIntervalMs, ...options });
 }
 
 export async function showLogTail(
@@ -241,9 +221,7 @@ export async function showLogTail(
 }
 
 /** The GitHub deployment of `environment` (best effort), marked errored if the run is cancelled. */
-export async function startGithubDeployment(
-  ctx: RunContext,
-): Promise<GithubDeployment | undefined> {
+export async function startGithubDeployment(ctx: RunContext) {
   const { config, state } = ctx;
   if (!config.environment || !config.githubToken) return undefined;
   let started: GithubDeployment | undefined;

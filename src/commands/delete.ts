@@ -6,9 +6,7 @@
 import { DeadlineError } from '../lib/errors.js';
 import { inert } from '../lib/untrusted.js';
 import { lookupTarget, uiUrl, waitUntilGone } from '../deployment/target.js';
-
-import { bestEffortWithin, writeReports, type RunContext } from './context.js';
-import { deactivateEnvironment } from '../report/github/github-deployment.js';
+import { deactivate, setStatus, writeReports, type RunContext } from './context.js';
 
 export async function runDelete(ctx: RunContext): Promise<number> {
   const { config, client, logger, state } = ctx;
@@ -23,8 +21,7 @@ export async function runDelete(ctx: RunContext): Promise<number> {
         : `There is no deployment named '${config.name}': nothing to delete.`,
     );
     report.outcome = 'not_found';
-    report.status = 'NOT_FOUND';
-    ctx.output('status', 'NOT_FOUND');
+    setStatus(ctx, 'NOT_FOUND');
     if (config.name) ctx.output('name', config.name);
     if (config.deploymentId) ctx.output('deployment-id', config.deploymentId);
     await afterDelete(ctx);
@@ -43,8 +40,7 @@ export async function runDelete(ctx: RunContext): Promise<number> {
   });
   // The outcome is known now: outputs and the report say so before the wait below.
   report.outcome = result === 'deleted' ? 'deleted' : 'not_found';
-  report.status = result === 'deleted' ? 'DELETED' : 'NOT_FOUND';
-  ctx.output('status', report.status);
+  setStatus(ctx, result === 'deleted' ? 'DELETED' : 'NOT_FOUND');
   if (result === 'deleted') {
     report.deletedTracingProject = config.deleteTracingProject;
     await waitForTheDeletion(ctx, found.id, found.name);
@@ -83,17 +79,7 @@ async function waitForTheDeletion(ctx: RunContext, id: string, name: string): Pr
 
 /** PR comment ("preview removed"), GitHub environment inactive, summary: all best effort. */
 async function afterDelete(ctx: RunContext): Promise<void> {
-  const { config } = ctx;
-  if (config.environment && config.githubToken) {
-    await bestEffortWithin(
-      deactivateEnvironment({
-        token: config.githubToken,
-        github: config.github,
-        environment: config.environment,
-        logger: ctx.logger,
-      }),
-      15000,
-    );
-  }
+  const { environment, githubToken } = ctx.config;
+  if (environment && githubToken) await deactivate(ctx, environment);
   await writeReports(ctx);
 }

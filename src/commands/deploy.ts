@@ -5,7 +5,7 @@
 import type { Deployment } from '../api/schemas.js';
 import { revisionStatus } from '../deployment/revision-status.js';
 import { findTarget } from '../deployment/target.js';
-import { checkSameKind, upsert } from '../deployment/upsert.js';
+import { checkSameKind, interruptPrevious, upsert } from '../deployment/upsert.js';
 import { upsertFromUpload } from '../deployment/upload/upload.js';
 import { ActionError } from '../lib/errors.js';
 import {
@@ -32,7 +32,6 @@ import type { GithubDeployment } from '../report/github/github-deployment.js';
 import { inert } from '../lib/untrusted.js';
 import { prepareSourceArchive, type SourceArchive } from '../deployment/upload/archive.js';
 import type { WaitResult } from '../deployment/wait.js';
-import { interruptPrevious } from '../deployment/interrupt-previous.js';
 import { rollBackAfterFailedChecks } from './rollback.js';
 import { verifyDeployment } from '../verify/index.js';
 import { BuildLogStream } from '../deployment/logs.js';
@@ -74,13 +73,11 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
 
   // 3. Already live (skip-unchanged)? Else create or update; outputs as soon as the IDs are known.
   // Nothing touches a deployment of another kind (upsert checks again for a late create).
-  if (found) checkSameKind(config, found);
-  const unchanged = found
-    ? await checkUnchanged(ctx, found, parsed || undefined, sourceArchive?.sha256)
-    : undefined;
-  if (found && unchanged?.skip) return runSkipped(ctx, found, unchanged.skip);
-  if (found && config.interruptPrevious) {
-    await interruptPrevious(client, found, logger, unchanged?.latest);
+  if (found) {
+    checkSameKind(config, found);
+    const unchanged = await checkUnchanged(ctx, found, parsed || undefined, sourceArchive?.sha256);
+    if (unchanged.skip) return runSkipped(ctx, found, unchanged.skip);
+    if (config.interruptPrevious) await interruptPrevious(client, found, logger, unchanged.latest);
   }
   const recorded = await recordSettings(ctx, found, sourceArchive?.sha256);
   const upserted = await (config.source === 'upload' ? upsertFromUpload : upsert)(
@@ -142,19 +139,17 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   const current = await client.getDeployment(deployment.id).catch(() => deployment);
   setUrl(ctx, current);
 
-  const statusMessage = waited.revision.status_message?.trim();
-  if (statusMessage) report.statusMessage = statusMessage;
+  report.statusMessage = waited.revision.status_message?.trim() || undefined;
   if (waited.outcome === 'failed') {
     if (config.buildLog !== 'off') {
       await showLogTail(ctx, deployment.id, revisionId, waited.status, Boolean(stream?.printed));
     }
     await ghDeployment?.setStatus('failure', { description: `Revision ${inert(waited.status)}` });
-    const failure = revisionFailure(ctx, deployment.name, revisionId, waited.status, statusMessage);
+    const failure = revisionFailure(ctx, deployment.name, revisionId, waited.status);
     if (config.rollbackOnFailure && previousRevisionId) {
       failure.message += ` No rollback needed: revision ${inert(previousRevisionId, 100)}, live before this run, still serves.`;
     }
-    fail(ctx, failure);
-    return finish(ctx, 'failure');
+    throw failure; // the flow reports it
   }
   if (waited.outcome === 'skipped') {
     logger.warning(
@@ -213,26 +208,17 @@ async function runSkipped(
   ctx.logger.info(skippedMessage(found.name, skip, ctx.config));
   ctx.state.report.timeline.push({ status: 'DEPLOYED', at: ctx.clock.now() });
   setStatus(ctx, 'DEPLOYED');
-  if (skip.otherCommit) {
-    // The live commit on purpose: no warning that another commit was built.
-    ctx.output('commit-sha', skip.commitSha);
-    ctx.state.report.commitSha = skip.commitSha;
-  } else checkCommit(ctx, skip.commitSha || undefined);
+  // With `otherCommit` the live commit is another one on purpose: no warning that it was built.
+  checkCommit(ctx, skip.commitSha || undefined, !skip.otherCommit);
   if (!ctx.config.wait) return finish(ctx, 'started');
   return finishDeployed(ctx, found, await startGithubDeployment(ctx));
 }
 
-/** The failure of a revision: its status, the platform's message, and what to do. */
-function revisionFailure(
-  ctx: RunContext,
-  name: string,
-  revisionId: string,
-  status: string,
-  statusMessage: string | undefined,
-): ActionError {
+/** The failure of a revision: its status, the platform's message (`statusMessage`), what to do. */
+function revisionFailure(ctx: RunContext, name: string, revisionId: string, status: string) {
   const report = ctx.state.report;
-  const said = statusMessage
-    ? ` The platform says: ${inert(statusMessage, 500).replace(/[.!\s]+$/, '')}.`
+  const said = report.statusMessage
+    ? ` The platform says: ${inert(report.statusMessage, 500).replace(/[.!\s]+$/, '')}.`
     : '';
   // A failure no log explains: a person or a newer run stopped it (INTERRUPTED).
   if (!revisionStatus(status).log) {
@@ -267,13 +253,7 @@ function revisionFailure(
 async function verify(ctx: RunContext): Promise<unknown> {
   const { config, state } = ctx;
   if (!config.healthCheck && config.smokeTest === undefined && !config.tests) return undefined;
-  const result = await verifyDeployment(ctx, {
-    url: state.report.url,
-    healthCheck: config.healthCheck,
-    smokeTest: config.smokeTest,
-    smokeTestAssistant: config.smokeTestAssistant,
-    ...(config.tests && { tests: config.tests }),
-  });
+  const result = await verifyDeployment(ctx, { ...config, url: state.report.url });
   state.report.checks = { health: result.health, smoke: result.smoke, tests: result.tests };
   if (result.testsResult) {
     state.report.tests = result.testsResult.cases;
@@ -339,12 +319,13 @@ function annotateFindings(ctx: RunContext, findings: Finding[]): boolean {
   return !failed;
 }
 
-function checkCommit(ctx: RunContext, built: string | undefined): void {
+/** The commit the platform built, as output and in the report; `warn`: if not this run's. */
+function checkCommit(ctx: RunContext, built: string | undefined, warn = true): void {
   if (!built) return;
   ctx.output('commit-sha', built);
   ctx.state.report.commitSha = built;
   const expected = ctx.config.github.pullRequest?.headSha ?? ctx.config.github.sha;
-  if (expected && built.toLowerCase() !== expected.toLowerCase()) {
+  if (warn && expected && built.toLowerCase() !== expected.toLowerCase()) {
     ctx.logger.warning(
       `The platform built commit ${built.slice(0, 12)}, but this workflow runs for ${expected.slice(0, 12)}: ` +
         'the branch has moved on since. The deployed code may not be the code of this run.',

@@ -16,17 +16,8 @@ import { errorMessage } from '../lib/text.js';
 import { BULK_DELETE_LIMIT } from '../api/bulk-delete.js';
 import type { Deployment } from '../api/schemas.js';
 import { ActionError, CancelledError } from '../lib/errors.js';
-import { bestEffortWithin, fail, listAll, type RunContext } from './context.js';
-import {
-  actionLabel,
-  isFailed,
-  isRemoved,
-  renderPruneSummary,
-  shouldDelete,
-  stateLabel,
-  type PruneAction,
-  type PruneRow,
-} from './prune-plan.js';
+import { deactivate, fail, listAll, type RunContext } from './context.js';
+import { codeFence, codeSpan, escapeMarkdown, markdownLink } from '../report/markdown.js';
 import { readPullStates, type PullState } from '../report/github/pull-states.js';
 import {
   fillTemplate,
@@ -37,15 +28,9 @@ import {
 } from '../inputs/prune-template.js';
 import { appendStepSummary, inert, redact } from '../lib/untrusted.js';
 import { normalizeRepoUrl } from '../deployment/upsert.js';
-import {
-  deactivateEnvironment,
-  recordedDeploymentIds,
-} from '../report/github/github-deployment.js';
+import { recordedDeploymentIds } from '../report/github/github-deployment.js';
 
-interface Match {
-  deployment: Deployment;
-  pr: number;
-}
+type Match = { deployment: Deployment; pr: number };
 
 export async function runPrune(ctx: RunContext): Promise<number> {
   const { config, logger, state } = ctx;
@@ -125,25 +110,15 @@ export async function runPrune(ctx: RunContext): Promise<number> {
     fail(ctx, error);
   }
   const { error, warnings } = state.report;
-  const summary = renderPruneSummary({
-    template: template.template,
-    rows,
-    dryRun,
-    repositoryUrl,
-    ...(error !== undefined ? { error } : {}),
-    ...(warnings ? { warnings } : {}),
-  });
-  appendStepSummary(summary, process.env, logger);
+  const input = { template: template.template, rows, dryRun, repositoryUrl, error, warnings };
+  appendStepSummary(renderPruneSummary(input), process.env, logger);
   return state.report.outcome === 'success' ? 0 : 1;
 }
 
 /**
  * Marks every row that would be deleted but is not provably this repository's as kept, with
- * the reason, `dry-run` or not (INTERFACE v1.2). Provably ours: a deployment whose
- * `source_config.repo_url` names this repository (case-insensitive, with or without `.git`),
- * or, for one without a repository (`upload`, `external_docker`), one whose ID this
- * repository's own GitHub deployments of the `environment` record (the action writes it into
- * the payload of each GitHub deployment it creates).
+ * the reason, `dry-run` or not (INTERFACE v1.2). Its `repo_url` is compared without case and
+ * `.git`; the action writes the ID into the payload of each GitHub deployment it creates.
  */
 async function keepWhatIsNotOurs(
   ctx: RunContext,
@@ -151,7 +126,7 @@ async function keepWhatIsNotOurs(
   rows: PruneRow[],
   repositoryUrl: string,
 ): Promise<void> {
-  const { config, logger } = ctx;
+  const { config, logger, deadline } = ctx;
   const recorded = new Map<string, ReturnType<typeof recordedDeploymentIds>>();
   for (const [i, row] of rows.entries()) {
     if (row.action.kind !== 'pending' && row.action.kind !== 'would_delete') continue;
@@ -170,13 +145,7 @@ async function keepWhatIsNotOurs(
       const environment = fillTemplate(config.environment, pr);
       if (!recorded.has(environment)) {
         const { githubToken: token, github } = config;
-        const ids = recordedDeploymentIds({
-          token,
-          github,
-          environment,
-          logger,
-          deadline: ctx.deadline,
-        });
+        const ids = recordedDeploymentIds({ token, github, environment, logger, deadline });
         recorded.set(environment, ids);
       }
       const found = await recorded.get(environment)!;
@@ -278,22 +247,129 @@ async function deleteRows(ctx: RunContext, rows: PruneRow[]): Promise<void> {
 }
 
 /** Marks the GitHub deployments of each pruned PR's environment inactive (best effort). */
-async function deactivateEnvironments(
-  ctx: RunContext,
-  rows: readonly PruneRow[],
-  environmentTemplate: string,
-): Promise<void> {
-  const { config, logger } = ctx;
+async function deactivateEnvironments(ctx: RunContext, rows: PruneRow[], template: string) {
   for (const pr of new Set(rows.filter((r) => isRemoved(r.action)).map((r) => r.pr))) {
     if (ctx.signal.aborted) return;
-    await bestEffortWithin(
-      deactivateEnvironment({
-        token: config.githubToken,
-        github: config.github,
-        environment: fillTemplate(environmentTemplate, pr),
-        logger,
-      }),
-      15000,
+    await deactivate(ctx, fillTemplate(template, pr));
+  }
+}
+
+// The pure part: which preview to delete for which pull-request state, and the summary table.
+
+type PruneAction =
+  /** The pull request is open. */
+  | { kind: 'kept' }
+  /** Its state could not be read: never delete on doubt. */
+  | { kind: 'kept_unknown'; reason: string }
+  /** Not provably this repository's (`keepWhatIsNotOurs`): never deleted. */
+  | { kind: 'kept_not_ours'; reason: string }
+  | { kind: 'would_delete' }
+  /** To be deleted; still so when the run stopped before it got there. */
+  | { kind: 'pending' }
+  | { kind: 'deleted' }
+  /** The control plane no longer had it when the action deleted it. */
+  | { kind: 'already_gone' }
+  | { kind: 'delete_failed'; reason: string }
+  /** The bulk answer did not say whether this one was deleted. */
+  | { kind: 'delete_unconfirmed'; reason: string };
+
+export interface PruneRow {
+  name: string;
+  id: string;
+  pr: number;
+  state: PullState;
+  action: PruneAction;
+}
+
+/** Delete for closed, merged and missing pull requests; keep open ones and unknown states. */
+export function shouldDelete(state: PullState): boolean {
+  return state.kind === 'closed' || state.kind === 'merged' || state.kind === 'missing';
+}
+
+/** Whether the row's deployment is gone (or, in a dry run, would be). */
+export function isRemoved(action: PruneAction): boolean {
+  return ['deleted', 'already_gone', 'would_delete'].includes(action.kind);
+}
+
+export function isFailed(action: PruneAction): boolean {
+  return ['delete_failed', 'delete_unconfirmed', 'pending'].includes(action.kind);
+}
+
+function stateLabel(state: PullState): string {
+  return state.kind === 'missing' ? 'does not exist' : state.kind;
+}
+
+/** What was done with a row, in words; `%s` stands for the action's reason. */
+const ACTION_LABELS: Record<PruneAction['kind'], string> = {
+  kept: 'kept',
+  kept_unknown: 'kept: the pull request could not be read (%s)',
+  kept_not_ours: "kept: not provably this repository's (%s)",
+  would_delete: 'would be deleted (dry run)',
+  pending: 'not deleted: the run stopped before',
+  deleted: 'deleted',
+  already_gone: 'deleted (it was already gone)',
+  delete_failed: 'delete failed: %s',
+  delete_unconfirmed: 'not confirmed deleted: %s',
+};
+
+/** The action's label; `escape` applies to its reason only (`escapeMarkdown` in the table). */
+function actionLabel(action: PruneAction, escape = (text: string) => text): string {
+  const label = ACTION_LABELS[action.kind];
+  return 'reason' in action ? label.replace('%s', () => escape(action.reason)) : label;
+}
+
+interface PruneSummaryInput {
+  template: string;
+  rows: readonly PruneRow[];
+  dryRun: boolean;
+  /** `<server>/<owner>/<repo>`: PR links are `<this>/pull/<n>`. */
+  repositoryUrl: string;
+  /** A failure that stopped the run (already redacted). */
+  error?: string;
+  warnings?: readonly string[];
+}
+
+const MAX_TITLE = 80;
+
+/** The step summary of a prune run. Names, titles and reasons are escaped. */
+export function renderPruneSummary(input: PruneSummaryInput): string {
+  const { rows, dryRun } = input;
+  const removed = rows.filter((r) => isRemoved(r.action)).length;
+  const failed = rows.filter((r) => isFailed(r.action)).length;
+  const kept = rows.length - removed - failed;
+  const icon = input.error || failed > 0 ? '❌' : '🧹';
+  const parts = [
+    `### ${icon} Prune previews ${codeSpan(input.template)}${dryRun ? ' (dry run: nothing changed)' : ''}`,
+    rows.length === 0
+      ? input.error
+        ? ''
+        : `No deployment matches ${codeSpan(input.template)}.`
+      : `${rows.length} matching deployment${rows.length === 1 ? '' : 's'}: ${removed} ` +
+        `${dryRun ? 'would be deleted' : 'deleted'}, ${kept} kept${failed ? `, ${failed} not deleted (failed)` : ''}.`,
+  ];
+  if (rows.length > 0) {
+    const table = ['| Deployment | PR | State | Action |', '|---|---|---|---|'];
+    for (const row of rows) {
+      const url = `${input.repositoryUrl.replace(/\/+$/, '')}/pull/${row.pr}`;
+      const prTitle = 'title' in row.state && row.state.title ? row.state.title : '';
+      const shortTitle =
+        prTitle.length > MAX_TITLE ? `${prTitle.slice(0, MAX_TITLE - 1)}…` : prTitle;
+      const pr =
+        markdownLink(`#${row.pr}`, url, { inTable: true }) +
+        (shortTitle ? ` ${escapeMarkdown(shortTitle)}` : '');
+      const action = actionLabel(row.action, escapeMarkdown);
+      table.push(
+        `| ${codeSpan(row.name, { inTable: true })} | ${pr} | ${stateLabel(row.state)} | ` +
+          `${isFailed(row.action) ? `**${action}**` : action} |`,
+      );
+    }
+    parts.push(table.join('\n'));
+  }
+  if (input.error) parts.push(`#### Error\n\n${codeFence(input.error)}`);
+  if (input.warnings?.length) {
+    parts.push(
+      `#### Warnings\n\n${input.warnings.map((w) => `- ⚠️ ${escapeMarkdown(w)}`).join('\n')}`,
     );
   }
+  return parts.filter((p) => p.trim() !== '').join('\n\n') + '\n';
 }

@@ -1,25 +1,25 @@
 /**
  * `command: rollback`, and `rollback-on-failure` after a deploy whose new revision reached
- * DEPLOYED but failed its checks: both serve an earlier revision again (`serveAgain`).
+ * DEPLOYED but failed its checks: both serve an earlier revision again (`serveAgain`: the
+ * redeploy, a new revision replaying the old one's source, followed and health-checked).
  */
-import { ControlPlaneClient } from '../api/client.js';
-import type { Deployment } from '../api/schemas.js';
-import {
-  listAllRevisions,
-  message,
-  pickRollbackTarget,
-  redeploy,
-  serveAgain,
-} from '../deployment/redeploy.js';
+import { ControlPlaneClient, type ControlPlane } from '../api/client.js';
+import type { Deployment, Revision } from '../api/schemas.js';
+import { revisionStatus } from '../deployment/revision-status.js';
+import { withRevision, writeOnce } from '../deployment/upsert.js';
 import { lookupTarget } from '../deployment/target.js';
-import { ActionError } from '../lib/errors.js';
+import { ActionError, CancelledError } from '../lib/errors.js';
+import { errorMessage } from '../lib/text.js';
 import {
-  fail,
+  agentUrlOf,
   finish,
+  follow,
+  listAll,
   notWaiting,
   setDeploymentOutputs,
   setStatus,
   setUrl,
+  showLogTail,
   startGithubDeployment,
   type RunContext,
 } from './context.js';
@@ -27,23 +27,30 @@ import type { GithubDeployment } from '../report/github/github-deployment.js';
 import type { RollbackReport } from '../report/record.js';
 import { inert } from '../lib/untrusted.js';
 import { Deadline } from '../lib/time.js';
+import { verifyDeployment } from '../verify/index.js';
 
 export async function runRollback(ctx: RunContext): Promise<number> {
   const { config, client, logger, state } = ctx;
   const report = state.report;
   report.name = config.name;
 
-  const deployment = await lookup(ctx);
+  const deployment = await lookupTarget(client, config, 'roll back');
+  if (!deployment) {
+    throw new ActionError(
+      config.deploymentId
+        ? `Deployment ${config.deploymentId} (input \`deployment-id\`) does not exist in this ` +
+            'workspace, so there is nothing to roll back. Check the ID.'
+        : `There is no deployment named '${config.name}' (input \`name\`), so there is nothing to ` +
+            'roll back. Check the name, and `workspace-id` if the key can reach several workspaces.',
+      'Deployment not found',
+    );
+  }
   setDeploymentOutputs(ctx, deployment);
 
   const label = `'${inert(deployment.name, 100)}' (${inert(deployment.id, 100)})`;
   const live = deployment.active_revision_id ?? undefined;
   const revisions = await listAllRevisions(client, deployment.id);
   const picked = pickRollbackTarget(revisions, live, config.rollbackTo, label);
-  if (!picked.ok) {
-    fail(ctx, new ActionError(picked.message, 'Nothing to roll back to'));
-    return finish(ctx, 'failure');
-  }
   const target = picked.revision;
   const record: RollbackReport = {
     ...(live ? { from: live } : {}),
@@ -58,7 +65,6 @@ export async function runRollback(ctx: RunContext): Promise<number> {
   ctx.output('rolled-back-to', target.id);
 
   if (picked.alreadyLive) {
-    // Nothing to redeploy: the revision asked for is the one serving.
     logger.notice(
       `Revision ${inert(target.id, 100)} (input \`rollback-to\`) is already the live revision of ${label}: ` +
         'nothing was redeployed.',
@@ -96,20 +102,16 @@ export async function runRollback(ctx: RunContext): Promise<number> {
     await ghDeployment?.setStatus('failure', {
       description: `Rollback to revision ${inert(target.id, 100)} failed`,
     });
-    fail(
-      ctx,
-      new ActionError(
-        `The rollback of ${label} to revision ${inert(target.id, 100)} failed: ${problem}. ` +
-          (live
-            ? `Revision ${inert(live, 100)} may still be the live one. `
-            : 'The deployment may have no healthy revision now. ') +
-          'Look at the deployment in LangSmith' +
-          (report.uiUrl ? ` (${inert(report.uiUrl, 300)})` : '') +
-          ', then run the rollback again or deploy a fixed version.',
-        'Rollback failed',
-      ),
+    throw new ActionError(
+      `The rollback of ${label} to revision ${inert(target.id, 100)} failed: ${problem}. ` +
+        (live
+          ? `Revision ${inert(live, 100)} may still be the live one. `
+          : 'The deployment may have no healthy revision now. ') +
+        'Look at the deployment in LangSmith' +
+        (report.uiUrl ? ` (${inert(report.uiUrl, 300)})` : '') +
+        ', then run the rollback again or deploy a fixed version.',
+      'Rollback failed',
     );
-    return finish(ctx, 'failure');
   }
   return finishRollback(ctx, ghDeployment, record);
 }
@@ -136,27 +138,11 @@ async function finishRollback(
   return finish(ctx, 'success');
 }
 
-/** The deployment to roll back, by `deployment-id` or by exact `name`; absent is an error. */
-async function lookup(ctx: RunContext): Promise<Deployment> {
-  const { config, client } = ctx;
-  const found = await lookupTarget(client, config, 'roll back');
-  if (found) return found;
-  throw new ActionError(
-    config.deploymentId
-      ? `Deployment ${config.deploymentId} (input \`deployment-id\`) does not exist in this ` +
-          'workspace, so there is nothing to roll back. Check the ID.'
-      : `There is no deployment named '${config.name}' (input \`name\`), so there is nothing to ` +
-          'roll back. Check the name, and `workspace-id` if the key can reach several workspaces.',
-    'Deployment not found',
-  );
-}
-
 /**
- * `rollback-on-failure: true` and this run's revision (`requested.revisionId`) failed a check
- * after DEPLOYED: serve the revision that was live before again (`previousRevisionId`, read
- * before the write; undefined when this run created the deployment), with its own `timeout`
- * budget since the failed check may have used the run's up, check its health, and fail the
- * step with one message naming both revisions and why. Returns the exit code.
+ * `rollback-on-failure: true` and this run's revision failed a check after DEPLOYED: serve the
+ * one live before the write again (none when this run created the deployment) with a `timeout`
+ * budget of its own (the check may have used the run's up), check its health, and fail the
+ * step with one message naming both revisions and why (thrown: the flow reports it).
  */
 export async function rollBackAfterFailedChecks(
   ctx: RunContext,
@@ -164,15 +150,14 @@ export async function rollBackAfterFailedChecks(
   ghDeployment: GithubDeployment | undefined,
   requested: { revisionId: string; previousRevisionId: string | undefined },
   failure: unknown,
-): Promise<number> {
+): Promise<never> {
   const { config, logger, state } = ctx;
   const { revisionId: failedRevisionId, previousRevisionId: previous } = requested;
   const why = message(failure);
   const name = `'${inert(deployment.name, 100)}'`;
-  const failWith = async (description: string, error: ActionError) => {
+  const failWith = async (description: string, error: ActionError): Promise<never> => {
     await ghDeployment?.setStatus('failure', { description });
-    fail(ctx, error);
-    return finish(ctx, 'failure');
+    throw error;
   };
   const notRolledBack = (text: string) =>
     failWith(
@@ -194,18 +179,24 @@ export async function rollBackAfterFailedChecks(
     );
   }
 
-  // The rollback's own budget and client: the failed check may have used the run's up.
   const deadline = Deadline.fromSeconds(ctx.clock, config.timeoutSeconds);
   const http = { ...ctx.http, deadline };
-  const client = new ControlPlaneClient({
-    baseUrl: config.controlPlaneUrl,
-    apiKey: config.apiKey,
-    workspaceId: config.workspaceId,
-    http,
-  });
-  // Touch only what this run owns: when another run has requested a newer revision since, the
-  // deployment is that run's now, and serving the old revision again would undo its work.
-  const tookOver = await newerRevision(client, deployment.id, failedRevisionId);
+  const { controlPlaneUrl: baseUrl, apiKey, workspaceId } = config;
+  const client = new ControlPlaneClient({ baseUrl, apiKey, workspaceId, http });
+  // Touch only what this run owns: when another run has requested a newer revision since (or
+  // that cannot be made sure of), the deployment is that run's now, and serving the old
+  // revision again would undo its work.
+  const tookOver = await client.getDeployment(deployment.id).then(
+    ({ latest_revision_id: latest }) =>
+      latest === failedRevisionId
+        ? undefined
+        : `a newer revision${latest ? ` (${inert(latest, 100)})` : ''} has taken over the ` +
+          `deployment since this run requested revision ${inert(failedRevisionId, 100)} (another ` +
+          'run deployed it), so serving the old revision again would undo it.',
+    (error: unknown) =>
+      'the deployment could not be read again to make sure no newer revision has taken over ' +
+      `(${inert(message(error), 300)}), and a rollback over another run's revision would undo it.`,
+  );
   if (tookOver !== undefined) {
     return notRolledBack(
       `${tookOver} Revision ${inert(previous, 100)} of ${name} was not redeployed; check the ` +
@@ -263,28 +254,145 @@ export async function rollBackAfterFailedChecks(
   );
 }
 
+/** Every revision of a deployment (all pages), in the order the control plane lists them. */
+export function listAllRevisions(client: ControlPlane, id: string): Promise<Revision[]> {
+  return listAll(
+    (query) => client.listRevisions(id, query),
+    `the revisions of deployment ${inert(id, 100)}`,
+    'Give the revision to serve in `rollback-to`, or report this.',
+    `/v2/deployments/${id}/revisions`,
+  );
+}
+
 /**
- * Why the deployment is no longer this run's to roll back (its latest revision is not the one
- * this run requested, or it cannot be read to make sure), or undefined when it still is.
+ * The revision `command: rollback` serves: `rollbackTo` when given (it must be a revision of
+ * this deployment that reached DEPLOYED), else the newest by `created_at` that reached
+ * DEPLOYED other than the live one. No such revision is an error.
  */
-async function newerRevision(
-  client: ControlPlaneClient,
-  deploymentId: string,
-  requested: string,
-): Promise<string | undefined> {
-  let latest: string | null;
-  try {
-    latest = (await client.getDeployment(deploymentId)).latest_revision_id;
-  } catch (error) {
-    return (
-      `the deployment could not be read again to make sure no newer revision has taken over ` +
-      `(${inert(message(error), 300)}), and a rollback over another run's revision would undo it.`
+export function pickRollbackTarget(
+  revisions: readonly Revision[],
+  activeRevisionId: string | null | undefined,
+  rollbackTo: string | undefined,
+  deploymentLabel: string,
+): { revision: Revision; alreadyLive: boolean } {
+  if (rollbackTo) {
+    const wanted = rollbackTo.toLowerCase();
+    const revision = revisions.find((r) => r.id.toLowerCase() === wanted);
+    if (!revision) {
+      throw new ActionError(
+        `Input \`rollback-to\` names revision ${rollbackTo}, which is not one of the ` +
+          `${revisions.length} revisions of deployment ${deploymentLabel}. Copy the ID from the ` +
+          '`revision-id` output of the run that deployed it, or leave `rollback-to` empty to ' +
+          'serve the newest earlier revision that reached DEPLOYED. Nothing was redeployed.',
+        'Nothing to roll back to',
+      );
+    }
+    if (revisionStatus(revision.status).outcome !== 'deployed') {
+      throw new ActionError(
+        `Revision ${inert(revision.id, 100)} (input \`rollback-to\`) of deployment ${deploymentLabel} is ` +
+          `${inert(revision.status, 40)}: only a revision that reached DEPLOYED can be served ` +
+          'again. Pick another one, or leave `rollback-to` empty. Nothing was redeployed.',
+        'Nothing to roll back to',
+      );
+    }
+    return { revision, alreadyLive: revision.id === activeRevisionId };
+  }
+  const [best] = revisions
+    .filter((r) => revisionStatus(r.status).outcome === 'deployed' && r.id !== activeRevisionId)
+    .map((r, i) => ({ r, i, at: Date.parse(r.created_at) }))
+    // Newest first; a date that does not parse sorts last; ties keep the listed order.
+    .map((c) => ({ ...c, at: Number.isNaN(c.at) ? -Infinity : c.at }))
+    .sort((a, b) => b.at - a.at || a.i - b.i);
+  if (!best) {
+    throw new ActionError(
+      `Deployment ${deploymentLabel} has no revision to roll back to: none of its ` +
+        `${revisions.length} revisions other than the live one` +
+        (activeRevisionId ? ` (${inert(activeRevisionId, 100)})` : '') +
+        ' reached DEPLOYED. Nothing was redeployed; deploy a fixed version instead.',
+      'Nothing to roll back to',
     );
   }
-  if (latest === requested) return undefined;
-  return (
-    `a newer revision${latest ? ` (${inert(latest, 100)})` : ''} has taken over the deployment ` +
-    `since this run requested revision ${inert(requested, 100)} (another run deployed it), so ` +
-    'serving the old revision again would undo it.'
+  return { revision: best.r, alreadyLive: false };
+}
+
+/**
+ * Redeploys `record.to` with `ctx`'s client and deadline, follows the new revision to DEPLOYED
+ * and checks its health, all into `record`; with `asRun` (`command: rollback`) its ID and
+ * status are the run's outputs at once. Returns why it failed (for the caller's one message),
+ * or undefined when the revision serves again; a cancellation is thrown.
+ */
+async function serveAgain(
+  ctx: RunContext,
+  deployment: Deployment,
+  record: RollbackReport,
+  asRun: boolean,
+): Promise<string | undefined> {
+  const { config, logger, state } = ctx;
+  const target = record.to;
+  const failed = (error: unknown) => {
+    if (error instanceof CancelledError || ctx.signal.aborted) throw error;
+    return message(error);
+  };
+  let revisionId: string;
+  try {
+    revisionId = await redeploy(ctx, deployment, target);
+  } catch (error) {
+    return `the redeploy request failed: ${failed(error)}`;
+  }
+  record.revisionId = revisionId;
+  if (asRun) {
+    state.report.revisionId = revisionId;
+    ctx.output('revision-id', revisionId);
+  }
+  logger.info(
+    `Revision ${inert(target, 100)} is being served again as new revision ${inert(revisionId, 100)}; following it.`,
   );
+
+  const waited = await follow(ctx, deployment.id, revisionId, {
+    onStatus: (change) => {
+      record.timeline.push(change);
+      record.status = change.status;
+      if (asRun) {
+        state.report.timeline = record.timeline;
+        setStatus(ctx, change.status);
+      }
+    },
+  }).catch(failed);
+  if (typeof waited === 'string') return waited;
+  record.status = waited.status;
+  if (waited.outcome !== 'deployed') {
+    if (waited.outcome === 'failed') {
+      await showLogTail(ctx, deployment.id, revisionId, waited.status, false);
+    }
+    return `its new revision ${inert(revisionId, 100)} ended in ${inert(waited.status, 40)}`;
+  }
+
+  if (!config.healthCheck) return undefined;
+  const current = await ctx.client.getDeployment(deployment.id).catch(() => deployment);
+  const checked = await verifyDeployment(ctx, { url: agentUrlOf(current), healthCheck: true });
+  if (checked.health) record.health = checked.health; // 'failed' with an error
+  if (checked.error === undefined) return undefined;
+  return `its new revision ${inert(revisionId, 100)} is DEPLOYED but failed the health check: ${message(checked.error)}`;
+}
+
+/**
+ * The redeploy call (`POST …/revisions/{rev}/redeploy`). A lost answer is resolved by reading
+ * the deployment (`writeOnce`), and sent again once; an answer that names no new revision yet
+ * is followed by a few reads.
+ */
+async function redeploy(ctx: RunContext, deployment: Deployment, target: string): Promise<string> {
+  const fresh = await ctx.client.getDeployment(deployment.id);
+  const sent = await writeOnce(ctx, fresh, 'redeploy', 2, () => {
+    ctx.logger.info(
+      `Redeploying revision ${inert(target, 100)} of deployment ${inert(deployment.id, 100)}.`,
+    );
+    return ctx.client.redeployRevision(deployment.id, target);
+  });
+  if (!('answer' in sent)) return sent.revisionId;
+  return (await withRevision(ctx, sent.answer, 'redeploy', fresh.latest_revision_id)).revisionId;
+}
+
+/** The error's message without its final period, to go inside a sentence. */
+function message(error: unknown): string {
+  return errorMessage(error).replace(/\.\s*$/, '');
 }

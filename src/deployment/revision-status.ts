@@ -2,7 +2,7 @@
  * How the action treats each revision status: the one table. To change what a status means
  * (is it final? a failure? which log explains it? how is it polled? what does the summary
  * call it?), change its row here; `wait.ts`, `poll-policy.ts`, `logs.ts`, `skip-unchanged.ts`,
- * `interrupt-previous.ts`, the `deploy` command and the summary all read it. The statuses are
+ * `upsert.ts` (interrupt-previous), the `deploy` command and the summary all read it. The statuses are
  * the ones the control plane's OpenAPI description lists; a status it adds later is treated as
  * still in progress (`UNKNOWN_STATUS`).
  * The simulator keeps its own list on purpose: it plays the platform, not the action.

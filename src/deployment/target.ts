@@ -10,15 +10,11 @@ import { inert } from '../lib/untrusted.js';
 import type { RunBasics } from '../lib/time.js';
 
 /** What finding the target and waiting for a deletion need (the upsert's context is one). */
-export interface TargetContext extends RunBasics {
-  client: ControlPlane;
-  config: Config;
-}
+export type TargetContext = RunBasics & { client: ControlPlane; config: Config };
 
 /**
- * The deployment the inputs name: by `deployment-id` (which must carry `name` when both are
- * given), else by exact `name` across every page. Undefined when there is none (an ID that
- * answers 404 included); `verb` says what the command would do to another one.
+ * The deployment the inputs name (by name: across every page); undefined when there is none, an
+ * ID that answers 404 included. `verb` says what the command would do to another one.
  */
 export async function lookupTarget(
   client: ControlPlane,
@@ -40,10 +36,7 @@ export async function lookupTarget(
   return found;
 }
 
-/**
- * Finds the target deployment: by `deployment-id`, or by exact `name` across every page.
- * Undefined when there is none (or when the one found was being deleted and is now gone).
- */
+/** `command: deploy`'s lookup: also undefined when the one found was being deleted (now gone). */
 export async function findTarget(ctx: TargetContext): Promise<Deployment | undefined> {
   const { client, config, logger } = ctx;
   const found = await lookupTarget(client, config, 'update');

@@ -1,12 +1,10 @@
 /**
  * Create or update ("upsert") a deployment: POST when the lookup found none, else a new
  * revision (POST …/revisions) after checking it is the same kind. `source: upload` goes
- * through its own path (`upload/upload.ts`), which uses the same calls.
- *
- * The request bodies come from the inputs, after the checks on what the lookup found (same
- * kind, same repository) or did not (what a create needs). Every write is made safe against
- * a lost answer: the run always learns which revision its own call created, and a name never
- * ends up with two deployments.
+ * through its own path (`upload/upload.ts`), which uses the same calls. Every write is made
+ * safe against a lost answer: the run always learns which revision its own call created, and a
+ * name never ends up with two deployments. Before an update, `interrupt-previous` (off by
+ * default; the README says why) interrupts a revision still in progress, best effort.
  */
 import type {
   Deployment,
@@ -16,17 +14,18 @@ import type {
   RevisionCreateRequest,
   SourceConfigRequest,
 } from '../api/schemas.js';
+import type { ControlPlane } from '../api/client.js';
 import type { Config } from '../inputs/config.js';
-import { ActionError, ApiError } from '../lib/errors.js';
+import { ActionError, ApiError, CancelledError, DeadlineError } from '../lib/errors.js';
+import { errorMessage as describe } from '../lib/text.js';
 import { OutcomeUnknownError } from '../api/http/request.js';
-import { inert } from '../lib/untrusted.js';
+import { inert, type Logger } from '../lib/untrusted.js';
+import { revisionStatus } from './revision-status.js';
 import type { SourceArchive } from './upload/archive.js';
 import { shortWaitMs, type TargetContext } from './target.js';
 
-export interface UpsertContext extends TargetContext {
-  /** `source: upload`: the archive built before the lookup. */
-  sourceArchive?: SourceArchive;
-}
+/** `sourceArchive`: with `source: upload`, the archive built before the lookup. */
+export type UpsertContext = TargetContext & { sourceArchive?: SourceArchive };
 
 export interface UpsertResult {
   deployment: Deployment;
@@ -41,10 +40,7 @@ export interface UpsertResult {
 const MAX_UNKNOWN_OUTCOMES = 3;
 
 /** POST, or a new revision when the deployment exists (not `source: upload`). */
-export async function upsert(
-  ctx: UpsertContext,
-  found: Deployment | undefined,
-): Promise<UpsertResult> {
+export async function upsert(ctx: UpsertContext, found?: Deployment): Promise<UpsertResult> {
   if (!found) {
     checkCreatable(ctx.config);
     const made = await createDeployment(ctx, createRequest(ctx.config));
@@ -63,12 +59,13 @@ export async function upsert(
  */
 export function checkSameKind(config: Config, found: Deployment): void {
   if (config.source === 'upload' && found.source === 'internal_docker') return;
-  if (found.source !== wireSource(config)) {
+  // The platform's name of the source: `upload` is its `internal_source`.
+  const wire = config.source === 'upload' ? 'internal_source' : config.source;
+  if (found.source !== wire) {
     throw new ActionError(
       `Deployment '${inert(found.name)}' (${inert(found.id)}) has source '${inert(found.source)}', but the inputs say ` +
-        `'${config.source}' (input \`source\`, sent as '${wireSource(config)}'). Updating it ` +
-        'would deploy something else; ' +
-        'use another `name`, or fix `source`.',
+        `'${config.source}' (input \`source\`, sent as '${wire}'). Updating it ` +
+        'would deploy something else; use another `name`, or fix `source`.',
       'Deployment of another kind',
     );
   }
@@ -85,17 +82,12 @@ export function checkSameKind(config: Config, found: Deployment): void {
   }
 }
 
-/** The platform's name of the source: `upload` is its `internal_source`. */
-export function wireSource(config: Config): string {
-  return config.source === 'upload' ? 'internal_source' : config.source;
-}
-
+/** A repository URL without case, trailing slashes and `.git`, to compare two. */
 export function normalizeRepoUrl(url: string): string {
   return url
     .trim()
     .toLowerCase()
-    .replace(/\/+$/, '')
-    .replace(/\.git$/, '');
+    .replace(/(\.git)?\/*$/, '');
 }
 
 /** The inputs of a create: the name is known (`checkCreatable` proves it). */
@@ -119,9 +111,7 @@ export function checkCreatable(config: Config): asserts config is CreatableConfi
 }
 
 /** `install-command` / `build-command` as `source_config` fields (`github` and `upload`). */
-export function buildCommandFields(
-  config: Config,
-): Pick<SourceConfigRequest, 'install_command' | 'build_command'> {
+export function buildCommandFields(config: Config) {
   return {
     ...(config.installCommand ? { install_command: config.installCommand } : {}),
     ...(config.buildCommand ? { build_command: config.buildCommand } : {}),
@@ -129,33 +119,26 @@ export function buildCommandFields(
 }
 
 export function createRequest(config: CreatableConfig): DeploymentCreateRequest {
-  const common = {
+  const github = config.source === 'github';
+  const { integrationId, repoUrl, deploymentType, buildOnPush, listenerId, k8sNamespace } = config;
+  return {
     name: config.name,
+    source: github ? 'github' : 'external_docker',
+    source_config: github
+      ? {
+          integration_id: integrationId,
+          repo_url: repoUrl,
+          deployment_type: deploymentType,
+          build_on_push: buildOnPush,
+          ...buildCommandFields(config),
+        }
+      : {
+          ...imageFields(config),
+          ...(listenerId ? { listener_id: listenerId } : {}),
+          ...(k8sNamespace ? { listener_config: { k8s_namespace: k8sNamespace } } : {}),
+        },
     source_revision_config: sourceRevisionConfig(config),
     secrets: config.secrets ?? [],
-  };
-  if (config.source === 'github') {
-    const { integrationId, repoUrl, deploymentType, buildOnPush } = config;
-    return {
-      ...common,
-      source: 'github',
-      source_config: {
-        integration_id: integrationId,
-        repo_url: repoUrl,
-        deployment_type: deploymentType,
-        build_on_push: buildOnPush,
-        ...buildCommandFields(config),
-      },
-    };
-  }
-  return {
-    ...common,
-    source: 'external_docker',
-    source_config: {
-      ...imageFields(config),
-      ...(config.listenerId ? { listener_id: config.listenerId } : {}),
-      ...(config.k8sNamespace ? { listener_config: { k8s_namespace: config.k8sNamespace } } : {}),
-    },
   };
 }
 
@@ -222,98 +205,77 @@ export async function createDeployment(
         );
         return { deployment: existing, created: lost };
       }
-      if (refused && isTracingProjectConflict(error)) throw tracingProjectConflict(body.name);
-      if (refused || attempt >= MAX_UNKNOWN_OUTCOMES) throw error;
+      if (refused) throw tracingProjectConflict(error, body.name) ?? error;
+      if (attempt >= MAX_UNKNOWN_OUTCOMES) throw error;
     }
   }
 }
 
 /**
- * A create answered 409 because a LangSmith tracing project of that name exists: the
- * deployment of that name was deleted earlier without `delete-tracing-project` (a reopened
- * pull request, typically), and the platform will not create a deployment whose tracing
- * project name is taken. The server's detail reads "There already exists a project in
- * LangSmith named: <name>".
+ * A create refused (HTTP 409: "There already exists a project in LangSmith named: <name>"): a
+ * deployment of that name was deleted without `delete-tracing-project` (a reopened pull
+ * request, typically), and its tracing project name is taken. The error gives the remedies.
  */
-function isTracingProjectConflict(error: ApiError): boolean {
-  return error.status === 409 && /already exists a project in LangSmith named/i.test(error.message);
-}
-
-/** The error that explains it and the remedies (the name is the `name` input, checked). */
-function tracingProjectConflict(name: string): ActionError {
+function tracingProjectConflict(error: ApiError, name: string): ActionError | undefined {
+  if (error.status !== 409 || !/already exists a project in LangSmith named/i.test(error.message)) {
+    return undefined;
+  }
   const shown = inert(name, 100);
   return new ActionError(
     `Creating deployment '${shown}' was refused (HTTP 409): a LangSmith tracing project named ` +
       `'${shown}' already exists, and no deployment of that name does. A deployment of that name ` +
       'was deleted earlier without `delete-tracing-project: true` (for example when its pull ' +
       'request was closed, and the pull request has now been reopened), and its tracing project ' +
-      'was kept. Remedies: delete the tracing project ' +
-      `'${shown}' in LangSmith (Tracing projects; its traces go with it) and re-run this job; ` +
-      'or, so that it does not happen again, give the cleanup job `delete-tracing-project: true`; ' +
-      'or deploy under another `name`.',
+      `was kept. Remedies: delete the tracing project '${shown}' in LangSmith (Tracing projects; ` +
+      'its traces go with it) and re-run this job; or, so that it does not happen again, give ' +
+      'the cleanup job `delete-tracing-project: true`; or deploy under another `name`.',
     'Tracing project of that name exists',
   );
 }
 
-/** PATCH /v2/deployments/{id} and the revision it made. */
-export async function applyPatch(
-  ctx: UpsertContext,
-  found: Deployment,
-  body: DeploymentPatchRequest,
-  created: boolean,
-): Promise<UpsertResult> {
-  const name = `'${inert(found.name)}' (${inert(found.id)})`;
-  const sent = await writeOnce(ctx, found, 'update', MAX_UNKNOWN_OUTCOMES, () => {
-    ctx.logger.info(
-      created
-        ? `Requesting the first revision of the new deployment ${name}.`
-        : `Updating deployment ${name}.`,
-    );
-    return ctx.client.patchDeployment(found.id, body);
-  });
-  if ('revisionId' in sent)
-    return { deployment: sent.deployment, revisionId: sent.revisionId, created };
-  return withRevision(ctx, sent.answer, created ? 'create' : 'update', sent.before);
-}
-
 /**
- * POST /v2/deployments/{id}/revisions: the answer is the new revision. An install without the
- * endpoint (404/405) gets `patch` instead, once, with a notice.
+ * A new revision of `found`: POST /v2/deployments/{id}/revisions with `body` (the answer is the
+ * revision); without `body`, or on an install without that endpoint (404/405: then with a
+ * notice), PATCH /v2/deployments/{id} with `patch` and the revision it made.
  */
 export async function requestRevision(
   ctx: UpsertContext,
   found: Deployment,
-  body: RevisionCreateRequest,
+  body: RevisionCreateRequest | undefined,
   patch: DeploymentPatchRequest,
   created: boolean,
 ): Promise<UpsertResult> {
   const { client, logger } = ctx;
-  if (!client.createRevision) return applyPatch(ctx, found, patch, created);
-  const sent = await writeOnce(ctx, found, 'new revision', MAX_UNKNOWN_OUTCOMES, () => {
-    logger.info(
-      `Requesting ${created ? 'the first revision of the new deployment' : 'a new revision of'} ` +
-        `'${inert(found.name)}' (${inert(found.id)}).`,
+  const name = `'${inert(found.name)}' (${inert(found.id)})`;
+  const first = `Requesting the first revision of the new deployment ${name}.`;
+  if (body && client.createRevision) {
+    const sent = await writeOnce(ctx, found, 'new revision', MAX_UNKNOWN_OUTCOMES, () => {
+      logger.info(created ? first : `Requesting a new revision of ${name}.`);
+      return client.createRevision!(found.id, body);
+    });
+    if (!('answer' in sent)) return { ...sent, created };
+    if (typeof sent.answer === 'object') {
+      return { deployment: found, revisionId: sent.answer.id, revision: sent.answer, created };
+    }
+    logger.notice(
+      `The control plane does not offer POST /v2/deployments/{id}/revisions (HTTP ${sent.answer}); ` +
+        'updating the deployment with PATCH instead, as older installs expect.',
+      { title: 'Revision requested with PATCH' },
     );
-    return client.createRevision!(found.id, body);
-  });
-  if ('revisionId' in sent)
-    return { deployment: sent.deployment, revisionId: sent.revisionId, created };
-  if (typeof sent.answer === 'object') {
-    return { deployment: found, revisionId: sent.answer.id, revision: sent.answer, created };
   }
-  logger.notice(
-    `The control plane does not offer POST /v2/deployments/{id}/revisions (HTTP ${sent.answer}); ` +
-      'updating the deployment with PATCH instead, as older installs expect.',
-    { title: 'Revision requested with PATCH' },
-  );
-  return applyPatch(ctx, found, patch, created);
+  const sent = await writeOnce(ctx, found, 'update', MAX_UNKNOWN_OUTCOMES, () => {
+    logger.info(created ? first : `Updating deployment ${name}.`);
+    return client.patchDeployment(found.id, patch);
+  });
+  if (!('answer' in sent)) return { ...sent, created };
+  return withRevision(ctx, sent.answer, created ? 'create' : 'update', found.latest_revision_id);
 }
 
 /**
  * Sends a write that makes a revision (an update, a new revision, a redeploy) and its answer.
  * A lost answer (reset, timeout, 5xx after sending) is resolved by reading the deployment: a
- * new `latest_revision_id` is this write's revision; otherwise it is sent again, up to
- * `attempts` times in all. `before`: the `latest_revision_id` the answer must differ from.
+ * `latest_revision_id` other than `found`'s is this write's revision; otherwise it is sent
+ * again, up to `attempts` times in all.
  */
 export async function writeOnce<T>(
   ctx: TargetContext,
@@ -321,11 +283,10 @@ export async function writeOnce<T>(
   what: string,
   attempts: number,
   send: () => Promise<T>,
-): Promise<{ answer: T; before: string | null } | { deployment: Deployment; revisionId: string }> {
-  let before = found.latest_revision_id;
+): Promise<{ answer: T } | { deployment: Deployment; revisionId: string }> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return { answer: await send(), before };
+      return { answer: await send() };
     } catch (error) {
       if (!(error instanceof OutcomeUnknownError)) throw error;
       ctx.logger.warning(
@@ -333,12 +294,12 @@ export async function writeOnce<T>(
           'reading the deployment to see whether it was applied.',
       );
       const now = await ctx.client.getDeployment(found.id);
-      if (now.latest_revision_id && now.latest_revision_id !== before) {
-        ctx.logger.info(`The ${what} was applied: revision ${inert(now.latest_revision_id)}.`);
-        return { deployment: now, revisionId: now.latest_revision_id };
+      const latest = now.latest_revision_id;
+      if (latest && latest !== found.latest_revision_id) {
+        ctx.logger.info(`The ${what} was applied: revision ${inert(latest)}.`);
+        return { deployment: now, revisionId: latest };
       }
       if (attempt >= attempts) throw error;
-      before = now.latest_revision_id;
     }
   }
 }
@@ -364,15 +325,68 @@ export async function withRevision(
         'No revision',
       );
     }
-    await ctx.clock.sleep(
-      Math.min(shortWaitMs(ctx.config), ctx.deadline.remainingMs()),
-      ctx.signal,
-    );
+    const { clock, deadline, signal } = ctx;
+    await clock.sleep(Math.min(shortWaitMs(ctx.config), deadline.remainingMs()), signal);
     current = await ctx.client.getDeployment(current.id);
   }
-  return {
-    deployment: current,
-    revisionId: current.latest_revision_id!,
-    created: what === 'create',
-  };
+  const revisionId = current.latest_revision_id!;
+  return { deployment: current, revisionId, created: what === 'create' };
+}
+
+/** What a refusal means, for the notice. */
+const REFUSALS: Record<404 | 405 | 409, string> = {
+  404: 'the control plane does not know the revision or does not offer the call (HTTP 404)',
+  405: 'this control plane does not offer the call (HTTP 405)',
+  409: 'it is no longer in progress (HTTP 409)',
+};
+
+/** `latest`: the `latest_revision_id` revision when the run has just read it (no second GET). */
+export async function interruptPrevious(
+  client: ControlPlane,
+  found: Deployment,
+  logger: Logger,
+  latest?: Revision,
+): Promise<void> {
+  const revisionId = found.latest_revision_id;
+  if (!revisionId || !client.interruptRevision) return;
+  const rev = inert(revisionId);
+  const status =
+    latest?.id === revisionId
+      ? latest.status
+      : await client.getRevision(found.id, revisionId).then(
+          (revision) => revision.status,
+          (error: unknown) => {
+            rethrowIfFinal(error);
+            const why = inert(describe(error), 300);
+            logger.debug(`interrupt-previous: could not read revision ${rev}: ${why}`);
+          },
+        );
+  if (status === undefined || revisionStatus(status).outcome !== 'in_progress') return;
+  try {
+    const answer = await client.interruptRevision(found.id, revisionId);
+    if (answer === 'interrupted') {
+      logger.info(
+        `Interrupted revision ${rev} of '${inert(found.name)}' (it was ${inert(status)}), so ` +
+          'that the new revision does not wait behind it (`interrupt-previous: true`).',
+      );
+      return;
+    }
+    logger.notice(
+      `Revision ${rev} of '${inert(found.name)}' was ${inert(status)} and could not be ` +
+        `interrupted: ${REFUSALS[answer]}. The update goes ahead; the new revision may wait behind it.`,
+      { title: 'Previous revision not interrupted' },
+    );
+  } catch (error) {
+    rethrowIfFinal(error);
+    logger.warning(
+      `Interrupting revision ${rev} of '${inert(found.name)}' (${inert(status)}) failed: ` +
+        `${inert(describe(error), 500)}. The update goes ahead; the new revision may wait behind it. ` +
+        'Set `interrupt-previous: false` to skip this step.',
+      { title: 'Previous revision not interrupted' },
+    );
+  }
+}
+
+function rethrowIfFinal(error: unknown): void {
+  if (error instanceof CancelledError || error instanceof DeadlineError) throw error;
 }

@@ -28,7 +28,6 @@ import {
 import { ActionError, CancelledError, DeadlineError } from '../../lib/errors.js';
 import { inert, setSecret } from '../../lib/untrusted.js';
 import {
-  applyPatch,
   buildCommandFields,
   checkCreatable,
   checkSameKind,
@@ -104,10 +103,8 @@ export async function upsertFromUpload(
     if (config.secrets !== undefined) body.secrets = config.secrets;
     const patch: DeploymentPatchRequest = { revision_source: 'internal_source', ...body };
     // The revisions endpoint has no field for a change of source: that takes the PATCH.
-    const result =
-      deployment.source === CLI_IMAGE_SOURCE
-        ? await applyPatch(ctx, deployment, patch, created)
-        : await requestRevision(ctx, deployment, body, patch, created);
+    const post = deployment.source === CLI_IMAGE_SOURCE ? undefined : body;
+    const result = await requestRevision(ctx, deployment, post, patch, created);
     archive.cleanup();
     return result;
   } catch (error) {

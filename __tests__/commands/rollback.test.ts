@@ -3,7 +3,7 @@
  * revisions list, and how the reports show a rollback.
  */
 import { describe, expect, it, jest } from '@jest/globals';
-import { listAllRevisions, pickRollbackTarget } from '../../src/deployment/redeploy.js';
+import { listAllRevisions, pickRollbackTarget } from '../../src/commands/rollback.js';
 import type { ControlPlane } from '../../src/api/client.js';
 import type { Revision, RevisionsList } from '../../src/api/schemas.js';
 import { readConfig } from '../../src/inputs/read.js';
@@ -105,36 +105,31 @@ describe('pickRollbackTarget', () => {
   it('picks the newest DEPLOYED revision by created_at other than the live one', () => {
     // Listed in an order that is not by date: the choice must not depend on it.
     const picked = pickRollbackTarget([older, failed, live, newer], 'live', undefined, "'a'");
-    expect(picked).toEqual({ ok: true, revision: newer, alreadyLive: false });
+    expect(picked).toEqual({ revision: newer, alreadyLive: false });
   });
 
   it('says so when no other revision reached DEPLOYED', () => {
-    const picked = pickRollbackTarget([failed, live], 'live', undefined, "'a'");
-    expect(picked.ok).toBe(false);
-    expect(!picked.ok && picked.message).toMatch(
+    expect(() => pickRollbackTarget([failed, live], 'live', undefined, "'a'")).toThrow(
       /no revision to roll back to.*other than the live one \(live\).*Nothing was redeployed/,
     );
   });
 
   it('serves rollback-to when it is a DEPLOYED revision of the deployment', () => {
     const picked = pickRollbackTarget([live, newer, older], 'live', 'OLDER', "'a'");
-    expect(picked).toEqual({ ok: true, revision: older, alreadyLive: false });
+    expect(picked).toEqual({ revision: older, alreadyLive: false });
   });
 
   it('refuses an unknown rollback-to and one that never reached DEPLOYED', () => {
-    const unknown = pickRollbackTarget([live, older], 'live', UUID, "'a'");
-    expect(!unknown.ok && unknown.message).toMatch(
+    expect(() => pickRollbackTarget([live, older], 'live', UUID, "'a'")).toThrow(
       new RegExp(`rollback-to\` names revision ${UUID}, which is not one of the 2 revisions`),
     );
-    const notDeployed = pickRollbackTarget([live, failed], 'live', 'failed', "'a'");
-    expect(!notDeployed.ok && notDeployed.message).toMatch(
+    expect(() => pickRollbackTarget([live, failed], 'live', 'failed', "'a'")).toThrow(
       /is BUILD_FAILED: only a revision that reached DEPLOYED/,
     );
   });
 
   it('marks a rollback-to that is already live', () => {
     expect(pickRollbackTarget([live, older], 'live', 'live', "'a'")).toEqual({
-      ok: true,
       revision: live,
       alreadyLive: true,
     });
