@@ -18,6 +18,7 @@ import {
   REVISIONS_PATH,
   errors,
   expectExit,
+  idOf,
   mark,
   SHORT_TIMELINE,
   uniqueName,
@@ -184,6 +185,10 @@ describe('source: upload', () => {
         .join('\n'),
     ).toMatch(/step 3 of 4 \(upload\) failed/);
     expect(byRoute(log.since(), 'POST', REVISIONS_PATH)).toHaveLength(0);
+    // The deployment was created before the upload failed: its IDs are outputs all the same
+    // (set right after the create), so a cleanup step can find it.
+    expect(result.outputs).toMatchObject({ 'deployment-id': idOf(sim, name), created: 'true' });
+    expect(result.outputs['revision-id']).toBeUndefined();
   });
 
   it('refuses a bad install-command and github-only inputs before any request', async () => {

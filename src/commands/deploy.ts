@@ -80,8 +80,13 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
     if (config.interruptPrevious) await interruptPrevious(client, found, logger, unchanged.latest);
   }
   const recorded = await recordSettings(ctx, found, sourceArchive?.sha256);
+  // The upload path creates first and uploads after: the IDs go out as soon as they exist.
+  const onCreated = (made: Deployment, created: boolean) => {
+    setDeploymentOutputs(ctx, made);
+    ctx.output('created', created);
+  };
   const upserted = await (config.source === 'upload' ? upsertFromUpload : upsert)(
-    { ...ctx, config: recorded, sourceArchive },
+    { ...ctx, config: recorded, sourceArchive, onCreated },
     found,
   );
   const { deployment, revisionId, created } = upserted;

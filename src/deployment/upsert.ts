@@ -25,7 +25,11 @@ import type { SourceArchive } from './upload/archive.js';
 import { shortWaitMs, type TargetContext } from './target.js';
 
 /** `sourceArchive`: with `source: upload`, the archive built before the lookup. */
-export type UpsertContext = TargetContext & { sourceArchive?: SourceArchive };
+export type UpsertContext = TargetContext & {
+  sourceArchive?: SourceArchive;
+  /** `source: upload`: called right after the create, before the upload (the IDs go out). */
+  onCreated?: (deployment: Deployment, created: boolean) => void;
+};
 
 export interface UpsertResult {
   deployment: Deployment;

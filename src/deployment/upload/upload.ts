@@ -79,6 +79,7 @@ export async function upsertFromUpload(
       });
       deployment = made.deployment;
       created = made.created;
+      ctx.onCreated?.(deployment, created);
     }
 
     step = 'upload-url';
