@@ -2,7 +2,8 @@
  * What the client makes of an answer before anyone reads it (masking, the shape check, advice;
  * see `client.ts`). Response bodies are never printed: only the field paths and types of a
  * shape mismatch, the server's `detail` text, and for 422 the fields and messages of each
- * validation error (never their `input`, which can echo secret values).
+ * validation error (never their `input`, which can echo secret values). Also: every page of a
+ * list (`listAll`).
  */
 import * as z from 'zod/mini';
 import { ActionError, ApiError } from '../lib/errors.js';
@@ -238,4 +239,36 @@ export function onlyMatch(name: string, matches: Deployment[]): Deployment | und
     );
   }
   return live[0] ?? matches[0];
+}
+
+/** More pages than this while reading a list is an error (a paging bug, not a big org). */
+export const MAX_PAGES = 50;
+
+/**
+ * Every item of a paged control-plane list, in the order listed. A list that pages past
+ * `MAX_PAGES` without reaching the end is an error naming `what` and `advice`.
+ */
+export async function listAll<T>(
+  page: (query: { limit: number; offset: number }) => Promise<{ resources: T[]; offset: number }>,
+  what: string,
+  advice: string,
+  path: string,
+  limit = 100,
+): Promise<T[]> {
+  const all: T[] = [];
+  for (let offset = 0, pages = 1; ; pages++) {
+    if (pages > MAX_PAGES) {
+      throw new ApiError(
+        redact(
+          `Listing ${what} took more than ${MAX_PAGES} pages of ${limit} without reaching ` +
+            `the end: the control plane seems to page wrongly. ${advice}`,
+        ),
+        { method: 'GET', path },
+      );
+    }
+    const list = await page({ limit, offset });
+    all.push(...list.resources);
+    if (list.resources.length < limit || !(list.offset > offset)) return all;
+    offset = list.offset;
+  }
 }

@@ -9,6 +9,7 @@ import { ActionError, ApiError } from '../lib/errors.js';
 import { redact, setSecret } from '../lib/untrusted.js';
 import {
   deploymentNotFound,
+  listAll,
   errorFromResponse,
   maskDeploymentSecrets,
   onlyMatch,
@@ -39,9 +40,6 @@ import {
 } from './schemas.js';
 
 export const USER_AGENT = 'langgraph-deploy-action/1 (+GitHub Action)';
-
-/** More pages than this while looking a name up is an error (a paging bug, not a big org). */
-export const MAX_PAGES = 50;
 
 /**
  * What the rest of the action needs from the control plane; tests may implement it in memory.
@@ -126,27 +124,16 @@ export class ControlPlaneClient {
 
   /** Exact, whole-name match across every page; `undefined` when there is none. */
   async findDeploymentByName(name: string): Promise<Deployment | undefined> {
-    const limit = this.pageLimit;
-    let offset = 0;
     // Every page is read: two deployments of the exact name must not be told apart at random.
-    const matches: Deployment[] = [];
-    for (let page = 1; ; page++) {
-      if (page > MAX_PAGES) {
-        throw new ApiError(
-          redact(
-            `Looking up deployment "${name}" took more than ${MAX_PAGES} pages of ${limit} ` +
-              'without reaching the end of the list: the control plane seems to page wrongly. ' +
-              'Give `deployment-id` instead of `name`, or report this.',
-          ),
-          { method: 'GET', path: '/v2/deployments' },
-        );
-      }
-      const list = await this.listDeployments({ nameContains: name, limit, offset });
-      for (const d of list.resources)
-        if (d.name === name && !matches.some((m) => m.id === d.id)) matches.push(d);
-      if (list.resources.length < limit || !(list.offset > offset)) break;
-      offset = list.offset;
-    }
+    const listed = await listAll(
+      (query) => this.listDeployments({ nameContains: name, ...query }),
+      `deployments named like "${name}"`,
+      'Give `deployment-id` instead of `name`, or report this.',
+      '/v2/deployments',
+      this.pageLimit,
+    );
+    const ids = new Set<string>();
+    const matches = listed.filter((d) => d.name === name && !ids.has(d.id) && ids.add(d.id));
     return onlyMatch(name, matches);
   }
 

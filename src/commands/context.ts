@@ -6,9 +6,9 @@
  */
 import { errorMessage } from '../lib/text.js';
 import type { Config } from '../inputs/config.js';
-import { MAX_PAGES, type ControlPlaneClient } from '../api/client.js';
+import type { ControlPlaneClient } from '../api/client.js';
 import type { Deployment } from '../api/schemas.js';
-import { ActionError, ApiError } from '../lib/errors.js';
+import { ActionError } from '../lib/errors.js';
 import type { HttpContext } from '../api/http/request.js';
 import type { RunOutcome, RunReport } from '../report/record.js';
 import { appendStepSummary, inert, redact, setSecret } from '../lib/untrusted.js';
@@ -93,34 +93,6 @@ export function deactivate(ctx: RunContext, environment: string): Promise<void> 
     deactivateEnvironment({ token, github, environment, logger: ctx.logger }),
     15000,
   );
-}
-
-const PAGE_SIZE = 100;
-
-/**
- * Every item of a paged control-plane list (`GET path`), in the order listed. A list that
- * pages past `MAX_PAGES` without reaching the end is an error naming `what` and `advice`.
- */
-export async function listAll<T>(
-  page: (query: { limit: number; offset: number }) => Promise<{ resources: T[]; offset: number }>,
-  what: string,
-  advice: string,
-  path: string,
-): Promise<T[]> {
-  const all: T[] = [];
-  for (let offset = 0, pages = 1; ; pages++) {
-    if (pages > MAX_PAGES) {
-      throw new ApiError(
-        `Listing ${what} took more than ${MAX_PAGES} pages of ${PAGE_SIZE} without reaching ` +
-          `the end: the control plane seems to page wrongly. ${advice}`,
-        { method: 'GET', path },
-      );
-    }
-    const list = await page({ limit: PAGE_SIZE, offset });
-    all.push(...list.resources);
-    if (list.resources.length < PAGE_SIZE || !(list.offset > offset)) return all;
-    offset = list.offset;
-  }
 }
 
 /** The deployment's IDs and pages as outputs and in the report; with `ids`, this revision's. */

@@ -12,11 +12,12 @@
  * 5. With `environment: …{pr}…`, mark the GitHub deployments of each pruned PR inactive.
  * 6. One summary table; output `deleted` (names).
  */
+import { listAll } from '../api/answers.js';
 import { errorMessage } from '../lib/text.js';
 import { BULK_DELETE_LIMIT } from '../api/bulk-delete.js';
 import type { Deployment } from '../api/schemas.js';
 import { ActionError, CancelledError } from '../lib/errors.js';
-import { deactivate, fail, listAll, type RunContext } from './context.js';
+import { deactivate, fail, type RunContext } from './context.js';
 import { codeFence, codeSpan, escapeMarkdown, markdownLink } from '../report/markdown.js';
 import { readPullStates, type PullState } from '../report/github/pull-states.js';
 import {

@@ -3,6 +3,7 @@
  * DEPLOYED but failed its checks: both serve an earlier revision again (`serveAgain`: the
  * redeploy, a new revision replaying the old one's source, followed and health-checked).
  */
+import { listAll } from '../api/answers.js';
 import { ControlPlaneClient, type ControlPlane } from '../api/client.js';
 import type { Deployment, Revision } from '../api/schemas.js';
 import { revisionStatus } from '../deployment/revision-status.js';
@@ -14,7 +15,6 @@ import {
   agentUrlOf,
   finish,
   follow,
-  listAll,
   notWaiting,
   setDeploymentOutputs,
   setStatus,
