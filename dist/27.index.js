@@ -8,20 +8,19 @@ export const modules = {
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   loadTestsFile: () => (/* binding */ loadTestsFile)
 /* harmony export */ });
-/* unused harmony exports MAX_CASES, MAX_TURNS, MAX_CHECKPOINTS, parseTestsFile */
+/* unused harmony export parseTestsFile */
+/* harmony import */ var _lib_text_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(9112);
 /* harmony import */ var _lib_paths_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(2308);
-/* harmony import */ var _pattern_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(91);
+/* harmony import */ var _expectations_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(2118);
 /* harmony import */ var yaml__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(8815);
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(0);
 /**
  * The conversation tests file (`tests` input): read from the checkout, parsed (YAML, and so
  * JSON too, with the `yaml` package) and validated as an input, before any request, against
  * one `zod` schema. Every problem names the file, the case and the key, and all of them are
- * reported at once.
- *
- * Loaded lazily by the input stage only when `tests` is set, so a run without tests does not
- * load the YAML parser.
+ * reported at once. Loaded (with the YAML parser) only when `tests` is set.
  */
+
 
 
 
@@ -31,7 +30,6 @@ const MAX_CASES = 200;
 const MAX_TURNS = 50;
 const MAX_CHECKPOINTS = 1000;
 const MAX_FILE_BYTES = 1024 * 1024;
-const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 function kind(v) {
     if (v === null || v === undefined)
         return 'empty';
@@ -54,7 +52,7 @@ function notAList(value, one, detail = '') {
     return `must be ${list}, not ${kind(value)}.`;
 }
 /** A mapping (not a list, not null); anything else gets `message`. */
-const mapping = (message) => zod__WEBPACK_IMPORTED_MODULE_3__/* .custom */ .IeY(isObject, { error: (iss) => message(iss.input) });
+const mapping = (message) => zod__WEBPACK_IMPORTED_MODULE_3__/* .custom */ .IeY(_lib_text_js__WEBPACK_IMPORTED_MODULE_4__/* .isRecord */ .u4, { error: (iss) => message(iss.input) });
 /**
  * A mapping with known keys only: an unknown key is a problem of its own (worded by
  * `sentences`, with the keys allowed there); anything but a mapping gets `message`.
@@ -87,7 +85,7 @@ const ExpectSchema = strict({
     matches: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(says('must be a regular expression (a string).'))
         .min(1)
         .superRefine((source, ctx) => {
-        const problem = (0,_pattern_js__WEBPACK_IMPORTED_MODULE_1__/* .patternProblem */ .AL)(source);
+        const problem = (0,_expectations_js__WEBPACK_IMPORTED_MODULE_1__/* .patternProblem */ .AL)(source);
         if (problem === undefined)
             return;
         ctx.addIssue({
@@ -117,7 +115,7 @@ const CaseSchema = strict({
     turns: zod__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YOg(TurnSchema, { error: (iss) => notAList(iss.input, 'turn', ' (each with an `input`)') })
         .min(1)
         .max(MAX_TURNS, {
-        error: (iss) => `has ${lengthOf(iss.input)} turns; at most ${MAX_TURNS}.`,
+        error: (iss) => `has ${iss.input.length} turns; at most ${MAX_TURNS}.`,
     }),
     checkpoints: zod__WEBPACK_IMPORTED_MODULE_3__/* .int */ .Whr(wholeCount).min(0, wholeCount).max(MAX_CHECKPOINTS, wholeCount).optional(),
 }, (v) => `must be a mapping (with \`name\` and \`turns\`), not ${kind(v)}.`);
@@ -125,12 +123,9 @@ const FileSchema = strict({
     cases: zod__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YOg(CaseSchema, { error: (iss) => notAList(iss.input, 'case') })
         .min(1)
         .max(MAX_CASES, {
-        error: (iss) => `has ${lengthOf(iss.input)} cases; at most ${MAX_CASES} are allowed.`,
+        error: (iss) => `has ${iss.input.length} cases; at most ${MAX_CASES} are allowed.`,
     }),
 }, (v) => `the file must be a mapping with a \`cases\` list, not ${kind(v)}.`);
-function lengthOf(value) {
-    return Array.isArray(value) ? value.length : 0;
-}
 /**
  * Reads `path` (relative to the checkout `workspace`, which it must not leave) and validates
  * it. Problems are whole sentences that start with the file's name.
@@ -167,7 +162,8 @@ function parseTestsFile(text, file) {
             problems: doc.errors.slice(0, 5).map((e) => {
                 const at = lines.linePos(e.pos[0]);
                 const where = at ? ` at line ${at.line}, column ${at.col}` : '';
-                return `Tests file ${file}: not valid YAML or JSON${where}: ${firstLine(e.message)}.`;
+                const message = (e.message.split('\n')[0] ?? '').replace(/[.:]\s*$/, '');
+                return `Tests file ${file}: not valid YAML or JSON${where}: ${message}.`;
             }),
         };
     }
@@ -185,59 +181,30 @@ function parseTestsFile(text, file) {
  * array's refinements once one of its items failed, and this must be said either way.
  */
 function duplicateNames(value) {
-    const cases = isObject(value) ? value['cases'] : undefined;
+    const cases = (0,_lib_text_js__WEBPACK_IMPORTED_MODULE_4__/* .isRecord */ .u4)(value) ? value['cases'] : undefined;
     if (!Array.isArray(cases) || cases.length > MAX_CASES)
         return [];
     const seen = new Map();
     return cases.flatMap((item, index) => {
-        const raw = isObject(item) ? item['name'] : undefined;
+        const raw = (0,_lib_text_js__WEBPACK_IMPORTED_MODULE_4__/* .isRecord */ .u4)(item) ? item['name'] : undefined;
         const name = typeof raw === 'string' ? raw.trim() : '';
         if (name === '')
             return [];
-        const first = seen.get(name);
-        if (first === undefined) {
-            seen.set(name, index);
+        const first = seen.get(name) ?? index;
+        seen.set(name, first);
+        if (first === index)
             return [];
-        }
         const message = `is not unique: case #${first + 1} has the same name.`;
         return [{ code: 'custom', path: ['cases', index, 'name'], message, input: raw }];
     });
 }
-/**
- * The order problems are told in, as a reader goes through the file: case by case, and in
- * each mapping its `name` first, then its unknown keys (`''` below), then its keys in the order
- * the format lists them.
- */
-const KEY_ORDER = [
-    'name',
-    '',
-    'cases',
-    'assistant',
-    'state',
-    'turns',
-    'checkpoints',
-    'input',
-    'expect',
-    'contains',
-    'matches',
-    'values',
-    'updates',
-    'as_node',
-    'command',
-];
 function order(issue) {
     const path = issue.code === 'unrecognized_keys' ? [...issue.path, ''] : issue.path;
     return path.map((key) => (typeof key === 'number' ? key : KEY_ORDER.indexOf(String(key))));
 }
 function compareKeys(a, b) {
-    for (let i = 0; i < Math.min(a.length, b.length); i++) {
-        if (a[i] !== b[i])
-            return a[i] - b[i];
-    }
-    return a.length - b.length;
-}
-function firstLine(text) {
-    return (text.split('\n')[0] ?? '').replace(/[.:]\s*$/, '');
+    const i = a.findIndex((key, j) => key !== b[j]);
+    return i === -1 || i >= b.length ? a.length - b.length : a[i] - b[i];
 }
 /** The keys allowed in each mapping, for the message about an unknown one. */
 const KEYS = {
@@ -249,6 +216,19 @@ const KEYS = {
     update: Object.keys(UpdateSchema.in.shape),
 };
 /**
+ * The order problems are told in, as a reader goes through the file: case by case, and in
+ * each mapping its `name` first, then its unknown keys (`''` below), then its keys in the order
+ * the format lists them.
+ */
+const KEY_ORDER = ['name', '', ...new Set(Object.values(KEYS).flat())];
+/** The lists of the format: the mapping each item is, and how an item is named. */
+const LISTS = new Map([
+    ['cases', ['case', (n) => `case #${n}`]],
+    ['turns', ['turn', (n) => `turn ${n}`]],
+    ['state', ['superstep', (n) => `key \`state\`, superstep ${n}`]],
+    ['updates', ['update', (n) => `update ${n}`]],
+]);
+/**
  * Where a problem is, in the file's words: `case "name"` (or `case #3` while the case has no
  * valid name), `turn 1`, `key \`state\`, superstep 1`, `update 2`, `key \`expect.matches\``;
  * and which mapping the path ends in (for the keys allowed there).
@@ -256,42 +236,26 @@ const KEYS = {
 function locate(path, value) {
     const where = [];
     let at = 'file';
-    let node = value;
     for (let i = 0; i < path.length; i++) {
         const key = path[i];
         const next = path[i + 1];
-        const child = (v, k) => isObject(v) || Array.isArray(v) ? v[k] : undefined;
-        if (typeof next === 'number') {
-            const item = child(child(node, key), next);
-            if (key === 'cases') {
-                const name = isObject(item) && typeof item['name'] === 'string' ? item['name'].trim() : '';
-                where.push(name ? `case "${name}"` : `case #${next + 1}`);
-                at = 'case';
-            }
-            else if (key === 'turns') {
-                where.push(`turn ${next + 1}`);
-                at = 'turn';
-            }
-            else if (key === 'state') {
-                where.push(`key \`state\`, superstep ${next + 1}`);
-                at = 'superstep';
-            }
-            else {
-                where.push(`update ${next + 1}`);
-                at = 'update';
-            }
-            node = item;
+        const list = LISTS.get(key);
+        if (typeof next === 'number' && list) {
+            // `cases` is the file's own list (an issue in it means it is one).
+            const item = key === 'cases' ? value.cases[next] : undefined;
+            const name = (0,_lib_text_js__WEBPACK_IMPORTED_MODULE_4__/* .isRecord */ .u4)(item) ? item['name'] : undefined;
+            where.push(typeof name === 'string' && name.trim() ? `case "${name.trim()}"` : list[1](next + 1));
+            at = list[0];
             i++;
         }
-        else if (key === 'expect' && path[i + 1] !== undefined) {
-            where.push(`key \`expect.${String(path[i + 1])}\``);
+        else if (key === 'expect' && next !== undefined) {
+            where.push(`key \`expect.${String(next)}\``);
             i++;
         }
         else {
             where.push(`key \`${String(key)}\``);
             if (key === 'expect')
                 at = 'expect';
-            node = child(node, key);
         }
     }
     return { where, at };
