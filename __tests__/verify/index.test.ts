@@ -10,7 +10,7 @@ import type { HttpContext } from '../../src/api/http/request.js';
 import { Deadline } from '../../src/lib/time.js';
 import { FakeClock, recordingLogger } from '../helpers/fakes.js';
 import { healthCheck, smokeTest, verifyDeployment } from '../../src/verify/index.js';
-import { CheckError, type VerifyContext } from '../../src/verify/agent-server.js';
+import { CheckError, urlProblem, type VerifyContext } from '../../src/verify/agent-server.js';
 
 const API_KEY = 'lsv2_sk_test_key_0123456789';
 
@@ -480,5 +480,13 @@ describe('smokeTest', () => {
     // Retry-After honoured on our clock (the SDK's own retries would ignore it).
     // (at least the 3 s asked for, plus at most a fifth of jitter)
     expect(clock.sleeps.some((ms) => ms >= 3000 && ms <= 3600)).toBe(true);
+  });
+});
+
+describe('urlProblem', () => {
+  it("makes the platform's unparseable URL inert: it cannot carry a workflow command", () => {
+    const reason = urlProblem('not a url ##[error]x ::set-output::y')?.reason ?? '';
+    expect(reason).toMatch(/^The agent server URL "not a url/);
+    expect(reason).not.toMatch(/::|##\[/);
   });
 });

@@ -39,7 +39,7 @@ export function urlProblem(
   }
   const advice = 'Serve the agent server over https.';
   if (!URL.canParse(url)) {
-    return { reason: `The agent server URL "${url}" is not a valid URL`, advice };
+    return { reason: `The agent server URL "${inert(url, 200)}" is not a valid URL`, advice };
   }
   const parsed = new URL(url);
   if (keyAllowedFor(parsed)) return undefined;

@@ -56,6 +56,13 @@ describe('readComparison', () => {
       expect('unreadable' in result ? result.unreadable : 'read').toMatch(reason);
     }
   });
+
+  it('makes the answer inert: a status or commit holding a workflow command cannot run', () => {
+    const result = readComparison({ status: '::error::x ##[group]y', files: [] }, '::warning::', B);
+    const text = 'unreadable' in result ? result.unreadable : 'read';
+    expect(text).toMatch(/says :.:error/);
+    expect(text).not.toMatch(/::|##\[/);
+  });
 });
 
 describe("readChanges within the run's timeout", () => {

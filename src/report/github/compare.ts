@@ -10,6 +10,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import * as z from 'zod/mini';
 import type { ChangedFile } from '../../deployment/agent-files.js';
+import { inert } from '../../lib/untrusted.js';
 import {
   connectGithub,
   DEFAULT_GITHUB_TIMEOUT_MS,
@@ -36,10 +37,10 @@ const CompareFiles = z.array(
 export function readComparison(data: unknown, base: string, head: string): Comparison {
   const answer = (data ?? {}) as { status?: unknown; files?: unknown };
   const no = (why: string): Comparison => ({
-    unreadable: `GitHub's compare of ${base.slice(0, 12)}...${head.slice(0, 12)} ${why}`,
+    unreadable: `GitHub's compare of ${inert(base.slice(0, 12))}...${inert(head.slice(0, 12))} ${why}`,
   });
   if (answer.status !== 'ahead' && answer.status !== 'identical') {
-    const says = typeof answer.status === 'string' ? answer.status : 'nothing';
+    const says = typeof answer.status === 'string' ? inert(answer.status, 40) : 'nothing';
     return no(
       `says ${says} (the live commit is not an ancestor of this one, e.g. after a force-push)`,
     );
@@ -72,7 +73,7 @@ async function compareCommits(call: GithubCall, base: string, head: string): Pro
       kind === 'permission' || kind === 'not_found'
         ? ' (the token needs `contents: read` on this repository)'
         : '';
-    return { unreadable: `GitHub's compare API answered: ${message}${advice}` };
+    return { unreadable: `GitHub's compare API answered: ${inert(message, 300)}${advice}` };
   }
 }
 
