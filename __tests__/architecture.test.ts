@@ -30,7 +30,6 @@ const COVERED_ELSEWHERE: Readonly<Record<string, string>> = {
   'src/main.ts': '__tests__/e2e/deploy.test.ts',
   'src/flow.ts': '__tests__/e2e/cancel.test.ts',
   'src/inputs/spec.ts': '__tests__/action-yml.test.ts',
-  'src/inputs/validate.ts': '__tests__/inputs/read.test.ts',
   'src/preflight/document.ts': '__tests__/preflight/index.test.ts',
   'src/preflight/graphs.ts': '__tests__/preflight/index.test.ts',
   'src/preflight/keys.ts': '__tests__/preflight/index.test.ts',

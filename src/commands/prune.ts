@@ -26,7 +26,7 @@ import {
   matchTemplate,
   parseNameTemplate,
   type NameTemplate,
-} from '../inputs/prune-template.js';
+} from '../inputs/validate.js';
 import { appendStepSummary, inert, redact } from '../lib/untrusted.js';
 import { normalizeRepoUrl } from '../deployment/upsert.js';
 import { recordedDeploymentIds } from '../report/github/github-deployment.js';

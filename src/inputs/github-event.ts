@@ -13,16 +13,12 @@ type PullRequest = NonNullable<GithubContext['pullRequest']>;
  * `pull_request` and `pull_request_target`; the review events carry the same object, and
  * their `GITHUB_REF` (`refs/pull/N/merge`) is no branch, so the PR is the only way to know it.
  */
-const PULL_REQUEST_EVENTS = new Set([
+export const PULL_REQUEST_EVENTS: ReadonlySet<string> = new Set([
   'pull_request',
   'pull_request_target',
   'pull_request_review',
   'pull_request_review_comment',
 ]);
-
-export function isPullRequestEvent(eventName: string): boolean {
-  return PULL_REQUEST_EVENTS.has(eventName);
-}
 
 /**
  * The context, and on a pull-request event whose payload gives no pull request (file not
@@ -44,39 +40,30 @@ export function readGithubContext(env: NodeJS.ProcessEnv = process.env): {
     runAttempt: env['GITHUB_RUN_ATTEMPT'] ?? '',
     workspace: env['GITHUB_WORKSPACE'] || process.cwd(),
   };
-  const { pullRequest, why } = readPullRequest(env);
-  if (pullRequest) github.pullRequest = pullRequest;
-  if (why === undefined) return { github };
+  if (!PULL_REQUEST_EVENTS.has(github.eventName)) return { github };
+  const found = readPullRequest(env['GITHUB_EVENT_PATH'] ?? '');
+  if (typeof found !== 'string') return { github: { ...github, pullRequest: found } };
   const payloadProblem =
-    `This is a ${github.eventName} event, but ${why}: the fork check and the ` +
+    `This is a ${github.eventName} event, but ${found}: the fork check and the ` +
     'pull-request comment cannot run. On GitHub the runner writes this file; when running the ' +
     'action elsewhere (act, a local runner), point GITHUB_EVENT_PATH at the event payload.';
   return { github, payloadProblem };
 }
 
-/** On a pull-request event, its pull request from the event payload, or why there is none. */
-function readPullRequest(env: NodeJS.ProcessEnv): { pullRequest?: PullRequest; why?: string } {
-  if (!isPullRequestEvent(env['GITHUB_EVENT_NAME'] ?? '')) return {};
-  const path = env['GITHUB_EVENT_PATH'] ?? '';
-  if (path === '') return { why: 'GITHUB_EVENT_PATH is not set' };
-  let raw: string;
-  try {
-    raw = readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    return { why: `the file in GITHUB_EVENT_PATH cannot be read (${code})` };
-  }
-  if (raw.trim() === '') return { why: 'the file in GITHUB_EVENT_PATH is empty' };
+/** The pull request of the event payload at `path`, or why there is none. */
+function readPullRequest(path: string): PullRequest | string {
+  if (path === '') return 'GITHUB_EVENT_PATH is not set';
   let payload: unknown;
   try {
+    const raw = readFileSync(path, 'utf8');
+    if (raw.trim() === '') return 'the file in GITHUB_EVENT_PATH is empty';
     payload = JSON.parse(raw);
-  } catch {
-    return { why: 'the file in GITHUB_EVENT_PATH is not JSON' };
+  } catch (error) {
+    if (error instanceof SyntaxError) return 'the file in GITHUB_EVENT_PATH is not JSON';
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    return `the file in GITHUB_EVENT_PATH cannot be read (${code})`;
   }
-  const pullRequest = pullRequestFrom(payload);
-  return pullRequest
-    ? { pullRequest }
-    : { why: 'the payload in GITHUB_EVENT_PATH names no pull request' };
+  return pullRequestFrom(payload) ?? 'the payload in GITHUB_EVENT_PATH names no pull request';
 }
 
 function pullRequestFrom(payload: unknown): PullRequest | undefined {

@@ -10,9 +10,8 @@
  * default; local runs and tests may pass nothing).
  */
 import type { Config, InputProblem, Source } from './config.js';
-import { parseNameTemplate } from './prune-template.js';
 import { getInput as inputOf, setSecret } from '../lib/untrusted.js';
-import { Checks, REGION_CONTROL_PLANE_URLS, uiBaseUrlFor } from './validate.js';
+import { Checks, parseNameTemplate, REGION_CONTROL_PLANE_URLS, uiBaseUrlFor } from './validate.js';
 import { readGithubContext } from './github-event.js';
 import { NO_SECRETS_ON_FORKS, parseSecrets } from './secrets.js';
 import { booleanDefault, choiceDefault, defaultOf, INPUTS, type InputName } from './spec.js';

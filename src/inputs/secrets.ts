@@ -154,7 +154,6 @@ function parseLineForm(text: string, out: ParsedSecrets): RawEntry[] {
 
 /** One JSON object: the entries; problems and what may be secret go to `out`. */
 function parseJsonForm(text: string, out: ParsedSecrets): RawEntry[] {
-  const entries: RawEntry[] = [];
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -168,13 +167,17 @@ function parseJsonForm(text: string, out: ParsedSecrets): RawEntry[] {
         `The text is not shown here because it holds secrets. Give one JSON object of ` +
         `"NAME": "value" pairs, or NAME=value lines.`,
     );
-    return entries;
+    return [];
   }
+  const entries: RawEntry[] = [];
   // Starts with `{` and parsed, so it is an object.
   Object.entries(parsed as Record<string, unknown>).forEach(([name, value], index) => {
     const where = `key ${index + 1}`;
     const validName = NAME_PATTERN.test(name);
-    const label = validName ? name : `the name of ${where}`;
+    const scalar =
+      typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+    if (validName && scalar) entries.push({ name, value: String(value), where });
+    else collectLeaves(value, out.sensitive);
     if (!validName) {
       out.sensitive.push(name);
       out.problems.push(
@@ -182,16 +185,11 @@ function parseJsonForm(text: string, out: ParsedSecrets): RawEntry[] {
           NOT_SHOWN,
       );
     }
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
-      if (validName) entries.push({ name, value: String(value), where });
-      else out.sensitive.push(String(value));
-      return;
-    }
-    collectLeaves(value, out.sensitive);
+    if (scalar) return;
     const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : 'an object';
     out.problems.push(
-      `\`secrets\`: the value of ${label} is ${kind}. Give a string, number or boolean ` +
-        '(numbers and booleans are sent as strings).',
+      `\`secrets\`: the value of ${validName ? name : `the name of ${where}`} is ${kind}. Give ` +
+        'a string, number or boolean (numbers and booleans are sent as strings).',
     );
   });
   return entries;
@@ -213,14 +211,11 @@ function entryProblem(name: string, entries: RawEntry[]): string | undefined {
           : undefined;
 }
 
+/** Every string, number and boolean in `value`, at any depth, into `into`. */
 function collectLeaves(value: unknown, into: string[]): void {
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
-    into.push(String(value));
-  } else if (Array.isArray(value)) {
-    for (const item of value) collectLeaves(item, into);
-  } else if (typeof value === 'object' && value !== null) {
+  if (typeof value === 'object' && value !== null) {
     for (const item of Object.values(value)) collectLeaves(item, into);
-  }
+  } else if (value !== null && value !== undefined) into.push(String(value));
 }
 
 /**

@@ -76,15 +76,13 @@ export type InputName = keyof typeof INPUTS;
 export const INPUT_NAMES = /* @__PURE__ */ Object.keys(INPUTS) as InputName[];
 
 /** The commands that read each input (`'all'`: every command), for the README. */
-export const USED_BY: Readonly<Record<InputName, readonly Command[] | 'all'>> =
-  /* @__PURE__ */ Object.fromEntries(
-    INPUT_NAMES.map((name) => [name, (INPUTS[name] as InputSpec).use ?? 'all']),
-  ) as Record<InputName, readonly Command[] | 'all'>;
+export const USED_BY = /* @__PURE__ */ Object.fromEntries(
+  Object.entries(INPUTS).map(([name, spec]: [string, InputSpec]) => [name, spec.use ?? 'all']),
+) as Readonly<Record<InputName, readonly Command[] | 'all'>>;
 
 /** The default of an input as the code sees it: `''` when none is declared. */
 export function defaultOf(name: InputName): string {
-  const spec: InputSpec = INPUTS[name];
-  return spec.default ?? '';
+  return (INPUTS[name] as InputSpec).default ?? '';
 }
 
 /** The default of a choice input (one of its values: `__tests__/action-yml.test.ts` checks). */
@@ -92,15 +90,12 @@ export function choiceDefault<N extends ChoiceInput>(name: N): ChoiceOf<N> {
   return defaultOf(name) as ChoiceOf<N>;
 }
 
-/** The default of a boolean input. */
 export function booleanDefault(name: InputName): boolean {
   return defaultOf(name) === 'true';
 }
 
-/** The inputs that are a choice among `values`. */
+/** The inputs that are a choice among `values`, and the values of one as a union type. */
 export type ChoiceInput = {
   [N in InputName]: (typeof INPUTS)[N] extends { values: readonly string[] } ? N : never;
 }[InputName];
-
-/** The accepted values of a choice input, as a union type. */
 export type ChoiceOf<N extends ChoiceInput> = (typeof INPUTS)[N]['values'][number];

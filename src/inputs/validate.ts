@@ -1,10 +1,11 @@
 /**
  * The checks of single inputs, each naming its input in its message: `Checks` collects every
  * problem and note so that `readConfig` reports them all at once, and each check returns a
- * usable value either way. Also the control-plane URL of each region and its UI base URL.
+ * usable value either way. Also the control-plane URL of each region, its UI base URL and the
+ * `name` template of `command: prune`.
  */
 import type { GithubContext, InputProblem, Region } from './config.js';
-import { isPullRequestEvent } from './github-event.js';
+import { PULL_REQUEST_EVENTS } from './github-event.js';
 import { describeJsonError } from './secrets.js';
 import { isRecord } from '../lib/text.js';
 import { parseBoolean } from '../lib/untrusted.js';
@@ -94,8 +95,10 @@ export class Checks {
   readonly problems: InputProblem[] = [];
   readonly notes: string[] = [];
 
-  problem(input: InputName, message: string): void {
+  /** Records a problem; `undefined`, so that a check can return it. */
+  problem(input: InputName, message: string): undefined {
     this.problems.push({ input, message });
+    return undefined;
   }
 
   note(message: string): void {
@@ -191,20 +194,18 @@ export class Checks {
             ? 'must be a plain base URL, without credentials, query (?…) or fragment (#…).'
             : undefined;
     if (url && why === undefined) return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-    this.problem(input, `Input \`${input}\` ${why}`);
-    return undefined;
+    return this.problem(input, `Input \`${input}\` ${why}`);
   }
 
   /** `repo-url`, or `<server_url>/<repository>` of the workflow when it is empty. */
   repoUrl(raw: string, github: GithubContext): string | undefined {
     if (raw !== '') return this.httpUrl('repo-url', raw);
     if (github.repository) return `${github.serverUrl}/${github.repository}`;
-    this.problem(
+    return this.problem(
       'repo-url',
       'Input `repo-url` is empty and GITHUB_REPOSITORY is not set, so the repository to deploy ' +
         'is unknown. Set `repo-url`, e.g. https://github.com/owner/repo.',
     );
-    return undefined;
   }
 
   /** `repo-ref` derived from the event (see INTERFACE.md, "`repo-ref` derivation"). */
@@ -217,7 +218,7 @@ export class Checks {
     const fork = pr && pr.headRepoFullName.toLowerCase() !== pr.baseRepoFullName.toLowerCase();
     const headRef = pr?.headRef || env['GITHUB_HEAD_REF'] || '';
     let why: string;
-    if (!isPullRequestEvent(github.eventName)) {
+    if (!PULL_REQUEST_EVENTS.has(github.eventName)) {
       if (github.ref.startsWith('refs/tags/')) return github.ref;
       if (github.ref.startsWith('refs/heads/')) return github.ref.slice('refs/heads/'.length);
       why =
@@ -240,8 +241,7 @@ export class Checks {
         'unknown (no readable event payload, no GITHUB_HEAD_REF). Set `repo-ref` to the ' +
         'branch to deploy, e.g. `repo-ref: ${{ github.head_ref }}`.';
     }
-    this.problem('repo-ref', why);
-    return undefined;
+    return this.problem('repo-ref', why);
   }
 
   /** Any JSON value; a problem with the position of the error otherwise. */
@@ -249,11 +249,10 @@ export class Checks {
     try {
       return { value: JSON.parse(raw) as unknown };
     } catch (error) {
-      this.problem(
+      return this.problem(
         input,
         `Input \`${input}\` is not valid JSON: ${describeJsonError(raw, error)}.`,
       );
-      return undefined;
     }
   }
 
@@ -262,13 +261,12 @@ export class Checks {
     if (!parsed) return undefined;
     const { value } = parsed;
     if (isRecord(value)) return value;
-    this.problem(
+    return this.problem(
       input,
       `Input \`${input}\` must be a JSON object ({ … }), not ${
         value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`
       }.`,
     );
-    return undefined;
   }
 }
 
@@ -286,4 +284,72 @@ function pointsTo(repoUrl: string, fullName: string): boolean {
   if (!fullName) return false;
   const path = repoUrl.replace(/\.git$/, '').toLowerCase();
   return path.endsWith(`/${fullName.toLowerCase()}`);
+}
+
+const PR_PLACEHOLDER = '{pr}';
+
+/** PR numbers are positive integers; ten digits is far beyond any repository's count. */
+const PR_NUMBER = /^[1-9][0-9]{0,9}$/;
+
+/**
+ * The `name` template of `command: prune` (e.g. `my-agent-pr-{pr}`): exactly one `{pr}`, the
+ * rest under the platform's name rule. A deployment matches when its whole name is the
+ * template with a pull-request number (digits, no leading zero) in place of `{pr}`.
+ */
+export interface NameTemplate {
+  /** As given, e.g. `my-agent-pr-{pr}`. */
+  template: string;
+  /** The literal text before `{pr}`. */
+  prefix: string;
+  /** The literal text after `{pr}`. */
+  suffix: string;
+}
+
+/** The template, or the problem with it (a message naming the `name` input). */
+export function parseNameTemplate(
+  raw: string,
+): { ok: true; value: NameTemplate } | { ok: false; message: string } {
+  const count = raw.split(PR_PLACEHOLDER).length - 1;
+  const [prefix = '', suffix = ''] = raw.split(PR_PLACEHOLDER);
+  const example = 'e.g. `name: my-agent-pr-{pr}`';
+  const message =
+    count === 0
+      ? `Input \`name\` is "${raw}", which has no \`{pr}\`: \`command: prune\` needs a template ` +
+        `that says where the pull-request number goes in the preview names, ${example} (the ` +
+        'same pattern as the `name` of the preview workflow, with `{pr}` for the number).'
+      : count > 1
+        ? `Input \`name\` is "${raw}", which holds \`{pr}\` ${count} times: give it exactly once, ` +
+          `${example}.`
+        : !/^[a-z0-9-]*$/.test(prefix + suffix)
+          ? `Input \`name\` is "${raw}": apart from \`{pr}\`, a name template may hold only ` +
+            `lowercase letters, digits and hyphens (the platform's name rule), ${example}.`
+          : undefined;
+  if (message !== undefined) return { ok: false, message };
+  return { ok: true, value: { template: raw, prefix, suffix } };
+}
+
+/**
+ * The pull-request number when `name` is the template with a number in place of `{pr}`,
+ * else `undefined` (`my-agent-pr-12` → 12; `my-agent-pr-12-old`, `my-agent-pr-x`,
+ * `my-agent-pr-012` → undefined).
+ */
+export function matchTemplate(template: NameTemplate, name: string): number | undefined {
+  const { prefix, suffix } = template;
+  if (!name.startsWith(prefix) || !name.endsWith(suffix)) return undefined;
+  // Empty when prefix and suffix overlap in `name`.
+  const digits = name.slice(prefix.length, name.length - suffix.length);
+  return PR_NUMBER.test(digits) ? Number(digits) : undefined;
+}
+
+/** The template with `pr` in place of `{pr}` (every occurrence). */
+export function fillTemplate(template: string, pr: number): string {
+  return template.split(PR_PLACEHOLDER).join(String(pr));
+}
+
+/**
+ * What to pass as `name_contains` when listing: the literal prefix (the suffix when the template
+ * starts with `{pr}`), or `undefined` for `{pr}` alone (then every deployment is listed).
+ */
+export function listFilter(template: NameTemplate): string | undefined {
+  return template.prefix || template.suffix || undefined;
 }

@@ -5,7 +5,7 @@ import {
   matchTemplate,
   parseNameTemplate,
   type NameTemplate,
-} from '../../src/inputs/prune-template.js';
+} from '../../src/inputs/validate.js';
 
 function template(raw: string): NameTemplate {
   const parsed = parseNameTemplate(raw);
