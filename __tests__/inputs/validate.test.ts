@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import {
+  Checks,
   fillTemplate,
   listFilter,
   matchTemplate,
@@ -83,4 +84,33 @@ describe('listFilter and fillTemplate', () => {
     expect(fillTemplate('preview-pr-{pr}', 12)).toBe('preview-pr-12');
     expect(fillTemplate('pr-{pr}/{pr}', 3)).toBe('pr-3/3');
   });
+});
+
+describe('Checks.command (the platform rule for install-command / build-command)', () => {
+  function refusal(command: string): string | undefined {
+    const check = new Checks();
+    check.command('build-command', command);
+    return check.problems[0]?.message;
+  }
+
+  it.each(['npm ci', 'npm ci && npm run build', 'yarn install --frozen-lockfile', 'a &&&& b'])(
+    'accepts %j',
+    (command) => expect(refusal(command)).toBeUndefined(),
+  );
+  it.each([
+    ['npm run build; rm -rf /', /semicolon/],
+    ['npm start &', /lone &/],
+    ['a &&& b', /lone &/],
+    ['echo $HOME', /dollar/],
+    ['cat a | b', /pipe/],
+    ['a > b', /redirection/],
+    ['a < b', /redirection/],
+    ['echo "x"', /double quote/],
+    ['echo `x`', /backtick/],
+    ['a \\ b', /backslash/],
+    ['a\nb', /newline/],
+    ['a\rb', /carriage return/],
+    ['a\tb', /tab/],
+    ['a\0b', /NUL/],
+  ])('refuses %j', (command, why) => expect(refusal(command)).toMatch(why));
 });

@@ -63,27 +63,22 @@ function readPullRequest(path: string): PullRequest | string {
     const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
     return `the file in GITHUB_EVENT_PATH cannot be read (${code})`;
   }
-  return pullRequestFrom(payload) ?? 'the payload in GITHUB_EVENT_PATH names no pull request';
-}
-
-function pullRequestFrom(payload: unknown): PullRequest | undefined {
-  const pr = field(payload, 'pull_request');
-  const number = field(pr, 'number') ?? field(payload, 'number');
-  if (typeof number !== 'number') return undefined;
-  const head = field(pr, 'head');
-  const base = field(pr, 'base');
+  const pr = at(payload, 'pull_request');
+  const number = at(pr, 'number') ?? at(payload, 'number');
+  if (typeof number !== 'number') return 'the payload in GITHUB_EVENT_PATH names no pull request';
   return {
     number,
-    headRef: text(field(head, 'ref')),
-    headSha: text(field(head, 'sha')),
+    headRef: text(at(pr, 'head', 'ref')),
+    headSha: text(at(pr, 'head', 'sha')),
     // `head.repo` is null when the fork has been deleted.
-    headRepoFullName: text(field(field(head, 'repo'), 'full_name')),
-    baseRepoFullName: text(field(field(base, 'repo'), 'full_name')),
+    headRepoFullName: text(at(pr, 'head', 'repo', 'full_name')),
+    baseRepoFullName: text(at(pr, 'base', 'repo', 'full_name')),
   };
 }
 
-function field(value: unknown, key: string): unknown {
-  return isRecord(value) ? value[key] : undefined;
+/** The value at `path` in `value`; `undefined` from the first step that is not an object. */
+function at(value: unknown, ...path: string[]): unknown {
+  return path.reduce((v, key) => (isRecord(v) ? v[key] : undefined), value);
 }
 
 function text(value: unknown): string {

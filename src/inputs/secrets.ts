@@ -122,8 +122,7 @@ export function parseSecrets(text: string): ParsedSecrets {
 /** NAME=value lines: the entries; problems and what may be secret go to `out`. */
 function parseLineForm(text: string, out: ParsedSecrets): RawEntry[] {
   const entries: RawEntry[] = [];
-  text.split('\n').forEach((rawLine, index) => {
-    const line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
+  text.split(/\r?\n/).forEach((line, index) => {
     const trimmed = line.trimStart();
     if (trimmed === '' || trimmed.startsWith('#')) return;
     const where = `line ${index + 1}`;

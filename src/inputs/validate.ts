@@ -74,23 +74,6 @@ const REFUSED: readonly [string, string][] = [
 /** A run of `&` of odd length: `cmd &` (background) is refused, `a && b` is allowed. */
 const LONE_AMPERSAND = /(?<!&)&(?:&&)*(?!&)/;
 
-/**
- * What is wrong with an `install-command` / `build-command` by the platform's character rule,
- * as the `langgraph` CLI checks it (`has_disallowed_build_command_content`), in words naming
- * every refused character found, so one run fixes them all (`undefined`: acceptable).
- */
-export function describeRefusedCommand(command: string): string | undefined {
-  const found = REFUSED.filter(([char]) => command.includes(char)).map(([, words]) => words);
-  if (LONE_AMPERSAND.test(command)) found.push('a lone & (background job; `&&` is allowed)');
-  if (found.length === 0) return undefined;
-  return (
-    `it holds ${found.join(', ')}, which the platform refuses in build commands ` +
-    '(no quotes, backslashes, pipes, redirections, variables, `;` or background `&`; ' +
-    'chaining with `&&` is allowed). Put complex steps in a script in the repository and ' +
-    'call it, e.g. `sh ./scripts/build.sh`'
-  );
-}
-
 export class Checks {
   readonly problems: InputProblem[] = [];
   readonly notes: string[] = [];
@@ -105,45 +88,36 @@ export class Checks {
     this.notes.push(message);
   }
 
+  /** `value`; `undefined` is a problem: the input is `raw`, and it must be `rule`. */
+  private mustBe<T>(input: InputName, raw: string, value: T | undefined, rule: string) {
+    if (value !== undefined) return value;
+    return this.problem(input, `Input \`${input}\` is "${raw}"; it must be ${rule}.`);
+  }
+
   /** A choice among the input's `values` in the spec; empty means its default. */
   oneOf<N extends ChoiceInput>(input: N, raw: string): ChoiceOf<N> | undefined {
     const allowed: readonly ChoiceOf<N>[] = INPUTS[input].values;
-    const value = (raw || defaultOf(input)).toLowerCase();
-    const found = allowed.find((a) => a === value);
-    if (found === undefined) {
-      this.problem(
-        input,
-        `Input \`${input}\` is "${raw}"; it must be one of ${allowed.map((a) => `\`${a}\``).join(', ')}.`,
-      );
-    }
-    return found;
+    const found = allowed.find((a) => a === (raw || defaultOf(input)).toLowerCase());
+    return this.mustBe(input, raw, found, `one of ${allowed.map((a) => `\`${a}\``).join(', ')}`);
   }
 
   /** A boolean; empty means its default in the spec. */
   boolean(input: InputName, raw: string): boolean {
     const fallback = defaultOf(input) === 'true';
     if (raw === '') return fallback;
-    const value = parseBoolean(raw);
-    if (value !== undefined) return value;
-    this.problem(
-      input,
-      `Input \`${input}\` is "${raw}"; it must be a boolean: true, True, TRUE, false, False ` +
-        'or FALSE (YAML 1.2 core schema, as `core.getBooleanInput`).',
-    );
-    return fallback;
+    const rule =
+      'a boolean: true, True, TRUE, false, False or FALSE (YAML 1.2 core schema, as ' +
+      '`core.getBooleanInput`)';
+    return this.mustBe(input, raw, parseBoolean(raw), rule) ?? fallback;
   }
 
   /** A positive number of seconds; empty means its default in the spec. */
   seconds(input: InputName, raw: string): number {
     const fallback = Number(defaultOf(input));
     if (raw === '') return fallback;
-    if (SECONDS_PATTERN.test(raw) && Number(raw) > 0) return Number(raw);
-    this.problem(
-      input,
-      `Input \`${input}\` is "${raw}"; it must be a positive number of seconds (decimals ` +
-        `allowed, e.g. \`${fallback}\` or \`0.5\`).`,
-    );
-    return fallback;
+    const value = SECONDS_PATTERN.test(raw) && Number(raw) > 0 ? Number(raw) : undefined;
+    const rule = `a positive number of seconds (decimals allowed, e.g. \`${fallback}\` or \`0.5\`)`;
+    return this.mustBe(input, raw, value, rule) ?? fallback;
   }
 
   name(raw: string): string {
@@ -159,11 +133,22 @@ export class Checks {
     return '';
   }
 
-  /** A build or install command the platform accepts, or '' with a problem. */
+  /**
+   * A build or install command the platform accepts, or '' with a problem naming every refused
+   * character found, so one run fixes them all: the platform's character rule, as the
+   * `langgraph` CLI checks it (`has_disallowed_build_command_content`).
+   */
   command(input: 'install-command' | 'build-command', raw: string): string {
-    const refused = describeRefusedCommand(raw);
-    if (refused === undefined) return raw;
-    this.problem(input, `Input \`${input}\` is refused before any request: ${refused}.`);
+    const found = REFUSED.filter(([char]) => raw.includes(char)).map(([, words]) => words);
+    if (LONE_AMPERSAND.test(raw)) found.push('a lone & (background job; `&&` is allowed)');
+    if (found.length === 0) return raw;
+    this.problem(
+      input,
+      `Input \`${input}\` is refused before any request: it holds ${found.join(', ')}, which ` +
+        'the platform refuses in build commands (no quotes, backslashes, pipes, redirections, ' +
+        'variables, `;` or background `&`; chaining with `&&` is allowed). Put complex steps in ' +
+        'a script in the repository and call it, e.g. `sh ./scripts/build.sh`.',
+    );
     return '';
   }
 
