@@ -6,8 +6,6 @@ import { readFileSync } from 'node:fs';
 import type { GithubContext } from './config.js';
 import { isRecord } from '../lib/text.js';
 
-type PullRequest = NonNullable<GithubContext['pullRequest']>;
-
 /**
  * Events whose payload carries `pull_request` (with `head` and `base`). The contract names
  * `pull_request` and `pull_request_target`; the review events carry the same object, and
@@ -51,7 +49,7 @@ export function readGithubContext(env: NodeJS.ProcessEnv = process.env): {
 }
 
 /** The pull request of the event payload at `path`, or why there is none. */
-function readPullRequest(path: string): PullRequest | string {
+function readPullRequest(path: string): NonNullable<GithubContext['pullRequest']> | string {
   if (path === '') return 'GITHUB_EVENT_PATH is not set';
   let payload: unknown;
   try {

@@ -220,11 +220,18 @@ function collectLeaves(value: unknown, into: string[]): void {
 /**
  * Where and why `JSON.parse(text)` failed, without quoting the text (V8's messages
  * sometimes include a snippet of it, and the text may be a secret): for example
- * `expected ',' or '}' after property value at line 2, column 7`.
+ * `expected ',' or '}' after property value at line 2, column 7`. The place is the first
+ * character that cannot continue a valid JSON text: the end of the longest prefix that is still
+ * a valid start of one, found by bisection (V8 does not report a position for every error).
  */
 export function describeJsonError(text: string, error: unknown): string {
+  let [position, high] = [0, text.length];
+  while (position < high) {
+    const mid = Math.ceil((position + high) / 2);
+    if (isValidPrefix(text.slice(0, mid))) position = mid;
+    else high = mid - 1;
+  }
   const message = error instanceof Error ? error.message : '';
-  const position = errorPosition(text);
   const before = text.slice(0, position);
   const where = `line ${before.split('\n').length}, column ${position - before.lastIndexOf('\n')}`;
   if (position >= text.length) return `the text ends before the JSON value is complete (${where})`;
@@ -236,22 +243,6 @@ export function describeJsonError(text: string, error: unknown): string {
   return `unexpected character at ${where}`;
 }
 
-/**
- * The offset of the first character that cannot continue a valid JSON text: the longest
- * prefix that is still a valid start of a JSON text, found by bisection (V8 does not report
- * a position for every error).
- */
-function errorPosition(text: string): number {
-  let low = 0;
-  let high = text.length;
-  while (low < high) {
-    const mid = Math.ceil((low + high) / 2);
-    if (isValidPrefix(text.slice(0, mid))) low = mid;
-    else high = mid - 1;
-  }
-  return low;
-}
-
 function isValidPrefix(prefix: string): boolean {
   try {
     JSON.parse(prefix);
@@ -259,7 +250,6 @@ function isValidPrefix(prefix: string): boolean {
   } catch (error) {
     const message = error instanceof Error ? error.message : '';
     const at = /at position (\d+)/.exec(message);
-    if (at) return Number(at[1]) >= prefix.length;
-    return message.includes('Unexpected end of JSON input');
+    return at ? Number(at[1]) >= prefix.length : message.includes('Unexpected end of JSON input');
   }
 }

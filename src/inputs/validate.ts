@@ -1,13 +1,14 @@
 /**
  * The checks of single inputs, each naming its input in its message: `Checks` collects every
  * problem and note so that `readConfig` reports them all at once, and each check returns a
- * usable value either way. Also the control-plane URL of each region, its UI base URL and the
- * `name` template of `command: prune`.
+ * usable value either way; the step summary of a run that stopped on them. Also the
+ * control-plane URL of each region, its UI base URL and the `name` template of `command: prune`.
  */
 import type { GithubContext, InputProblem, Region } from './config.js';
 import { PULL_REQUEST_EVENTS } from './github-event.js';
 import { describeJsonError } from './secrets.js';
 import { isRecord } from '../lib/text.js';
+import { codeSpan, messageMarkdown } from '../report/markdown.js';
 import { parseBoolean } from '../lib/untrusted.js';
 import { keyAllowedFor } from '../api/http/limits.js';
 import { defaultOf, INPUTS, type ChoiceInput, type ChoiceOf, type InputName } from './spec.js';
@@ -122,13 +123,17 @@ export class Checks {
 
   name(raw: string): string {
     if (raw === '' || NAME_PATTERN.test(raw)) return raw;
-    const suggestion = suggestName(raw);
+    // The nearest valid name, when anything of `raw` is left.
+    const nearest = raw
+      .toLowerCase()
+      .replace(/[^a-z0-9-]+/g, '-')
+      .replace(/^-+|-+$/g, '');
     this.problem(
       'name',
       `Input \`name\` is "${raw}", which is not a valid deployment name: use only lowercase ` +
         'letters, digits and hyphens, not starting or ending with a hyphen (the platform’s ' +
-        'rule), ' +
-        (suggestion ? `e.g. \`${suggestion}\`.` : 'e.g. `my-agent` or `my-agent-pr-12`.'),
+        'rule), e.g. ' +
+        (NAME_PATTERN.test(nearest) ? `\`${nearest}\`.` : '`my-agent` or `my-agent-pr-12`.'),
     );
     return '';
   }
@@ -234,18 +239,15 @@ export class Checks {
     try {
       return { value: JSON.parse(raw) as unknown };
     } catch (error) {
-      return this.problem(
-        input,
-        `Input \`${input}\` is not valid JSON: ${describeJsonError(raw, error)}.`,
-      );
+      const why = describeJsonError(raw, error);
+      return this.problem(input, `Input \`${input}\` is not valid JSON: ${why}.`);
     }
   }
 
   jsonObject(input: InputName, raw: string): Record<string, unknown> | undefined {
-    const parsed = raw === '' ? undefined : this.json(input, raw);
-    if (!parsed) return undefined;
-    const { value } = parsed;
-    if (isRecord(value)) return value;
+    // `undefined` when empty or not JSON (`JSON.parse` never returns it).
+    const value = raw === '' ? undefined : this.json(input, raw)?.value;
+    if (value === undefined || isRecord(value)) return value;
     return this.problem(
       input,
       `Input \`${input}\` must be a JSON object ({ … }), not ${
@@ -255,13 +257,42 @@ export class Checks {
   }
 }
 
-/** The nearest valid deployment name, or `undefined` when nothing of `raw` is left. */
-function suggestName(raw: string): string | undefined {
-  const name = raw
-    .toLowerCase()
-    .replace(/[^a-z0-9-]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  return NAME_PATTERN.test(name) ? name : undefined;
+/**
+ * The step summary of a run that stopped on input errors: what failed (each input and its
+ * problem) and what to do, so a reviewer who opens the summary, not the log, sees it too.
+ */
+export function renderInputErrorSummary(problems: readonly InputProblem[]): string {
+  const rows = problems.map(
+    (p) =>
+      `| ${codeSpan(p.input, { inTable: true })} | ${messageMarkdown(p.message, { inTable: true })} |`,
+  );
+  return [
+    `### ❌ ${problems.length} input error${problems.length === 1 ? '' : 's'}: nothing was deployed`,
+    '',
+    'The action stopped before any request: nothing was sent to the control plane and no ' +
+      'deployment was changed.',
+    '',
+    '| Input | Problem |',
+    '|---|---|',
+    ...rows,
+    '',
+    'Fix the `with:` inputs of this step (or the secrets and variables they read) and run the ' +
+      'workflow again.',
+    '',
+  ].join('\n');
+}
+
+/** The summary of a bug of ours that ended the run (the log has the same message). */
+export function renderUnexpectedErrorSummary(message: string): string {
+  return [
+    '### ❌ The action stopped on an unexpected error',
+    '',
+    messageMarkdown(message),
+    '',
+    'This is a bug in the action; please report it with the log of this step (secrets are ' +
+      'masked).',
+    '',
+  ].join('\n');
 }
 
 /** Whether a repository URL names `owner/name` (case-insensitive, `.git` optional). */
