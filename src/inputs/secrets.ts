@@ -49,7 +49,6 @@ export const RESERVED_SECRET_NAMES: ReadonlySet<string> = new Set([
   'DD_TRACE_REDIS_ENABLED',
   'LANGSMITH_DEPLOYMENT_NAME',
   'LANGGRAPH_CLOUD_LICENSE_KEY',
-  // allowed by the platform on self-hosted installs only
   'LANGSMITH_API_KEY',
   'LANGSMITH_ENDPOINT',
   'POSTGRES_URI_CUSTOM',
@@ -91,9 +90,8 @@ type RawEntry = SecretEntry & { where: string };
 export function parseSecrets(text: string): ParsedSecrets {
   const out: ParsedSecrets = { secrets: [], problems: [], sensitive: [] };
   if (text.trim() === '') return out;
-  const entries = text.trimStart().startsWith('{')
-    ? parseJsonForm(text, out)
-    : parseLineForm(text, out);
+  const parse = text.trimStart().startsWith('{') ? parseJsonForm : parseLineForm;
+  const entries = parse(text, out);
   if (entries.length === 0 && out.problems.length === 0) {
     // On the platform an empty list changes nothing (the Terraform provider refuses it too):
     // the user may well believe it clears the environment.
@@ -104,16 +102,14 @@ export function parseSecrets(text: string): ParsedSecrets {
         'least one NAME=value.',
     );
   }
-  const byName = new Map<string, RawEntry[]>();
+  out.sensitive.push(...entries.map((e) => e.value));
   for (const entry of entries) {
-    out.sensitive.push(entry.value);
-    byName.set(entry.name, [...(byName.get(entry.name) ?? []), entry]);
-  }
-  // A Map iterates in order of first insertion: the valid entries keep the input's order.
-  for (const [name, given] of byName) {
-    const problem = entryProblem(name, given);
+    const given = entries.filter((e) => e.name === entry.name);
+    // Each name once, where it first comes: the valid entries keep the input's order.
+    if (given[0] !== entry) continue;
+    const problem = entryProblem(entry.name, given);
     if (problem) out.problems.push(problem);
-    else out.secrets.push({ name, value: (given[0] as RawEntry).value });
+    else out.secrets.push({ name: entry.name, value: entry.value });
   }
   out.sensitive = out.sensitive.filter((s) => s.trim() !== '');
   return out;
@@ -158,9 +154,7 @@ function parseJsonForm(text: string, out: ParsedSecrets): RawEntry[] {
     parsed = JSON.parse(text);
   } catch (error) {
     // Mask every string literal of the text: the values are among them.
-    for (const match of text.matchAll(/"((?:[^"\\\n]|\\.)*)"/g)) {
-      if (match[1]) out.sensitive.push(match[1]);
-    }
+    out.sensitive.push(...Array.from(text.matchAll(/"((?:[^"\\\n]|\\.)*)"/g), (m) => m[1] ?? ''));
     out.problems.push(
       `\`secrets\` starts with \`{\` but is not valid JSON: ${describeJsonError(text, error)}. ` +
         `The text is not shown here because it holds secrets. Give one JSON object of ` +
@@ -173,8 +167,7 @@ function parseJsonForm(text: string, out: ParsedSecrets): RawEntry[] {
   Object.entries(parsed as Record<string, unknown>).forEach(([name, value], index) => {
     const where = `key ${index + 1}`;
     const validName = NAME_PATTERN.test(name);
-    const scalar =
-      typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+    const scalar = ['string', 'number', 'boolean'].includes(typeof value);
     if (validName && scalar) entries.push({ name, value: String(value), where });
     else collectLeaves(value, out.sensitive);
     if (!validName) {

@@ -72,9 +72,6 @@ export const INPUTS = {
 
 export type InputName = keyof typeof INPUTS;
 
-/** Every input, in `action.yml` order. */
-export const INPUT_NAMES = /* @__PURE__ */ Object.keys(INPUTS) as InputName[];
-
 /** The commands that read each input (`'all'`: every command), for the README. */
 export const USED_BY = /* @__PURE__ */ Object.fromEntries(
   Object.entries(INPUTS).map(([name, spec]: [string, InputSpec]) => [name, spec.use ?? 'all']),

@@ -248,12 +248,8 @@ export class Checks {
     // `undefined` when empty or not JSON (`JSON.parse` never returns it).
     const value = raw === '' ? undefined : this.json(input, raw)?.value;
     if (value === undefined || isRecord(value)) return value;
-    return this.problem(
-      input,
-      `Input \`${input}\` must be a JSON object ({ … }), not ${
-        value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`
-      }.`,
-    );
+    const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+    return this.problem(input, `Input \`${input}\` must be a JSON object ({ … }), not ${kind}.`);
   }
 }
 
