@@ -49,6 +49,7 @@ export const RESERVED_SECRET_NAMES: ReadonlySet<string> = new Set([
   'DD_TRACE_REDIS_ENABLED',
   'LANGSMITH_DEPLOYMENT_NAME',
   'LANGGRAPH_CLOUD_LICENSE_KEY',
+  // allowed by the platform on self-hosted installs only
   'LANGSMITH_API_KEY',
   'LANGSMITH_ENDPOINT',
   'POSTGRES_URI_CUSTOM',
