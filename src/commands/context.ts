@@ -193,10 +193,7 @@ export async function startGithubDeployment(ctx: RunContext) {
   if (!config.environment || !config.githubToken) return undefined;
   let started: GithubDeployment | undefined;
   await bestEffortWithin(
-    createGithubDeployment(ctx, config.environment, {
-      description: `LangSmith deployment ${state.report.name ?? ''}`.trim(),
-      ...(state.report.deploymentId ? { deploymentId: state.report.deploymentId } : {}),
-    }).then(async (d) => {
+    createGithubDeployment(ctx, config.environment, state.report).then(async (d) => {
       started = d;
       await d?.setStatus('in_progress');
     }),

@@ -24,9 +24,7 @@ async function start(options: { pr?: boolean } = {}, logger = recordingLogger())
     config: { githubToken: 'ghs_test', github: githubContext(fake.url, options) },
     logger,
   };
-  const deployment = await createGithubDeployment(run, 'pr-7', {
-    description: 'LangGraph deployment pr-7-agent',
-  });
+  const deployment = await createGithubDeployment(run, 'pr-7', { name: 'pr-7-agent' });
   await deployment?.setStatus('in_progress');
   return { deployment, logger };
 }
@@ -57,7 +55,7 @@ describe('GithubDeployment', () => {
       environment: 'pr-7',
       required_contexts: [],
       auto_merge: false,
-      description: 'LangGraph deployment pr-7-agent',
+      description: 'LangSmith deployment pr-7-agent',
       transient_environment: true,
       production_environment: false,
     });

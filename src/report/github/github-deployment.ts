@@ -9,6 +9,7 @@ import type { GithubContext } from '../../inputs/config.js';
 import { truncate } from '../../lib/text.js';
 import { collapseWhitespace, redact } from '../../lib/untrusted.js';
 import { httpUrl } from '../markdown.js';
+import type { RunReport } from '../record.js';
 import {
   bestEffort,
   connectGithub,
@@ -75,19 +76,16 @@ export type GithubDeployment = NonNullable<Awaited<ReturnType<typeof createGithu
 
 /**
  * Creates a deployment of the workflow's commit (the PR head SHA on pull requests, else
- * `GITHUB_SHA`) for `environment` (the caller then sets `in_progress`). On pull requests it is a
- * transient, non-production environment (a preview); otherwise GitHub's defaults apply
- * (production when the environment is named `production`). `undefined` (after one
- * warning) when GitHub refuses.
+ * `GITHUB_SHA`) for `environment` (the caller then sets `in_progress`), described by the
+ * LangSmith deployment's name; its ID, when known, is recorded in the payload (`prune`'s proof of
+ * ownership). On pull requests it is a transient, non-production environment (a preview);
+ * otherwise GitHub's defaults apply (production when the environment is named `production`).
+ * `undefined` (after one warning) when GitHub refuses.
  */
 export async function createGithubDeployment(
   run: GithubRun,
   environment: string,
-  opts: {
-    description?: string;
-    /** The LangSmith deployment's ID, recorded in the payload: `prune`'s proof of ownership. */
-    deploymentId?: string;
-  } = {},
+  { name, deploymentId }: Pick<RunReport, 'name' | 'deploymentId'>,
 ) {
   const { github } = run.config;
   const { logger } = run;
@@ -100,8 +98,8 @@ export async function createGithubDeployment(
       environment,
       required_contexts: [],
       auto_merge: false,
-      description: shortDescription(opts.description ?? 'LangGraph deployment'),
-      ...(opts.deploymentId ? { payload: { [PAYLOAD_KEY]: opts.deploymentId } } : {}),
+      description: shortDescription(`LangSmith deployment ${name ?? ''}`.trim()),
+      ...(deploymentId ? { payload: { [PAYLOAD_KEY]: deploymentId } } : {}),
       ...(github.pullRequest ? { transient_environment: true, production_environment: false } : {}),
     });
     if (!('id' in data) || typeof data.id !== 'number') {

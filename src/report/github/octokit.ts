@@ -9,8 +9,6 @@ import { readCapped } from '../../api/http/limits.js';
 import { formatSeconds } from '../../lib/text.js';
 import { inert, type Logger } from '../../lib/untrusted.js';
 
-export type Octokit = ReturnType<(typeof import('@actions/github'))['getOctokit']>;
-
 export const DEFAULT_GITHUB_TIMEOUT_MS = 10_000;
 
 /**
@@ -56,8 +54,8 @@ export async function connectGithub(run: GithubRun, deadline?: GithubRun['deadli
       const res = await inner(input, init);
       const method = init?.method ?? 'GET';
       const url = new URL(input instanceof Request ? input.url : input);
-      const what = `GitHub's answer to ${method} ${url.pathname}`;
-      const text = await readCapped(res, { method, url, describe: what });
+      const describe = `GitHub's answer to ${method} ${url.pathname}`;
+      const text = await readCapped(res, { method, url, describe });
       // Statuses without a body (204, 304) take none.
       return new Response([101, 204, 205, 304].includes(res.status) ? null : text, res);
     };
@@ -105,16 +103,12 @@ export function describeGithubError(error: unknown) {
 /** What went wrong, in one line (`message`, for a warning), and of which `kind`. */
 export type GithubFailure = ReturnType<typeof describeGithubError>;
 
-/** How the warnings of one best-effort side effect on GitHub read. */
-export interface SideEffect {
-  title: string;
-  /** The advice when GitHub refuses (403): the permission to add. */
-  permission: string;
-  /** The advice when GitHub answers 404. */
-  notFound: string;
-  /** What happens next after any other failure. */
-  retry: string;
-}
+/**
+ * How the warnings of one best-effort side effect on GitHub read: their title, the advice when
+ * GitHub refuses (403: the permission to add) or answers 404, and what happens next after any
+ * other failure.
+ */
+export type SideEffect = Record<'title' | 'permission' | 'notFound' | 'retry', string>;
 
 /**
  * The one warning of a side effect that did not happen: what, why (GitHub's answer), the advice

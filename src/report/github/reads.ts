@@ -1,18 +1,14 @@
 /**
- * What GitHub tells a run before it acts; nothing here throws. With the run's `timeout` as
- * `deadline`, no request outlives it.
- *
- * The files changed between two commits, for `skip-unchanged` across commits (the README says
- * when each source is read): GitHub's compare API, else the checkout's own git history. The
+ * What GitHub tells a run before it acts, within the run's `timeout` (`deadline`); nothing here
+ * throws. The files changed between two commits, for `skip-unchanged` across commits (the README
+ * says when each source is read): GitHub's compare API, else the checkout's own git history. The
  * three-dot compare is against the merge base, so only `ahead` (base is an ancestor of head) or
  * `identical` means its list is the whole difference; GitHub lists the files on the first page
  * only, at most 300 for the whole comparison, so 300 is not trusted. `git` is bounded by a
- * timeout; it lists a rename as a removal and an addition.
- *
- * The state of each pull request behind a preview, for `prune`: a failure for one pull request is
- * `unknown` with the reason (its preview is then kept). A 404 means "does not exist" only when
- * the repository itself is readable with the same token (a token that cannot see a private
- * repository also gets 404s).
+ * timeout; it lists a rename as a removal and an addition. And the state of each pull request
+ * behind a preview, for `prune`: a failure for one pull request is `unknown` with the reason (its
+ * preview is then kept); a 404 means "does not exist" only when the repository itself is readable
+ * with the same token (a token that cannot see a private repository also gets 404s).
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -142,12 +138,11 @@ export async function gitChanges(
       ({ stdout }) => ({ code: 0, stdout }),
       (error: { code?: unknown }) => ({ code: typeof error.code === 'number' ? error.code : -1 }),
     );
-  const short = `${base.slice(0, 12)}..${head.slice(0, 12)}`;
+  const [from, to] = [base.slice(0, 12), head.slice(0, 12)];
+  const short = `${from}..${to}`;
   const ancestor = await git('merge-base', '--is-ancestor', base, head);
   if (ancestor.code === 1) {
-    return {
-      unreadable: `in the checkout's history ${base.slice(0, 12)} is not an ancestor of ${head.slice(0, 12)}`,
-    };
+    return { unreadable: `in the checkout's history ${from} is not an ancestor of ${to}` };
   }
   if (ancestor.code !== 0) {
     return {
