@@ -1,8 +1,8 @@
 /**
- * The GitHub REST client for the best-effort side effects (PR comment, GitHub deployment), and
- * their warnings. `@actions/github` loads only when a run first talks to GitHub (the README's
- * bundle paragraph says why). It adds no retry or throttling plugin (only REST endpoint methods
- * and pagination), so a failed call fails once; each request is bounded by a timeout.
+ * The GitHub REST client of the reads and the best-effort side effects, and the latter's warnings.
+ * `@actions/github` loads only when a run first talks to GitHub (the README's bundle paragraph
+ * says why). It adds no retry or throttling plugin (only REST endpoint methods and pagination),
+ * so a failed call fails once; each request is bounded by a timeout.
  */
 import type { GithubContext } from '../../inputs/config.js';
 import { readCapped } from '../../api/http/limits.js';
