@@ -71,8 +71,7 @@ export async function writeReports(ctx: RunContext): Promise<void> {
   }
   const { prComment, github, githubToken: token } = ctx.config;
   if (prComment && github.pullRequest && token) {
-    const comment = upsertPrComment({ token, github, report, logger: ctx.logger });
-    await bestEffortWithin(comment, ctx.signal.aborted ? 1000 : 15000);
+    await bestEffortWithin(upsertPrComment(ctx, report), ctx.signal.aborted ? 1000 : 15000);
   }
 }
 
@@ -88,11 +87,7 @@ export async function bestEffortWithin(promise: Promise<unknown> | undefined, ms
 
 /** Marks the GitHub deployments of `environment` inactive (best effort). */
 export function deactivate(ctx: RunContext, environment: string): Promise<void> {
-  const { githubToken: token, github } = ctx.config;
-  return bestEffortWithin(
-    deactivateEnvironment({ token, github, environment, logger: ctx.logger }),
-    15000,
-  );
+  return bestEffortWithin(deactivateEnvironment(ctx, environment), 15000);
 }
 
 /** The deployment's IDs and pages as outputs and in the report; with `ids`, this revision's. */
@@ -198,14 +193,7 @@ export async function startGithubDeployment(ctx: RunContext) {
   if (!config.environment || !config.githubToken) return undefined;
   let started: GithubDeployment | undefined;
   await bestEffortWithin(
-    createGithubDeployment({
-      token: config.githubToken,
-      github: config.github,
-      environment: config.environment,
-      logger: ctx.logger,
-      description: `LangSmith deployment ${state.report.name ?? ''}`.trim(),
-      ...(state.report.deploymentId ? { deploymentId: state.report.deploymentId } : {}),
-    }).then(async (d) => {
+    createGithubDeployment(ctx, config.environment, state.report).then(async (d) => {
       started = d;
       await d?.setStatus('in_progress');
     }),

@@ -19,7 +19,7 @@ import type { Deployment } from '../api/schemas.js';
 import { ActionError, CancelledError } from '../lib/errors.js';
 import { deactivate, fail, type RunContext } from './context.js';
 import { codeFence, codeSpan, escapeMarkdown, markdownLink } from '../report/markdown.js';
-import { readPullStates, type PullState } from '../report/github/pull-states.js';
+import { readPullStates, type PullState } from '../report/github/reads.js';
 import {
   fillTemplate,
   listFilter,
@@ -54,8 +54,8 @@ export async function runPrune(ctx: RunContext): Promise<number> {
     );
 
     const states = await readPullStates(
+      ctx,
       matches.map((m) => m.pr),
-      { token: config.githubToken ?? '', github: config.github, logger, deadline: ctx.deadline },
     );
     ctx.signal.throwIfAborted();
     rows = matches.map(({ deployment, pr }) => {
@@ -127,7 +127,7 @@ async function keepWhatIsNotOurs(
   rows: PruneRow[],
   repositoryUrl: string,
 ): Promise<void> {
-  const { config, logger, deadline } = ctx;
+  const { config } = ctx;
   const recorded = new Map<string, ReturnType<typeof recordedDeploymentIds>>();
   for (const [i, row] of rows.entries()) {
     if (row.action.kind !== 'pending' && row.action.kind !== 'would_delete') continue;
@@ -144,11 +144,8 @@ async function keepWhatIsNotOurs(
         "this repository's GitHub deployments that would record its ID cannot be read";
     } else {
       const environment = fillTemplate(config.environment, pr);
-      if (!recorded.has(environment)) {
-        const { githubToken: token, github } = config;
-        const ids = recordedDeploymentIds({ token, github, environment, logger, deadline });
-        recorded.set(environment, ids);
-      }
+      if (!recorded.has(environment))
+        recorded.set(environment, recordedDeploymentIds(ctx, environment));
       const found = await recorded.get(environment)!;
       if (!found.ok) {
         reason =

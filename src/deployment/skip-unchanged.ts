@@ -26,7 +26,7 @@ import type { Config } from '../inputs/config.js';
 import { RECORD_NAME } from '../inputs/secrets.js';
 import type { ParsedLangGraphConfig } from '../preflight/index.js';
 import type { RunContext } from '../commands/context.js';
-import { readChanges, type Comparison } from '../report/github/compare.js';
+import { readChanges, type Comparison } from '../report/github/reads.js';
 import { inert } from '../lib/untrusted.js';
 import { agentChange } from './agent-files.js';
 import { revisionStatus } from './revision-status.js';
@@ -322,10 +322,7 @@ export async function checkUnchanged(
   found: Deployment,
   parsed: ParsedLangGraphConfig | undefined,
   sourceDigest: string | undefined,
-  compare = (base: string, head: string): Promise<Comparison> => {
-    const { githubToken: token, github } = ctx.config;
-    return readChanges({ token, github, base, head, logger: ctx.logger, deadline: ctx.deadline });
-  },
+  compare = (base: string, head: string): Promise<Comparison> => readChanges(ctx, base, head),
 ): Promise<{ skip?: Skip; latest?: Revision }> {
   const config: SkipConfig = { ...ctx.config, sourceDigest };
   if (!config.skipUnchanged || config.source === 'external_docker') return {};

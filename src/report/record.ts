@@ -80,21 +80,18 @@ export interface RunReport {
   rollback?: RollbackReport;
 }
 
-/** An earlier revision served again (`POST …/revisions/{rev}/redeploy`). */
-export interface RollbackReport {
+/**
+ * An earlier revision served again (`POST …/revisions/{rev}/redeploy`). Its `revisionId` (once
+ * known), `status`, `health` and `timeline` are those of the revision the redeploy created.
+ */
+export interface RollbackReport extends Pick<RunReport, 'revisionId' | 'status' | 'timeline'> {
   /** The revision that was live when the rollback started (the failed one, after checks). */
   from?: string;
   /** The revision served again. */
   to: string;
-  /** The revision the redeploy created, once known. */
-  revisionId?: string;
   /** Why: the failed check, or "requested" for `command: rollback`. Untrusted: escaped. */
   reason: string;
   /** `restored`: the new revision is DEPLOYED (and healthy when checked). */
   outcome: 'restored' | 'failed' | 'started' | 'not_needed';
-  /** Last status of the revision the redeploy created. */
-  status?: string;
   health?: NonNullable<RunReport['checks']>['health'];
-  /** Status changes of the revision the redeploy created. */
-  timeline: TimelineEntry[];
 }

@@ -136,21 +136,17 @@ function whatFailed(report: RunReport, name: string): string {
  */
 export function accessSection(report: RunReport): string {
   if (report.command !== 'deploy') return '';
-  const parts: string[] = [];
-  if (report.uiUrl) {
-    parts.push(`**${markdownLink('Open the deployment in LangSmith', report.uiUrl)}**`);
-  }
-  if (report.url && report.status === 'DEPLOYED') {
-    const target = `${report.url.replace(/\/+$/, '')}/ok`.replace(/'/g, '%27');
-    parts.push(
-      `Agent server (answers only with a LangSmith API key; set ` +
-        `${codeSpan(API_KEY_VARIABLE)} in your shell first):`,
-      codeFence(`curl -H "X-Api-Key: $${API_KEY_VARIABLE}" '${target}'`, 'sh'),
-    );
-  } else if (report.url) {
-    parts.push(`Agent server: ${codeSpan(report.url)}`);
-  }
-  return parts.join('\n\n');
+  const { uiUrl, url = '' } = report;
+  const live = url && report.status === 'DEPLOYED';
+  const target = `${url.replace(/\/+$/, '')}/ok`.replace(/'/g, '%27');
+  return blocks(
+    uiUrl ? `**${markdownLink('Open the deployment in LangSmith', uiUrl)}**` : '',
+    live
+      ? `Agent server (answers only with a LangSmith API key; set ` +
+          `${codeSpan(API_KEY_VARIABLE)} in your shell first):`
+      : url && `Agent server: ${codeSpan(url)}`,
+    live ? codeFence(`curl -H "X-Api-Key: $${API_KEY_VARIABLE}" '${target}'`, 'sh') : '',
+  );
 }
 
 /** A two-column table of the rows whose value is known (a string), or nothing. */
@@ -240,7 +236,8 @@ export function rollbackSection(report: RunReport): string {
     started: 'started (not waited for)',
     not_needed: 'not needed (already live)',
   }[rollback.outcome];
-  const parts = [
+  const ownTimeline = report.command !== 'rollback';
+  return blocks(
     '#### Rollback',
     factsTable([
       [report.command === 'rollback' ? 'Was live' : 'Failed revision', code(rollback.from)],
@@ -251,14 +248,11 @@ export function rollbackSection(report: RunReport): string {
       ['Its health check', rollback.health],
       ['Reason', escapeMarkdown(rollback.reason)],
     ]),
-  ];
-  if (report.command !== 'rollback' && rollback.timeline.length > 0) {
-    parts.push(
-      `Status timeline of revision ${codeSpan(rollback.revisionId ?? rollback.to)}:`,
-      timelineTable(rollback),
-    );
-  }
-  return parts.join('\n\n');
+    ownTimeline && rollback.timeline.length > 0
+      ? `Status timeline of revision ${codeSpan(rollback.revisionId ?? rollback.to)}:`
+      : '',
+    ownTimeline ? timelineTable(rollback) : '',
+  );
 }
 
 /**
@@ -328,7 +322,6 @@ function warningsList(report: RunReport): string {
   return (report.warnings ?? []).map((w) => `- ⚠️ ${escapeMarkdown(w)}`).join('\n');
 }
 
-/** Joins non-empty sections with blank lines. */
-function sections(...parts: string[]): string {
-  return parts.filter((p) => p.trim().length > 0).join('\n\n') + '\n';
-}
+/** Joins non-empty blocks with blank lines; `sections` ends a document with a line break. */
+const blocks = (...parts: string[]) => parts.filter((p) => p.trim().length > 0).join('\n\n');
+const sections = (...parts: string[]) => `${blocks(...parts)}\n`;

@@ -20,39 +20,29 @@ afterEach(async () => {
 });
 
 async function start(options: { pr?: boolean } = {}, logger = recordingLogger()) {
-  const deployment = await createGithubDeployment({
-    token: 'ghs_test',
-    github: githubContext(fake.url, options),
-    environment: 'pr-7',
+  const run = {
+    config: { githubToken: 'ghs_test', github: githubContext(fake.url, options) },
     logger,
-    description: 'LangGraph deployment pr-7-agent',
-  });
+  };
+  const deployment = await createGithubDeployment(run, 'pr-7', { name: 'pr-7-agent' });
   await deployment?.setStatus('in_progress');
   return { deployment, logger };
 }
 
 describe('GithubDeployment', () => {
   it("records the LangSmith deployment's ID in the payload, which prune reads back", async () => {
-    const logger = recordingLogger();
-    await createGithubDeployment({
-      token: 'ghs_test',
-      github: githubContext(fake.url, {}),
-      environment: 'preview-7',
-      logger,
-      deploymentId: 'dep-123',
-    });
+    const run = {
+      config: { githubToken: 'ghs_test', github: githubContext(fake.url, {}) },
+      logger: recordingLogger(),
+    };
+    await createGithubDeployment(run, 'preview-7', { deploymentId: 'dep-123' });
     const [create] = fake.requestsTo('POST', DEPLOYMENTS);
     expect((create!.body as { payload: unknown }).payload).toEqual({
       langsmith_deployment_id: 'dep-123',
     });
     fake.addDeployment('preview-7', { payload: '{"langsmith_deployment_id": "dep-from-json"}' });
     fake.addDeployment('preview-7', { payload: { other: 'dep-x' } });
-    const read = await recordedDeploymentIds({
-      token: 'ghs_test',
-      github: githubContext(fake.url, {}),
-      environment: 'preview-7',
-      logger,
-    });
+    const read = await recordedDeploymentIds(run, 'preview-7');
     expect(read).toEqual({ ok: true, ids: new Set(['dep-123', 'dep-from-json']) });
   });
 
@@ -65,7 +55,7 @@ describe('GithubDeployment', () => {
       environment: 'pr-7',
       required_contexts: [],
       auto_merge: false,
-      description: 'LangGraph deployment pr-7-agent',
+      description: 'LangSmith deployment pr-7-agent',
       transient_environment: true,
       production_environment: false,
     });
@@ -155,12 +145,10 @@ describe('deactivateEnvironment', () => {
     const ours = Array.from({ length: 105 }, () => fake.addDeployment('pr-7'));
     const other = fake.addDeployment('production');
     const logger = recordingLogger();
-    await deactivateEnvironment({
-      token: 'ghs_test',
-      github: githubContext(fake.url),
-      environment: 'pr-7',
-      logger,
-    });
+    await deactivateEnvironment(
+      { config: { githubToken: 'ghs_test', github: githubContext(fake.url) }, logger },
+      'pr-7',
+    );
     const lists = fake.requestsTo('GET', DEPLOYMENTS);
     expect(lists.map((r) => r.query['environment'])).toEqual(['pr-7', 'pr-7']);
     for (const d of ours) expect(d.statuses.map((s) => s.state)).toEqual(['inactive']);
@@ -174,12 +162,10 @@ describe('deactivateEnvironment', () => {
     fake.failOn('POST', STATUSES, 403);
     const logger = recordingLogger();
     await expect(
-      deactivateEnvironment({
-        token: 'ghs_test',
-        github: githubContext(fake.url),
-        environment: 'pr-7',
-        logger,
-      }),
+      deactivateEnvironment(
+        { config: { githubToken: 'ghs_test', github: githubContext(fake.url) }, logger },
+        'pr-7',
+      ),
     ).resolves.toBeUndefined();
     expect(logger.warnings()).toHaveLength(1);
     expect(logger.warnings()[0]!.message).toContain('deployments: write');
@@ -190,12 +176,10 @@ describe('deactivateEnvironment', () => {
   it('turns a failed listing into one warning', async () => {
     fake.failOn('GET', DEPLOYMENTS, 403);
     const logger = recordingLogger();
-    await deactivateEnvironment({
-      token: 'ghs_test',
-      github: githubContext(fake.url),
-      environment: 'pr-7',
-      logger,
-    });
+    await deactivateEnvironment(
+      { config: { githubToken: 'ghs_test', github: githubContext(fake.url) }, logger },
+      'pr-7',
+    );
     expect(logger.warnings()).toHaveLength(1);
     expect(logger.warnings()[0]!.message).toContain('deployments: write');
   });

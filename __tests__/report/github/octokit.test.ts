@@ -59,10 +59,9 @@ describe('connectGithub', () => {
     async (path) => {
       const github = { apiUrl: base, repository: 'o/r' } as GithubContext;
       const { octokit } = await connectGithub({
-        token: 'token',
-        github,
+        config: { githubToken: 'token', github },
         logger: quiet,
-        timeoutMs: 20_000,
+        githubTimeoutMs: 20_000,
       });
       // The outcome as one short line (a 64 MiB answer must not end up in Jest's message).
       const outcome = await octokit.request(`GET ${path}`).then(

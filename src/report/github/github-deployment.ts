@@ -5,22 +5,25 @@
  * missing permission is one warning, after which the object stops calling GitHub.
  */
 import * as z from 'zod/mini';
+import type { GithubContext } from '../../inputs/config.js';
 import { truncate } from '../../lib/text.js';
 import { collapseWhitespace, redact } from '../../lib/untrusted.js';
 import { httpUrl } from '../markdown.js';
+import type { RunReport } from '../record.js';
 import {
   bestEffort,
   connectGithub,
   describeGithubError,
   warnGithub,
   workflowRunUrl,
-  type GithubCall,
   type GithubFailure,
   type GithubRepo,
+  type GithubRun,
   type SideEffect,
 } from './octokit.js';
 
 type DeploymentState = 'in_progress' | 'success' | 'failure' | 'inactive' | 'error';
+type StatusDetails = { environmentUrl?: string; description?: string };
 
 /** 100 deployments a page. */
 const MAX_DEPLOYMENT_PAGES = 10;
@@ -30,7 +33,6 @@ const Payload = z.object({ [PAYLOAD_KEY]: z.string().check(z.minLength(1)) });
 
 const GITHUB_DEPLOYMENT: SideEffect = {
   title: 'GitHub deployment not updated',
-  off: 'leave `environment` empty',
   permission:
     'The token may not write deployments: add `permissions: deployments: write` to the job, or pass a `github-token` that has it; on pull requests from forks the workflow token is read-only. Leave `environment` empty to turn GitHub deployments off.',
   notFound: 'Check that the token can read this repository and that the commit exists on GitHub.',
@@ -45,20 +47,18 @@ function shortDescription(text: string): string {
 /** A refusal that every further call would meet too: a missing permission, the rate limit. */
 const refused = ({ kind }: GithubFailure) => kind === 'permission' || kind === 'rate_limit';
 
-/** What a status adds: `environmentUrl` (http(s) only) is the agent server URL. */
-interface StatusDetails {
-  environmentUrl?: string;
-  description?: string;
-}
-
-/** Adds a status to GitHub deployment `id`; `log_url` is the workflow run. */
+/**
+ * Adds a status to GitHub deployment `id`; `log_url` is the workflow run, `environmentUrl`
+ * (http(s) only) the agent server URL.
+ */
 async function postStatus(
   gh: GithubRepo,
+  github: GithubContext,
   id: number,
   state: DeploymentState,
-  logUrl: string | undefined,
-  details: StatusDetails,
+  details: StatusDetails = {},
 ): Promise<void> {
+  const logUrl = workflowRunUrl(github);
   const environmentUrl = httpUrl(details.environmentUrl);
   await gh.octokit.rest.repos.createDeploymentStatus({
     owner: gh.owner,
@@ -76,22 +76,21 @@ export type GithubDeployment = NonNullable<Awaited<ReturnType<typeof createGithu
 
 /**
  * Creates a deployment of the workflow's commit (the PR head SHA on pull requests, else
- * `GITHUB_SHA`) for `environment` (the caller then sets `in_progress`). On pull requests it is a
- * transient, non-production environment (a preview); otherwise GitHub's defaults apply
- * (production when the environment is named `production`). `undefined` (after one
- * warning) when GitHub refuses.
+ * `GITHUB_SHA`) for `environment` (the caller then sets `in_progress`), described by the
+ * LangSmith deployment's name; its ID, when known, is recorded in the payload (`prune`'s proof of
+ * ownership). On pull requests it is a transient, non-production environment (a preview);
+ * otherwise GitHub's defaults apply (production when the environment is named `production`).
+ * `undefined` (after one warning) when GitHub refuses.
  */
 export async function createGithubDeployment(
-  opts: GithubCall & {
-    environment: string;
-    description?: string;
-    /** The LangSmith deployment's ID, recorded in the payload: `prune`'s proof of ownership. */
-    deploymentId?: string;
-  },
+  run: GithubRun,
+  environment: string,
+  { name, deploymentId }: Pick<RunReport, 'name' | 'deploymentId'>,
 ) {
-  const { github, environment, logger } = opts;
+  const { github } = run.config;
+  const { logger } = run;
   const doing = `Could not create a GitHub deployment for environment "${environment}"`;
-  return bestEffort(opts, GITHUB_DEPLOYMENT, doing, async (gh) => {
+  return bestEffort(run, GITHUB_DEPLOYMENT, doing, async (gh) => {
     const { data } = await gh.octokit.rest.repos.createDeployment({
       owner: gh.owner,
       repo: gh.repo,
@@ -99,8 +98,8 @@ export async function createGithubDeployment(
       environment,
       required_contexts: [],
       auto_merge: false,
-      description: shortDescription(opts.description ?? 'LangGraph deployment'),
-      ...(opts.deploymentId ? { payload: { [PAYLOAD_KEY]: opts.deploymentId } } : {}),
+      description: shortDescription(`LangSmith deployment ${name ?? ''}`.trim()),
+      ...(deploymentId ? { payload: { [PAYLOAD_KEY]: deploymentId } } : {}),
       ...(github.pullRequest ? { transient_environment: true, production_environment: false } : {}),
     });
     if (!('id' in data) || typeof data.id !== 'number') {
@@ -108,13 +107,12 @@ export async function createGithubDeployment(
     }
     const { id } = data;
     logger.debug(`GitHub deployment ${id} created for environment ${environment}.`);
-    const logUrl = workflowRunUrl(github);
     /** Set after a permission or rate-limit failure: further calls would fail the same way. */
     let disabled = false;
-    const setStatus = async (state: DeploymentState, details: StatusDetails = {}) => {
+    const setStatus = async (state: DeploymentState, details?: StatusDetails) => {
       if (disabled) return;
       try {
-        await postStatus(gh, id, state, logUrl, details);
+        await postStatus(gh, github, id, state, details);
         logger.debug(`GitHub deployment ${id}: ${state}.`);
       } catch (error) {
         const failure = describeGithubError(error);
@@ -144,22 +142,20 @@ async function environmentDeployments(gh: GithubRepo, environment: string) {
  * Marks every GitHub deployment of `environment` inactive (`command: delete`). Never throws;
  * all failures together are one warning.
  */
-export async function deactivateEnvironment(
-  opts: GithubCall & { environment: string },
-): Promise<void> {
-  const { github, environment, logger } = opts;
+export async function deactivateEnvironment(run: GithubRun, environment: string): Promise<void> {
+  const { github } = run.config;
+  const { logger } = run;
   const doing = `Could not mark the GitHub deployments of environment "${environment}" inactive`;
-  await bestEffort(opts, GITHUB_DEPLOYMENT, doing, async (gh) => {
+  await bestEffort(run, GITHUB_DEPLOYMENT, doing, async (gh) => {
     const ids = (await environmentDeployments(gh, environment)).map((d) => d.id);
     if (ids.length >= MAX_DEPLOYMENT_PAGES * 100) {
       logger.debug(`More than ${ids.length} GitHub deployments: only the newest are marked.`);
     }
-    const logUrl = workflowRunUrl(github);
     let failed: GithubFailure | undefined;
     let marked = 0;
     for (const id of ids) {
       try {
-        await postStatus(gh, id, 'inactive', logUrl, { description: 'Preview removed' });
+        await postStatus(gh, github, id, 'inactive', { description: 'Preview removed' });
         marked++;
       } catch (error) {
         failed ??= describeGithubError(error);
@@ -185,11 +181,13 @@ export async function deactivateEnvironment(
  * is among them. Never throws: a failure is the reason, and nothing is proven.
  */
 export async function recordedDeploymentIds(
-  opts: GithubCall & { environment: string },
+  run: GithubRun,
+  environment: string,
 ): Promise<{ ok: true; ids: Set<string> } | { ok: false; reason: string }> {
-  if (!opts.token) return { ok: false, reason: '`github-token` is empty' };
+  if (!run.config.githubToken) return { ok: false, reason: '`github-token` is empty' };
   try {
-    const deployments = await environmentDeployments(await connectGithub(opts), opts.environment);
+    const gh = await connectGithub(run, run.deadline);
+    const deployments = await environmentDeployments(gh, environment);
     return { ok: true, ids: new Set(deployments.flatMap((d) => payloadDeploymentId(d.payload))) };
   } catch (error) {
     return { ok: false, reason: describeGithubError(error).message };

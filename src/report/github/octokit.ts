@@ -1,27 +1,27 @@
 /**
- * The GitHub REST client for the best-effort side effects (PR comment, GitHub deployment), and
- * their warnings. `@actions/github` loads only when a run first talks to GitHub (the README's
- * bundle paragraph says why). It adds no retry or throttling plugin (only REST endpoint methods
- * and pagination), so a failed call fails once; each request is bounded by a timeout.
+ * The GitHub REST client of the reads and the best-effort side effects, and the latter's warnings.
+ * `@actions/github` loads only when a run first talks to GitHub (the README's bundle paragraph
+ * says why). It adds no retry or throttling plugin (only REST endpoint methods and pagination),
+ * so a failed call fails once; each request is bounded by a timeout.
  */
 import type { GithubContext } from '../../inputs/config.js';
 import { readCapped } from '../../api/http/limits.js';
 import { formatSeconds } from '../../lib/text.js';
 import { inert, type Logger } from '../../lib/untrusted.js';
 
-export type Octokit = ReturnType<(typeof import('@actions/github'))['getOctokit']>;
-
 export const DEFAULT_GITHUB_TIMEOUT_MS = 10_000;
 
-/** What every call to GitHub takes. */
-export interface GithubCall {
-  token: string | undefined;
-  github: GithubContext;
+/**
+ * What the GitHub helpers take from the run (its `RunContext` is one). Only the reads that decide
+ * what the run does are held to its `deadline` (each of their requests gets what is left); the
+ * reports on GitHub still go out after it.
+ */
+export interface GithubRun {
+  config: { githubToken?: string | undefined; github: GithubContext };
   logger: Logger;
-  /** Each request's timeout (10 s unless given). */
-  timeoutMs?: number;
-  /** The run's `timeout`, for calls that must not outlive it: each request gets what is left. */
   deadline?: { remainingMs(): number };
+  /** Each request's timeout (10 s unless given). */
+  githubTimeoutMs?: number;
 }
 
 /** An Octokit, and the owner and name of the workflow's repository that every call names. */
@@ -29,15 +29,15 @@ export type GithubRepo = Awaited<ReturnType<typeof connectGithub>>;
 
 /**
  * An Octokit for `github.apiUrl` (`GITHUB_API_URL`; `getOctokit` would otherwise take it from
- * the environment at import time), whose requests each time out after `timeoutMs`. Octokit's
- * own log goes to debug.
+ * the environment at import time), whose requests each time out after `githubTimeoutMs`, or
+ * what is left of `deadline` when given. Octokit's own log goes to debug.
  */
-export async function connectGithub(call: GithubCall) {
+export async function connectGithub(run: GithubRun, deadline?: GithubRun['deadline']) {
   const { getOctokit } = await import('@actions/github');
-  const { logger, deadline, timeoutMs = DEFAULT_GITHUB_TIMEOUT_MS } = call;
+  const { config, logger, githubTimeoutMs: timeoutMs = DEFAULT_GITHUB_TIMEOUT_MS } = run;
   const debug = (message: string) => logger.debug(`GitHub API: ${inert(message, 300)}`);
-  const octokit = getOctokit(call.token ?? '', {
-    baseUrl: (call.github.apiUrl || 'https://api.github.com').replace(/\/+$/, ''),
+  const octokit = getOctokit(config.githubToken ?? '', {
+    baseUrl: (config.github.apiUrl || 'https://api.github.com').replace(/\/+$/, ''),
     log: { debug: () => {}, info: () => {}, warn: debug, error: debug },
   });
   // Each answer is read whole, but at most up to the answer cap (`http/answers.ts`), before
@@ -54,8 +54,8 @@ export async function connectGithub(call: GithubCall) {
       const res = await inner(input, init);
       const method = init?.method ?? 'GET';
       const url = new URL(input instanceof Request ? input.url : input);
-      const what = `GitHub's answer to ${method} ${url.pathname}`;
-      const text = await readCapped(res, { method, url, describe: what });
+      const describe = `GitHub's answer to ${method} ${url.pathname}`;
+      const text = await readCapped(res, { method, url, describe });
       // Statuses without a body (204, 304) take none.
       return new Response([101, 204, 205, 304].includes(res.status) ? null : text, res);
     };
@@ -68,7 +68,7 @@ export async function connectGithub(call: GithubCall) {
       throw error;
     }
   });
-  const [owner = '', repo = ''] = call.github.repository.split('/');
+  const [owner = '', repo = ''] = config.github.repository.split('/');
   return { octokit, owner, repo };
 }
 
@@ -78,14 +78,8 @@ export function workflowRunUrl(github: GithubContext): string | undefined {
   return `${github.serverUrl.replace(/\/+$/, '')}/${github.repository}/actions/runs/${github.runId}`;
 }
 
-export interface GithubFailure {
-  kind: 'permission' | 'rate_limit' | 'not_found' | 'other';
-  /** One line, for a warning. */
-  message: string;
-}
-
 /** Classifies an Octokit error without touching its request (which holds the token). */
-export function describeGithubError(error: unknown): GithubFailure {
+export function describeGithubError(error: unknown) {
   const err = (error ?? {}) as {
     status?: unknown;
     message?: unknown;
@@ -99,66 +93,58 @@ export function describeGithubError(error: unknown): GithubFailure {
     .replace(/\.+$/, '');
   const remaining = err.response?.headers?.['x-ratelimit-remaining'];
   if ((status === 403 || status === 429) && (remaining === '0' || /rate limit/i.test(message))) {
-    return { kind: 'rate_limit', message };
+    return { kind: 'rate_limit', message } as const;
   }
-  if (status === 403) return { kind: 'permission', message };
-  if (status === 404) return { kind: 'not_found', message };
-  return { kind: 'other', message: status ? `HTTP ${status}: ${message}` : message };
+  if (status === 403) return { kind: 'permission', message } as const;
+  if (status === 404) return { kind: 'not_found', message } as const;
+  return { kind: 'other', message: status ? `HTTP ${status}: ${message}` : message } as const;
 }
 
-/** How the warnings of one best-effort side effect on GitHub read. */
-export interface SideEffect {
-  title: string;
-  /** How to turn the side effect off, after "Pass a token (…) or". */
-  off: string;
-  /** The advice when GitHub refuses (403): the permission to add. */
-  permission: string;
-  /** The advice when GitHub answers 404. */
-  notFound: string;
-  /** What happens next after any other failure. */
-  retry: string;
-}
+/** What went wrong, in one line (`message`, for a warning), and of which `kind`. */
+export type GithubFailure = ReturnType<typeof describeGithubError>;
 
 /**
- * The one warning of a side effect that did not happen: what, why (GitHub's answer, or the
- * empty `github-token`), the advice for that failure, and that the deploy result stands.
+ * How the warnings of one best-effort side effect on GitHub read: their title, the advice when
+ * GitHub refuses (403: the permission to add) or answers 404, and what happens next after any
+ * other failure.
+ */
+export type SideEffect = Record<'title' | 'permission' | 'notFound' | 'retry', string>;
+
+/**
+ * The one warning of a side effect that did not happen: what, why (GitHub's answer), the advice
+ * for that failure, and that the deploy result stands.
  */
 export function warnGithub(
   logger: Logger,
   effect: SideEffect,
   doing: string,
-  failure: GithubFailure | 'no token',
+  failure: GithubFailure,
 ): void {
   const advice: Partial<Record<GithubFailure['kind'], string>> = {
     permission: effect.permission,
     not_found: effect.notFound,
     rate_limit: `The GitHub API rate limit is exhausted. ${effect.retry}`,
   };
-  const why =
-    failure === 'no token'
-      ? `\`github-token\` is empty. Pass a token (the default is \`\${{ github.token }}\`) or ${effect.off}.`
-      : `${inert(failure.message, 300)}. ${advice[failure.kind] ?? effect.retry}`;
+  const why = `${inert(failure.message, 300)}. ${advice[failure.kind] ?? effect.retry}`;
   logger.warning(`${doing}: ${why} The deploy result is unchanged.`, { title: effect.title });
 }
 
 /**
- * Runs one best-effort side effect with a client: an empty `github-token` or any failure is
- * its one warning (`doing`: what did not happen), never thrown; `undefined` then.
+ * Runs one best-effort side effect with a client: any failure is its one warning (`doing`: what
+ * did not happen), never thrown; `undefined` then. Without a `github-token` (the callers skip
+ * the side effect then) it does nothing.
  */
 export async function bestEffort<T>(
-  call: GithubCall,
+  run: GithubRun,
   effect: SideEffect,
   doing: string,
-  run: (gh: GithubRepo) => Promise<T>,
+  act: (gh: GithubRepo) => Promise<T>,
 ): Promise<T | undefined> {
-  if (!call.token) {
-    warnGithub(call.logger, effect, doing, 'no token');
-    return undefined;
-  }
+  if (!run.config.githubToken) return undefined;
   try {
-    return await run(await connectGithub(call));
+    return await act(await connectGithub(run));
   } catch (error) {
-    warnGithub(call.logger, effect, doing, describeGithubError(error));
+    warnGithub(run.logger, effect, doing, describeGithubError(error));
     return undefined;
   }
 }

@@ -2,23 +2,16 @@
  * One pull-request comment per PR and deployment name, found again by a hidden marker and
  * updated in place on every run. Best effort: nothing here throws, failures are one warning.
  */
-import { inert, redact, type Logger } from '../../lib/untrusted.js';
+import { inert, redact } from '../../lib/untrusted.js';
 import type { RunReport } from '../record.js';
 import { renderComment } from '../render.js';
-import {
-  bestEffort,
-  workflowRunUrl,
-  type GithubCall,
-  type Octokit,
-  type SideEffect,
-} from './octokit.js';
+import { bestEffort, workflowRunUrl, type GithubRun, type SideEffect } from './octokit.js';
 
 /** 100 comments a page: 5,000 comments. */
 const MAX_COMMENT_PAGES = 50;
 
 const PR_COMMENT: SideEffect = {
   title: 'PR comment not updated',
-  off: 'set `pr-comment: false`',
   permission:
     'The token may not write pull-request comments: add `permissions: pull-requests: write` to the job (`issues: write` also works), or pass a `github-token` that has it; on pull requests from forks the workflow token is read-only. Set `pr-comment: false` to turn the comment off.',
   notFound: 'Check that the token can read this repository and its pull requests.',
@@ -62,41 +55,14 @@ export function startsWithMarker(body: string | null | undefined, marker: string
   return rest !== false && /^(\r?\n|$)/.test(rest);
 }
 
-/** This run's comment: its first line is `marker` and it was written as this run writes. */
-async function findComment(
-  octokit: Octokit,
-  params: { owner: string; repo: string; issue_number: number },
-  marker: string,
-  logger: Logger,
-): Promise<CommentLike | undefined> {
-  // Expected to fail with the workflow token (403): then the bot identities match.
-  const login = await octokit.rest.users.getAuthenticated().then(
-    ({ data }) => data.login,
-    () =>
-      void logger.debug('GET /user is not allowed for this token: matching bot-authored comments.'),
-  );
-  let pages = 0;
-  const [found] = await octokit.paginate(
-    octokit.rest.issues.listComments,
-    { ...params, per_page: 100 },
-    (page, done) => {
-      const mine = (page.data as CommentLike[]).find(
-        (c) => startsWithMarker(c.body, marker) && isOwnComment(c, login),
-      );
-      if (mine || ++pages >= MAX_COMMENT_PAGES) done();
-      return mine ? [mine] : [];
-    },
-  );
-  return found;
-}
-
 /**
  * Creates or updates this deployment's comment on the pull request of the event. Does nothing
  * outside `pull_request`/`pull_request_target` events (`github.pullRequest` unset). With
  * `delete`, only an existing comment is updated (none is created on a closed PR). Never throws.
  */
-export async function upsertPrComment(opts: GithubCall & { report: RunReport }): Promise<void> {
-  const { github, report, logger } = opts;
+export async function upsertPrComment(run: GithubRun, report: RunReport): Promise<void> {
+  const { github } = run.config;
+  const { logger } = run;
   const pr = github.pullRequest;
   const key = report.name ?? report.deploymentId;
   if (!pr || !key) {
@@ -106,9 +72,29 @@ export async function upsertPrComment(opts: GithubCall & { report: RunReport }):
   const marker = commentMarker(key);
   const body = redact(renderComment(report, marker, workflowRunUrl(github)));
   const doing = `Could not create or update the comment on pull request #${pr.number} (${inert(key)})`;
-  await bestEffort(opts, PR_COMMENT, doing, async ({ octokit, owner, repo }) => {
+  await bestEffort(run, PR_COMMENT, doing, async ({ octokit, owner, repo }) => {
+    // This run's comment: its first line is `marker` and it was written as this run writes.
+    // Expected to fail with the workflow token (403): then the bot identities match.
+    const login = await octokit.rest.users.getAuthenticated().then(
+      ({ data }) => data.login,
+      () =>
+        void logger.debug(
+          'GET /user is not allowed for this token: matching bot-authored comments.',
+        ),
+    );
     const params = { owner, repo, issue_number: pr.number };
-    const existing = await findComment(octokit, params, marker, logger);
+    let pages = 0;
+    const [existing] = await octokit.paginate(
+      octokit.rest.issues.listComments,
+      { ...params, per_page: 100 },
+      (page, done) => {
+        const mine = (page.data as CommentLike[]).find(
+          (c) => startsWithMarker(c.body, marker) && isOwnComment(c, login),
+        );
+        if (mine || ++pages >= MAX_COMMENT_PAGES) done();
+        return mine ? [mine] : [];
+      },
+    );
     if (existing) {
       await octokit.rest.issues.updateComment({ owner, repo, comment_id: existing.id, body });
       logger.info(`Updated the comment on pull request #${pr.number}.`);

@@ -1,10 +1,14 @@
 /**
- * The files changed between two commits, for `skip-unchanged` across commits (the README says
- * when each source is read): GitHub's compare API, else the checkout's own git history. Nothing
- * here throws. The three-dot compare is against the merge base, so only `ahead` (base is an
- * ancestor of head) or `identical` means its list is the whole difference; GitHub lists the
- * files on the first page only, at most 300 for the whole comparison, so 300 is not trusted.
- * `git` is bounded by a timeout; it lists a rename as a removal and an addition.
+ * What GitHub tells a run before it acts, within the run's `timeout` (`deadline`); nothing here
+ * throws. The files changed between two commits, for `skip-unchanged` across commits (the README
+ * says when each source is read): GitHub's compare API, else the checkout's own git history. The
+ * three-dot compare is against the merge base, so only `ahead` (base is an ancestor of head) or
+ * `identical` means its list is the whole difference; GitHub lists the files on the first page
+ * only, at most 300 for the whole comparison, so 300 is not trusted. `git` is bounded by a
+ * timeout; it lists a rename as a removal and an addition. And the state of each pull request
+ * behind a preview, for `prune`: a failure for one pull request is `unknown` with the reason (its
+ * preview is then kept); a 404 means "does not exist" only when the repository itself is readable
+ * with the same token (a token that cannot see a private repository also gets 404s).
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -15,7 +19,8 @@ import {
   connectGithub,
   DEFAULT_GITHUB_TIMEOUT_MS,
   describeGithubError,
-  type GithubCall,
+  type GithubRepo,
+  type GithubRun,
 } from './octokit.js';
 
 /** GitHub's cap on the files of one comparison. */
@@ -53,11 +58,11 @@ export function readComparison(data: unknown, base: string, head: string): Compa
   return files.success ? { files: files.data } : no('has a file entry without a name or status');
 }
 
-async function compareCommits(call: GithubCall, base: string, head: string): Promise<Comparison> {
-  if (!call.token)
+async function compareCommits(run: GithubRun, base: string, head: string): Promise<Comparison> {
+  if (!run.config.githubToken)
     return { unreadable: '`github-token` is empty, so the compare API cannot be read' };
   try {
-    const { octokit, owner, repo } = await connectGithub(call);
+    const { octokit, owner, repo } = await connectGithub(run);
     // One commit a page: the files of the whole comparison come with the first page.
     const { data } = await octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', {
       owner,
@@ -79,27 +84,24 @@ async function compareCommits(call: GithubCall, base: string, head: string): Pro
 
 /**
  * The change between two commits: GitHub's compare API first, then the checkout's history;
- * unreadable (both reasons) only when neither can tell. With the run's `timeout` as
- * `deadline`, neither the API call nor `git` may outlive it.
+ * unreadable (both reasons) only when neither can tell.
  */
-export async function readChanges(
-  opts: GithubCall & { base: string; head: string },
-): Promise<Comparison> {
+export async function readChanges(run: GithubRun, base: string, head: string): Promise<Comparison> {
   // Each bound is taken when its step starts (the API's before the client loads).
-  const { deadline, base, head, ...call } = opts;
+  const { deadline, config, logger } = run;
   const within = (ms: number) =>
     Math.max(1, Math.ceil(Math.min(ms, deadline?.remainingMs() ?? ms)));
-  const timeoutMs = within(DEFAULT_GITHUB_TIMEOUT_MS);
-  const api = await compareCommits({ ...call, timeoutMs }, base, head);
+  const bounded = { ...run, githubTimeoutMs: within(DEFAULT_GITHUB_TIMEOUT_MS) };
+  const api = await compareCommits(bounded, base, head);
   if ('files' in api) return api;
   if (deadline && deadline.remainingMs() <= 0) {
     return {
       unreadable: `${api.unreadable}; and the \`timeout\` ran out before the checkout's history was read`,
     };
   }
-  const local = await gitChanges(call.github.workspace, base, head, within(GIT_TIMEOUT_MS));
+  const local = await gitChanges(config.github.workspace, base, head, within(GIT_TIMEOUT_MS));
   if ('files' in local) {
-    call.logger.debug(`skip-unchanged: ${api.unreadable}; read the checkout's history instead.`);
+    logger.debug(`skip-unchanged: ${api.unreadable}; read the checkout's history instead.`);
     return local;
   }
   return { unreadable: `${api.unreadable}; and ${local.unreadable}` };
@@ -136,12 +138,11 @@ export async function gitChanges(
       ({ stdout }) => ({ code: 0, stdout }),
       (error: { code?: unknown }) => ({ code: typeof error.code === 'number' ? error.code : -1 }),
     );
-  const short = `${base.slice(0, 12)}..${head.slice(0, 12)}`;
+  const [from, to] = [base.slice(0, 12), head.slice(0, 12)];
+  const short = `${from}..${to}`;
   const ancestor = await git('merge-base', '--is-ancestor', base, head);
   if (ancestor.code === 1) {
-    return {
-      unreadable: `in the checkout's history ${base.slice(0, 12)} is not an ancestor of ${head.slice(0, 12)}`,
-    };
+    return { unreadable: `in the checkout's history ${from} is not an ancestor of ${to}` };
   }
   if (ancestor.code !== 0) {
     return {
@@ -152,4 +153,64 @@ export async function gitChanges(
   const files = 'stdout' in diff ? parseNameStatus(diff.stdout) : undefined;
   if (!files) return { unreadable: `\`git diff\` of ${short} in the checkout failed` };
   return { files };
+}
+
+export type PullState =
+  | { kind: 'open' | 'closed' | 'merged'; title: string }
+  | { kind: 'missing' }
+  | { kind: 'unknown'; reason: string };
+
+/** Pull requests read at the same time. */
+const CONCURRENCY = 4;
+
+/** What is left unread when the run's `deadline` comes is `unknown`. */
+export async function readPullStates(
+  run: GithubRun,
+  numbers: readonly number[],
+): Promise<Map<number, PullState>> {
+  const states = new Map<number, PullState>();
+  if (numbers.length === 0) return states;
+  const gh = await connectGithub(run, run.deadline).catch(describeGithubError);
+  if ('kind' in gh)
+    return new Map(numbers.map((n) => [n, { kind: 'unknown', reason: gh.message }]));
+  const queue = [...new Set(numbers)];
+  const worker = async () => {
+    for (let n = queue.shift(); n !== undefined; n = queue.shift())
+      states.set(n, await readOne(gh, n));
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
+
+  // A 404 proves nothing when the repository itself is not visible to this token.
+  const missing = [...states].filter(([, s]) => s.kind === 'missing').map(([n]) => n);
+  const doubt =
+    missing.length > 0 &&
+    (await gh.octokit.rest.repos.get({ owner: gh.owner, repo: gh.repo }).then(
+      () => undefined,
+      (error: unknown) => describeGithubError(error).message,
+    ));
+  const reason = `GitHub answered 404, but the repository ${run.config.github.repository} is not readable with this token either (${doubt})`;
+  if (doubt) for (const n of missing) states.set(n, { kind: 'unknown', reason });
+  return states;
+}
+
+async function readOne({ octokit, owner, repo }: GithubRepo, n: number): Promise<PullState> {
+  try {
+    const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: n });
+    const title = typeof data.title === 'string' ? data.title : '';
+    if (data.merged === true || (typeof data.merged_at === 'string' && data.merged_at !== '')) {
+      return { kind: 'merged', title };
+    }
+    if (data.state === 'closed') return { kind: 'closed', title };
+    if (data.state === 'open') return { kind: 'open', title };
+    return { kind: 'unknown', reason: `GitHub reported the state "${String(data.state)}"` };
+  } catch (error) {
+    const { kind, message } = describeGithubError(error);
+    if (kind === 'not_found') return { kind: 'missing' };
+    const advice = {
+      permission: ' (the token may lack `permissions: pull-requests: read`)',
+      rate_limit: ' (the GitHub API rate limit is exhausted)',
+      other: '',
+    }[kind];
+    return { kind: 'unknown', reason: `${message}${advice}` };
+  }
 }
