@@ -86,12 +86,8 @@ export function outputGate(
  * standard serializes it (so quotes, spaces and other shell-active characters are encoded).
  */
 function urlProblem(value: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'it is not a URL';
-  }
+  if (!URL.canParse(value)) return 'it is not a URL';
+  const url = new URL(value);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'it is not an http(s) URL';
   if (url.username !== '' || url.password !== '') return 'it holds credentials';
   const serialized = url.href;
@@ -108,13 +104,8 @@ function urlProblem(value: string): string | undefined {
  * password, and `user:password`, encoded and decoded); the URL as given when it has none.
  */
 export function withoutCredentials(value: string): { url: string; credentials: string[] } {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return { url: value, credentials: [] };
-  }
-  if (url.username === '' && url.password === '') return { url: value, credentials: [] };
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (!url || (url.username === '' && url.password === '')) return { url: value, credentials: [] };
   const forms =
     url.password === '' ? [url.username] : [url.password, `${url.username}:${url.password}`];
   const credentials = new Set<string>();

@@ -75,23 +75,13 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
 /**
  * Reads the regular file at `path` (see the module comment), at most `maxBytes` of it: a
  * longer file is refused as `too-large` (with its size when the handle reports one).
+ * `readRegularFile` alone is for callers that have decided themselves that `file` may be read.
  */
-export function readInsideWorkspace(
-  workspace: string,
-  path: string,
-  maxBytes: number,
-): { ok: true; text: string; real: string; relative: string } | Refused {
+export function readInsideWorkspace(workspace: string, path: string, maxBytes: number) {
   const where = resolveInsideWorkspace(workspace, path);
-  if (!where.ok) return where;
-  const read = readRegularFile(where.real, maxBytes);
-  return read.ok ? { ...read, ...where } : read;
+  return where.ok ? readRegularFile(where.real, maxBytes) : where;
 }
 
-/**
- * Reads the regular file at the absolute `file`, at most `maxBytes` of it: opened without
- * following a last link and without blocking on a FIFO, checked on the handle. Callers that
- * do not go through `readInsideWorkspace` must have decided themselves that `file` may be read.
- */
 export function readRegularFile(
   file: string,
   maxBytes: number,

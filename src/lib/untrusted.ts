@@ -13,15 +13,6 @@ import { stripVTControlCharacters } from 'node:util';
 
 export type AnnotationProperties = core.AnnotationProperties;
 
-/** What every module logs through; tests pass their own. */
-export interface Logger {
-  info(message: string): void;
-  debug(message: string): void;
-  notice(message: string, properties?: AnnotationProperties): void;
-  warning(message: string, properties?: AnnotationProperties): void;
-  error(message: string, properties?: AnnotationProperties): void;
-}
-
 /**
  * The reader of stdout went away (a closed pipe): nobody can see the rest, and the run's
  * result must not change (without a listener, the stream's error would end the process).
@@ -139,22 +130,27 @@ function infoLines(message: string): string {
     .join('\n');
 }
 
-/** Annotation properties with secrets masked (core escapes them). */
-function masked(p: AnnotationProperties = {}): AnnotationProperties {
-  return {
-    ...p,
-    ...(p.title !== undefined && { title: redact(p.title) }),
-    ...(p.file !== undefined && { file: redact(p.file) }),
-  };
+/** An annotation with secrets masked in its message, title and file (core escapes them). */
+function annotation(level: 'notice' | 'warning' | 'error') {
+  return (message: string, p: AnnotationProperties = {}): void =>
+    core[level](redact(message), {
+      ...p,
+      ...(p.title !== undefined && { title: redact(p.title) }),
+      ...(p.file !== undefined && { file: redact(p.file) }),
+    });
 }
 
-export const runnerLogger: Logger = {
-  info: (message) => core.info(infoLines(message)),
-  debug: (message) => core.debug(redact(message)),
-  notice: (message, p) => core.notice(redact(message), masked(p)),
-  warning: (message, p) => core.warning(redact(message), masked(p)),
-  error: (message, p) => core.error(redact(message), masked(p)),
+/** The runner's logger. */
+export const runnerLogger = {
+  info: (message: string) => core.info(infoLines(message)),
+  debug: (message: string) => core.debug(redact(message)),
+  notice: annotation('notice'),
+  warning: annotation('warning'),
+  error: annotation('error'),
 };
+
+/** What every module logs through (the runner's; tests pass their own). */
+export type Logger = typeof runnerLogger;
 
 /**
  * Appends Markdown to the step summary (the file named by `GITHUB_STEP_SUMMARY`), registered

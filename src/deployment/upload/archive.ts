@@ -22,7 +22,6 @@ import {
   selectSourceFiles,
   toPosix,
   type ArchivePlan,
-  type LeftOutFile,
   type SourceFile,
 } from './source-files.js';
 
@@ -38,33 +37,14 @@ const MAX_CONTENT_BYTES = 1024 * 1024 * 1024;
 /** Fixed mtime of every entry (`SOURCE_DATE_EPOCH`-style; 1980 keeps zip tools happy). */
 export const ARCHIVE_MTIME = new Date('1980-01-01T00:00:00Z');
 
-export interface SourceArchive {
-  /** The temporary `.tar.gz` file. */
-  file: string;
-  /** Size of the `.tar.gz` in bytes (the upload's `Content-Length`). */
-  bytes: number;
-  /** SHA-256 of the `.tar.gz`, hex. */
-  sha256: string;
-  configPathInArchive: string;
-  /** Archive paths of the files, sorted. */
-  files: string[];
-  /** Uncompressed size of the files. */
-  contentBytes: number;
-  /** The largest files, largest first (at most five). */
-  largest: SourceFile[];
-  leftOut: LeftOutFile[];
-  /** Deletes the temporary file (also done at process exit). */
-  cleanup(): void;
-}
+/** The built archive: its temporary file, size, digest and what went into it. */
+export type SourceArchive = Awaited<ReturnType<typeof buildArchive>>;
 
-export interface BuildOptions {
+export interface BuildOptions extends Partial<Pick<RunBasics, 'signal'>> {
   /** Folder for the temporary file; default `RUNNER_TEMP`, else the OS temp folder. */
   tempDir?: string | undefined;
   /** Refuse beyond this many bytes of `.tar.gz` (default 200 MiB); tests lower it. */
   maxBytes?: number | undefined;
-  /** Cancellation: the build stops at once. */
-  signal?: AbortSignal | undefined;
-  /** The run's `timeout`: the build stops when it has passed. */
   deadline?: Pick<Deadline, 'passed'> | undefined;
 }
 
@@ -73,17 +53,12 @@ export interface BuildOptions {
  * the log, and warnings for links left out and for a large archive. Tests lower the limits.
  */
 export async function prepareSourceArchive(
-  ctx: { config: Config; logger: Logger } & Partial<Pick<RunBasics, 'signal' | 'deadline'>>,
+  ctx: { config: Config; logger: Logger; warnBytes?: number } & BuildOptions,
   parsed: ParsedLangGraphConfig | undefined,
-  options: BuildOptions & { warnBytes?: number } = {},
 ): Promise<SourceArchive> {
   const { config, logger } = ctx;
   const plan = planArchive(resolve(config.github.workspace), config.configPath, parsed?.json);
-  const archive = await buildArchive(plan, {
-    signal: ctx.signal,
-    deadline: ctx.deadline,
-    ...options,
-  });
+  const archive = await buildArchive(plan, ctx);
   // The graph files the config names must be in the archive: a `.gitignore` rule that also
   // catches one would make a build that cannot start.
   const archived = new Set(archive.files);
@@ -119,7 +94,7 @@ export async function prepareSourceArchive(
       { title: 'Files left out of the upload' },
     );
   }
-  const warnBytes = options.warnBytes ?? WARN_BYTES;
+  const warnBytes = ctx.warnBytes ?? WARN_BYTES;
   if (archive.bytes > warnBytes || archive.contentBytes > warnBytes) {
     logger.warning(
       `The source archive holds ${megabytes(archive.contentBytes)} of files, ` +
@@ -133,10 +108,7 @@ export async function prepareSourceArchive(
 }
 
 /** Builds the archive of `plan` into a temporary file. Throws `ActionError` when it cannot. */
-export async function buildArchive(
-  plan: ArchivePlan,
-  options: BuildOptions,
-): Promise<SourceArchive> {
+export async function buildArchive(plan: ArchivePlan, options: BuildOptions) {
   const maxBytes = options.maxBytes ?? MAX_BYTES;
   const checkpoint = () => {
     if (options.signal?.aborted) {
@@ -238,11 +210,14 @@ export async function buildArchive(
     throw failed(warnings[0]!);
   }
   return {
+    /** The temporary `.tar.gz` file; `cleanup()` deletes it (also done at process exit). */
     file,
+    /** The upload's `Content-Length`. */
     bytes: statSync(file).size,
     sha256: hash.digest('hex'),
     configPathInArchive: plan.configPathInArchive,
     files: files.map((f) => f.archivePath),
+    /** Uncompressed size of the files. */
     contentBytes,
     largest,
     leftOut,

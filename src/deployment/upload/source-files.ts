@@ -36,13 +36,6 @@ function isNeverArchived(name: string): boolean {
   return isGitName(name) || /^\.env(\.|$)/.test(name) || /^gha-creds-.*\.json$/i.test(name);
 }
 
-export interface SourceFolder {
-  /** Absolute path of the folder to archive. */
-  absolute: string;
-  /** Its path inside the archive (`''` for the archive root), forward slashes. */
-  prefix: string;
-}
-
 export interface SourceFile {
   /** Path inside the archive, forward slashes, never absolute, never with `..`. */
   archivePath: string;
@@ -55,17 +48,7 @@ export interface LeftOutFile {
   reason: 'symbolic link' | 'hard link' | 'not a regular file';
 }
 
-export interface ArchivePlan {
-  /** Absolute (real) folder the archive paths are relative to. */
-  root: string;
-  /** The workspace's real path: the repository root whose ignore rules apply. */
-  workspace: string;
-  folders: SourceFolder[];
-  /** The config file's path inside the archive (`langgraph_config_path`). */
-  configPathInArchive: string;
-  /** The archive paths of the local graph files the config names. */
-  graphFiles: string[];
-}
+export type ArchivePlan = ReturnType<typeof planArchive>;
 
 /**
  * Where the archive is rooted: the config's folder, or the common parent of it and the local
@@ -75,11 +58,7 @@ export interface ArchivePlan {
  * dependency. Dependencies that do not exist or are not folders are left to the pre-flight
  * checks.
  */
-export function planArchive(
-  workspace: string,
-  configPath: string,
-  configJson: unknown,
-): ArchivePlan {
+export function planArchive(workspace: string, configPath: string, configJson: unknown) {
   const ws = realWorkspace(workspace);
   const config = resolveInsideWorkspace(ws, configPath);
   if (!config.ok) {
@@ -130,10 +109,15 @@ export function planArchive(
     .sort((a, b) => a.length - b.length)
     .filter((f, i, all) => !all.slice(0, i).some((outer) => isInside(outer, f)));
   return {
+    /** The (real) folder the archive paths are relative to. */
     root,
+    /** The repository root whose ignore rules apply. */
     workspace: ws,
+    /** Each folder with its path inside the archive (`''` for the root), forward slashes. */
     folders: distinct.map((absolute) => ({ absolute, prefix: toPosix(relative(root, absolute)) })),
+    /** `langgraph_config_path`. */
     configPathInArchive: toPosix(relative(root, config.real)),
+    /** The archive paths of the local graph files the config names. */
     graphFiles: graphFiles
       .filter((f) => f !== root && isInside(root, f))
       .map((f) => toPosix(relative(root, f))),
@@ -152,7 +136,7 @@ interface Matcher {
  * called between folders and throws to stop the walk (timeout, cancellation).
  */
 export async function selectSourceFiles(
-  folders: SourceFolder[],
+  folders: ArchivePlan['folders'],
   {
     workspace = folders[0]?.absolute ?? '.',
     checkpoint = () => undefined,
