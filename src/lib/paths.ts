@@ -42,7 +42,7 @@ export function realWorkspace(workspace: string): string {
 export function resolveInsideWorkspace(
   workspace: string,
   path: string,
-): { ok: true; real: string; relative: string } | Refused {
+): { ok: true; real: string } | Refused {
   const root = realWorkspace(workspace);
   const given = resolve(root, path);
   if (!isInside(root, given) && !isInside(resolve(workspace), resolve(workspace, path))) {
@@ -56,9 +56,8 @@ export function resolveInsideWorkspace(
     return failed(error);
   }
   if (!isInside(root, real)) return { ok: false, refusal: 'outside' };
-  const rel = relative(root, real);
-  if (rel.split(sep).some(isGitName)) return { ok: false, refusal: 'git' };
-  return { ok: true, real, relative: rel.split(sep).join('/') };
+  if (relative(root, real).split(sep).some(isGitName)) return { ok: false, refusal: 'git' };
+  return { ok: true, real };
 }
 
 /**

@@ -34,8 +34,7 @@ export function redact(text: string): string {
   for (const value of [...secretValues].sort((a, b) => b.length - a.length)) {
     // Values this short are no secret, and replacing them would garble every message
     // (a secret "1" would turn "HTTP 401" into "HTTP 40***"); they are still add-masked.
-    if (value.length >= MIN_REDACTED_LENGTH && out.includes(value))
-      out = out.split(value).join('***');
+    if (value.length >= MIN_REDACTED_LENGTH) out = out.replaceAll(value, '***');
   }
   return out;
 }
@@ -78,11 +77,8 @@ export function setSecret(value: string): void {
   const plain = [...lines, ...lines.map(collapseWhitespace)];
   // Answers and agent output are often shown as JSON, where `"`, `\` and control characters
   // are escaped: mask that form of the value too.
-  const parts = [...plain, ...plain.map((p) => JSON.stringify(p).slice(1, -1))].filter(
-    (p) => p.length > 0,
-  );
-  for (const part of new Set(parts)) {
-    if (secretValues.has(part)) continue;
+  for (const part of new Set([...plain, ...plain.map((p) => JSON.stringify(p).slice(1, -1))])) {
+    if (part === '' || secretValues.has(part)) continue;
     secretValues.add(part);
     core.setSecret(part);
   }
