@@ -6,9 +6,9 @@
  * for the same files (the README's rules): the options of `create()` below, no folder entries.
  */
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { pipeline } from 'node:stream/promises';
 import { join, relative, resolve } from 'node:path';
 import { create } from 'tar';
 import type { Config } from '../../inputs/config.js';
@@ -174,29 +174,30 @@ export async function buildArchive(plan: ArchivePlan, options: BuildOptions) {
   );
 
   const hash = createHash('sha256');
-  const out = createWriteStream(file);
   let bytes = 0;
-  const stop = () => (pack as unknown as { destroy?: () => void }).destroy?.();
-  options.signal?.addEventListener('abort', stop, { once: true });
   try {
-    for await (const chunk of pack as AsyncIterable<Buffer>) {
-      checkpoint();
-      bytes += chunk.length;
-      if (bytes > maxBytes) {
-        stop();
-        throw tooLarge(
-          `The \`source: upload\` archive is over ${megabytes(maxBytes)} compressed, the ` +
-            "platform's limit, so nothing was sent.",
-          largest,
-        );
-      }
-      hash.update(chunk);
-      if (!out.write(chunk)) await once(out, 'drain');
-    }
-    out.end();
-    await once(out, 'finish');
+    // Cancellation destroys every stream of the pipeline (tar's reading of files too).
+    await pipeline(
+      pack,
+      async function* (chunks: AsyncIterable<Buffer>) {
+        for await (const chunk of chunks) {
+          checkpoint();
+          bytes += chunk.length;
+          if (bytes > maxBytes) {
+            throw tooLarge(
+              `The \`source: upload\` archive is over ${megabytes(maxBytes)} compressed, the ` +
+                "platform's limit, so nothing was sent.",
+              largest,
+            );
+          }
+          hash.update(chunk);
+          yield chunk;
+        }
+      },
+      createWriteStream(file),
+      { signal: options.signal },
+    );
   } catch (error) {
-    out.destroy();
     cleanup();
     checkpoint(); // a stream stopped by cancellation reports as such
     if (error instanceof ActionError) throw error;
@@ -204,7 +205,6 @@ export async function buildArchive(plan: ArchivePlan, options: BuildOptions) {
       `${describe(error)}. A file may have changed or disappeared while it was read; re-run the job`,
     );
   }
-  options.signal?.removeEventListener('abort', stop);
   if (warnings.length > 0) {
     cleanup();
     throw failed(warnings[0]!);
