@@ -6,6 +6,7 @@
  * strictest one (an ID's), so a new output cannot slip past it. `setOutput` is called from
  * here only (`__tests__/lib/outputs.test.ts` checks that).
  */
+import { unescape } from 'node:querystring';
 import { inert, setOutput, type Logger } from './untrusted.js';
 
 type Rule = (value: string) => string | undefined;
@@ -108,15 +109,8 @@ export function withoutCredentials(value: string): { url: string; credentials: s
   if (!url || (url.username === '' && url.password === '')) return { url: value, credentials: [] };
   const forms =
     url.password === '' ? [url.username] : [url.password, `${url.username}:${url.password}`];
-  const credentials = new Set<string>();
-  for (const form of forms.filter(Boolean)) {
-    credentials.add(form);
-    try {
-      credentials.add(decodeURIComponent(form));
-    } catch {
-      // not percent-encoded text: the encoded form is masked
-    }
-  }
+  // `unescape`: `decodeURIComponent`, and where that throws, every valid escape decoded.
+  const credentials = new Set(forms.filter(Boolean).flatMap((form) => [form, unescape(form)]));
   url.username = '';
   url.password = '';
   return {

@@ -136,7 +136,6 @@ function annotation(level: 'notice' | 'warning' | 'error') {
     });
 }
 
-/** The runner's logger. */
 export const runnerLogger = {
   info: (message: string) => core.info(infoLines(message)),
   debug: (message: string) => core.debug(redact(message)),
@@ -160,10 +159,7 @@ export function appendStepSummary(
   logger?: Logger,
 ): void {
   const file = env['GITHUB_STEP_SUMMARY'];
-  if (!file) {
-    logger?.debug('GITHUB_STEP_SUMMARY is not set: no step summary written.');
-    return;
-  }
+  if (!file) return logger?.debug('GITHUB_STEP_SUMMARY is not set: no step summary written.');
   try {
     appendFileSync(file, redact(markdown) + EOL, 'utf8');
   } catch (error) {

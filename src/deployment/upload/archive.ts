@@ -121,14 +121,13 @@ export async function buildArchive(plan: ArchivePlan, options: BuildOptions) {
       );
     }
   };
-  let selection;
-  try {
-    selection = await selectSourceFiles(plan.folders, { workspace: plan.workspace, checkpoint });
-  } catch (error) {
-    if (error instanceof CancelledError || error instanceof DeadlineError) throw error;
+  const { files, leftOut } = await selectSourceFiles(plan.folders, {
+    workspace: plan.workspace,
+    checkpoint,
+  }).catch((error: unknown) => {
+    if (error instanceof ActionError) throw error; // the checkpoint's: cancelled, out of time
     throw failed(`${describe(error)}. Check the files' permissions in the checkout`);
-  }
-  const { files, leftOut } = selection;
+  });
   if (!files.some((f) => f.archivePath === plan.configPathInArchive)) {
     throw new ActionError(
       `${plan.configPathInArchive} (input \`${INPUT}\`) would not be in the \`source: upload\` ` +

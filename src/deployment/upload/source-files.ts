@@ -36,17 +36,8 @@ function isNeverArchived(name: string): boolean {
   return isGitName(name) || /^\.env(\.|$)/.test(name) || /^gha-creds-.*\.json$/i.test(name);
 }
 
-export interface SourceFile {
-  /** Path inside the archive, forward slashes, never absolute, never with `..`. */
-  archivePath: string;
-  absolute: string;
-  size: number;
-}
-
-export interface LeftOutFile {
-  archivePath: string;
-  reason: 'symbolic link' | 'hard link' | 'not a regular file';
-}
+/** `archivePath`: inside the archive, forward slashes, never absolute, never with `..`. */
+export type SourceFile = { archivePath: string; size: number };
 
 export type ArchivePlan = ReturnType<typeof planArchive>;
 
@@ -141,12 +132,12 @@ export async function selectSourceFiles(
     workspace = folders[0]?.absolute ?? '.',
     checkpoint = () => undefined,
   }: { workspace?: string; checkpoint?: () => void } = {},
-): Promise<{ files: SourceFile[]; leftOut: LeftOutFile[] }> {
+) {
   const files: SourceFile[] = [];
-  const leftOut: LeftOutFile[] = [];
+  const leftOut: { archivePath: string; reason: string }[] = [];
   for (const folder of folders) {
     const archivePathOf = (rel: string) => (folder.prefix ? `${folder.prefix}/${rel}` : rel);
-    const leave = (rel: string, reason: LeftOutFile['reason']) =>
+    const leave = (rel: string, reason: 'symbolic link' | 'hard link' | 'not a regular file') =>
       leftOut.push({ archivePath: archivePathOf(rel), reason });
     // Paths relative to the workspace drive the ignore rules; `rel` (relative to the walked
     // folder) names the file in the archive.
@@ -190,7 +181,7 @@ export async function selectSourceFiles(
           // so no name of a file with more than one is sent.
           if (!stat?.isFile()) leave(rel, 'not a regular file');
           else if (stat.nlink > 1) leave(rel, 'hard link');
-          else files.push({ archivePath: archivePathOf(rel), absolute: abs, size: stat.size });
+          else files.push({ archivePath: archivePathOf(rel), size: stat.size });
         }
       }
     };
@@ -216,7 +207,7 @@ function inheritedMatchers(workspace: string, folderRel: string): Matcher[] | un
     join(workspace, '.git', 'info', 'exclude'),
     MAX_IGNORE_FILE_BYTES,
   );
-  if (exclude.ok) matchers.push({ base: '', ig: ignore().add(exclude.text) });
+  if (exclude.ok) matchers.push({ base: '', ig: rules().add(exclude.text) });
   const parts = folderRel === '' ? [] : folderRel.split('/');
   for (let i = 0; i < parts.length; i++) {
     const dirRel = parts.slice(0, i).join('/');
@@ -242,10 +233,13 @@ function readRules(workspace: string, dir: string, ...names: string[]): Ignore |
       }
       continue; // absent (or not a regular file inside the checkout): nothing to honour
     }
-    ig = (ig ?? ignore()).add(read.text);
+    ig = (ig ?? rules()).add(read.text);
   }
   return ig;
 }
+
+/** Paths tested are built from folder entries: the library need not check they are relative. */
+const rules = () => ignore({ allowRelativePaths: true });
 
 function joinRel(a: string, b: string): string {
   return a === '' ? b : b === '' ? a : `${a}/${b}`;
@@ -259,12 +253,7 @@ function isIgnored(matchers: Matcher[], rel: string, isDir: boolean): boolean {
   for (let i = matchers.length - 1; i >= 0; i--) {
     const { base, ig } = matchers[i]!;
     const local = base ? rel.slice(base.length + 1) : rel;
-    let verdict;
-    try {
-      verdict = ig.test(isDir ? `${local}/` : local);
-    } catch {
-      continue; // a name the matcher cannot express: no rule can match it
-    }
+    const verdict = ig.test(isDir ? `${local}/` : local);
     if (verdict.ignored) return true;
     if (verdict.unignored) return false;
   }

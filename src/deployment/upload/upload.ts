@@ -92,7 +92,6 @@ export async function upsertFromUpload(
     await putArchive(ctx, target.upload_url, archive.file, archive.bytes);
 
     step = 'revision';
-    // The new revision built from the uploaded archive.
     const body: RevisionCreateRequest = {
       source_revision_config: {
         source_tarball_path: target.object_path,
@@ -156,9 +155,7 @@ export async function putArchive(
   const agent = agentFor(target);
   const maxAttempts = ctx.maxAttempts ?? 5;
   const loop: RetryLoop = {
-    clock: ctx.clock,
-    deadline: ctx.deadline,
-    signal: ctx.signal,
+    ...ctx, // its clock, deadline and signal
     backoff: (retry) => backoffDelay(retry, ctx),
     before: (_, last) => {
       if (ctx.signal?.aborted) throw new CancelledError('The run was cancelled during the upload.');
@@ -262,11 +259,9 @@ function classify(
 async function readSome(res: IncomingMessage): Promise<string> {
   let text = '';
   try {
-    for await (const chunk of res) {
-      if (text.length < 4096) text += (chunk as Buffer).toString('utf8');
-    }
+    for await (const chunk of res) text = (text + String(chunk)).slice(0, 4096);
   } catch {
     // a reset after the status line: the status decides
   }
-  return text.slice(0, 4096);
+  return text;
 }
