@@ -3,11 +3,12 @@
  * may paste an output into a shell (`run: echo "${{ steps.deploy.outputs.url }}"`), so every
  * value must have the shape its name promises, or it is not written (a warning says why).
  * There is no list of names to skip: an output this module has no own rule for gets the
- * strictest one (an ID's), so a new output cannot slip past it. `setOutput` is called from
- * here only (`__tests__/lib/outputs.test.ts` checks that).
+ * strictest one (an ID's), so a new output cannot slip past it. `core.setOutput` is called
+ * from here only (`__tests__/lib/outputs.test.ts` checks that).
  */
+import * as core from '@actions/core';
 import { unescape } from 'node:querystring';
-import { inert, setOutput, type Logger } from './untrusted.js';
+import { inert, type Logger } from './untrusted.js';
 
 type Rule = (value: string) => string | undefined;
 
@@ -55,7 +56,7 @@ export function outputProblem(name: string, value: string): string | undefined {
  */
 export function outputGate(
   logger: Pick<Logger, 'warning'>,
-  write: (name: string, value: string) => void = setOutput,
+  write: (name: string, value: string) => void = core.setOutput,
 ): (name: string, value: string | boolean | number | undefined) => void {
   const written = new Map<string, string>();
   const rejected = new Set<string>();

@@ -103,11 +103,6 @@ export function parseBoolean(value: string): boolean | undefined {
   return undefined;
 }
 
-/** `core.setOutput`: appended to the file named by `GITHUB_OUTPUT`. */
-export function setOutput(name: string, value: string): void {
-  core.setOutput(name, value);
-}
-
 /** Fails the step (`process.exitCode` 1, as `core.setFailed`) with one `::error`. */
 export function setFailed(message: string, properties?: AnnotationProperties): void {
   runnerLogger.error(message, properties);
