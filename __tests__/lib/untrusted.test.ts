@@ -19,7 +19,6 @@ import {
   runnerLogger,
   setFailed,
   setSecret,
-  startGroup,
 } from '../../src/lib/untrusted.js';
 import { forgedCommands, replayRunner } from '../helpers/runner-replay.js';
 import { recordingLogger } from '../helpers/fakes.js';
@@ -135,12 +134,19 @@ describe('annotations and groups', () => {
     const out = capture(() => {
       runnerLogger.error(payload, { title: payload });
       runnerLogger.warning(payload);
-      startGroup(payload);
+      printUntrusted([], payload);
     });
-    // Exactly the three commands meant, each holding the payload as its data.
+    // Exactly the commands meant: the annotations hold the payload, the group its inert form.
     const seen = replayRunner(out);
-    expect(seen.map((c) => c.name)).toEqual(['error', 'warning', 'group']);
-    for (const c of seen) expect(c.data).toBe(payload);
+    expect(seen.map((c) => c.name)).toEqual([
+      'error',
+      'warning',
+      'group',
+      'stop-commands',
+      'resume-commands',
+      'endgroup',
+    ]);
+    expect(seen.slice(0, 3).map((c) => c.data)).toEqual([payload, payload, inert(payload)]);
   });
 });
 

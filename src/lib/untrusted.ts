@@ -168,14 +168,6 @@ export function appendStepSummary(
   }
 }
 
-export function startGroup(name: string): void {
-  core.startGroup(redact(name));
-}
-
-export function endGroup(): void {
-  core.endGroup();
-}
-
 // Untrusted text (control-plane answers, log lines, agent output, GitHub answers) reaches
 // stdout only through `inert()` and `printUntrusted()`. The runner executes a line that starts
 // (after spaces) with `::`, and the legacy `##[command]` form anywhere in a line, splitting
@@ -216,14 +208,17 @@ function neutraliseCommands(text: string): string {
 
 /**
  * Prints a block of untrusted lines (a log tail, streamed logs, run output) between
- * `::stop-commands::<fresh random token>` and `::<token>::`, so nothing in it is executed.
+ * `::stop-commands::<fresh random token>` and `::<token>::`, so nothing in it is executed,
+ * in a collapsed group when it has a `group` title (made `inert()`).
  * Secrets are masked in the whole text before it is split into lines; ANSI sequences and
  * other control characters (but tabs) are removed from each line.
  */
-export function printUntrusted(text: string | readonly string[]): void {
+export function printUntrusted(text: string | readonly string[], group?: string): void {
   const whole = redact(typeof text === 'string' ? text : text.join('\n'));
   const token = `untrusted-${randomUUID()}`;
+  if (group !== undefined) core.startGroup(inert(group));
   core.info(`::stop-commands::${token}`);
   for (const line of whole.split(/\r\n|\r|\n/)) core.info(blockLine(line));
   core.info(`::${token}::`);
+  if (group !== undefined) core.endGroup();
 }
