@@ -148,11 +148,7 @@ export type Logger = typeof runnerLogger;
  * never throws (a failed write is a warning, with `logger`). Not `core.summary`: it keeps the
  * first file's path for the whole process and refuses a file that does not exist yet.
  */
-export function appendStepSummary(
-  markdown: string,
-  env: NodeJS.ProcessEnv = process.env,
-  logger?: Logger,
-): void {
+export function appendStepSummary(markdown: string, env = process.env, logger?: Logger): void {
   const file = env['GITHUB_STEP_SUMMARY'];
   if (!file) return logger?.debug('GITHUB_STEP_SUMMARY is not set: no step summary written.');
   try {
