@@ -54,13 +54,10 @@ export function outputProblem(name: string, value: string): string | undefined {
  * The run's output writer: each value is checked, written once (the same value again is not
  * written twice) and otherwise left out with one warning per value. `write` is for tests.
  */
-export function outputGate(
-  logger: Pick<Logger, 'warning'>,
-  write: (name: string, value: string) => void = core.setOutput,
-): (name: string, value: string | boolean | number | undefined) => void {
+export function outputGate(logger: Pick<Logger, 'warning'>, write = core.setOutput) {
   const written = new Map<string, string>();
   const rejected = new Set<string>();
-  return (name, value) => {
+  return (name: string, value: string | boolean | number | undefined): void => {
     if (value === undefined) return;
     const text = String(value);
     if (written.get(name) === text) return;

@@ -39,12 +39,10 @@ export function redact(text: string): string {
   return out;
 }
 
-/** Runs of whitespace (tabs and line breaks included) → one space, trimmed. */
 export function collapseWhitespace(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** Test helper: forget registered secrets. */
 export function resetSecretsForTests(): void {
   secretValues.clear();
 }

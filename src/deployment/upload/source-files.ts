@@ -115,11 +115,8 @@ export function planArchive(workspace: string, configPath: string, configJson: u
   };
 }
 
-interface Matcher {
-  /** Folder of the ignore file, relative to the workspace ('' for its root). */
-  base: string;
-  ig: Ignore;
-}
+/** An ignore file's rules, and its folder (relative to the workspace, '' for its root). */
+type Matcher = { base: string; ig: Ignore };
 
 /**
  * Selects the files of `folders` (see the module comment). `workspace` is the checkout (the
@@ -203,10 +200,7 @@ function inheritedMatchers(workspace: string, folderRel: string): Matcher[] | un
   const matchers: Matcher[] = [];
   // `.git` itself is never read through the path rule; its exclude file only ever narrows
   // what is sent, so it is read directly (a regular file, bounded, not through a last link).
-  const exclude = readRegularFile(
-    join(workspace, '.git', 'info', 'exclude'),
-    MAX_IGNORE_FILE_BYTES,
-  );
+  const exclude = readRegularFile(join(workspace, '.git/info/exclude'), MAX_IGNORE_FILE_BYTES);
   if (exclude.ok) matchers.push({ base: '', ig: rules().add(exclude.text) });
   const parts = folderRel === '' ? [] : folderRel.split('/');
   for (let i = 0; i < parts.length; i++) {
