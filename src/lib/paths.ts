@@ -74,13 +74,13 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
 /**
  * Reads the regular file at `path` (see the module comment), at most `maxBytes` of it: a
  * longer file is refused as `too-large` (with its size when the handle reports one).
- * `readRegularFile` alone is for callers that have decided themselves that `file` may be read.
  */
 export function readInsideWorkspace(workspace: string, path: string, maxBytes: number) {
   const where = resolveInsideWorkspace(workspace, path);
   return where.ok ? readRegularFile(where.real, maxBytes) : where;
 }
 
+/** The same for callers that have decided themselves that the absolute `file` may be read. */
 export function readRegularFile(
   file: string,
   maxBytes: number,

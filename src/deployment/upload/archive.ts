@@ -25,6 +25,7 @@ import {
   type SourceFile,
 } from './source-files.js';
 
+const INPUT = 'config-path';
 const WARN_BYTES = 50 * 1024 * 1024;
 export const MAX_BYTES = 200 * 1024 * 1024;
 /**
@@ -44,6 +45,7 @@ export interface BuildOptions extends Partial<Pick<RunBasics, 'signal'>> {
   tempDir?: string | undefined;
   /** Refuse beyond this many bytes of `.tar.gz` (default 200 MiB); tests lower it. */
   maxBytes?: number | undefined;
+  /** The run's `timeout`: the build stops when it has passed (as on cancellation). */
   deadline?: Pick<Deadline, 'passed'> | undefined;
 }
 
@@ -129,10 +131,10 @@ export async function buildArchive(plan: ArchivePlan, options: BuildOptions) {
   });
   if (!files.some((f) => f.archivePath === plan.configPathInArchive)) {
     throw new ActionError(
-      `${plan.configPathInArchive} (input \`config-path\`) would not be in the \`source: upload\` ` +
+      `${plan.configPathInArchive} (input \`${INPUT}\`) would not be in the \`source: upload\` ` +
         'archive: a .gitignore or .dockerignore of its folder excludes it. Remove that rule, ' +
         'or re-include the file with a `!` line.',
-      'Invalid input: config-path',
+      `Invalid input: ${INPUT}`,
     );
   }
   const largest = [...files].sort((a, b) => b.size - a.size).slice(0, 5);
