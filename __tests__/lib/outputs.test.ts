@@ -3,8 +3,10 @@
  * name, passes a rule before it is written; `setOutput` is called from the gate only; and the
  * README's workflows never paste an output into a `run:` script (they pass it through `env:`).
  */
+import { setOutput } from '@actions/core';
 import { describe, expect, it } from '@jest/globals';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { outputGate, outputProblem } from '../../src/lib/outputs.js';
@@ -78,8 +80,23 @@ describe('setOutput', () => {
       }
     };
     walk(join(ROOT, 'src'));
-    // untrusted.ts defines it; outputs.ts is the gate.
-    expect(callers.sort()).toEqual(['src/lib/outputs.ts', 'src/lib/untrusted.ts']);
+    // `core.setOutput`, from the gate only.
+    expect(callers.sort()).toEqual(['src/lib/outputs.ts']);
+  });
+
+  it('appends outputs to GITHUB_OUTPUT with a heredoc delimiter', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'out-')), 'output');
+    writeFileSync(file, ''); // the runner creates it
+    const saved = process.env['GITHUB_OUTPUT'];
+    process.env['GITHUB_OUTPUT'] = file;
+    try {
+      setOutput('url', 'https://x.example\nsecond'); // the gate's writer
+    } finally {
+      if (saved === undefined) delete process.env['GITHUB_OUTPUT'];
+      else process.env['GITHUB_OUTPUT'] = saved;
+    }
+    const text = readFileSync(file, 'utf8');
+    expect(text).toMatch(/^url<<(ghadelimiter_[0-9a-f-]+)\nhttps:\/\/x\.example\nsecond\n\1\n$/);
   });
 });
 

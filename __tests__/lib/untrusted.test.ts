@@ -4,7 +4,7 @@
  * action's own) and in-process masking of secrets.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -18,9 +18,7 @@ import {
   resetSecretsForTests,
   runnerLogger,
   setFailed,
-  setOutput,
   setSecret,
-  startGroup,
 } from '../../src/lib/untrusted.js';
 import { forgedCommands, replayRunner } from '../helpers/runner-replay.js';
 import { recordingLogger } from '../helpers/fakes.js';
@@ -136,12 +134,19 @@ describe('annotations and groups', () => {
     const out = capture(() => {
       runnerLogger.error(payload, { title: payload });
       runnerLogger.warning(payload);
-      startGroup(payload);
+      printUntrusted([], payload);
     });
-    // Exactly the three commands meant, each holding the payload as its data.
+    // Exactly the commands meant: the annotations hold the payload, the group its inert form.
     const seen = replayRunner(out);
-    expect(seen.map((c) => c.name)).toEqual(['error', 'warning', 'group']);
-    for (const c of seen) expect(c.data).toBe(payload);
+    expect(seen.map((c) => c.name)).toEqual([
+      'error',
+      'warning',
+      'group',
+      'stop-commands',
+      'resume-commands',
+      'endgroup',
+    ]);
+    expect(seen.slice(0, 3).map((c) => c.data)).toEqual([payload, payload, inert(payload)]);
   });
 });
 
@@ -219,7 +224,7 @@ describe('secrets', () => {
   });
 });
 
-describe('inputs, outputs and the exit code (through @actions/core)', () => {
+describe('inputs and the exit code (through @actions/core)', () => {
   it('reads INPUT_ variables with the dash kept, trimmed, from process.env or a test env', () => {
     const saved = process.env['INPUT_API-KEY'];
     process.env['INPUT_API-KEY'] = '  k  ';
@@ -231,21 +236,6 @@ describe('inputs, outputs and the exit code (through @actions/core)', () => {
       if (saved === undefined) delete process.env['INPUT_API-KEY'];
       else process.env['INPUT_API-KEY'] = saved;
     }
-  });
-
-  it('appends outputs to GITHUB_OUTPUT with a heredoc delimiter', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'out-')), 'output');
-    writeFileSync(file, ''); // the runner creates it
-    const saved = process.env['GITHUB_OUTPUT'];
-    process.env['GITHUB_OUTPUT'] = file;
-    try {
-      setOutput('url', 'https://x.example\nsecond');
-    } finally {
-      if (saved === undefined) delete process.env['GITHUB_OUTPUT'];
-      else process.env['GITHUB_OUTPUT'] = saved;
-    }
-    const text = readFileSync(file, 'utf8');
-    expect(text).toMatch(/^url<<(ghadelimiter_[0-9a-f-]+)\nhttps:\/\/x\.example\nsecond\n\1\n$/);
   });
 
   it('setFailed sets exit code 1 with one error annotation', () => {

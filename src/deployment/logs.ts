@@ -8,15 +8,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import { errorMessage, isRecord, safeJson as toJson } from '../lib/text.js';
 import type { ControlPlane } from '../api/client.js';
-import {
-  endGroup,
-  inert,
-  printUntrusted,
-  redact,
-  runnerLogger,
-  startGroup,
-  type Logger,
-} from '../lib/untrusted.js';
+import { printUntrusted, redact, runnerLogger, type Logger } from '../lib/untrusted.js';
 import { revisionStatus } from './revision-status.js';
 
 /** Longest rendered line; build logs can hold minified bundles or base64 blobs. */
@@ -169,9 +161,7 @@ export class BuildLogStream {
  * any untrusted part neutralised), the lines go through `printUntrusted`.
  */
 export function printLogBlock(title: string, lines: readonly string[]): void {
-  startGroup(inert(title));
-  printUntrusted(lines);
-  endGroup();
+  printUntrusted(lines, title);
 }
 
 /** Entries as lines: multi-line entries split, blank lines dropped. */

@@ -4,7 +4,6 @@ export class ActionError extends Error {
   override name = 'ActionError';
   constructor(
     message: string,
-    /** Annotation title. */
     readonly title = 'Deployment failed',
   ) {
     super(message);

@@ -3,10 +3,12 @@
  * may paste an output into a shell (`run: echo "${{ steps.deploy.outputs.url }}"`), so every
  * value must have the shape its name promises, or it is not written (a warning says why).
  * There is no list of names to skip: an output this module has no own rule for gets the
- * strictest one (an ID's), so a new output cannot slip past it. `setOutput` is called from
- * here only (`__tests__/lib/outputs.test.ts` checks that).
+ * strictest one (an ID's), so a new output cannot slip past it. `core.setOutput` is called
+ * from here only (`__tests__/lib/outputs.test.ts` checks that).
  */
-import { inert, setOutput, type Logger } from './untrusted.js';
+import * as core from '@actions/core';
+import { unescape } from 'node:querystring';
+import { inert, type Logger } from './untrusted.js';
 
 type Rule = (value: string) => string | undefined;
 
@@ -52,13 +54,10 @@ export function outputProblem(name: string, value: string): string | undefined {
  * The run's output writer: each value is checked, written once (the same value again is not
  * written twice) and otherwise left out with one warning per value. `write` is for tests.
  */
-export function outputGate(
-  logger: Pick<Logger, 'warning'>,
-  write: (name: string, value: string) => void = setOutput,
-): (name: string, value: string | boolean | number | undefined) => void {
+export function outputGate(logger: Pick<Logger, 'warning'>, write = core.setOutput) {
   const written = new Map<string, string>();
   const rejected = new Set<string>();
-  return (name, value) => {
+  return (name: string, value: string | boolean | number | undefined): void => {
     if (value === undefined) return;
     const text = String(value);
     if (written.get(name) === text) return;
@@ -86,12 +85,8 @@ export function outputGate(
  * standard serializes it (so quotes, spaces and other shell-active characters are encoded).
  */
 function urlProblem(value: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'it is not a URL';
-  }
+  if (!URL.canParse(value)) return 'it is not a URL';
+  const url = new URL(value);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'it is not an http(s) URL';
   if (url.username !== '' || url.password !== '') return 'it holds credentials';
   const serialized = url.href;
@@ -108,24 +103,12 @@ function urlProblem(value: string): string | undefined {
  * password, and `user:password`, encoded and decoded); the URL as given when it has none.
  */
 export function withoutCredentials(value: string): { url: string; credentials: string[] } {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return { url: value, credentials: [] };
-  }
-  if (url.username === '' && url.password === '') return { url: value, credentials: [] };
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (!url || (url.username === '' && url.password === '')) return { url: value, credentials: [] };
   const forms =
     url.password === '' ? [url.username] : [url.password, `${url.username}:${url.password}`];
-  const credentials = new Set<string>();
-  for (const form of forms.filter(Boolean)) {
-    credentials.add(form);
-    try {
-      credentials.add(decodeURIComponent(form));
-    } catch {
-      // not percent-encoded text: the encoded form is masked
-    }
-  }
+  // `unescape`: `decodeURIComponent`, and where that throws, every valid escape decoded.
+  const credentials = new Set(forms.filter(Boolean).flatMap((form) => [form, unescape(form)]));
   url.username = '';
   url.password = '';
   return {

@@ -42,7 +42,7 @@ export function realWorkspace(workspace: string): string {
 export function resolveInsideWorkspace(
   workspace: string,
   path: string,
-): { ok: true; real: string; relative: string } | Refused {
+): { ok: true; real: string } | Refused {
   const root = realWorkspace(workspace);
   const given = resolve(root, path);
   if (!isInside(root, given) && !isInside(resolve(workspace), resolve(workspace, path))) {
@@ -56,9 +56,8 @@ export function resolveInsideWorkspace(
     return failed(error);
   }
   if (!isInside(root, real)) return { ok: false, refusal: 'outside' };
-  const rel = relative(root, real);
-  if (rel.split(sep).some(isGitName)) return { ok: false, refusal: 'git' };
-  return { ok: true, real, relative: rel.split(sep).join('/') };
+  if (relative(root, real).split(sep).some(isGitName)) return { ok: false, refusal: 'git' };
+  return { ok: true, real };
 }
 
 /**
@@ -76,22 +75,12 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
  * Reads the regular file at `path` (see the module comment), at most `maxBytes` of it: a
  * longer file is refused as `too-large` (with its size when the handle reports one).
  */
-export function readInsideWorkspace(
-  workspace: string,
-  path: string,
-  maxBytes: number,
-): { ok: true; text: string; real: string; relative: string } | Refused {
+export function readInsideWorkspace(workspace: string, path: string, maxBytes: number) {
   const where = resolveInsideWorkspace(workspace, path);
-  if (!where.ok) return where;
-  const read = readRegularFile(where.real, maxBytes);
-  return read.ok ? { ...read, ...where } : read;
+  return where.ok ? readRegularFile(where.real, maxBytes) : where;
 }
 
-/**
- * Reads the regular file at the absolute `file`, at most `maxBytes` of it: opened without
- * following a last link and without blocking on a FIFO, checked on the handle. Callers that
- * do not go through `readInsideWorkspace` must have decided themselves that `file` may be read.
- */
+/** The same for callers that have decided themselves that the absolute `file` may be read. */
 export function readRegularFile(
   file: string,
   maxBytes: number,

@@ -14,21 +14,18 @@ export interface RunBasics {
   logger: Logger;
 }
 
-export interface Clock {
+export const systemClock = {
   /** Milliseconds, monotonic enough for deadlines. */
-  now(): number;
+  now: (): number => performance.timeOrigin + performance.now(),
   /** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
-
-export const systemClock: Clock = {
-  now: () => performance.timeOrigin + performance.now(),
-  // `timers/promises` rejects with an AbortError: the caller gets the signal's reason instead.
-  sleep: (ms, signal) =>
+  sleep: (ms: number, signal?: AbortSignal): Promise<void> =>
+    // `timers/promises` rejects with an AbortError: the caller gets the signal's reason instead.
     delay(Math.max(0, ms), undefined, { signal }).catch((error: unknown) => {
       throw signal?.aborted ? signal.reason : error;
     }),
 };
+
+export type Clock = typeof systemClock;
 
 /** The run's single deadline (`timeout`, counted from process start). */
 export class Deadline {

@@ -13,15 +13,6 @@ import { stripVTControlCharacters } from 'node:util';
 
 export type AnnotationProperties = core.AnnotationProperties;
 
-/** What every module logs through; tests pass their own. */
-export interface Logger {
-  info(message: string): void;
-  debug(message: string): void;
-  notice(message: string, properties?: AnnotationProperties): void;
-  warning(message: string, properties?: AnnotationProperties): void;
-  error(message: string, properties?: AnnotationProperties): void;
-}
-
 /**
  * The reader of stdout went away (a closed pipe): nobody can see the rest, and the run's
  * result must not change (without a listener, the stream's error would end the process).
@@ -43,18 +34,15 @@ export function redact(text: string): string {
   for (const value of [...secretValues].sort((a, b) => b.length - a.length)) {
     // Values this short are no secret, and replacing them would garble every message
     // (a secret "1" would turn "HTTP 401" into "HTTP 40***"); they are still add-masked.
-    if (value.length >= MIN_REDACTED_LENGTH && out.includes(value))
-      out = out.split(value).join('***');
+    if (value.length >= MIN_REDACTED_LENGTH) out = out.replaceAll(value, '***');
   }
   return out;
 }
 
-/** Runs of whitespace (tabs and line breaks included) → one space, trimmed. */
 export function collapseWhitespace(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** Test helper: forget registered secrets. */
 export function resetSecretsForTests(): void {
   secretValues.clear();
 }
@@ -87,11 +75,8 @@ export function setSecret(value: string): void {
   const plain = [...lines, ...lines.map(collapseWhitespace)];
   // Answers and agent output are often shown as JSON, where `"`, `\` and control characters
   // are escaped: mask that form of the value too.
-  const parts = [...plain, ...plain.map((p) => JSON.stringify(p).slice(1, -1))].filter(
-    (p) => p.length > 0,
-  );
-  for (const part of new Set(parts)) {
-    if (secretValues.has(part)) continue;
+  for (const part of new Set([...plain, ...plain.map((p) => JSON.stringify(p).slice(1, -1))])) {
+    if (part === '' || secretValues.has(part)) continue;
     secretValues.add(part);
     core.setSecret(part);
   }
@@ -116,11 +101,6 @@ export function parseBoolean(value: string): boolean | undefined {
   return undefined;
 }
 
-/** `core.setOutput`: appended to the file named by `GITHUB_OUTPUT`. */
-export function setOutput(name: string, value: string): void {
-  core.setOutput(name, value);
-}
-
 /** Fails the step (`process.exitCode` 1, as `core.setFailed`) with one `::error`. */
 export function setFailed(message: string, properties?: AnnotationProperties): void {
   runnerLogger.error(message, properties);
@@ -139,22 +119,26 @@ function infoLines(message: string): string {
     .join('\n');
 }
 
-/** Annotation properties with secrets masked (core escapes them). */
-function masked(p: AnnotationProperties = {}): AnnotationProperties {
-  return {
-    ...p,
-    ...(p.title !== undefined && { title: redact(p.title) }),
-    ...(p.file !== undefined && { file: redact(p.file) }),
-  };
+/** An annotation with secrets masked in its message, title and file (core escapes them). */
+function annotation(level: 'notice' | 'warning' | 'error') {
+  return (message: string, p: AnnotationProperties = {}): void =>
+    core[level](redact(message), {
+      ...p,
+      ...(p.title !== undefined && { title: redact(p.title) }),
+      ...(p.file !== undefined && { file: redact(p.file) }),
+    });
 }
 
-export const runnerLogger: Logger = {
-  info: (message) => core.info(infoLines(message)),
-  debug: (message) => core.debug(redact(message)),
-  notice: (message, p) => core.notice(redact(message), masked(p)),
-  warning: (message, p) => core.warning(redact(message), masked(p)),
-  error: (message, p) => core.error(redact(message), masked(p)),
+export const runnerLogger = {
+  info: (message: string) => core.info(infoLines(message)),
+  debug: (message: string) => core.debug(redact(message)),
+  notice: annotation('notice'),
+  warning: annotation('warning'),
+  error: annotation('error'),
 };
+
+/** What every module logs through (the runner's; tests pass their own). */
+export type Logger = typeof runnerLogger;
 
 /**
  * Appends Markdown to the step summary (the file named by `GITHUB_STEP_SUMMARY`), registered
@@ -162,16 +146,9 @@ export const runnerLogger: Logger = {
  * never throws (a failed write is a warning, with `logger`). Not `core.summary`: it keeps the
  * first file's path for the whole process and refuses a file that does not exist yet.
  */
-export function appendStepSummary(
-  markdown: string,
-  env: NodeJS.ProcessEnv = process.env,
-  logger?: Logger,
-): void {
+export function appendStepSummary(markdown: string, env = process.env, logger?: Logger): void {
   const file = env['GITHUB_STEP_SUMMARY'];
-  if (!file) {
-    logger?.debug('GITHUB_STEP_SUMMARY is not set: no step summary written.');
-    return;
-  }
+  if (!file) return logger?.debug('GITHUB_STEP_SUMMARY is not set: no step summary written.');
   try {
     appendFileSync(file, redact(markdown) + EOL, 'utf8');
   } catch (error) {
@@ -183,14 +160,6 @@ export function appendStepSummary(
       { title: 'Step summary not written' },
     );
   }
-}
-
-export function startGroup(name: string): void {
-  core.startGroup(redact(name));
-}
-
-export function endGroup(): void {
-  core.endGroup();
 }
 
 // Untrusted text (control-plane answers, log lines, agent output, GitHub answers) reaches
@@ -233,14 +202,17 @@ function neutraliseCommands(text: string): string {
 
 /**
  * Prints a block of untrusted lines (a log tail, streamed logs, run output) between
- * `::stop-commands::<fresh random token>` and `::<token>::`, so nothing in it is executed.
+ * `::stop-commands::<fresh random token>` and `::<token>::`, so nothing in it is executed,
+ * in a collapsed group when it has a `group` title (made `inert()`).
  * Secrets are masked in the whole text before it is split into lines; ANSI sequences and
  * other control characters (but tabs) are removed from each line.
  */
-export function printUntrusted(text: string | readonly string[]): void {
+export function printUntrusted(text: string | readonly string[], group?: string): void {
   const whole = redact(typeof text === 'string' ? text : text.join('\n'));
   const token = `untrusted-${randomUUID()}`;
+  if (group !== undefined) core.startGroup(inert(group));
   core.info(`::stop-commands::${token}`);
   for (const line of whole.split(/\r\n|\r|\n/)) core.info(blockLine(line));
   core.info(`::${token}::`);
+  if (group !== undefined) core.endGroup();
 }

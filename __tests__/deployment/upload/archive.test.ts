@@ -223,14 +223,13 @@ describe('prepareSourceArchive', () => {
       github: { workspace: root },
     } as unknown as Config;
     const archive = await prepareSourceArchive(
-      { config, logger },
+      { config, logger, warnBytes: 100_000, tempDir: root },
       {
         file: 'langgraph.json',
         json: { graphs: { a: './a.py:g' } },
         envReferences: [],
         configEnvNames: [],
       },
-      { warnBytes: 100_000, tempDir: root },
     );
     expect(warnings.join('\n')).toMatch(/hosts \(symbolic link\)/);
     // One unit (MiB, the unit of the platform's limit), and no file that shows as 0.0.

@@ -246,6 +246,23 @@ describe('the build obeys timeout and cancellation', () => {
     await expect(building).rejects.toThrow(CancelledError);
   });
 
+  it('stops on cancellation in the middle of the stream, and removes the file', async () => {
+    const ws = bigCheckout();
+    const tempDir = dir('archive-out-');
+    const controller = new AbortController();
+    let checks = 0;
+    // The fifth check of the deadline cancels the run: the archive is being written by then.
+    const deadline = { passed: () => (++checks === 5 && controller.abort(), false) };
+    await expect(
+      buildArchive(planArchive(ws, 'langgraph.json', {}), {
+        tempDir,
+        deadline,
+        signal: controller.signal,
+      }),
+    ).rejects.toThrow(CancelledError);
+    expect(execFileSync('ls', ['-A', tempDir]).toString()).toBe('');
+  });
+
   it('a FIFO named like an ignore file neither blocks nor counts', async () => {
     const ws = dir('hostile-ws-');
     write(ws, { 'langgraph.json': '{}', 'a.py': '' });

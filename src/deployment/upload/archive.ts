@@ -6,9 +6,9 @@
  * for the same files (the README's rules): the options of `create()` below, no folder entries.
  */
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { pipeline } from 'node:stream/promises';
 import { join, relative, resolve } from 'node:path';
 import { create } from 'tar';
 import type { Config } from '../../inputs/config.js';
@@ -22,7 +22,6 @@ import {
   selectSourceFiles,
   toPosix,
   type ArchivePlan,
-  type LeftOutFile,
   type SourceFile,
 } from './source-files.js';
 
@@ -38,33 +37,15 @@ const MAX_CONTENT_BYTES = 1024 * 1024 * 1024;
 /** Fixed mtime of every entry (`SOURCE_DATE_EPOCH`-style; 1980 keeps zip tools happy). */
 export const ARCHIVE_MTIME = new Date('1980-01-01T00:00:00Z');
 
-export interface SourceArchive {
-  /** The temporary `.tar.gz` file. */
-  file: string;
-  /** Size of the `.tar.gz` in bytes (the upload's `Content-Length`). */
-  bytes: number;
-  /** SHA-256 of the `.tar.gz`, hex. */
-  sha256: string;
-  configPathInArchive: string;
-  /** Archive paths of the files, sorted. */
-  files: string[];
-  /** Uncompressed size of the files. */
-  contentBytes: number;
-  /** The largest files, largest first (at most five). */
-  largest: SourceFile[];
-  leftOut: LeftOutFile[];
-  /** Deletes the temporary file (also done at process exit). */
-  cleanup(): void;
-}
+/** The built archive: its temporary file, size, digest and what went into it. */
+export type SourceArchive = Awaited<ReturnType<typeof buildArchive>>;
 
-export interface BuildOptions {
+export interface BuildOptions extends Partial<Pick<RunBasics, 'signal'>> {
   /** Folder for the temporary file; default `RUNNER_TEMP`, else the OS temp folder. */
   tempDir?: string | undefined;
   /** Refuse beyond this many bytes of `.tar.gz` (default 200 MiB); tests lower it. */
   maxBytes?: number | undefined;
-  /** Cancellation: the build stops at once. */
-  signal?: AbortSignal | undefined;
-  /** The run's `timeout`: the build stops when it has passed. */
+  /** The run's `timeout`: the build stops when it has passed (as on cancellation). */
   deadline?: Pick<Deadline, 'passed'> | undefined;
 }
 
@@ -73,17 +54,12 @@ export interface BuildOptions {
  * the log, and warnings for links left out and for a large archive. Tests lower the limits.
  */
 export async function prepareSourceArchive(
-  ctx: { config: Config; logger: Logger } & Partial<Pick<RunBasics, 'signal' | 'deadline'>>,
+  ctx: { config: Config; logger: Logger; warnBytes?: number } & BuildOptions,
   parsed: ParsedLangGraphConfig | undefined,
-  options: BuildOptions & { warnBytes?: number } = {},
 ): Promise<SourceArchive> {
   const { config, logger } = ctx;
   const plan = planArchive(resolve(config.github.workspace), config.configPath, parsed?.json);
-  const archive = await buildArchive(plan, {
-    signal: ctx.signal,
-    deadline: ctx.deadline,
-    ...options,
-  });
+  const archive = await buildArchive(plan, ctx);
   // The graph files the config names must be in the archive: a `.gitignore` rule that also
   // catches one would make a build that cannot start.
   const archived = new Set(archive.files);
@@ -119,7 +95,7 @@ export async function prepareSourceArchive(
       { title: 'Files left out of the upload' },
     );
   }
-  const warnBytes = options.warnBytes ?? WARN_BYTES;
+  const warnBytes = ctx.warnBytes ?? WARN_BYTES;
   if (archive.bytes > warnBytes || archive.contentBytes > warnBytes) {
     logger.warning(
       `The source archive holds ${megabytes(archive.contentBytes)} of files, ` +
@@ -133,10 +109,7 @@ export async function prepareSourceArchive(
 }
 
 /** Builds the archive of `plan` into a temporary file. Throws `ActionError` when it cannot. */
-export async function buildArchive(
-  plan: ArchivePlan,
-  options: BuildOptions,
-): Promise<SourceArchive> {
+export async function buildArchive(plan: ArchivePlan, options: BuildOptions) {
   const maxBytes = options.maxBytes ?? MAX_BYTES;
   const checkpoint = () => {
     if (options.signal?.aborted) {
@@ -149,14 +122,13 @@ export async function buildArchive(
       );
     }
   };
-  let selection;
-  try {
-    selection = await selectSourceFiles(plan.folders, { workspace: plan.workspace, checkpoint });
-  } catch (error) {
-    if (error instanceof CancelledError || error instanceof DeadlineError) throw error;
+  const { files, leftOut } = await selectSourceFiles(plan.folders, {
+    workspace: plan.workspace,
+    checkpoint,
+  }).catch((error: unknown) => {
+    if (error instanceof ActionError) throw error; // the checkpoint's: cancelled, out of time
     throw failed(`${describe(error)}. Check the files' permissions in the checkout`);
-  }
-  const { files, leftOut } = selection;
+  });
   if (!files.some((f) => f.archivePath === plan.configPathInArchive)) {
     throw new ActionError(
       `${plan.configPathInArchive} (input \`${INPUT}\`) would not be in the \`source: upload\` ` +
@@ -202,29 +174,30 @@ export async function buildArchive(
   );
 
   const hash = createHash('sha256');
-  const out = createWriteStream(file);
   let bytes = 0;
-  const stop = () => (pack as unknown as { destroy?: () => void }).destroy?.();
-  options.signal?.addEventListener('abort', stop, { once: true });
   try {
-    for await (const chunk of pack as AsyncIterable<Buffer>) {
-      checkpoint();
-      bytes += chunk.length;
-      if (bytes > maxBytes) {
-        stop();
-        throw tooLarge(
-          `The \`source: upload\` archive is over ${megabytes(maxBytes)} compressed, the ` +
-            "platform's limit, so nothing was sent.",
-          largest,
-        );
-      }
-      hash.update(chunk);
-      if (!out.write(chunk)) await once(out, 'drain');
-    }
-    out.end();
-    await once(out, 'finish');
+    // Cancellation destroys every stream of the pipeline (tar's reading of files too).
+    await pipeline(
+      pack,
+      async function* (chunks: AsyncIterable<Buffer>) {
+        for await (const chunk of chunks) {
+          checkpoint();
+          bytes += chunk.length;
+          if (bytes > maxBytes) {
+            throw tooLarge(
+              `The \`source: upload\` archive is over ${megabytes(maxBytes)} compressed, the ` +
+                "platform's limit, so nothing was sent.",
+              largest,
+            );
+          }
+          hash.update(chunk);
+          yield chunk;
+        }
+      },
+      createWriteStream(file),
+      { signal: options.signal },
+    );
   } catch (error) {
-    out.destroy();
     cleanup();
     checkpoint(); // a stream stopped by cancellation reports as such
     if (error instanceof ActionError) throw error;
@@ -232,17 +205,19 @@ export async function buildArchive(
       `${describe(error)}. A file may have changed or disappeared while it was read; re-run the job`,
     );
   }
-  options.signal?.removeEventListener('abort', stop);
   if (warnings.length > 0) {
     cleanup();
     throw failed(warnings[0]!);
   }
   return {
+    /** The temporary `.tar.gz` file; `cleanup()` deletes it (also done at process exit). */
     file,
+    /** The upload's `Content-Length`. */
     bytes: statSync(file).size,
     sha256: hash.digest('hex'),
     configPathInArchive: plan.configPathInArchive,
     files: files.map((f) => f.archivePath),
+    /** Uncompressed size of the files. */
     contentBytes,
     largest,
     leftOut,

@@ -36,36 +36,10 @@ function isNeverArchived(name: string): boolean {
   return isGitName(name) || /^\.env(\.|$)/.test(name) || /^gha-creds-.*\.json$/i.test(name);
 }
 
-export interface SourceFolder {
-  /** Absolute path of the folder to archive. */
-  absolute: string;
-  /** Its path inside the archive (`''` for the archive root), forward slashes. */
-  prefix: string;
-}
+/** `archivePath`: inside the archive, forward slashes, never absolute, never with `..`. */
+export type SourceFile = { archivePath: string; size: number };
 
-export interface SourceFile {
-  /** Path inside the archive, forward slashes, never absolute, never with `..`. */
-  archivePath: string;
-  absolute: string;
-  size: number;
-}
-
-export interface LeftOutFile {
-  archivePath: string;
-  reason: 'symbolic link' | 'hard link' | 'not a regular file';
-}
-
-export interface ArchivePlan {
-  /** Absolute (real) folder the archive paths are relative to. */
-  root: string;
-  /** The workspace's real path: the repository root whose ignore rules apply. */
-  workspace: string;
-  folders: SourceFolder[];
-  /** The config file's path inside the archive (`langgraph_config_path`). */
-  configPathInArchive: string;
-  /** The archive paths of the local graph files the config names. */
-  graphFiles: string[];
-}
+export type ArchivePlan = ReturnType<typeof planArchive>;
 
 /**
  * Where the archive is rooted: the config's folder, or the common parent of it and the local
@@ -75,11 +49,7 @@ export interface ArchivePlan {
  * dependency. Dependencies that do not exist or are not folders are left to the pre-flight
  * checks.
  */
-export function planArchive(
-  workspace: string,
-  configPath: string,
-  configJson: unknown,
-): ArchivePlan {
+export function planArchive(workspace: string, configPath: string, configJson: unknown) {
   const ws = realWorkspace(workspace);
   const config = resolveInsideWorkspace(ws, configPath);
   if (!config.ok) {
@@ -130,21 +100,23 @@ export function planArchive(
     .sort((a, b) => a.length - b.length)
     .filter((f, i, all) => !all.slice(0, i).some((outer) => isInside(outer, f)));
   return {
+    /** The (real) folder the archive paths are relative to. */
     root,
+    /** The repository root whose ignore rules apply. */
     workspace: ws,
+    /** Each folder with its path inside the archive (`''` for the root), forward slashes. */
     folders: distinct.map((absolute) => ({ absolute, prefix: toPosix(relative(root, absolute)) })),
+    /** `langgraph_config_path`. */
     configPathInArchive: toPosix(relative(root, config.real)),
+    /** The archive paths of the local graph files the config names. */
     graphFiles: graphFiles
       .filter((f) => f !== root && isInside(root, f))
       .map((f) => toPosix(relative(root, f))),
   };
 }
 
-interface Matcher {
-  /** Folder of the ignore file, relative to the workspace ('' for its root). */
-  base: string;
-  ig: Ignore;
-}
+/** An ignore file's rules, and its folder (relative to the workspace, '' for its root). */
+type Matcher = { base: string; ig: Ignore };
 
 /**
  * Selects the files of `folders` (see the module comment). `workspace` is the checkout (the
@@ -152,17 +124,17 @@ interface Matcher {
  * called between folders and throws to stop the walk (timeout, cancellation).
  */
 export async function selectSourceFiles(
-  folders: SourceFolder[],
+  folders: ArchivePlan['folders'],
   {
     workspace = folders[0]?.absolute ?? '.',
     checkpoint = () => undefined,
   }: { workspace?: string; checkpoint?: () => void } = {},
-): Promise<{ files: SourceFile[]; leftOut: LeftOutFile[] }> {
+) {
   const files: SourceFile[] = [];
-  const leftOut: LeftOutFile[] = [];
+  const leftOut: { archivePath: string; reason: string }[] = [];
   for (const folder of folders) {
     const archivePathOf = (rel: string) => (folder.prefix ? `${folder.prefix}/${rel}` : rel);
-    const leave = (rel: string, reason: LeftOutFile['reason']) =>
+    const leave = (rel: string, reason: 'symbolic link' | 'hard link' | 'not a regular file') =>
       leftOut.push({ archivePath: archivePathOf(rel), reason });
     // Paths relative to the workspace drive the ignore rules; `rel` (relative to the walked
     // folder) names the file in the archive.
@@ -206,7 +178,7 @@ export async function selectSourceFiles(
           // so no name of a file with more than one is sent.
           if (!stat?.isFile()) leave(rel, 'not a regular file');
           else if (stat.nlink > 1) leave(rel, 'hard link');
-          else files.push({ archivePath: archivePathOf(rel), absolute: abs, size: stat.size });
+          else files.push({ archivePath: archivePathOf(rel), size: stat.size });
         }
       }
     };
@@ -228,11 +200,8 @@ function inheritedMatchers(workspace: string, folderRel: string): Matcher[] | un
   const matchers: Matcher[] = [];
   // `.git` itself is never read through the path rule; its exclude file only ever narrows
   // what is sent, so it is read directly (a regular file, bounded, not through a last link).
-  const exclude = readRegularFile(
-    join(workspace, '.git', 'info', 'exclude'),
-    MAX_IGNORE_FILE_BYTES,
-  );
-  if (exclude.ok) matchers.push({ base: '', ig: ignore().add(exclude.text) });
+  const exclude = readRegularFile(join(workspace, '.git/info/exclude'), MAX_IGNORE_FILE_BYTES);
+  if (exclude.ok) matchers.push({ base: '', ig: rules().add(exclude.text) });
   const parts = folderRel === '' ? [] : folderRel.split('/');
   for (let i = 0; i < parts.length; i++) {
     const dirRel = parts.slice(0, i).join('/');
@@ -258,10 +227,13 @@ function readRules(workspace: string, dir: string, ...names: string[]): Ignore |
       }
       continue; // absent (or not a regular file inside the checkout): nothing to honour
     }
-    ig = (ig ?? ignore()).add(read.text);
+    ig = (ig ?? rules()).add(read.text);
   }
   return ig;
 }
+
+/** Paths tested are built from folder entries: the library need not check they are relative. */
+const rules = () => ignore({ allowRelativePaths: true });
 
 function joinRel(a: string, b: string): string {
   return a === '' ? b : b === '' ? a : `${a}/${b}`;
@@ -275,12 +247,7 @@ function isIgnored(matchers: Matcher[], rel: string, isDir: boolean): boolean {
   for (let i = matchers.length - 1; i >= 0; i--) {
     const { base, ig } = matchers[i]!;
     const local = base ? rel.slice(base.length + 1) : rel;
-    let verdict;
-    try {
-      verdict = ig.test(isDir ? `${local}/` : local);
-    } catch {
-      continue; // a name the matcher cannot express: no rule can match it
-    }
+    const verdict = ig.test(isDir ? `${local}/` : local);
     if (verdict.ignored) return true;
     if (verdict.unignored) return false;
   }

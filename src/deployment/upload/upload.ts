@@ -34,7 +34,6 @@ import {
   createDeployment,
   requestRevision,
   type UpsertContext,
-  type UpsertResult,
 } from '../upsert.js';
 import { MAX_BYTES, megabytes } from './archive.js';
 
@@ -46,13 +45,9 @@ const CLI_IMAGE_SOURCE = 'internal_docker';
 /** No byte for this long on a connection: the attempt failed. */
 const IDLE_TIMEOUT_MS = 60_000;
 
-export async function upsertFromUpload(
-  ctx: UpsertContext,
-  found: Deployment | undefined,
-): Promise<UpsertResult> {
-  const archive = ctx.sourceArchive;
+export async function upsertFromUpload(ctx: UpsertContext, found: Deployment | undefined) {
+  const { client, config, logger, sourceArchive: archive } = ctx;
   if (!archive) throw new ActionError('Internal error: no source archive was built.');
-  const { client, config, logger } = ctx;
   if (!client.requestUploadUrl) {
     throw new ActionError('Internal error: this control-plane client cannot request upload URLs.');
   }
@@ -92,7 +87,6 @@ export async function upsertFromUpload(
     await putArchive(ctx, target.upload_url, archive.file, archive.bytes);
 
     step = 'revision';
-    // The new revision built from the uploaded archive.
     const body: RevisionCreateRequest = {
       source_revision_config: {
         source_tarball_path: target.object_path,
@@ -137,12 +131,7 @@ export function uploadHeaders(bytes: number): Record<string, string> {
  * set; retried on 5xx, 408, 429 and connection failures within the run's deadline, an expired
  * or refused URL an error at once. Throws `ActionError` with advice.
  */
-export async function putArchive(
-  ctx: HttpContext,
-  url: string,
-  file: string,
-  bytes: number,
-): Promise<void> {
+export async function putArchive(ctx: HttpContext, url: string, file: string, bytes: number) {
   // The signature is a credential while it is valid: never printed.
   setSecret(url);
   const target = new URL(url);
@@ -156,9 +145,7 @@ export async function putArchive(
   const agent = agentFor(target);
   const maxAttempts = ctx.maxAttempts ?? 5;
   const loop: RetryLoop = {
-    clock: ctx.clock,
-    deadline: ctx.deadline,
-    signal: ctx.signal,
+    ...ctx, // its clock, deadline and signal
     backoff: (retry) => backoffDelay(retry, ctx),
     before: (_, last) => {
       if (ctx.signal?.aborted) throw new CancelledError('The run was cancelled during the upload.');
@@ -215,7 +202,7 @@ export async function putArchive(
         ),
       );
       req.on('response', (res: IncomingMessage) => {
-        void readSome(res).then((body) => finish(classify(res, body, ctx.clock.now(), host)));
+        void classify(res, ctx.clock.now(), host).then(finish);
       });
       source.pipe(req);
     });
@@ -229,13 +216,18 @@ export async function putArchive(
   });
 }
 
-function classify(
-  res: IncomingMessage,
-  body: string,
-  now: number,
-  host: string,
-): Attempted<void> | Error {
+/**
+ * What the storage answered: done, again (and when), or the refusal. The first 4 KiB of the
+ * body are read (enough for an error code), the rest is discarded.
+ */
+async function classify(res: IncomingMessage, now: number, host: string) {
   const status = res.statusCode ?? 0;
+  let body = '';
+  try {
+    for await (const chunk of res) body = (body + String(chunk)).slice(0, 4096);
+  } catch {
+    // a reset after the status line: the status decides
+  }
   if (status >= 200 && status < 300) return { done: undefined };
   if (status >= 500 || status === 408 || status === 429) {
     return {
@@ -256,17 +248,4 @@ function classify(
           'be changing the request.'
         : 'Re-run the job; if it persists, report it with the status above.'),
   );
-}
-
-/** The first 4 KiB of an answer (enough for an error code), then the rest is discarded. */
-async function readSome(res: IncomingMessage): Promise<string> {
-  let text = '';
-  try {
-    for await (const chunk of res) {
-      if (text.length < 4096) text += (chunk as Buffer).toString('utf8');
-    }
-  } catch {
-    // a reset after the status line: the status decides
-  }
-  return text.slice(0, 4096);
 }
