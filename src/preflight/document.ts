@@ -153,17 +153,13 @@ export class Checker {
     return { line: lo + 1, column: offset - (this.starts[lo] ?? 0) + 1 };
   }
 
-  /** Resolves a path written in the config (relative to its folder). */
-  resolve(
-    written: string,
-  ):
-    | { ok: true; absolute: string; relative: string; kind: ReturnType<typeof pathKind> }
-    | { ok: false; problem: 'absolute' | 'outside' } {
-    if (isAbsolute(written)) return { ok: false, problem: 'absolute' };
+  /** Resolves a path written in the config (relative to its folder): what is there, or why not. */
+  resolve(written: string) {
     const absolute = resolve(this.workspace, this.file, '..', written); // from the config's folder
-    if (!isInside(this.workspace, absolute)) return { ok: false, problem: 'outside' };
     const relative = workspaceRelative(this.workspace, absolute);
-    return { ok: true, absolute, relative, kind: pathKind(absolute) };
+    const inside = isInside(this.workspace, absolute);
+    const kind = isAbsolute(written) ? 'absolute' : inside ? pathKind(absolute) : 'outside';
+    return { absolute, relative, kind };
   }
 
   readonly error: Report = (key, node, message) => this.add('error', key, node, message);
@@ -238,7 +234,7 @@ export function workspaceRelative(workspace: string, target: string): string {
   return rel === '' ? '.' : rel.split(sep).join('/');
 }
 
-export function pathKind(target: string): 'file' | 'directory' | 'missing' {
+function pathKind(target: string): 'file' | 'directory' | 'missing' {
   try {
     return statSync(target).isDirectory() ? 'directory' : 'file';
   } catch {

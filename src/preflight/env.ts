@@ -104,19 +104,19 @@ export function checkEnv(c: Checker, env: Node | undefined): string[] {
     return [];
   }
   const written = String(env.value);
-  const resolved = c.resolve(written);
-  let why = `it is ${!resolved.ok && resolved.problem === 'absolute' ? 'an absolute path' : 'outside the repository'}`;
-  if (resolved.ok) {
+  const { kind, relative } = c.resolve(written);
+  let why = `it is ${kind === 'absolute' ? 'an absolute path' : 'outside the repository'}`;
+  if (kind !== 'absolute' && kind !== 'outside') {
     // The LangGraph templates write `"env": ".env"` and ignore that file in git: in CI it is
     // absent by design (the variables come from the secrets input), so that is no finding.
-    if (resolved.kind === 'missing' && isIgnoredByGit(c.workspace, resolved.relative)) return [];
+    if (kind === 'missing' && isIgnoredByGit(c.workspace, relative)) return [];
     // Through the one path rule: a link out of the checkout, a FIFO or a device is not read
     // (a FIFO would block the run past `timeout` and cancellation).
-    const read = readInsideWorkspace(c.workspace, resolved.relative, MAX_FILE_BYTES);
+    const read = readInsideWorkspace(c.workspace, relative, MAX_FILE_BYTES);
     // Read as Node reads a .env file (`export `, comments, quoted values over several lines: a
     // line inside a quoted value is part of it, not a variable); values never kept.
     if (read.ok) return Object.keys(parseEnv(read.text)).filter((name) => VARIABLE.test(name));
-    why = `${resolved.relative} ${refusalText(read.refusal, read.code)}`;
+    why = `${relative} ${refusalText(read.refusal, read.code)}`;
   }
   c.warning(
     'env',

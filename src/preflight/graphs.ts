@@ -29,24 +29,22 @@ function locate(
   report = c.error,
 ) {
   const resolved = c.resolve(written);
-  if (resolved.ok && resolved.kind === (folder ? 'directory' : 'file')) return resolved;
-  if (!resolved.ok && resolved.problem === 'absolute') {
-    c.warning(
-      key,
-      node,
-      `${key} uses the absolute path ${written}, which cannot be checked here: it must exist inside the built image. Prefer a path relative to the config (${c.relativeToHint}).`,
-    );
-    return undefined;
-  }
+  if (resolved.kind === (folder ? 'directory' : 'file')) return resolved;
   const thing = folder ? 'folder' : 'file';
-  const problem = !resolved.ok
-    ? `which is outside the repository (${c.relativeToHint}). The platform builds from the repository only: move the ${thing} into it and fix the path.`
-    : resolved.kind === 'missing'
-      ? `which is not in the repository (looked for ${resolved.relative}; ${c.relativeToHint}). Fix the path in ${c.file} or commit the ${thing}.`
-      : folder
-        ? 'which is a file: a local dependency is a folder (with a pyproject.toml, setup.py or Python packages).'
-        : `which is a folder: point to the source file that defines it, e.g. ${EXAMPLE}.`;
-  report(key, node, `${key} points to ${written}, ${problem}`);
+  const problem =
+    resolved.kind === 'absolute'
+      ? `which cannot be checked here: it must exist inside the built image. Prefer a path relative to the config (${c.relativeToHint}).`
+      : resolved.kind === 'outside'
+        ? `which is outside the repository (${c.relativeToHint}). The platform builds from the repository only: move the ${thing} into it and fix the path.`
+        : resolved.kind === 'missing'
+          ? `which is not in the repository (looked for ${resolved.relative}; ${c.relativeToHint}). Fix the path in ${c.file} or commit the ${thing}.`
+          : folder
+            ? 'which is a file: a local dependency is a folder (with a pyproject.toml, setup.py or Python packages).'
+            : `which is a folder: point to the source file that defines it, e.g. ${EXAMPLE}.`;
+  // An absolute path may well exist in the image: a doubt, not an error.
+  const [verb, say] =
+    resolved.kind === 'absolute' ? ['uses the absolute path', c.warning] : ['points to', report];
+  say(key, node, `${key} ${verb} ${written}, ${problem}`);
   return undefined;
 }
 
