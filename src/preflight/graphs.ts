@@ -19,15 +19,12 @@ const EXAMPLE = '"./src/agent/graph.py:graph"';
 /** The other code references of the config, read like the graphs' (`<file>:<attribute>`). */
 const CODE_KEYS = ['auth.path', 'encryption.path', 'http.app', 'checkpointer.path', 'store.path'];
 
-/** Where the path `written` in the config is, when it is a file (or a `folder`) of the repository. */
-function locate(
-  c: Checker,
-  key: string,
-  node: Node,
-  written: string,
-  folder = false,
-  report = c.error,
-) {
+/**
+ * Where the path `written` in the config is, when it is a file of the repository, or with
+ * `folder` (how to report a wrong one) a folder.
+ */
+function locate(c: Checker, key: string, node: Node, written: string, folder?: Checker['error']) {
+  const report = folder ?? c.error;
   const resolved = c.resolve(written);
   if (resolved.kind === (folder ? 'directory' : 'file')) return resolved;
   const thing = folder ? 'folder' : 'file';
@@ -137,7 +134,7 @@ function checkDependencies(c: Checker, root: Node, python: boolean) {
     const must = 'dependencies are strings (a package name, or a local folder starting with ".").';
     if (item.type !== 'string') return c.mistyped(key, item, must);
     const written = String(item.value);
-    const folder = written.startsWith('.') && locate(c, key, item, written, true, report);
+    const folder = written.startsWith('.') && locate(c, key, item, written, report);
     if (folder) folders.push(folder.absolute);
   });
   return folders;
