@@ -79,22 +79,12 @@ export function checkEnv(c: Checker, env: Node | undefined): string[] {
   if (env.type === 'object') {
     return properties(env).map(({ key: name, keyNode, value }) => {
       const key = `env.${name}`;
-      if (!VARIABLE.test(name)) {
-        c.warning(
-          key,
-          keyNode,
-          `${key}: "${name}" is not a valid environment variable name (letters, digits and _, not starting with a digit).`,
-        );
-      }
-      if (value.type !== 'string') {
+      const badName = `${key}: "${name}" is not a valid environment variable name (letters, digits and _, not starting with a digit).`;
+      const secret = `${key} looks like a secret committed to the repository. Remove it from ${c.file} and pass it in the action's secrets input instead (then rotate it: it is in the git history).`;
+      if (!VARIABLE.test(name)) c.warning(key, keyNode, badName);
+      if (value.type !== 'string')
         c.mistyped(key, value, 'environment values are strings; write it in quotes.', 'warning');
-      } else if (looksLikeSecret(String(value.value))) {
-        c.warning(
-          key,
-          value,
-          `${key} looks like a secret committed to the repository. Remove it from ${c.file} and pass it in the action's secrets input instead (then rotate it: it is in the git history).`,
-        );
-      }
+      else if (looksLikeSecret(String(value.value))) c.warning(key, value, secret);
       return name;
     });
   }
@@ -118,11 +108,8 @@ export function checkEnv(c: Checker, env: Node | undefined): string[] {
     if (read.ok) return Object.keys(parseEnv(read.text)).filter((name) => VARIABLE.test(name));
     why = `${relative} ${refusalText(read.refusal, read.code)}`;
   }
-  c.warning(
-    'env',
-    env,
-    `env points to ${written}, which is not a file of the repository (${why}; ${c.relativeToHint}), so none of its variables will be set from it. .env files are usually not committed: give the variables the deployment needs in the action's secrets input.`,
-  );
+  const message = `env points to ${written}, which is not a file of the repository (${why}; ${c.relativeToHint}), so none of its variables will be set from it. .env files are usually not committed: give the variables the deployment needs in the action's secrets input.`;
+  c.warning('env', env, message);
   return [];
 }
 

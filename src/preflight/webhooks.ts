@@ -84,13 +84,8 @@ function checkScalar(c: Checker, key: string, node: Node, what = 'a boolean', ma
 function envPrefix(c: Checker, webhooks: Node | undefined): string {
   const key = 'webhooks.env_prefix';
   const node = child(webhooks, 'env_prefix');
-  if (node?.type === 'string' && node.value === '') {
-    c.warning(
-      key,
-      node,
-      `${key} is empty, so header templates may read any variable of the deployment (LANGSMITH_API_KEY included). Set a prefix such as "${DEFAULT_ENV_PREFIX}" unless that is intended.`,
-    );
-  }
+  const unprefixed = `${key} is empty, so header templates may read any variable of the deployment (LANGSMITH_API_KEY included). Set a prefix such as "${DEFAULT_ENV_PREFIX}" unless that is intended.`;
+  if (node?.type === 'string' && node.value === '') c.warning(key, node, unprefixed);
   if (!node || node.type === 'string') return node ? String(node.value) : DEFAULT_ENV_PREFIX;
   const headers = child(webhooks, 'headers');
   const used = headers?.type === 'object' && (headers.children ?? []).length > 0;
@@ -107,13 +102,8 @@ function checkHeader(
   refs: EnvReference[],
 ): void {
   const key = `webhooks.headers.${name}`;
-  if (!HEADER_NAME.test(name)) {
-    c.warning(
-      key,
-      keyNode,
-      `${key}: "${name}" is not a valid HTTP header name (letters, digits and !#$%&'*+.^_\`|~- only), so webhook requests may fail. Rename the header.`,
-    );
-  }
+  const badName = `${key}: "${name}" is not a valid HTTP header name (letters, digits and !#$%&'*+.^_\`|~- only), so webhook requests may fail. Rename the header.`;
+  if (!HEADER_NAME.test(name)) c.warning(key, keyNode, badName);
   if (node.type !== 'string') {
     const must = 'header values must be strings, and the agent server does not start otherwise.';
     return c.mistyped(key, node, must);
@@ -145,13 +135,8 @@ function checkHeader(
     else refs.push({ variable, key, ...c.position(at) });
     return '';
   });
-  if (/\$\{(?!\{)|(?<!\$)\{\{\s*env\./.test(literal)) {
-    c.warning(
-      key,
-      node,
-      `${key} contains something like a template that is not of the form \${{ env.NAME }} (two braces after $), so it is sent literally. Fix the braces if it should read a variable.`,
-    );
-  }
+  const lookAlike = `${key} contains something like a template that is not of the form \${{ env.NAME }} (two braces after $), so it is sent literally. Fix the braces if it should read a variable.`;
+  if (/\$\{(?!\{)|(?<!\$)\{\{\s*env\./.test(literal)) c.warning(key, node, lookAlike);
   // `X-Api-Key` → `X_API_KEY`, for the suggested variable name.
   const variable = name
     .toUpperCase()
@@ -159,13 +144,9 @@ function checkHeader(
     .replace(/^_+|_+$/g, '');
   const suggested = `${prefix || DEFAULT_ENV_PREFIX}${variable}`;
   const literalPart = literal.replace(/^\s*(Bearer|Basic|Token|Bot)\s+/i, '').trim();
-  if (looksLikeSecret(literal) || (SENSITIVE_HEADER.test(name) && literalPart.length >= 8)) {
-    c.warning(
-      key,
-      node,
-      `${key} has a literal value that looks like a secret, readable by anyone who can read the repository. Reference a variable instead: \${{ env.${suggested} }} in the config, and ${suggested} in the action's secrets input.`,
-    );
-  }
+  const secret = `${key} has a literal value that looks like a secret, readable by anyone who can read the repository. Reference a variable instead: \${{ env.${suggested} }} in the config, and ${suggested} in the action's secrets input.`;
+  if (looksLikeSecret(literal) || (SENSITIVE_HEADER.test(name) && literalPart.length >= 8))
+    c.warning(key, node, secret);
 }
 
 function checkDomain(c: Checker, key: string, node: Node): void {
