@@ -117,13 +117,8 @@ export class Checker {
     const bom = text.startsWith('\ufeff');
     this.text = bom ? ` ${text.slice(1)}` : text;
     this.starts = [0, ...[...this.text.matchAll(/\r\n?|\n/g)].map((m) => m.index + m[0].length)];
-    if (bom) {
-      this.error(
-        undefined,
-        0,
-        `${file} starts with a UTF-8 byte order mark, which the langgraph CLI's JSON reader rejects: save the file as UTF-8 without BOM.`,
-      );
-    }
+    const bomError = `${file} starts with a UTF-8 byte order mark, which the langgraph CLI's JSON reader rejects: save the file as UTF-8 without BOM.`;
+    if (bom) this.error(undefined, 0, bomError);
     const errors: ParseError[] = [];
     const root = parseTree(this.text, errors, { disallowComments: true }); // defaults: no trailing comma, no empty file
     this.root = errors.length === 0 ? root : undefined;

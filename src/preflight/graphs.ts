@@ -144,15 +144,10 @@ export function checkCode(c: Checker, root: Node): void {
   const graphs = checkGraphs(c, root);
   const python = graphs.python || child(root, 'python_version')?.type === 'string';
   const folders = checkDependencies(c, root, python);
-  if (python && folders.length > 0) {
-    for (const ref of graphs.files) {
-      if (folders.some((f) => isInside(f, ref.absolute))) continue;
-      c.error(
-        ref.key,
-        ref.node,
-        `${ref.key} is in ${ref.relative}, which no local entry of "dependencies" contains, so the build will not include it: add its folder (or ".") to dependencies.`,
-      );
-    }
+  for (const { key, node, absolute, relative } of graphs.files) {
+    const message = `${key} is in ${relative}, which no local entry of "dependencies" contains, so the build will not include it: add its folder (or ".") to dependencies.`;
+    if (python && folders.length > 0 && !folders.some((f) => isInside(f, absolute)))
+      c.error(key, node, message);
   }
   for (const key of CODE_KEYS) {
     const [section = '', field = ''] = key.split('.');
