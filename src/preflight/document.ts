@@ -74,13 +74,11 @@ function describe(text: string, error: ParseError): { problem: string; offset: n
     const next = text[error.offset];
     let i = error.offset - 1;
     while (i >= 0 && /\s/.test(text[i] ?? '')) i--;
-    if (text[i] === ',' && (next === '}' || next === ']')) {
+    if (text[i] === ',' && (next === '}' || next === ']'))
       return { problem: 'trailing comma (not allowed in JSON): remove it', offset: i };
-    }
   }
-  if (name === 'InvalidSymbol' && text[error.offset] === "'") {
+  if (name === 'InvalidSymbol' && text[error.offset] === "'")
     return { problem: 'strings and names must use double quotes', offset: error.offset };
-  }
   return { problem: PARSE_ERROR_TEXT[name] ?? name, offset: error.offset };
 }
 
@@ -161,8 +159,9 @@ export class Checker {
   readonly warning: Report = (key, node, message) => this.add('warning', key, node, message);
 
   /** "`key` is <the JSON type of `node`>: `must`": a value of the wrong type. */
-  mistyped(key: string, node: Node, must: string, level: 'error' | 'warning' = 'error'): void {
+  mistyped(key: string, node: Node, must: string, level: 'error' | 'warning' = 'error'): undefined {
     this.add(level, key, node, `${key} is ${typeName(node)}: ${must}`);
+    return undefined;
   }
 
   /** Warns about each key of the object `node` that is not `known` (`path` '' is the top level). */

@@ -55,15 +55,11 @@ function checkFile(c: Checker, key: string, node: Node, module: string) {
 function graphSpec(c: Checker, key: string, node: Node): Node | undefined {
   if (node.type === 'string') return node;
   const must = `give it as a string like ${EXAMPLE} or an object like {"path": ${EXAMPLE}, "description": "..."}.`;
-  if (node.type !== 'object') {
-    c.mistyped(key, node, must);
-    return undefined;
-  }
+  if (node.type !== 'object') return c.mistyped(key, node, must);
   c.unknownKeys(key, node, ['path', 'description']);
-  for (const { key: name, value } of properties(node)) {
-    if (name === 'description' && value.type !== 'string' && value.type !== 'null')
-      c.mistyped(`${key}.description`, value, 'it must be a string.');
-  }
+  const description = child(node, 'description'); // the one the platform reads
+  if (description && description.type !== 'string' && description.type !== 'null')
+    c.mistyped(`${key}.description`, description, 'it must be a string.');
   const path = child(node, 'path');
   if (path?.type === 'string') return path;
   if (path) c.mistyped(`${key}.path`, path, `it must be a string like ${EXAMPLE}.`);

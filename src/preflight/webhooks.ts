@@ -46,9 +46,8 @@ function list(must: string, item: Rule): Rule {
 function object(keys: Record<string, Rule>, optional = false): Rule {
   const known = Object.keys(keys);
   return (c, key, node) => {
-    if (node.type !== 'object') {
+    if (node.type !== 'object')
       return c.mistyped(key, node, `it must be an object (${known.join(', ')}).`);
-    }
     c.unknownKeys(key, node, known);
     for (const { key: name, value } of properties(node)) {
       // Own rules only: a key such as "toString" must not reach Object.prototype's.
@@ -209,9 +208,8 @@ export function checkWebhooks(c: Checker, root: Node): EnvReference[] {
       env_prefix: () => undefined, // read above: the headers need it
       url: URL_POLICY,
       headers: (c, key, node) => {
-        if (node.type !== 'object') {
+        if (node.type !== 'object')
           return c.mistyped(key, node, 'it must be an object of header names to string values.');
-        }
         for (const header of properties(node)) checkHeader(c, header, prefix, refs);
       },
       allowed_fields: list(
