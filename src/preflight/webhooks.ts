@@ -103,10 +103,8 @@ function checkHeader(
   const key = `webhooks.headers.${name}`;
   const badName = `${key}: "${name}" is not a valid HTTP header name (letters, digits and !#$%&'*+.^_\`|~- only), so webhook requests may fail. Rename the header.`;
   if (!HEADER_NAME.test(name)) c.warning(key, keyNode, badName);
-  if (node.type !== 'string') {
-    const must = 'header values must be strings, and the agent server does not start otherwise.';
-    return c.mistyped(key, node, must);
-  }
+  const must = 'header values must be strings, and the agent server does not start otherwise.';
+  if (node.type !== 'string') return c.mistyped(key, node, must);
   const example = `\${{ env.${prefix || 'MY_'}NAME }}`;
   // Each `${{ … }}` template is checked and cut out; the rest is the literal text. A `${{`
   // that is not closed ends the templates: what follows it is neither.
@@ -115,9 +113,6 @@ function checkHeader(
     const expression = inner?.trim() ?? '';
     const variable = expression.slice(4);
     const secret = expression.startsWith('secrets.') ? expression.slice(8) : undefined;
-    const rest = variable.toUpperCase().startsWith(prefix.toUpperCase())
-      ? variable.slice(prefix.length)
-      : variable;
     let problem: string | undefined;
     if (inner === undefined)
       problem = `has a template that is not closed with "}}": write ${example}. The agent server does not start otherwise.`;
@@ -126,7 +121,7 @@ function checkHeader(
     else if (!VARIABLE.test(variable))
       problem = `has the template ${whole}, whose variable name ${variable === '' ? 'is missing' : `"${variable}" is not valid (letters, digits and _, not starting with a digit)`}: write ${example}. The agent server does not start otherwise.`;
     else if (prefix !== '' && !variable.startsWith(prefix))
-      problem = `references env.${variable}, but only variables starting with ${prefix} may be referenced (webhooks.env_prefix). Rename the variable to ${prefix}${rest} in the config and in the action's secrets.`;
+      problem = `references env.${variable}, but only variables starting with ${prefix} may be referenced (webhooks.env_prefix). Rename the variable to ${prefix}${variable.slice(variable.toUpperCase().startsWith(prefix.toUpperCase()) ? prefix.length : 0)} in the config and in the action's secrets.`;
     // Where the template is in the string literal (escapes aside), for the column.
     const source = c.text.slice(node.offset, node.offset + node.length);
     const at = node.offset + Math.max(0, source.indexOf(inner === undefined ? '${{' : whole));
@@ -137,11 +132,8 @@ function checkHeader(
   const lookAlike = `${key} contains something like a template that is not of the form \${{ env.NAME }} (two braces after $), so it is sent literally. Fix the braces if it should read a variable.`;
   if (/\$\{(?!\{)|(?<!\$)\{\{\s*env\./.test(literal)) c.warning(key, node, lookAlike);
   // `X-Api-Key` → `X_API_KEY`, for the suggested variable name.
-  const variable = name
-    .toUpperCase()
-    .replace(/[^A-Z0-9_]+/g, '_')
-    .replace(/^_+|_+$/g, '');
-  const suggested = `${prefix || DEFAULT_ENV_PREFIX}${variable}`;
+  const variable = name.toUpperCase().replace(/[^A-Z0-9_]+/g, '_');
+  const suggested = `${prefix || DEFAULT_ENV_PREFIX}${variable.replace(/^_+|_+$/g, '')}`;
   const literalPart = literal.replace(/^\s*(Bearer|Basic|Token|Bot)\s+/i, '').trim();
   const secret = `${key} has a literal value that looks like a secret, readable by anyone who can read the repository. Reference a variable instead: \${{ env.${suggested} }} in the config, and ${suggested} in the action's secrets input.`;
   if (looksLikeSecret(literal) || (SENSITIVE_HEADER.test(name) && literalPart.length >= 8))
