@@ -9,7 +9,6 @@ import { readInsideWorkspace, readRegularFile, refusalText } from '../lib/paths.
 import type { Checker, Finding, Node, ParsedLangGraphConfig } from './document.js';
 import { properties } from './document.js';
 
-/** An environment variable name. */
 export const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** A .env file holds a few variables, an ignore file a few rules; a larger one is not read. */
@@ -116,16 +115,13 @@ export function checkEnv(c: Checker, env: Node | undefined): string[] {
 /**
  * The variable check: every `${{ env.VAR }}` reference must name a variable of the
  * deployment's environment (`availableNames`, plus the config's own `env`). One error per
- * reference that is missing.
+ * reference that is missing. `source` says where the names come from, for the advice only: the
+ * action's secrets input (the default), or the secrets of the `deployment` found by the lookup,
+ * which an update whose secrets input is empty keeps.
  */
 export function checkEnvReferences(
   parsed: ParsedLangGraphConfig,
   availableNames: string[],
-  /**
-   * Where `availableNames` come from: `secrets` (the action's secrets input, the default) or
-   * `deployment` (the secrets of the deployment found by the lookup, kept by an update whose
-   * secrets input is empty). Only the advice changes.
-   */
   options: { source?: 'secrets' | 'deployment' } = {},
 ): Finding[] {
   const available = new Set([...availableNames, ...parsed.configEnvNames]);

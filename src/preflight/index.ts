@@ -92,15 +92,14 @@ export function preflightConfig(
   const configEnvNames = checkEnv(c, child(root, 'env'));
   const envReferences = checkWebhooks(c, root);
   const parsed = { file, json: getNodeValue(root), envReferences, configEnvNames };
-  const findings = c.findings;
   const names = config.secrets?.map((s) => s.name);
-  if (names) findings.push(...checkEnvReferences(parsed, names));
+  if (names) c.findings.push(...checkEnvReferences(parsed, names));
   // Document order reads best in the annotations list.
-  findings.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
-  return { findings, parsed };
+  c.findings.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  return { findings: c.findings, parsed };
 }
 
-/** Whether the workspace folder exists and holds anything (a checkout). */
+/** Whether the workspace exists and holds anything: a checkout. */
 function holdsFiles(workspace: string): boolean {
   try {
     return readdirSync(workspace).length > 0;

@@ -186,9 +186,8 @@ const URL_POLICY = object({
 /** Checks `webhooks` and `http.disable_webhooks`; returns the env references to resolve. */
 export function checkWebhooks(c: Checker, root: Node): EnvReference[] {
   const http = child(root, 'http');
-  if (http && http.type !== 'object' && http.type !== 'null') {
+  if (http && http.type !== 'object' && http.type !== 'null')
     c.mistyped('http', http, 'it must be an object.');
-  }
   const disable = child(http, 'disable_webhooks');
   if (disable) checkScalar(c, 'http.disable_webhooks', disable);
 
