@@ -46,8 +46,7 @@ function locate(c: Checker, key: string, node: Node, written: string, folder?: C
 }
 
 function checkFile(c: Checker, key: string, node: Node, module: string) {
-  const isFile =
-    module.includes('/') || module.includes('\\') || SOURCE_EXTENSIONS.has(extname(module));
+  const isFile = /[/\\]/.test(module) || SOURCE_EXTENSIONS.has(extname(module));
   return isFile ? locate(c, key, node, module) : undefined;
 }
 
@@ -98,11 +97,8 @@ function checkGraphs(c: Checker, root: Node) {
       problem = `is "${spec}" without an attribute: write it as "<file or module>:<attribute>", e.g. "${module}:graph" (the variable that holds the graph or its factory).`;
     else if (module === '' || attribute[0] === '' || attribute.length > 1)
       problem = `is "${spec}", which is not "<file or module>:<attribute>" with one ':', e.g. ${EXAMPLE}.`;
-    if (problem) {
-      c.error(key, node, `${key} ${problem}`);
-      continue;
-    }
-    const file = checkFile(c, key, node, module);
+    if (problem) c.error(key, node, `${key} ${problem}`);
+    const file = !problem && checkFile(c, key, node, module);
     if (file) files.push({ key, node, ...file });
   }
   return { files, python };

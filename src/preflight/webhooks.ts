@@ -86,8 +86,7 @@ function envPrefix(c: Checker, webhooks: Node | undefined): string {
   const unprefixed = `${key} is empty, so header templates may read any variable of the deployment (LANGSMITH_API_KEY included). Set a prefix such as "${DEFAULT_ENV_PREFIX}" unless that is intended.`;
   if (node?.type === 'string' && node.value === '') c.warning(key, node, unprefixed);
   if (!node || node.type === 'string') return node ? String(node.value) : DEFAULT_ENV_PREFIX;
-  const headers = child(webhooks, 'headers');
-  const used = headers?.type === 'object' && (headers.children ?? []).length > 0;
+  const used = properties(child(webhooks, 'headers')).length > 0;
   const message = `${key} is ${typeName(node)}${used ? ', and with headers set the agent server does not start' : ''}: set a string such as "${DEFAULT_ENV_PREFIX}", or remove the key to use that default.`;
   (used ? c.error : c.warning)(key, node, message);
   return DEFAULT_ENV_PREFIX;
