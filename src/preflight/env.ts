@@ -33,12 +33,11 @@ const TOKEN_PATTERNS: RegExp[] = [
  */
 export function looksLikeSecret(literal: string): boolean {
   if (TOKEN_PATTERNS.some((re) => re.test(literal))) return true;
-  for (const run of literal.match(/[A-Za-z0-9_\-+/=~.]{24,}/g) ?? []) {
-    if (/^https?:/.test(run) || run.includes('//')) continue;
-    const digits = (run.match(/\d/g) ?? []).length;
-    if (digits >= 3 && /[A-Za-z]/.test(run)) return true;
-  }
-  return false;
+  // A run with three digits or more and a letter, not a URL.
+  const runs = literal.match(/[A-Za-z0-9_\-+/=~.]{24,}/g) ?? [];
+  return runs.some(
+    (run) => !/^https?:|\/\//.test(run) && /\d.*\d.*\d/.test(run) && /[A-Za-z]/.test(run),
+  );
 }
 
 /**
@@ -125,10 +124,9 @@ export function checkEnvReferences(
   options: { source?: 'secrets' | 'deployment' } = {},
 ): Finding[] {
   const available = new Set([...availableNames, ...parsed.configEnvNames]);
-  const findings: Finding[] = [];
   const seen = new Set<string>();
-  for (const { variable, key, line, column } of parsed.envReferences) {
-    if (available.has(variable) || seen.has(`${key}\n${variable}`)) continue;
+  return parsed.envReferences.flatMap(({ variable, key, line, column }): Finding[] => {
+    if (available.has(variable) || seen.has(`${key}\n${variable}`)) return [];
     seen.add(`${key}\n${variable}`);
     const near = [...available].find((n) => n.toLowerCase() === variable.toLowerCase());
     const caseHint = near ? ` (${near} is set, but names are case-sensitive)` : '';
@@ -136,7 +134,6 @@ export function checkEnvReferences(
       options.source === 'deployment'
         ? `${key} references env.${variable}, which is not among the secrets of the deployment${caseHint}, and this update keeps them because the action's secrets input is empty: set the secrets input with ${variable} and every other variable the deployment needs (a non-empty input replaces them all) — the agent server will not start without it.`
         : `${key} references env.${variable}, which is not in the deployment's environment${caseHint}: add ${variable} to the action's secrets input — the agent server will not start without it.`;
-    findings.push({ level: 'error', message, key, file: parsed.file, line, column });
-  }
-  return findings;
+    return [{ level: 'error', message, key, file: parsed.file, line, column }];
+  });
 }
