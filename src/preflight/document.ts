@@ -94,7 +94,7 @@ export class Checker {
   readonly findings: Finding[] = [];
   /** The text parsed: a byte order mark is a space, so every offset (line, column) stays. */
   readonly text: string;
-  /** The JSON tree; undefined when the text is not valid JSON (its syntax errors are the findings). */
+  /** The JSON tree; undefined unless the text is a valid JSON object (the findings say why). */
   readonly root: Node | undefined;
   /** Start offset of every line, for offset → line/column. */
   private readonly starts: number[];
@@ -118,7 +118,9 @@ export class Checker {
     if (bom) this.error(undefined, 0, bomError);
     const errors: ParseError[] = [];
     const root = parseTree(this.text, errors, { disallowComments: true }); // defaults: no trailing comma, no empty file
-    this.root = errors.length === 0 ? root : undefined;
+    this.root = errors.length === 0 && root?.type === 'object' ? root : undefined;
+    const must = `${file} must hold a JSON object ({"graphs": {...}, ...}), not ${root?.type}.`;
+    if (errors.length === 0 && root?.type !== 'object') this.error(undefined, root, must);
     // One error per line, in order: the parser goes on after an error, and what follows on the
     // same line is mostly its echo.
     const lines = new Set<number>();

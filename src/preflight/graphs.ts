@@ -117,19 +117,18 @@ function checkDependencies(c: Checker, root: Node, python: boolean) {
           (deps.children ?? []).length === 0 &&
           'dependencies is empty, which a Python config does not allow: add "." (the folder of the config) or the folders of your packages.';
   if (problem) c.error('dependencies', deps ?? root, problem);
-  const folders: string[] = [];
   // A JS config's build does not install `dependencies`: a wrong local path is only suspicious.
   const report = python ? c.error : c.warning;
   const items = deps?.type === 'array' ? (deps.children ?? []) : [];
-  items.forEach((item, index) => {
+  return items.flatMap((item, index) => {
     const key = `dependencies[${index}]`;
     const must = 'dependencies are strings (a package name, or a local folder starting with ".").';
-    if (item.type !== 'string') return c.mistyped(key, item, must);
+    if (item.type !== 'string') c.mistyped(key, item, must);
     const written = String(item.value);
-    const folder = written.startsWith('.') && locate(c, key, item, written, report);
-    if (folder) folders.push(folder.absolute);
+    const local = item.type === 'string' && written.startsWith('.');
+    const folder = local && locate(c, key, item, written, report);
+    return folder ? [folder.absolute] : [];
   });
-  return folders;
 }
 
 export function checkCode(c: Checker, root: Node): void {
