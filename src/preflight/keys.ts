@@ -39,6 +39,5 @@ export function checkKeys(c: Checker, node: Node, path = ''): void {
     seen.add(key);
     checkKeys(c, value, full);
   }
-  const items = node.type === 'array' ? (node.children ?? []) : [];
-  items.forEach((item, i) => checkKeys(c, item, `${path}[${i}]`));
+  if (node.type === 'array') node.children?.forEach((v, i) => checkKeys(c, v, `${path}[${i}]`));
 }
