@@ -38,12 +38,8 @@ export function check(
 ) {
   const configPath = options.configPath ?? 'langgraph.json';
   const workspace = makeWorkspace({ ...VALID_FILES, ...options.files, [configPath]: config });
-  const opts: { workspace: string; configPath: string; secretNames?: string[] } = {
-    workspace,
-    configPath,
-  };
-  if (options.secretNames) opts.secretNames = options.secretNames;
-  return { workspace, ...preflightConfig(opts) };
+  const secrets = options.secretNames?.map((name) => ({ name, value: 'x' }));
+  return { workspace, ...preflightConfig({ github: { workspace }, configPath, secrets }) };
 }
 
 export const errors = (r: { findings: Finding[] }): Finding[] =>

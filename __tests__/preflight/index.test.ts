@@ -30,7 +30,7 @@ describe('config-path', () => {
   it('refuses a path that escapes the workspace', () => {
     const workspace = makeWorkspace({ 'langgraph.json': VALID });
     const r = preflightConfig({
-      workspace: join(workspace, 'sub'),
+      github: { workspace: join(workspace, 'sub') },
       configPath: '../langgraph.json',
     });
     expect(r.parsed).toBeUndefined();
@@ -42,9 +42,12 @@ describe('config-path', () => {
 
   it('refuses an absolute path and a folder', () => {
     const workspace = makeWorkspace({ ...VALID_FILES, 'langgraph.json': VALID });
-    const absolute = preflightConfig({ workspace, configPath: join(workspace, 'langgraph.json') });
+    const absolute = preflightConfig({
+      github: { workspace },
+      configPath: join(workspace, 'langgraph.json'),
+    });
     expect(errors(absolute)[0]?.message).toContain('absolute path');
-    const folder = preflightConfig({ workspace, configPath: 'src' });
+    const folder = preflightConfig({ github: { workspace }, configPath: 'src' });
     expect(errors(folder)[0]?.message).toContain('is a folder');
   });
 
@@ -53,13 +56,13 @@ describe('config-path', () => {
     const workspace = makeWorkspace(VALID_FILES);
     symlinkSync(join(outside, 'langgraph.json'), join(workspace, 'langgraph.json'));
     expect(
-      errors(preflightConfig({ workspace, configPath: 'langgraph.json' }))[0]?.message,
+      errors(preflightConfig({ github: { workspace }, configPath: 'langgraph.json' }))[0]?.message,
     ).toContain('symbolic link');
   });
 
   it('skips with one notice when the file is absent (no checkout)', () => {
     const workspace = makeWorkspace({});
-    const r = preflightConfig({ workspace, configPath: 'langgraph.json', secretNames: [] });
+    const r = preflightConfig({ github: { workspace }, configPath: 'langgraph.json', secrets: [] });
     expect(r.findings).toHaveLength(1);
     expect(r.findings[0]?.level).toBe('notice');
     expect(r.findings[0]?.message).toContain('actions/checkout');
@@ -69,7 +72,7 @@ describe('config-path', () => {
 
   it('fails when the workspace holds a checkout but not the file (before any request)', () => {
     const workspace = makeWorkspace({ '.git/HEAD': 'ref: refs/heads/main\n' });
-    const r = preflightConfig({ workspace, configPath: 'agent/langgraph.json' });
+    const r = preflightConfig({ github: { workspace }, configPath: 'agent/langgraph.json' });
     expect(r.findings.map((f) => f.level)).toEqual(['error']);
     expect(r.findings[0]?.key).toBe('config-path');
     expect(r.findings[0]?.message).toMatch(/agent\/langgraph\.json is not in the checked-out/);
@@ -79,7 +82,7 @@ describe('config-path', () => {
 
   it('fails too for a checkout without .git (e.g. a downloaded archive) that holds files', () => {
     const workspace = makeWorkspace({ 'README.md': '# agent\n', 'src/agent.py': 'graph = 1\n' });
-    const r = preflightConfig({ workspace, configPath: 'langgraph.json' });
+    const r = preflightConfig({ github: { workspace }, configPath: 'langgraph.json' });
     expect(r.findings.map((f) => f.level)).toEqual(['error']);
   });
 });
@@ -479,7 +482,7 @@ describe('cost', () => {
       'langgraph.json': { ...VALID, webhooks: { headers } },
     });
     const start = performance.now();
-    const r = preflightConfig({ workspace, configPath: 'langgraph.json', secretNames: [] });
+    const r = preflightConfig({ github: { workspace }, configPath: 'langgraph.json', secrets: [] });
     expect(errors(r)).toHaveLength(2000);
     expect(performance.now() - start).toBeLessThan(500);
   });
@@ -489,6 +492,6 @@ it('never writes to the workspace', () => {
   const workspace = makeWorkspace({ ...VALID_FILES, 'langgraph.json': VALID });
   mkdirSync(join(workspace, 'extra'));
   writeFileSync(join(workspace, 'extra/x'), '');
-  preflightConfig({ workspace, configPath: 'langgraph.json', secretNames: [] });
+  preflightConfig({ github: { workspace }, configPath: 'langgraph.json', secrets: [] });
   expect(readdirSync(workspace).sort()).toEqual(['extra', 'langgraph.json', 'src']);
 });

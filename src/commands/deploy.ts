@@ -274,11 +274,7 @@ function preflight(ctx: RunContext): ParsedLangGraphConfig | undefined | false {
   if (config.source === 'external_docker') {
     return annotateFindings(ctx, checkImageUri(config.imageUri ?? '')) ? undefined : false;
   }
-  const result = preflightConfig({
-    workspace: config.github.workspace,
-    configPath: config.configPath,
-    secretNames: config.secrets?.map((s) => s.name),
-  });
+  const result = preflightConfig(config);
   if (config.source === 'upload' && result.skipped !== undefined) {
     // Nothing to upload without the config: an error, not a skipped check.
     result.findings = result.findings.map((f) => ({

@@ -32,7 +32,6 @@ export interface EnvReference extends Required<Pick<Finding, 'key' | 'line' | 'c
 }
 
 export interface ParsedLangGraphConfig {
-  /** Workspace-relative path (forward slashes). */
   file: string;
   json: unknown;
   /**
@@ -74,13 +73,11 @@ function describe(text: string, error: ParseError): { problem: string; offset: n
     const next = text[error.offset];
     let i = error.offset - 1;
     while (i >= 0 && /\s/.test(text[i] ?? '')) i--;
-    if (text[i] === ',' && (next === '}' || next === ']')) {
+    if (text[i] === ',' && (next === '}' || next === ']'))
       return { problem: 'trailing comma (not allowed in JSON): remove it', offset: i };
-    }
   }
-  if (name === 'InvalidSymbol' && text[error.offset] === "'") {
+  if (name === 'InvalidSymbol' && text[error.offset] === "'")
     return { problem: 'strings and names must use double quotes', offset: error.offset };
-  }
   return { problem: PARSE_ERROR_TEXT[name] ?? name, offset: error.offset };
 }
 
@@ -97,7 +94,7 @@ export class Checker {
   readonly findings: Finding[] = [];
   /** The text parsed: a byte order mark is a space, so every offset (line, column) stays. */
   readonly text: string;
-  /** The JSON tree; undefined when the text is not valid JSON (its syntax errors are the findings). */
+  /** The JSON tree; undefined unless the text is a valid JSON object (the findings say why). */
   readonly root: Node | undefined;
   /** Start offset of every line, for offset → line/column. */
   private readonly starts: number[];
@@ -117,16 +114,13 @@ export class Checker {
     const bom = text.startsWith('\ufeff');
     this.text = bom ? ` ${text.slice(1)}` : text;
     this.starts = [0, ...[...this.text.matchAll(/\r\n?|\n/g)].map((m) => m.index + m[0].length)];
-    if (bom) {
-      this.error(
-        undefined,
-        0,
-        `${file} starts with a UTF-8 byte order mark, which the langgraph CLI's JSON reader rejects: save the file as UTF-8 without BOM.`,
-      );
-    }
+    const bomError = `${file} starts with a UTF-8 byte order mark, which the langgraph CLI's JSON reader rejects: save the file as UTF-8 without BOM.`;
+    if (bom) this.error(undefined, 0, bomError);
     const errors: ParseError[] = [];
     const root = parseTree(this.text, errors, { disallowComments: true }); // defaults: no trailing comma, no empty file
-    this.root = errors.length === 0 ? root : undefined;
+    this.root = errors.length === 0 && root?.type === 'object' ? root : undefined;
+    const must = `${file} must hold a JSON object ({"graphs": {...}, ...}), not ${root?.type}.`;
+    if (errors.length === 0 && root?.type !== 'object') this.error(undefined, root, must);
     // One error per line, in order: the parser goes on after an error, and what follows on the
     // same line is mostly its echo.
     const lines = new Set<number>();
@@ -153,25 +147,22 @@ export class Checker {
     return { line: lo + 1, column: offset - (this.starts[lo] ?? 0) + 1 };
   }
 
-  /** Resolves a path written in the config (relative to its folder). */
-  resolve(
-    written: string,
-  ):
-    | { ok: true; absolute: string; relative: string; kind: ReturnType<typeof pathKind> }
-    | { ok: false; problem: 'absolute' | 'outside' } {
-    if (isAbsolute(written)) return { ok: false, problem: 'absolute' };
+  /** Resolves a path written in the config (relative to its folder): what is there, or why not. */
+  resolve(written: string) {
     const absolute = resolve(this.workspace, this.file, '..', written); // from the config's folder
-    if (!isInside(this.workspace, absolute)) return { ok: false, problem: 'outside' };
     const relative = workspaceRelative(this.workspace, absolute);
-    return { ok: true, absolute, relative, kind: pathKind(absolute) };
+    const inside = isInside(this.workspace, absolute);
+    const kind = isAbsolute(written) ? 'absolute' : inside ? pathKind(absolute) : 'outside';
+    return { absolute, relative, kind };
   }
 
   readonly error: Report = (key, node, message) => this.add('error', key, node, message);
   readonly warning: Report = (key, node, message) => this.add('warning', key, node, message);
 
   /** "`key` is <the JSON type of `node`>: `must`": a value of the wrong type. */
-  mistyped(key: string, node: Node, must: string, level: 'error' | 'warning' = 'error'): void {
+  mistyped(key: string, node: Node, must: string, level: 'error' | 'warning' = 'error'): undefined {
     this.add(level, key, node, `${key} is ${typeName(node)}: ${must}`);
+    return undefined;
   }
 
   /** Warns about each key of the object `node` that is not `known` (`path` '' is the top level). */
@@ -238,7 +229,7 @@ export function workspaceRelative(workspace: string, target: string): string {
   return rel === '' ? '.' : rel.split(sep).join('/');
 }
 
-export function pathKind(target: string): 'file' | 'directory' | 'missing' {
+function pathKind(target: string): 'file' | 'directory' | 'missing' {
   try {
     return statSync(target).isDirectory() ? 'directory' : 'file';
   } catch {

@@ -9,7 +9,6 @@ import { readInsideWorkspace, readRegularFile, refusalText } from '../lib/paths.
 import type { Checker, Finding, Node, ParsedLangGraphConfig } from './document.js';
 import { properties } from './document.js';
 
-/** An environment variable name. */
 export const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** A .env file holds a few variables, an ignore file a few rules; a larger one is not read. */
@@ -34,12 +33,11 @@ const TOKEN_PATTERNS: RegExp[] = [
  */
 export function looksLikeSecret(literal: string): boolean {
   if (TOKEN_PATTERNS.some((re) => re.test(literal))) return true;
-  for (const run of literal.match(/[A-Za-z0-9_\-+/=~.]{24,}/g) ?? []) {
-    if (/^https?:/.test(run) || run.includes('//')) continue;
-    const digits = (run.match(/\d/g) ?? []).length;
-    if (digits >= 3 && /[A-Za-z]/.test(run)) return true;
-  }
-  return false;
+  // A run with three digits or more and a letter, not a URL.
+  const runs = literal.match(/[A-Za-z0-9_\-+/=~.]{24,}/g) ?? [];
+  return runs.some(
+    (run) => !/^https?:|\/\//.test(run) && /\d.*\d.*\d/.test(run) && /[A-Za-z]/.test(run),
+  );
 }
 
 /**
@@ -79,22 +77,12 @@ export function checkEnv(c: Checker, env: Node | undefined): string[] {
   if (env.type === 'object') {
     return properties(env).map(({ key: name, keyNode, value }) => {
       const key = `env.${name}`;
-      if (!VARIABLE.test(name)) {
-        c.warning(
-          key,
-          keyNode,
-          `${key}: "${name}" is not a valid environment variable name (letters, digits and _, not starting with a digit).`,
-        );
-      }
-      if (value.type !== 'string') {
+      const badName = `${key}: "${name}" is not a valid environment variable name (letters, digits and _, not starting with a digit).`;
+      const secret = `${key} looks like a secret committed to the repository. Remove it from ${c.file} and pass it in the action's secrets input instead (then rotate it: it is in the git history).`;
+      if (!VARIABLE.test(name)) c.warning(key, keyNode, badName);
+      if (value.type !== 'string')
         c.mistyped(key, value, 'environment values are strings; write it in quotes.', 'warning');
-      } else if (looksLikeSecret(String(value.value))) {
-        c.warning(
-          key,
-          value,
-          `${key} looks like a secret committed to the repository. Remove it from ${c.file} and pass it in the action's secrets input instead (then rotate it: it is in the git history).`,
-        );
-      }
+      else if (looksLikeSecret(String(value.value))) c.warning(key, value, secret);
       return name;
     });
   }
@@ -104,48 +92,41 @@ export function checkEnv(c: Checker, env: Node | undefined): string[] {
     return [];
   }
   const written = String(env.value);
-  const resolved = c.resolve(written);
-  let why = `it is ${!resolved.ok && resolved.problem === 'absolute' ? 'an absolute path' : 'outside the repository'}`;
-  if (resolved.ok) {
+  const { kind, relative } = c.resolve(written);
+  let why = `it is ${kind === 'absolute' ? 'an absolute path' : 'outside the repository'}`;
+  if (kind !== 'absolute' && kind !== 'outside') {
     // The LangGraph templates write `"env": ".env"` and ignore that file in git: in CI it is
     // absent by design (the variables come from the secrets input), so that is no finding.
-    if (resolved.kind === 'missing' && isIgnoredByGit(c.workspace, resolved.relative)) return [];
+    if (kind === 'missing' && isIgnoredByGit(c.workspace, relative)) return [];
     // Through the one path rule: a link out of the checkout, a FIFO or a device is not read
     // (a FIFO would block the run past `timeout` and cancellation).
-    const read = readInsideWorkspace(c.workspace, resolved.relative, MAX_FILE_BYTES);
+    const read = readInsideWorkspace(c.workspace, relative, MAX_FILE_BYTES);
     // Read as Node reads a .env file (`export `, comments, quoted values over several lines: a
     // line inside a quoted value is part of it, not a variable); values never kept.
     if (read.ok) return Object.keys(parseEnv(read.text)).filter((name) => VARIABLE.test(name));
-    why = `${resolved.relative} ${refusalText(read.refusal, read.code)}`;
+    why = `${relative} ${refusalText(read.refusal, read.code)}`;
   }
-  c.warning(
-    'env',
-    env,
-    `env points to ${written}, which is not a file of the repository (${why}; ${c.relativeToHint}), so none of its variables will be set from it. .env files are usually not committed: give the variables the deployment needs in the action's secrets input.`,
-  );
+  const message = `env points to ${written}, which is not a file of the repository (${why}; ${c.relativeToHint}), so none of its variables will be set from it. .env files are usually not committed: give the variables the deployment needs in the action's secrets input.`;
+  c.warning('env', env, message);
   return [];
 }
 
 /**
  * The variable check: every `${{ env.VAR }}` reference must name a variable of the
  * deployment's environment (`availableNames`, plus the config's own `env`). One error per
- * reference that is missing.
+ * reference that is missing. `source` says where the names come from, for the advice only: the
+ * action's secrets input (the default), or the secrets of the `deployment` found by the lookup,
+ * which an update whose secrets input is empty keeps.
  */
 export function checkEnvReferences(
   parsed: ParsedLangGraphConfig,
   availableNames: string[],
-  /**
-   * Where `availableNames` come from: `secrets` (the action's secrets input, the default) or
-   * `deployment` (the secrets of the deployment found by the lookup, kept by an update whose
-   * secrets input is empty). Only the advice changes.
-   */
   options: { source?: 'secrets' | 'deployment' } = {},
 ): Finding[] {
   const available = new Set([...availableNames, ...parsed.configEnvNames]);
-  const findings: Finding[] = [];
   const seen = new Set<string>();
-  for (const { variable, key, line, column } of parsed.envReferences) {
-    if (available.has(variable) || seen.has(`${key}\n${variable}`)) continue;
+  return parsed.envReferences.flatMap(({ variable, key, line, column }): Finding[] => {
+    if (available.has(variable) || seen.has(`${key}\n${variable}`)) return [];
     seen.add(`${key}\n${variable}`);
     const near = [...available].find((n) => n.toLowerCase() === variable.toLowerCase());
     const caseHint = near ? ` (${near} is set, but names are case-sensitive)` : '';
@@ -153,7 +134,6 @@ export function checkEnvReferences(
       options.source === 'deployment'
         ? `${key} references env.${variable}, which is not among the secrets of the deployment${caseHint}, and this update keeps them because the action's secrets input is empty: set the secrets input with ${variable} and every other variable the deployment needs (a non-empty input replaces them all) — the agent server will not start without it.`
         : `${key} references env.${variable}, which is not in the deployment's environment${caseHint}: add ${variable} to the action's secrets input — the agent server will not start without it.`;
-    findings.push({ level: 'error', message, key, file: parsed.file, line, column });
-  }
-  return findings;
+    return [{ level: 'error', message, key, file: parsed.file, line, column }];
+  });
 }

@@ -19,40 +19,34 @@ const EXAMPLE = '"./src/agent/graph.py:graph"';
 /** The other code references of the config, read like the graphs' (`<file>:<attribute>`). */
 const CODE_KEYS = ['auth.path', 'encryption.path', 'http.app', 'checkpointer.path', 'store.path'];
 
-/** Where the path `written` in the config is, when it is a file (or a `folder`) of the repository. */
-function locate(
-  c: Checker,
-  key: string,
-  node: Node,
-  written: string,
-  folder = false,
-  report = c.error,
-) {
+/**
+ * Where the path `written` in the config is, when it is a file of the repository, or with
+ * `folder` (how to report a wrong one) a folder.
+ */
+function locate(c: Checker, key: string, node: Node, written: string, folder?: Checker['error']) {
+  const report = folder ?? c.error;
   const resolved = c.resolve(written);
-  if (resolved.ok && resolved.kind === (folder ? 'directory' : 'file')) return resolved;
-  if (!resolved.ok && resolved.problem === 'absolute') {
-    c.warning(
-      key,
-      node,
-      `${key} uses the absolute path ${written}, which cannot be checked here: it must exist inside the built image. Prefer a path relative to the config (${c.relativeToHint}).`,
-    );
-    return undefined;
-  }
+  if (resolved.kind === (folder ? 'directory' : 'file')) return resolved;
   const thing = folder ? 'folder' : 'file';
-  const problem = !resolved.ok
-    ? `which is outside the repository (${c.relativeToHint}). The platform builds from the repository only: move the ${thing} into it and fix the path.`
-    : resolved.kind === 'missing'
-      ? `which is not in the repository (looked for ${resolved.relative}; ${c.relativeToHint}). Fix the path in ${c.file} or commit the ${thing}.`
-      : folder
-        ? 'which is a file: a local dependency is a folder (with a pyproject.toml, setup.py or Python packages).'
-        : `which is a folder: point to the source file that defines it, e.g. ${EXAMPLE}.`;
-  report(key, node, `${key} points to ${written}, ${problem}`);
+  const problem =
+    resolved.kind === 'absolute'
+      ? `which cannot be checked here: it must exist inside the built image. Prefer a path relative to the config (${c.relativeToHint}).`
+      : resolved.kind === 'outside'
+        ? `which is outside the repository (${c.relativeToHint}). The platform builds from the repository only: move the ${thing} into it and fix the path.`
+        : resolved.kind === 'missing'
+          ? `which is not in the repository (looked for ${resolved.relative}; ${c.relativeToHint}). Fix the path in ${c.file} or commit the ${thing}.`
+          : folder
+            ? 'which is a file: a local dependency is a folder (with a pyproject.toml, setup.py or Python packages).'
+            : `which is a folder: point to the source file that defines it, e.g. ${EXAMPLE}.`;
+  // An absolute path may well exist in the image: a doubt, not an error.
+  const [verb, say] =
+    resolved.kind === 'absolute' ? ['uses the absolute path', c.warning] : ['points to', report];
+  say(key, node, `${key} ${verb} ${written}, ${problem}`);
   return undefined;
 }
 
 function checkFile(c: Checker, key: string, node: Node, module: string) {
-  const isFile =
-    module.includes('/') || module.includes('\\') || SOURCE_EXTENSIONS.has(extname(module));
+  const isFile = /[/\\]/.test(module) || SOURCE_EXTENSIONS.has(extname(module));
   return isFile ? locate(c, key, node, module) : undefined;
 }
 
@@ -60,15 +54,11 @@ function checkFile(c: Checker, key: string, node: Node, module: string) {
 function graphSpec(c: Checker, key: string, node: Node): Node | undefined {
   if (node.type === 'string') return node;
   const must = `give it as a string like ${EXAMPLE} or an object like {"path": ${EXAMPLE}, "description": "..."}.`;
-  if (node.type !== 'object') {
-    c.mistyped(key, node, must);
-    return undefined;
-  }
+  if (node.type !== 'object') return c.mistyped(key, node, must);
   c.unknownKeys(key, node, ['path', 'description']);
-  for (const { key: name, value } of properties(node)) {
-    if (name === 'description' && value.type !== 'string' && value.type !== 'null')
-      c.mistyped(`${key}.description`, value, 'it must be a string.');
-  }
+  const description = child(node, 'description'); // the one the platform reads
+  if (description && description.type !== 'string' && description.type !== 'null')
+    c.mistyped(`${key}.description`, description, 'it must be a string.');
   const path = child(node, 'path');
   if (path?.type === 'string') return path;
   if (path) c.mistyped(`${key}.path`, path, `it must be a string like ${EXAMPLE}.`);
@@ -107,11 +97,8 @@ function checkGraphs(c: Checker, root: Node) {
       problem = `is "${spec}" without an attribute: write it as "<file or module>:<attribute>", e.g. "${module}:graph" (the variable that holds the graph or its factory).`;
     else if (module === '' || attribute[0] === '' || attribute.length > 1)
       problem = `is "${spec}", which is not "<file or module>:<attribute>" with one ':', e.g. ${EXAMPLE}.`;
-    if (problem) {
-      c.error(key, node, `${key} ${problem}`);
-      continue;
-    }
-    const file = checkFile(c, key, node, module);
+    if (problem) c.error(key, node, `${key} ${problem}`);
+    const file = !problem && checkFile(c, key, node, module);
     if (file) files.push({ key, node, ...file });
   }
   return { files, python };
@@ -130,34 +117,28 @@ function checkDependencies(c: Checker, root: Node, python: boolean) {
           (deps.children ?? []).length === 0 &&
           'dependencies is empty, which a Python config does not allow: add "." (the folder of the config) or the folders of your packages.';
   if (problem) c.error('dependencies', deps ?? root, problem);
-  const folders: string[] = [];
   // A JS config's build does not install `dependencies`: a wrong local path is only suspicious.
   const report = python ? c.error : c.warning;
   const items = deps?.type === 'array' ? (deps.children ?? []) : [];
-  items.forEach((item, index) => {
+  return items.flatMap((item, index) => {
     const key = `dependencies[${index}]`;
     const must = 'dependencies are strings (a package name, or a local folder starting with ".").';
-    if (item.type !== 'string') return c.mistyped(key, item, must);
+    if (item.type !== 'string') c.mistyped(key, item, must);
     const written = String(item.value);
-    const folder = written.startsWith('.') && locate(c, key, item, written, true, report);
-    if (folder) folders.push(folder.absolute);
+    const local = item.type === 'string' && written.startsWith('.');
+    const folder = local && locate(c, key, item, written, report);
+    return folder ? [folder.absolute] : [];
   });
-  return folders;
 }
 
 export function checkCode(c: Checker, root: Node): void {
   const graphs = checkGraphs(c, root);
   const python = graphs.python || child(root, 'python_version')?.type === 'string';
   const folders = checkDependencies(c, root, python);
-  if (python && folders.length > 0) {
-    for (const ref of graphs.files) {
-      if (folders.some((f) => isInside(f, ref.absolute))) continue;
-      c.error(
-        ref.key,
-        ref.node,
-        `${ref.key} is in ${ref.relative}, which no local entry of "dependencies" contains, so the build will not include it: add its folder (or ".") to dependencies.`,
-      );
-    }
+  for (const { key, node, absolute, relative } of graphs.files) {
+    const message = `${key} is in ${relative}, which no local entry of "dependencies" contains, so the build will not include it: add its folder (or ".") to dependencies.`;
+    if (python && folders.length > 0 && !folders.some((f) => isInside(f, absolute)))
+      c.error(key, node, message);
   }
   for (const key of CODE_KEYS) {
     const [section = '', field = ''] = key.split('.');

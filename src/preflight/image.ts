@@ -29,9 +29,8 @@ function problem(imageUri: string): string | undefined {
     return `${KEY} is empty: set it to the image to deploy, e.g. ${EXAMPLE}.`;
   if (/\s/.test(imageUri))
     return `${KEY} "${imageUri}" contains whitespace: give one image reference, e.g. ${EXAMPLE}.`;
-  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(imageUri)) {
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(imageUri))
     return `${KEY} "${imageUri}" starts with a URL scheme: give the image reference without it, e.g. ${EXAMPLE}.`;
-  }
   let name = imageUri;
   const at = name.indexOf('@');
   if (at >= 0) {
@@ -39,17 +38,15 @@ function problem(imageUri: string): string | undefined {
     name = name.slice(0, at);
     const [, algorithm = '', hex = ''] = DIGEST.exec(digest) ?? [];
     const length = DIGEST_HEX[algorithm]; // of the algorithms known here; the others: any
-    if (!algorithm || (length !== undefined && !new RegExp(`^[a-f0-9]{${length}}$`).test(hex))) {
+    if (!algorithm || (length !== undefined && !new RegExp(`^[a-f0-9]{${length}}$`).test(hex)))
       return `${KEY} "${imageUri}" has an invalid digest "${digest}": write it as <algorithm>:<hex>, e.g. sha256: followed by 64 lowercase hex digits.`;
-    }
   }
   const colon = name.lastIndexOf(':');
   if (colon > name.lastIndexOf('/')) {
     const tag = name.slice(colon + 1);
     name = name.slice(0, colon);
-    if (!TAG.test(tag)) {
+    if (!TAG.test(tag))
       return `${KEY} "${imageUri}" has an invalid tag "${tag}": a tag is 1 to 128 letters, digits, "_", "." or "-", not starting with "." or "-".`;
-    }
   }
   if (name.length > 255) return `${KEY} "${imageUri}" has a name longer than 255 characters.`;
   const components = name.split('/');
@@ -58,16 +55,14 @@ function problem(imageUri: string): string | undefined {
     components.length > 1 &&
     (/[.:]/.test(first) || first === 'localhost' || first !== first.toLowerCase())
   ) {
-    if (!DOMAIN.test(first)) {
+    if (!DOMAIN.test(first))
       return `${KEY} "${imageUri}" has an invalid registry "${first}": write host[:port], e.g. ghcr.io or registry.example.com:5000.`;
-    }
     components.shift();
   }
   for (const component of components) {
     if (PATH_COMPONENT.test(component)) continue;
-    if (PATH_COMPONENT.test(component.toLowerCase())) {
+    if (PATH_COMPONENT.test(component.toLowerCase()))
       return `${KEY} "${imageUri}": the repository name must be lowercase ("${component}" → "${component.toLowerCase()}").`;
-    }
     return `${KEY} "${imageUri}" has an invalid repository name part "${component}": use lowercase letters and digits, separated by ".", "_", "__" or "-" (e.g. ${EXAMPLE}).`;
   }
   return undefined;

@@ -9,8 +9,9 @@ import { readdirSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { getNodeValue } from 'jsonc-parser';
 import { isInside, readInsideWorkspace, refusalText } from '../lib/paths.js';
+import type { Config, GithubContext } from '../inputs/config.js';
 import type { Logger } from '../lib/untrusted.js';
-import { Checker, child, pathKind, workspaceRelative } from './document.js';
+import { Checker, child, workspaceRelative } from './document.js';
 import type { Finding, ParsedLangGraphConfig } from './document.js';
 import { checkEnv, checkEnvReferences } from './env.js';
 import { checkCode } from './graphs.js';
@@ -31,21 +32,15 @@ export interface PreflightResult {
 const INPUT = 'config-path';
 const EXAMPLES = 'e.g. langgraph.json or apps/agent/langgraph.json';
 
-/** Reads and checks the LangGraph config. Pure: findings only, no logging. */
-export function preflightConfig(opts: {
-  /** Absolute path of the checkout (`GITHUB_WORKSPACE`). */
-  workspace: string;
-  /** The `config-path` input, relative to the repository root. */
-  configPath: string;
-  /**
-   * Names of the `secrets` input (`[]` on a create with an empty input: the environment will
-   * be empty). `undefined` = the input is empty on an update: the deployment keeps its
-   * environment, unknown until the lookup, so the variable check is left to the caller.
-   */
-  secretNames?: string[];
-}): PreflightResult {
-  const workspace = resolve(opts.workspace);
-  const written = opts.configPath;
+/**
+ * Reads and checks the LangGraph config. Pure: findings only, no logging. Without `secrets` (an
+ * empty input) the variable check is left to the caller, for after the deployment's lookup.
+ */
+export function preflightConfig(
+  config: Pick<Config, 'configPath' | 'secrets'> & { github: Pick<GithubContext, 'workspace'> },
+): PreflightResult {
+  const workspace = resolve(config.github.workspace);
+  const written = config.configPath;
   const absolute = resolve(workspace, written);
   const file = workspaceRelative(workspace, absolute);
   const inputError = (problem: string): PreflightResult => ({
@@ -60,14 +55,14 @@ export function preflightConfig(opts: {
           ? `"${written}" points outside the repository: give a path inside it, relative to the repository root, ${EXAMPLES}.`
           : undefined;
   if (problem) return inputError(problem);
-  // An empty workspace means no checkout step: the checks are just skipped.
-  if (pathKind(absolute) === 'missing' && !holdsFiles(workspace)) {
-    const skipped = `The LangGraph config checks were skipped: ${file} is not in the workspace (no checkout). Add actions/checkout before this step to check the config before deploying.`;
-    return { findings: [{ level: 'notice', key: INPUT, message: skipped }], skipped };
-  }
   // The one rule for reading from the checkout: real path inside it, not `.git`, a regular
   // file opened without blocking, at most 5 MB.
   const read = readInsideWorkspace(workspace, written, 5_000_000);
+  // An empty workspace means no checkout step: the checks are just skipped.
+  if (!read.ok && read.refusal === 'missing' && !holdsFiles(workspace)) {
+    const skipped = `The LangGraph config checks were skipped: ${file} is not in the workspace (no checkout). Add actions/checkout before this step to check the config before deploying.`;
+    return { findings: [{ level: 'notice', key: INPUT, message: skipped }], skipped };
+  }
   if (!read.ok) {
     const refused: Partial<Record<typeof read.refusal, string>> = {
       // A workspace that holds files is a checkout: a config that is not in it is a wrong path
@@ -86,26 +81,21 @@ export function preflightConfig(opts: {
   }
   const c = new Checker(read.text, workspace, file);
   const root = c.root;
-  if (root?.type !== 'object') {
-    const must = `${file} must hold a JSON object ({"graphs": {...}, ...})`;
-    if (root) c.error(undefined, root, `${must}, not ${root.type}.`);
-    return { findings: c.findings };
-  }
+  if (!root) return { findings: c.findings };
 
   checkKeys(c, root);
   checkCode(c, root);
   const configEnvNames = checkEnv(c, child(root, 'env'));
   const envReferences = checkWebhooks(c, root);
   const parsed = { file, json: getNodeValue(root), envReferences, configEnvNames };
-  const findings = c.findings;
-  if (opts.secretNames !== undefined)
-    findings.push(...checkEnvReferences(parsed, opts.secretNames));
+  const names = config.secrets?.map((s) => s.name);
+  if (names) c.findings.push(...checkEnvReferences(parsed, names));
   // Document order reads best in the annotations list.
-  findings.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
-  return { findings, parsed };
+  c.findings.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  return { findings: c.findings, parsed };
 }
 
-/** Whether the workspace folder exists and holds anything (a checkout). */
+/** Whether the workspace exists and holds anything: a checkout. */
 function holdsFiles(workspace: string): boolean {
   try {
     return readdirSync(workspace).length > 0;

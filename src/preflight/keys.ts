@@ -1,4 +1,4 @@
-/** Unknown top-level keys and duplicate keys: suspicious, so warnings. */
+/** Unknown top-level keys and keys given twice: suspicious, so warnings. */
 import type { Checker, Node } from './document.js';
 import { properties } from './document.js';
 
@@ -28,21 +28,16 @@ const TOP_LEVEL_KEYS = [
   'webhooks',
 ];
 
-export function checkKeys(c: Checker, root: Node): void {
-  c.unknownKeys('', root, TOP_LEVEL_KEYS);
-  checkDuplicates(c, root, '');
-}
-
 /** A key given twice in one object: JSON readers keep the last one, silently. */
-function checkDuplicates(c: Checker, node: Node, path: string): void {
+export function checkKeys(c: Checker, node: Node, path = ''): void {
+  if (node === c.root) c.unknownKeys('', node, TOP_LEVEL_KEYS);
   const seen = new Set<string>();
   for (const { key, keyNode, value } of properties(node)) {
     const full = path ? `${path}.${key}` : key;
     const message = `${full} is given more than once; only the last one is used. Remove the others.`;
     if (seen.has(key)) c.warning(full, keyNode, message);
     seen.add(key);
-    checkDuplicates(c, value, full);
+    checkKeys(c, value, full);
   }
-  const items = node.type === 'array' ? (node.children ?? []) : [];
-  items.forEach((item, i) => checkDuplicates(c, item, `${path}[${i}]`));
+  if (node.type === 'array') node.children?.forEach((v, i) => checkKeys(c, v, `${path}[${i}]`));
 }

@@ -46,9 +46,8 @@ function list(must: string, item: Rule): Rule {
 function object(keys: Record<string, Rule>, optional = false): Rule {
   const known = Object.keys(keys);
   return (c, key, node) => {
-    if (node.type !== 'object') {
+    if (node.type !== 'object')
       return c.mistyped(key, node, `it must be an object (${known.join(', ')}).`);
-    }
     c.unknownKeys(key, node, known);
     for (const { key: name, value } of properties(node)) {
       // Own rules only: a key such as "toString" must not reach Object.prototype's.
@@ -84,16 +83,10 @@ function checkScalar(c: Checker, key: string, node: Node, what = 'a boolean', ma
 function envPrefix(c: Checker, webhooks: Node | undefined): string {
   const key = 'webhooks.env_prefix';
   const node = child(webhooks, 'env_prefix');
-  if (node?.type === 'string' && node.value === '') {
-    c.warning(
-      key,
-      node,
-      `${key} is empty, so header templates may read any variable of the deployment (LANGSMITH_API_KEY included). Set a prefix such as "${DEFAULT_ENV_PREFIX}" unless that is intended.`,
-    );
-  }
+  const unprefixed = `${key} is empty, so header templates may read any variable of the deployment (LANGSMITH_API_KEY included). Set a prefix such as "${DEFAULT_ENV_PREFIX}" unless that is intended.`;
+  if (node?.type === 'string' && node.value === '') c.warning(key, node, unprefixed);
   if (!node || node.type === 'string') return node ? String(node.value) : DEFAULT_ENV_PREFIX;
-  const headers = child(webhooks, 'headers');
-  const used = headers?.type === 'object' && (headers.children ?? []).length > 0;
+  const used = properties(child(webhooks, 'headers')).length > 0;
   const message = `${key} is ${typeName(node)}${used ? ', and with headers set the agent server does not start' : ''}: set a string such as "${DEFAULT_ENV_PREFIX}", or remove the key to use that default.`;
   (used ? c.error : c.warning)(key, node, message);
   return DEFAULT_ENV_PREFIX;
@@ -107,17 +100,10 @@ function checkHeader(
   refs: EnvReference[],
 ): void {
   const key = `webhooks.headers.${name}`;
-  if (!HEADER_NAME.test(name)) {
-    c.warning(
-      key,
-      keyNode,
-      `${key}: "${name}" is not a valid HTTP header name (letters, digits and !#$%&'*+.^_\`|~- only), so webhook requests may fail. Rename the header.`,
-    );
-  }
-  if (node.type !== 'string') {
-    const must = 'header values must be strings, and the agent server does not start otherwise.';
-    return c.mistyped(key, node, must);
-  }
+  const badName = `${key}: "${name}" is not a valid HTTP header name (letters, digits and !#$%&'*+.^_\`|~- only), so webhook requests may fail. Rename the header.`;
+  if (!HEADER_NAME.test(name)) c.warning(key, keyNode, badName);
+  const must = 'header values must be strings, and the agent server does not start otherwise.';
+  if (node.type !== 'string') return c.mistyped(key, node, must);
   const example = `\${{ env.${prefix || 'MY_'}NAME }}`;
   // Each `${{ … }}` template is checked and cut out; the rest is the literal text. A `${{`
   // that is not closed ends the templates: what follows it is neither.
@@ -126,9 +112,6 @@ function checkHeader(
     const expression = inner?.trim() ?? '';
     const variable = expression.slice(4);
     const secret = expression.startsWith('secrets.') ? expression.slice(8) : undefined;
-    const rest = variable.toUpperCase().startsWith(prefix.toUpperCase())
-      ? variable.slice(prefix.length)
-      : variable;
     let problem: string | undefined;
     if (inner === undefined)
       problem = `has a template that is not closed with "}}": write ${example}. The agent server does not start otherwise.`;
@@ -137,7 +120,7 @@ function checkHeader(
     else if (!VARIABLE.test(variable))
       problem = `has the template ${whole}, whose variable name ${variable === '' ? 'is missing' : `"${variable}" is not valid (letters, digits and _, not starting with a digit)`}: write ${example}. The agent server does not start otherwise.`;
     else if (prefix !== '' && !variable.startsWith(prefix))
-      problem = `references env.${variable}, but only variables starting with ${prefix} may be referenced (webhooks.env_prefix). Rename the variable to ${prefix}${rest} in the config and in the action's secrets.`;
+      problem = `references env.${variable}, but only variables starting with ${prefix} may be referenced (webhooks.env_prefix). Rename the variable to ${prefix}${variable.slice(variable.toUpperCase().startsWith(prefix.toUpperCase()) ? prefix.length : 0)} in the config and in the action's secrets.`;
     // Where the template is in the string literal (escapes aside), for the column.
     const source = c.text.slice(node.offset, node.offset + node.length);
     const at = node.offset + Math.max(0, source.indexOf(inner === undefined ? '${{' : whole));
@@ -145,27 +128,15 @@ function checkHeader(
     else refs.push({ variable, key, ...c.position(at) });
     return '';
   });
-  if (/\$\{(?!\{)|(?<!\$)\{\{\s*env\./.test(literal)) {
-    c.warning(
-      key,
-      node,
-      `${key} contains something like a template that is not of the form \${{ env.NAME }} (two braces after $), so it is sent literally. Fix the braces if it should read a variable.`,
-    );
-  }
+  const lookAlike = `${key} contains something like a template that is not of the form \${{ env.NAME }} (two braces after $), so it is sent literally. Fix the braces if it should read a variable.`;
+  if (/\$\{(?!\{)|(?<!\$)\{\{\s*env\./.test(literal)) c.warning(key, node, lookAlike);
   // `X-Api-Key` → `X_API_KEY`, for the suggested variable name.
-  const variable = name
-    .toUpperCase()
-    .replace(/[^A-Z0-9_]+/g, '_')
-    .replace(/^_+|_+$/g, '');
-  const suggested = `${prefix || DEFAULT_ENV_PREFIX}${variable}`;
+  const variable = name.toUpperCase().replace(/[^A-Z0-9_]+/g, '_');
+  const suggested = `${prefix || DEFAULT_ENV_PREFIX}${variable.replace(/^_+|_+$/g, '')}`;
   const literalPart = literal.replace(/^\s*(Bearer|Basic|Token|Bot)\s+/i, '').trim();
-  if (looksLikeSecret(literal) || (SENSITIVE_HEADER.test(name) && literalPart.length >= 8)) {
-    c.warning(
-      key,
-      node,
-      `${key} has a literal value that looks like a secret, readable by anyone who can read the repository. Reference a variable instead: \${{ env.${suggested} }} in the config, and ${suggested} in the action's secrets input.`,
-    );
-  }
+  const secret = `${key} has a literal value that looks like a secret, readable by anyone who can read the repository. Reference a variable instead: \${{ env.${suggested} }} in the config, and ${suggested} in the action's secrets input.`;
+  if (looksLikeSecret(literal) || (SENSITIVE_HEADER.test(name) && literalPart.length >= 8))
+    c.warning(key, node, secret);
 }
 
 function checkDomain(c: Checker, key: string, node: Node): void {
@@ -214,9 +185,8 @@ const URL_POLICY = object({
 /** Checks `webhooks` and `http.disable_webhooks`; returns the env references to resolve. */
 export function checkWebhooks(c: Checker, root: Node): EnvReference[] {
   const http = child(root, 'http');
-  if (http && http.type !== 'object' && http.type !== 'null') {
+  if (http && http.type !== 'object' && http.type !== 'null')
     c.mistyped('http', http, 'it must be an object.');
-  }
   const disable = child(http, 'disable_webhooks');
   if (disable) checkScalar(c, 'http.disable_webhooks', disable);
 
@@ -228,9 +198,8 @@ export function checkWebhooks(c: Checker, root: Node): EnvReference[] {
       env_prefix: () => undefined, // read above: the headers need it
       url: URL_POLICY,
       headers: (c, key, node) => {
-        if (node.type !== 'object') {
+        if (node.type !== 'object')
           return c.mistyped(key, node, 'it must be an object of header names to string values.');
-        }
         for (const header of properties(node)) checkHeader(c, header, prefix, refs);
       },
       allowed_fields: list(
