@@ -3,7 +3,6 @@
  * DEPLOYED, failed or SKIPPED, within the run's deadline. The gaps between checks come from
  * `nextPollDelay` (poll-policy.ts); time comes from an injectable Clock.
  */
-
 import type { ControlPlane } from '../api/client.js';
 import type { Revision } from '../api/schemas.js';
 import { ActionError, ApiError, CancelledError, DeadlineError } from '../lib/errors.js';
@@ -37,7 +36,6 @@ export interface WaitResult {
   outcome: FinalOutcome;
   status: string;
   revision: Revision;
-  timeline: StatusChange[];
   pollCount: number;
 }
 
@@ -93,7 +91,6 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
   const label = `Revision ${revisionId.length > 9 ? `${revisionId.slice(0, 8)}…` : revisionId}`;
   const ids = `revision ${revisionId} of deployment ${deploymentId}`;
   const start = clock.now();
-  const timeline: StatusChange[] = [];
   /** The latest status seen, and the latest revision read. */
   let current: StatusChange | undefined;
   let lastRevision: Revision | undefined;
@@ -143,7 +140,7 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
     const outcome = held && endsWait(held.status, Infinity);
     if (!held || !outcome) throw timedOut();
     heldTooLong(held.status, clock.now());
-    return { outcome, status: held.status, revision: held, timeline, pollCount };
+    return { outcome, status: held.status, revision: held, pollCount };
   };
 
   // Earlier revisions tell how long a deploy usually takes here. Best effort, fetched
@@ -221,16 +218,9 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
         );
         statusSince = !current
           ? now
-          : statusStartEstimate({
-              createdAt: revision.created_at,
-              updatedAt: revision.updated_at,
-              waitStartedAt: start,
-              previousCheckAt,
-              now,
-            });
+          : statusStartEstimate({ ...revision, waitStartedAt: start, previousCheckAt, now });
         const change: StatusChange = { status, at: now, lastSeenAt: now };
         current = change;
-        timeline.push(change);
         callback('status', () => opts.onStatus?.(change));
       } else {
         if (current) current.lastSeenAt = now;
@@ -242,7 +232,7 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
       const outcome = endsWait(status, now - (current?.at ?? now));
       if (outcome) {
         if (!revisionStatus(status).final) heldTooLong(status, now);
-        return { outcome, status, revision, timeline, pollCount };
+        return { outcome, status, revision, pollCount };
       }
     }
 
