@@ -89,14 +89,14 @@ export function nextPollDelay(state: PollState): number {
  * the call that created the revision), and kept between the previous check (the status was
  * not there yet) and this one. Without usable dates: this check (the old behaviour).
  */
-export function statusStartEstimate(input: {
-  createdAt: string;
-  updatedAt: string;
-  waitStartedAt: number;
-  previousCheckAt: number;
-  now: number;
-}): number {
-  const sinceCreated = Date.parse(input.updatedAt) - Date.parse(input.createdAt);
+export function statusStartEstimate(
+  input: Pick<Revision, 'created_at' | 'updated_at'> & {
+    waitStartedAt: number;
+    previousCheckAt: number;
+    now: number;
+  },
+): number {
+  const sinceCreated = Date.parse(input.updated_at) - Date.parse(input.created_at);
   // A status that changed while updated_at stayed at created_at: the dates say nothing.
   if (!Number.isFinite(sinceCreated) || sinceCreated <= 0) return input.now;
   const lower = Math.min(input.previousCheckAt, input.now);
