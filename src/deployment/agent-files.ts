@@ -10,14 +10,7 @@
  * builds).
  */
 import { posix } from 'node:path';
-
-/** One changed file as GitHub's compare API lists it. */
-export interface ChangedFile {
-  filename: string;
-  status: string;
-  /** Set for `renamed` (and `copied`): the path it had before. */
-  previous_filename?: string | undefined;
-}
+import type { ChangedFile } from '../report/github/compare.js';
 
 /** Folders (every file below counts) and single files the agent is built from. */
 export interface AgentPaths {
