@@ -250,12 +250,9 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
     const untilGiveUp =
       finalAfterMs === undefined || !current ? Infinity : finalAfterMs - (clock.now() - current.at);
     const sleepMs = Math.max(0, Math.min(delay, deadline.remainingMs(), untilGiveUp));
-    try {
-      await clock.sleep(sleepMs, signal);
-    } catch (error) {
-      if (signal?.aborted) throw cancelled();
-      throw error;
-    }
+    await clock.sleep(sleepMs, signal).catch((error: unknown) => {
+      throw signal?.aborted ? cancelled() : error;
+    });
   }
 }
 
