@@ -28,6 +28,7 @@ import type { ParsedLangGraphConfig } from '../preflight/index.js';
 import type { RunContext } from '../commands/context.js';
 import { readChanges, type Comparison } from '../report/github/compare.js';
 import { inert } from '../lib/untrusted.js';
+import { errorMessage, isRecord } from '../lib/text.js';
 import { agentChange } from './agent-files.js';
 import { revisionStatus } from './revision-status.js';
 
@@ -56,14 +57,9 @@ const byKey = ([a]: readonly [string, unknown], [b]: readonly [string, unknown])
 
 /** JSON with object keys sorted at every depth: one text for one value. */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(byKey);
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
+  return JSON.stringify(value ?? null, (_key, v: unknown) =>
+    isRecord(v) ? Object.fromEntries(Object.entries(v).sort(byKey)) : v,
+  );
 }
 
 /** The canonical text the HMAC covers (the record entry itself is never part of it). */
@@ -332,7 +328,7 @@ export async function checkUnchanged(
   const read = (id: string) =>
     ctx.client.getRevision(found.id, id).catch((error: unknown) => {
       ctx.logger.debug(
-        `skip-unchanged: could not read revision ${inert(id)}: ${inert(error instanceof Error ? error.message : error, 300)}`,
+        `skip-unchanged: could not read revision ${inert(id)}: ${inert(errorMessage(error), 300)}`,
       );
       return undefined;
     });
