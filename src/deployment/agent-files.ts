@@ -11,6 +11,7 @@
  */
 import { posix } from 'node:path';
 import type { ChangedFile } from '../report/github/compare.js';
+import { isRecord } from '../lib/text.js';
 
 /** Folders (every file below counts) and single files the agent is built from. */
 export interface AgentPaths {
@@ -30,9 +31,7 @@ function inRepo(base: string, written: string): string | undefined {
 function strings(json: unknown, key = ''): { key: string; value: string }[] {
   if (typeof json === 'string') return [{ key, value: json }];
   if (Array.isArray(json)) return json.flatMap((v) => strings(v, key));
-  if (json !== null && typeof json === 'object') {
-    return Object.entries(json as Record<string, unknown>).flatMap(([k, v]) => strings(v, k));
-  }
+  if (isRecord(json)) return Object.entries(json).flatMap(([k, v]) => strings(v, k));
   return [];
 }
 
