@@ -71,7 +71,6 @@ export async function fetchLogTail(
  * before (same `id`) are not printed twice.
  */
 export class BuildLogStream {
-  /** Lines printed so far. */
   printed = 0;
   /** Set when the install answered 404/405: no more reads. */
   unavailable = false;
@@ -174,7 +173,6 @@ export function printLogBlock(title: string, lines: readonly string[]): void {
   endGroup();
 }
 
-/** Entries as lines: multi-line entries split, blank lines dropped. */
 function linesOf(entries: unknown[]): string[] {
   return entries
     .flatMap((entry) => renderLogEntry(entry).split('\n'))

@@ -333,7 +333,6 @@ export async function withRevision(
   return { deployment: current, revisionId, created: what === 'create' };
 }
 
-/** What a refusal means, for the notice. */
 const REFUSALS: Record<404 | 405 | 409, string> = {
   404: 'the control plane does not know the revision or does not offer the call (HTTP 404)',
   405: 'this control plane does not offer the call (HTTP 405)',

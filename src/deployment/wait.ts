@@ -91,7 +91,6 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
   const label = `Revision ${revisionId.length > 9 ? `${revisionId.slice(0, 8)}…` : revisionId}`;
   const ids = `revision ${revisionId} of deployment ${deploymentId}`;
   const start = clock.now();
-  /** The latest status seen, and the latest revision read. */
   let current: StatusChange | undefined;
   let lastRevision: Revision | undefined;
   let lastMessage: string | undefined;
