@@ -191,7 +191,7 @@ describe('waitForRevision logging', () => {
       'AWAITING_DEPLOY',
       'DEPLOYED',
     ]);
-    const result = await waitForRevision(opts);
+    await waitForRevision(opts);
     const statusLines = logger.messages('info').filter((m) => m.includes(' status: '));
     // Checks at 0, 15, 30, 45, 60, 75, 90 and 105 s: each line names the previous check's
     // status and how long ago that check was, never a time "spent" in a status.
