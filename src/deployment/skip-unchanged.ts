@@ -1,24 +1,15 @@
 /**
- * `skip-unchanged`: a run that would build what is already live requests no new revision.
+ * `skip-unchanged`: a run that would build what is already live requests no new revision. What
+ * must be the same, and why the keyed record lives in the deployment's environment: the
+ * README's "Skip unchanged" section.
  *
  * The decision is pure (`skipDecision`); `checkUnchanged`, a step of `command: deploy`, does
  * the reads it needs (the live and latest revisions, and for `github` across commits GitHub's
- * compare), and `recordSettings` adds the keyed record of the settings to what the write path
- * sends, for the next run. The live revision counts as this run's only when everything a new
- * revision would be built from is the same:
- * - the code: `github` the same commit (the PR head on pull requests), or a commit whose change
- *   since the live one touches no file the agent is built from (`agent-files.ts`); `upload` the
- *   same archive (`source-digest`, through the record);
- * - `repo_ref` and `langgraph_config_path` (`github`);
- * - the settings the run sends (`secrets`, `resource-spec`, `install-command`, `build-command`),
- *   proven the same by a keyed record that a reader can neither reverse nor test guesses
- *   against: one more environment entry, `RECORD_NAME`, sent with the secrets, whose value is an
- *   HMAC-SHA-256 of the canonical form of those four inputs and of what the revision is built
- *   from (the commit for `github`, the archive's SHA-256 for `upload`), keyed by HKDF-SHA-256 of
- *   the API key and the deployment's name (only a holder of the API key can compute or check
- *   it). The next run reads it back from `GET /v2/deployments/{id}` (`secrets`, as LangChain's
- *   Terraform provider reads it) and recomputes it for the live revision's commit (or archive):
- *   equal means the same settings built that very code.
+ * compare; which files count is `agent-files.ts`), and `recordSettings` adds the keyed record
+ * to what the write path sends, for the next run. The record, `RECORD_NAME` sent with the
+ * secrets, is `v1:` and an HMAC-SHA-256 of the canonical form of the four recorded inputs and of
+ * what the revision is built from (the commit, or the archive's SHA-256), keyed by HKDF-SHA-256
+ * of the API key and the deployment's name: only a holder of the API key can compute or check it.
  */
 import { createHmac, hkdfSync } from 'node:crypto';
 import type { Deployment, Revision } from '../api/schemas.js';
@@ -263,18 +254,12 @@ export function skipDecision(
       );
     }
     const binding = bindingOf(config, built);
-    const mismatch = recordMismatch(
-      config.apiKey ?? '',
-      found.name,
-      config,
-      found.secrets,
-      binding,
-    );
-    if (mismatch) {
+    const differs = recordMismatch(config.apiKey ?? '', found.name, config, found.secrets, binding);
+    if (differs) {
       return build(
         config.source === 'upload'
-          ? `${mismatch}; with \`source: upload\` the record also covers the archive (\`source-digest\`)`
-          : mismatch,
+          ? `${differs}; with \`source: upload\` the record also covers the archive (\`source-digest\`)`
+          : differs,
       );
     }
     if (config.source === 'upload') because.push('the same archive (`source-digest`)');
