@@ -43,7 +43,6 @@ export interface WaitOptions extends RunBasics {
   client: ControlPlane;
   deploymentId: string;
   revisionId: string;
-  /** The longest gap between two checks (`poll-interval`). */
   pollIntervalMs: number;
   onStatus?: (change: StatusChange) => void;
   /**
