@@ -364,13 +364,10 @@ export function skippedMessage(name: string, decision: Skip, config: SkipConfig)
       : ` and ${decision.otherCommit ? '' : 'already '}runs commit ` +
         `${inert(decision.commitSha.slice(0, 12))} of ${inert(config.repoRef ?? '')} with ` +
         inert(config.configPath);
-  const settings =
-    sentSettings(config).length === 0
-      ? `this run sends no ${UNSKIPPABLE_INPUTS.map((u) => `\`${u.input}\``).join(', ')}`
-      : '';
-  const reasons = [...(decision.because ?? []).map((b) => inert(b, 1500)), settings].filter(
-    Boolean,
-  );
+  const reasons = (decision.because ?? []).map((b) => inert(b, 1500));
+  if (sentSettings(config).length === 0) {
+    reasons.push(`this run sends no ${UNSKIPPABLE_INPUTS.map((u) => `\`${u.input}\``).join(', ')}`);
+  }
   return (
     `Nothing to build: ${live}${what}; ${reasons.join('; ')}. No new revision was ` +
     'requested (skipped-build=true); the checks still run. To build anyway, set ' +
