@@ -453,8 +453,8 @@ function modelOne(
         last === undefined || !dated
           ? t
           : statusStartEstimate({
-              createdAt: iso(0),
-              updatedAt: iso(began),
+              created_at: iso(0),
+              updated_at: iso(began),
               waitStartedAt: 0,
               previousCheckAt: previous,
               now: t,

@@ -83,8 +83,8 @@ function simulate(
         last === undefined || !datesKnown
           ? t
           : statusStartEstimate({
-              createdAt: iso(0),
-              updatedAt: iso(began),
+              created_at: iso(0),
+              updated_at: iso(began),
               waitStartedAt: 0,
               previousCheckAt: previous,
               now: t,
@@ -385,21 +385,26 @@ function revision(id: string, status: string, created: number, updated: number):
 describe('statusStartEstimate', () => {
   const created = '2026-03-01T10:00:00.000Z';
   const at = (s: number) => new Date(Date.parse(created) + s * 1000).toISOString();
-  const base = { createdAt: created, waitStartedAt: 1_000, previousCheckAt: 200_000, now: 215_000 };
+  const base = {
+    created_at: created,
+    waitStartedAt: 1_000,
+    previousCheckAt: 200_000,
+    now: 215_000,
+  };
 
   it('times the status from updated_at, counted from the start of the wait', () => {
-    expect(statusStartEstimate({ ...base, updatedAt: at(205) })).toBe(206_000);
+    expect(statusStartEstimate({ ...base, updated_at: at(205) })).toBe(206_000);
   });
 
   it('keeps the estimate between the previous check and this one', () => {
-    expect(statusStartEstimate({ ...base, updatedAt: at(100) })).toBe(200_000);
-    expect(statusStartEstimate({ ...base, updatedAt: at(900) })).toBe(215_000);
+    expect(statusStartEstimate({ ...base, updated_at: at(100) })).toBe(200_000);
+    expect(statusStartEstimate({ ...base, updated_at: at(900) })).toBe(215_000);
   });
 
   it('falls back to this check when the dates are unusable', () => {
-    expect(statusStartEstimate({ ...base, updatedAt: 'yesterday' })).toBe(215_000);
-    expect(statusStartEstimate({ ...base, updatedAt: at(-5) })).toBe(215_000);
-    expect(statusStartEstimate({ ...base, updatedAt: created })).toBe(215_000);
+    expect(statusStartEstimate({ ...base, updated_at: 'yesterday' })).toBe(215_000);
+    expect(statusStartEstimate({ ...base, updated_at: at(-5) })).toBe(215_000);
+    expect(statusStartEstimate({ ...base, updated_at: created })).toBe(215_000);
   });
 });
 

@@ -10,14 +10,8 @@
  * builds).
  */
 import { posix } from 'node:path';
-
-/** One changed file as GitHub's compare API lists it. */
-export interface ChangedFile {
-  filename: string;
-  status: string;
-  /** Set for `renamed` (and `copied`): the path it had before. */
-  previous_filename?: string | undefined;
-}
+import type { ChangedFile } from '../report/github/compare.js';
+import { isRecord } from '../lib/text.js';
 
 /** Folders (every file below counts) and single files the agent is built from. */
 export interface AgentPaths {
@@ -37,9 +31,7 @@ function inRepo(base: string, written: string): string | undefined {
 function strings(json: unknown, key = ''): { key: string; value: string }[] {
   if (typeof json === 'string') return [{ key, value: json }];
   if (Array.isArray(json)) return json.flatMap((v) => strings(v, key));
-  if (json !== null && typeof json === 'object') {
-    return Object.entries(json as Record<string, unknown>).flatMap(([k, v]) => strings(v, k));
-  }
+  if (isRecord(json)) return Object.entries(json).flatMap(([k, v]) => strings(v, k));
   return [];
 }
 

@@ -50,11 +50,9 @@ export async function fetchLogTail(
 }
 
 /**
- * `build-log: stream`: the build log printed live while the revision builds, the way the
- * platform's own `langgraph deploy` CLI follows a remote build: at each status check while the
- * revision is building (the table's `building` phase: `AWAITING_BUILD`, `BUILDING`), ask
- * `build_logs` with `order: asc` from the last `next_offset` (keeping the previous offset when
- * none comes back), and print what is new.
+ * `build-log: stream` (the README's "Build and deploy logs"): at each status check in the
+ * table's `building` phase, what is new in `build_logs` (`order: asc` from the last
+ * `next_offset`, the previous one kept when none comes back), as `langgraph deploy` follows it.
  *
  * The status checks keep their timing: `onPoll` starts a read and returns at once (a read still
  * in flight makes it skip), and `finish` waits for the last read once the wait is over. Every
@@ -63,7 +61,6 @@ export async function fetchLogTail(
  * before (same `id`) are not printed twice.
  */
 export class BuildLogStream {
-  /** Lines printed so far. */
   printed = 0;
   /** Set when the install answered 404/405: no more reads. */
   unavailable = false;
@@ -164,7 +161,6 @@ export function printLogBlock(title: string, lines: readonly string[]): void {
   printUntrusted(lines, title);
 }
 
-/** Entries as lines: multi-line entries split, blank lines dropped. */
 function linesOf(entries: unknown[]): string[] {
   return entries
     .flatMap((entry) => renderLogEntry(entry).split('\n'))

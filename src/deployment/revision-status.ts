@@ -1,10 +1,9 @@
 /**
  * How the action treats each revision status: the one table. To change what a status means
  * (is it final? a failure? which log explains it? how is it polled? what does the summary
- * call it?), change its row here; `wait.ts`, `poll-policy.ts`, `logs.ts`, `skip-unchanged.ts`,
- * `upsert.ts` (interrupt-previous), the `deploy` command and the summary all read it. The statuses are
- * the ones the control plane's OpenAPI description lists; a status it adds later is treated as
- * still in progress (`UNKNOWN_STATUS`).
+ * call it?), change its row here: every reader of a status reads it. The statuses are the
+ * ones the control plane's OpenAPI description lists; a status it adds later is treated as still
+ * in progress (`UNKNOWN_STATUS`).
  * The simulator keeps its own list on purpose: it plays the platform, not the action.
  */
 
@@ -83,7 +82,6 @@ export const REVISION_STATUS = {
   },
 } as const satisfies Record<string, RevisionStatusRule>;
 
-/** How a status the table does not know is treated: still in progress. */
 export const UNKNOWN_STATUS: RevisionStatusRule = {
   ...inProgress('queued', 'in a state this action does not know'),
   note: 'not a status this action knows; it is taken as still in progress and the action keeps waiting',

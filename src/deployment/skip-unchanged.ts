@@ -1,24 +1,15 @@
 /**
- * `skip-unchanged`: a run that would build what is already live requests no new revision.
+ * `skip-unchanged`: a run that would build what is already live requests no new revision. What
+ * must be the same, and why the keyed record lives in the deployment's environment: the
+ * README's "Skip unchanged" section.
  *
  * The decision is pure (`skipDecision`); `checkUnchanged`, a step of `command: deploy`, does
  * the reads it needs (the live and latest revisions, and for `github` across commits GitHub's
- * compare), and `recordSettings` adds the keyed record of the settings to what the write path
- * sends, for the next run. The live revision counts as this run's only when everything a new
- * revision would be built from is the same:
- * - the code: `github` the same commit (the PR head on pull requests), or a commit whose change
- *   since the live one touches no file the agent is built from (`agent-files.ts`); `upload` the
- *   same archive (`source-digest`, through the record);
- * - `repo_ref` and `langgraph_config_path` (`github`);
- * - the settings the run sends (`secrets`, `resource-spec`, `install-command`, `build-command`),
- *   proven the same by a keyed record that a reader can neither reverse nor test guesses
- *   against: one more environment entry, `RECORD_NAME`, sent with the secrets, whose value is an
- *   HMAC-SHA-256 of the canonical form of those four inputs and of what the revision is built
- *   from (the commit for `github`, the archive's SHA-256 for `upload`), keyed by HKDF-SHA-256 of
- *   the API key and the deployment's name (only a holder of the API key can compute or check
- *   it). The next run reads it back from `GET /v2/deployments/{id}` (`secrets`, as LangChain's
- *   Terraform provider reads it) and recomputes it for the live revision's commit (or archive):
- *   equal means the same settings built that very code.
+ * compare; which files count is `agent-files.ts`), and `recordSettings` adds the keyed record
+ * to what the write path sends, for the next run. The record, `RECORD_NAME` sent with the
+ * secrets, is `v1:` and an HMAC-SHA-256 of the canonical form of the four recorded inputs and of
+ * what the revision is built from (the commit, or the archive's SHA-256), keyed by HKDF-SHA-256
+ * of the API key and the deployment's name: only a holder of the API key can compute or check it.
  */
 import { createHmac, hkdfSync } from 'node:crypto';
 import type { Deployment, Revision } from '../api/schemas.js';
@@ -28,6 +19,7 @@ import type { ParsedLangGraphConfig } from '../preflight/index.js';
 import type { RunContext } from '../commands/context.js';
 import { readChanges, type Comparison } from '../report/github/reads.js';
 import { inert } from '../lib/untrusted.js';
+import { errorMessage, isRecord } from '../lib/text.js';
 import { agentChange } from './agent-files.js';
 import { revisionStatus } from './revision-status.js';
 
@@ -56,14 +48,9 @@ const byKey = ([a]: readonly [string, unknown], [b]: readonly [string, unknown])
 
 /** JSON with object keys sorted at every depth: one text for one value. */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(byKey);
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
+  return JSON.stringify(value ?? null, (_key, v: unknown) =>
+    isRecord(v) ? Object.fromEntries(Object.entries(v).sort(byKey)) : v,
+  );
 }
 
 /** The canonical text the HMAC covers (the record entry itself is never part of it). */
@@ -267,18 +254,12 @@ export function skipDecision(
       );
     }
     const binding = bindingOf(config, built);
-    const mismatch = recordMismatch(
-      config.apiKey ?? '',
-      found.name,
-      config,
-      found.secrets,
-      binding,
-    );
-    if (mismatch) {
+    const differs = recordMismatch(config.apiKey ?? '', found.name, config, found.secrets, binding);
+    if (differs) {
       return build(
         config.source === 'upload'
-          ? `${mismatch}; with \`source: upload\` the record also covers the archive (\`source-digest\`)`
-          : mismatch,
+          ? `${differs}; with \`source: upload\` the record also covers the archive (\`source-digest\`)`
+          : differs,
       );
     }
     if (config.source === 'upload') because.push('the same archive (`source-digest`)');
@@ -329,7 +310,7 @@ export async function checkUnchanged(
   const read = (id: string) =>
     ctx.client.getRevision(found.id, id).catch((error: unknown) => {
       ctx.logger.debug(
-        `skip-unchanged: could not read revision ${inert(id)}: ${inert(error instanceof Error ? error.message : error, 300)}`,
+        `skip-unchanged: could not read revision ${inert(id)}: ${inert(errorMessage(error), 300)}`,
       );
       return undefined;
     });
@@ -380,13 +361,10 @@ export function skippedMessage(name: string, decision: Skip, config: SkipConfig)
       : ` and ${decision.otherCommit ? '' : 'already '}runs commit ` +
         `${inert(decision.commitSha.slice(0, 12))} of ${inert(config.repoRef ?? '')} with ` +
         inert(config.configPath);
-  const settings =
-    sentSettings(config).length === 0
-      ? `this run sends no ${UNSKIPPABLE_INPUTS.map((u) => `\`${u.input}\``).join(', ')}`
-      : '';
-  const reasons = [...(decision.because ?? []).map((b) => inert(b, 1500)), settings].filter(
-    Boolean,
-  );
+  const reasons = (decision.because ?? []).map((b) => inert(b, 1500));
+  if (sentSettings(config).length === 0) {
+    reasons.push(`this run sends no ${UNSKIPPABLE_INPUTS.map((u) => `\`${u.input}\``).join(', ')}`);
+  }
   return (
     `Nothing to build: ${live}${what}; ${reasons.join('; ')}. No new revision was ` +
     'requested (skipped-build=true); the checks still run. To build anyway, set ' +

@@ -78,7 +78,6 @@ export async function waitUntilGone(ctx: TargetContext, id: string): Promise<voi
   }
 }
 
-/** GET /v2/deployments/{id}; undefined when it answers 404. */
 async function getIfExists(client: ControlPlane, id: string): Promise<Deployment | undefined> {
   try {
     return await client.getDeployment(id);

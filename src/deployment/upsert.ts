@@ -43,7 +43,6 @@ export interface UpsertResult {
 /** How many times a create or update whose outcome was unknown is attempted again. */
 const MAX_UNKNOWN_OUTCOMES = 3;
 
-/** POST, or a new revision when the deployment exists (not `source: upload`). */
 export async function upsert(ctx: UpsertContext, found?: Deployment): Promise<UpsertResult> {
   if (!found) {
     checkCreatable(ctx.config);
@@ -124,6 +123,7 @@ export function buildCommandFields(config: Config) {
 
 export function createRequest(config: CreatableConfig): DeploymentCreateRequest {
   const github = config.source === 'github';
+  const { source_config: changes, source_revision_config } = revisionRequest(config);
   const { integrationId, repoUrl, deploymentType, buildOnPush, listenerId, k8sNamespace } = config;
   return {
     name: config.name,
@@ -134,42 +134,38 @@ export function createRequest(config: CreatableConfig): DeploymentCreateRequest 
           repo_url: repoUrl,
           deployment_type: deploymentType,
           build_on_push: buildOnPush,
-          ...buildCommandFields(config),
+          ...changes,
         }
       : {
-          ...imageFields(config),
+          ...changes,
           ...(listenerId ? { listener_id: listenerId } : {}),
           ...(k8sNamespace ? { listener_config: { k8s_namespace: k8sNamespace } } : {}),
         },
-    source_revision_config: sourceRevisionConfig(config),
+    source_revision_config,
     secrets: config.secrets ?? [],
   };
 }
 
 /**
  * A new revision (`POST …/revisions`, or the PATCH of older installs: the same fields): only
- * what may change after creation; `secrets` only when the input is set.
+ * what may change after creation; `secrets` only when the input is set. A create sends more.
  */
 export function revisionRequest(config: Config): RevisionCreateRequest {
-  const body: RevisionCreateRequest = { source_revision_config: sourceRevisionConfig(config) };
-  const changes = config.source === 'github' ? buildCommandFields(config) : imageFields(config);
+  const github = config.source === 'github';
+  const body: RevisionCreateRequest = {
+    source_revision_config: github
+      ? { repo_ref: config.repoRef, langgraph_config_path: config.configPath }
+      : { image_uri: config.imageUri },
+  };
+  const changes: SourceConfigRequest = github
+    ? buildCommandFields(config)
+    : {
+        ...(config.resourceSpec ? { resource_spec: config.resourceSpec } : {}),
+        ...(config.customUrl ? { custom_url: config.customUrl } : {}),
+      };
   if (Object.keys(changes).length > 0) body.source_config = changes;
   if (config.secrets !== undefined) body.secrets = config.secrets;
   return body;
-}
-
-function sourceRevisionConfig(config: Config): RevisionCreateRequest['source_revision_config'] {
-  return config.source === 'github'
-    ? { repo_ref: config.repoRef, langgraph_config_path: config.configPath }
-    : { image_uri: config.imageUri };
-}
-
-/** The `external_docker` settings a new revision may change too. */
-function imageFields(config: Config): SourceConfigRequest {
-  return {
-    ...(config.resourceSpec ? { resource_spec: config.resourceSpec } : {}),
-    ...(config.customUrl ? { custom_url: config.customUrl } : {}),
-  };
 }
 
 /**
@@ -337,7 +333,6 @@ export async function withRevision(
   return { deployment: current, revisionId, created: what === 'create' };
 }
 
-/** What a refusal means, for the notice. */
 const REFUSALS: Record<404 | 405 | 409, string> = {
   404: 'the control plane does not know the revision or does not offer the call (HTTP 404)',
   405: 'this control plane does not offer the call (HTTP 405)',
@@ -354,19 +349,13 @@ export async function interruptPrevious(
   const revisionId = found.latest_revision_id;
   if (!revisionId || !client.interruptRevision) return;
   const rev = inert(revisionId);
-  const status =
-    latest?.id === revisionId
-      ? latest.status
-      : await client.getRevision(found.id, revisionId).then(
-          (revision) => revision.status,
-          (error: unknown) => {
-            rethrowIfFinal(error);
-            const why = inert(describe(error), 300);
-            logger.debug(`interrupt-previous: could not read revision ${rev}: ${why}`);
-          },
-        );
-  if (status === undefined || revisionStatus(status).outcome !== 'in_progress') return;
+  let status: string | undefined;
   try {
+    status =
+      latest?.id === revisionId
+        ? latest.status
+        : (await client.getRevision(found.id, revisionId)).status;
+    if (revisionStatus(status).outcome !== 'in_progress') return;
     const answer = await client.interruptRevision(found.id, revisionId);
     if (answer === 'interrupted') {
       logger.info(
@@ -381,7 +370,13 @@ export async function interruptPrevious(
       { title: 'Previous revision not interrupted' },
     );
   } catch (error) {
-    rethrowIfFinal(error);
+    if (error instanceof CancelledError || error instanceof DeadlineError) throw error;
+    if (status === undefined) {
+      logger.debug(
+        `interrupt-previous: could not read revision ${rev}: ${inert(describe(error), 300)}`,
+      );
+      return;
+    }
     logger.warning(
       `Interrupting revision ${rev} of '${inert(found.name)}' (${inert(status)}) failed: ` +
         `${inert(describe(error), 500)}. The update goes ahead; the new revision may wait behind it. ` +
@@ -389,8 +384,4 @@ export async function interruptPrevious(
       { title: 'Previous revision not interrupted' },
     );
   }
-}
-
-function rethrowIfFinal(error: unknown): void {
-  if (error instanceof CancelledError || error instanceof DeadlineError) throw error;
 }

@@ -3,7 +3,6 @@
  * DEPLOYED, failed or SKIPPED, within the run's deadline. The gaps between checks come from
  * `nextPollDelay` (poll-policy.ts); time comes from an injectable Clock.
  */
-
 import type { ControlPlane } from '../api/client.js';
 import type { Revision } from '../api/schemas.js';
 import { ActionError, ApiError, CancelledError, DeadlineError } from '../lib/errors.js';
@@ -37,7 +36,6 @@ export interface WaitResult {
   outcome: FinalOutcome;
   status: string;
   revision: Revision;
-  timeline: StatusChange[];
   pollCount: number;
 }
 
@@ -45,7 +43,6 @@ export interface WaitOptions extends RunBasics {
   client: ControlPlane;
   deploymentId: string;
   revisionId: string;
-  /** The longest gap between two checks (`poll-interval`). */
   pollIntervalMs: number;
   onStatus?: (change: StatusChange) => void;
   /**
@@ -93,8 +90,6 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
   const label = `Revision ${revisionId.length > 9 ? `${revisionId.slice(0, 8)}…` : revisionId}`;
   const ids = `revision ${revisionId} of deployment ${deploymentId}`;
   const start = clock.now();
-  const timeline: StatusChange[] = [];
-  /** The latest status seen, and the latest revision read. */
   let current: StatusChange | undefined;
   let lastRevision: Revision | undefined;
   let lastMessage: string | undefined;
@@ -143,7 +138,7 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
     const outcome = held && endsWait(held.status, Infinity);
     if (!held || !outcome) throw timedOut();
     heldTooLong(held.status, clock.now());
-    return { outcome, status: held.status, revision: held, timeline, pollCount };
+    return { outcome, status: held.status, revision: held, pollCount };
   };
 
   // Earlier revisions tell how long a deploy usually takes here. Best effort, fetched
@@ -221,16 +216,9 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
         );
         statusSince = !current
           ? now
-          : statusStartEstimate({
-              createdAt: revision.created_at,
-              updatedAt: revision.updated_at,
-              waitStartedAt: start,
-              previousCheckAt,
-              now,
-            });
+          : statusStartEstimate({ ...revision, waitStartedAt: start, previousCheckAt, now });
         const change: StatusChange = { status, at: now, lastSeenAt: now };
         current = change;
-        timeline.push(change);
         callback('status', () => opts.onStatus?.(change));
       } else {
         if (current) current.lastSeenAt = now;
@@ -242,7 +230,7 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
       const outcome = endsWait(status, now - (current?.at ?? now));
       if (outcome) {
         if (!revisionStatus(status).final) heldTooLong(status, now);
-        return { outcome, status, revision, timeline, pollCount };
+        return { outcome, status, revision, pollCount };
       }
     }
 
@@ -260,12 +248,9 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
     const untilGiveUp =
       finalAfterMs === undefined || !current ? Infinity : finalAfterMs - (clock.now() - current.at);
     const sleepMs = Math.max(0, Math.min(delay, deadline.remainingMs(), untilGiveUp));
-    try {
-      await clock.sleep(sleepMs, signal);
-    } catch (error) {
-      if (signal?.aborted) throw cancelled();
-      throw error;
-    }
+    await clock.sleep(sleepMs, signal).catch((error: unknown) => {
+      throw signal?.aborted ? cancelled() : error;
+    });
   }
 }
 

@@ -13,7 +13,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import * as z from 'zod/mini';
-import type { ChangedFile } from '../../deployment/agent-files.js';
 import { inert } from '../../lib/untrusted.js';
 import {
   connectGithub,
@@ -37,6 +36,8 @@ const CompareFiles = z.array(
     previous_filename: z.catch(z.optional(z.string()), undefined),
   }),
 );
+/** One changed file as GitHub lists it (`previous_filename`: where a rename came from). */
+export type ChangedFile = z.infer<typeof CompareFiles>[number];
 
 /** Reads the answer's `status` and `files` (pure, for the tests). */
 export function readComparison(data: unknown, base: string, head: string): Comparison {
