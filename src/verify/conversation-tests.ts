@@ -38,14 +38,6 @@ const TIMED_OUT = 'the `timeout` ran out (raise `timeout` if the tests need long
 /** A case's verdict as the report keeps it, with the runs it made. */
 export type CaseResult = NonNullable<RunReport['tests']>[number] & { runIds: string[] };
 
-export interface ConversationTestsResult {
-  cases: CaseResult[];
-  passed: number;
-  failed: number;
-  /** Verdicts recorded through feedback URLs, and those that could not be. */
-  feedback: { sent: number; failed: number };
-}
-
 /** The validated `tests` (as in `Config`) and the agent server URL (checked by the caller). */
 export type ConversationTestsOptions = NonNullable<Config['tests']> & {
   url: string;
@@ -58,17 +50,15 @@ interface FileRun extends ConversationTestsOptions {
   client: import('@langchain/langgraph-sdk').Client;
   /** The agent server's assistants, or why they could not be listed. */
   assistants: import('@langchain/langgraph-sdk').Assistant[] | string;
-  feedback: { sent: number; failed: number; problems: Set<string> };
+  /** Verdicts recorded through feedback URLs, and why others could not be (one each). */
+  feedback: { sent: number; problems: string[] };
 }
 
 /**
- * Runs every case and returns the verdicts. Throws only `CancelledError` (the run was
- * cancelled); every other problem fails the case it belongs to.
+ * Runs every case and returns the verdicts, and how many went as feedback. Throws only
+ * `CancelledError` (the run was cancelled); every other problem fails the case it belongs to.
  */
-export async function runConversationTests(
-  ctx: VerifyContext,
-  options: ConversationTestsOptions,
-): Promise<ConversationTestsResult> {
+export async function runConversationTests(ctx: VerifyContext, options: ConversationTestsOptions) {
   const apiUrl = baseUrl(options.url);
   const client = await createSdkClient(ctx, apiUrl, MAX_PARALLEL_CASES);
   const total = options.cases.length;
@@ -81,7 +71,7 @@ export async function runConversationTests(
     const { timedOut, text } = stepFailure(ctx, error, 'the conversation tests');
     return `could not list the assistants: ${timedOut ? TIMED_OUT : text}`;
   });
-  const feedback = { sent: 0, failed: 0, problems: new Set<string>() };
+  const feedback = { sent: 0, problems: [] as string[] };
   const file: FileRun = { ...options, client, assistants, feedback };
 
   const results: CaseResult[] = new Array<CaseResult>(total);
@@ -102,16 +92,18 @@ export async function runConversationTests(
   };
   await Promise.all(Array.from({ length: Math.min(MAX_PARALLEL_CASES, total) }, worker));
 
-  if (feedback.failed > 0) {
+  const { sent, problems } = feedback;
+  if (problems.length > 0) {
+    const some = [...new Set(problems)].slice(0, 3).join('; ');
     ctx.logger.warning(
-      `${feedback.failed} of ${feedback.sent + feedback.failed} test verdicts could not be ` +
-        `recorded in LangSmith (${inert([...feedback.problems].slice(0, 3).join('; '), 300)}). ` +
+      `${problems.length} of ${sent + problems.length} test verdicts could not be ` +
+        `recorded in LangSmith (${inert(some, 300)}). ` +
         'The test results are unchanged.',
       { title: 'Test feedback not recorded' },
     );
-  } else if (feedback.sent > 0) {
+  } else if (sent > 0) {
     ctx.logger.info(
-      `Recorded ${feedback.sent} verdict${feedback.sent === 1 ? '' : 's'} on the runs' traces ` +
+      `Recorded ${sent} verdict${sent === 1 ? '' : 's'} on the runs' traces ` +
         `under the feedback key "${inert(options.feedbackKey ?? '')}".`,
     );
   }
@@ -120,7 +112,7 @@ export async function runConversationTests(
     cases: results,
     passed,
     failed: total - passed,
-    feedback: { sent: feedback.sent, failed: feedback.failed },
+    feedback: { sent, failed: problems.length },
   };
 }
 
@@ -237,10 +229,7 @@ async function sendFeedback(
   runs: { url?: string | undefined }[],
   caseFailed: string | undefined,
 ): Promise<void> {
-  const failed = (problem: string) => {
-    file.feedback.failed++;
-    file.feedback.problems.add(problem);
-  };
+  const failed = (problem: string) => file.feedback.problems.push(problem);
   for (const [i, run] of runs.entries()) {
     if (run.url === undefined) continue;
     if (ctx.http.signal?.aborted || ctx.http.deadline.passed()) return;
