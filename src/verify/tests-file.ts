@@ -52,9 +52,6 @@ function strict<T extends z.core.$ZodLooseShape>(shape: T, message: (input: unkn
   });
 }
 
-/** One message for every way a value can be wrong. */
-const says = (message: string) => ({ error: message });
-
 const UpdateSchema = strict(
   {
     values: z
@@ -63,10 +60,8 @@ const UpdateSchema = strict(
       .transform((v) => v ?? null),
     as_node: z
       .string(
-        says(
-          'is required: `__start__` or a node of the graph (the agent server drops an ' +
-            '`__input__` update when the next run brings its own input).',
-        ),
+        'is required: `__start__` or a node of the graph (the agent server drops an ' +
+          '`__input__` update when the next run brings its own input).',
       )
       .min(1),
     command: mapping((v) => `must be a mapping, not ${kind(v)}.`).optional(),
@@ -75,7 +70,7 @@ const UpdateSchema = strict(
 ).transform(({ as_node: asNode, ...rest }) => ({ ...rest, asNode }));
 
 const SuperstepSchema = strict(
-  { updates: z.array(UpdateSchema, says('must be a non-empty list of updates.')).min(1) },
+  { updates: z.array(UpdateSchema, 'must be a non-empty list of updates.').min(1) },
   (v) => `must be a mapping with \`updates\`, not ${kind(v)}.`,
 );
 
@@ -83,13 +78,13 @@ const ExpectSchema = strict(
   {
     contains: z
       .union(
-        [z.string().min(1, says('must be a non-empty string.')), z.number(), z.boolean()],
-        says('must be a non-empty string.'),
+        [z.string().min(1, 'must be a non-empty string.'), z.number(), z.boolean()],
+        'must be a non-empty string.',
       )
       .transform(String)
       .optional(),
     matches: z
-      .string(says('must be a regular expression (a string).'))
+      .string('must be a regular expression (a string).')
       .min(1)
       .superRefine((source, ctx) => {
         const problem = patternProblem(source);
@@ -120,21 +115,16 @@ const TurnSchema = strict(
   (v) => `must be a mapping with \`input\`, not ${kind(v)}.`,
 );
 
-const wholeCount = says(
+const wholeCount =
   `must be a whole number from 0 to ${MAX_CHECKPOINTS} (the least number of ` +
-    'checkpoints in the thread history after the last turn).',
-);
+  'checkpoints in the thread history after the last turn).';
 
 const CaseSchema = strict(
   {
-    name: z.string(says('is required: a non-empty string.')).trim().min(1),
-    assistant: z
-      .string(says('must be a graph ID or assistant ID (a string).'))
-      .trim()
-      .min(1)
-      .optional(),
+    name: z.string('is required: a non-empty string.').trim().min(1),
+    assistant: z.string('must be a graph ID or assistant ID (a string).').trim().min(1).optional(),
     state: z
-      .array(SuperstepSchema, says('must be a non-empty list of supersteps (each with `updates`).'))
+      .array(SuperstepSchema, 'must be a non-empty list of supersteps (each with `updates`).')
       .min(1)
       .optional(),
     turns: z
