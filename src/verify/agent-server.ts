@@ -8,6 +8,7 @@ import { ActionError, CancelledError, DeadlineError } from '../lib/errors.js';
 import { parseJson } from '../api/answers.js';
 import { keyAllowedFor } from '../api/http/limits.js';
 import { OutcomeUnknownError, createResilientFetch } from '../api/http/request.js';
+import { errorCodes } from '../api/http/retry-policy.js';
 import type { RunContext } from '../commands/context.js';
 import { isRecord, safeJson } from '../lib/text.js';
 import { inert, setSecret } from '../lib/untrusted.js';
@@ -65,16 +66,9 @@ export function baseUrl(url: string): string {
 /** A short name for what went wrong: `ECONNREFUSED`, `timeout`, `HTTP 503`, … */
 export function shortError(error: unknown): string {
   if (error instanceof OutcomeUnknownError) return error.reason;
-  let e: unknown = error;
-  // The first `code` down the `cause` chain (at most 6 deep, so a cycle ends too).
-  for (let depth = 0; depth < 6 && e !== null && typeof e === 'object'; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && code !== '') return code;
-    e = (e as { cause?: unknown }).cause;
-  }
   const status = (error as { status?: unknown } | null | undefined)?.status;
-  if (typeof status === 'number') return `HTTP ${status}`;
-  return error instanceof Error ? error.name : 'error';
+  const named = error instanceof Error ? error.name : 'error';
+  return errorCodes(error)[0] ?? (typeof status === 'number' ? `HTTP ${status}` : named);
 }
 
 /**

@@ -54,10 +54,7 @@ function strict<T extends z.core.$ZodLooseShape>(shape: T, message: (input: unkn
 
 const UpdateSchema = strict(
   {
-    values: z
-      .unknown()
-      .optional()
-      .transform((v) => v ?? null),
+    values: z.unknown().default(null),
     as_node: z
       .string(
         'is required: `__start__` or a node of the graph (the agent server drops an ' +
