@@ -170,7 +170,6 @@ export function chooseAssistant(
   );
 }
 
-/** What one streamed run brought. */
 export interface StreamedRun {
   runId?: string;
   /** The `error` event's message: masked, inert, cut. */

@@ -23,12 +23,12 @@ import {
   shortError,
   stepFailure,
   streamRun,
+  type StreamedRun,
   type VerifyContext,
 } from './agent-server.js';
 import { CaseFailure, checkTurn } from './expectations.js';
 import type { TestCase } from './tests-file.js';
 
-/** Cases that run at the same time, at most. */
 const MAX_PARALLEL_CASES = 4;
 const REASON_MAX_CHARS = 400;
 /** The reply shown under a failure: in the log, the step summary and the PR comment. */
@@ -45,7 +45,6 @@ export type ConversationTestsOptions = NonNullable<Config['tests']> & {
   printBlock?: (lines: string[]) => void;
 };
 
-/** What every case of the file shares. */
 interface FileRun extends ConversationTestsOptions {
   client: import('@langchain/langgraph-sdk').Client;
   /** The agent server's assistants, or why they could not be listed. */
@@ -96,15 +95,14 @@ export async function runConversationTests(ctx: VerifyContext, options: Conversa
   if (problems.length > 0) {
     const some = [...new Set(problems)].slice(0, 3).join('; ');
     ctx.logger.warning(
-      `${problems.length} of ${sent + problems.length} test verdicts could not be ` +
-        `recorded in LangSmith (${inert(some, 300)}). ` +
-        'The test results are unchanged.',
+      `${problems.length} of ${sent + problems.length} test verdicts could not be recorded in ` +
+        `LangSmith (${inert(some, 300)}). The test results are unchanged.`,
       { title: 'Test feedback not recorded' },
     );
   } else if (sent > 0) {
     ctx.logger.info(
-      `Recorded ${sent} verdict${sent === 1 ? '' : 's'} on the runs' traces ` +
-        `under the feedback key "${inert(options.feedbackKey ?? '')}".`,
+      `Recorded ${sent} verdict${sent === 1 ? '' : 's'} on the runs' traces under the feedback ` +
+        `key "${inert(options.feedbackKey ?? '')}".`,
     );
   }
   const passed = results.filter((r) => r.verdict === 'passed').length;
@@ -120,8 +118,8 @@ async function runCase(ctx: VerifyContext, file: FileRun, testCase: TestCase): P
   const { client } = file;
   const started = ctx.http.clock.now();
   const withSignal = ctx.http.signal ? { signal: ctx.http.signal } : {};
-  /** Each turn's run, as far as the case went: its ID and feedback URL. */
-  const runs: { runId?: string | undefined; url?: string | undefined }[] = [];
+  /** Each turn's run, as far as the case went. */
+  const runs: StreamedRun[] = [];
   let threadId: string | undefined;
   let failure: CaseFailure | undefined;
   let doing = 'creating its thread';
@@ -154,7 +152,7 @@ async function runCase(ctx: VerifyContext, file: FileRun, testCase: TestCase): P
         turn.input,
         { streamMode: ['values'], feedbackKey: file.feedbackKey },
       );
-      runs.push({ runId: run.runId, url: run.feedbackUrl });
+      runs.push(run);
       const where = `${label}${run.runId ? ` (run ${run.runId})` : ''}`;
       if (run.error !== undefined) {
         throw new CaseFailure(`${where} ended with an error: ${run.error}`);
@@ -226,12 +224,12 @@ async function sendFeedback(
   ctx: VerifyContext,
   file: FileRun,
   testCase: TestCase,
-  runs: { url?: string | undefined }[],
+  runs: StreamedRun[],
   caseFailed: string | undefined,
 ): Promise<void> {
   const failed = (problem: string) => file.feedback.problems.push(problem);
   for (const [i, run] of runs.entries()) {
-    if (run.url === undefined) continue;
+    if (run.feedbackUrl === undefined) continue;
     if (ctx.http.signal?.aborted || ctx.http.deadline.passed()) return;
     const passed = i < runs.length - 1 || caseFailed === undefined;
     const comment = truncate(
@@ -241,8 +239,7 @@ async function sendFeedback(
       ),
       1000,
     );
-    // Only the LangSmith API host the settings name: no request anywhere else.
-    const target = feedbackTarget(run.url, file.feedbackHost);
+    const target = feedbackTarget(run.feedbackUrl, file.feedbackHost);
     if (!target.ok) {
       failed(target.problem);
       continue;

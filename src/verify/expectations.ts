@@ -8,8 +8,7 @@
  * bounded too (`MAX_PROGRAM`: about 0.3 s at worst on a shared 2-core runner). A refused
  * expression is an input error before any request.
  */
-import { isRecord } from '../lib/text.js';
-import { safeJson, truncate } from '../lib/text.js';
+import { isRecord, safeJson, truncate } from '../lib/text.js';
 import { redact } from '../lib/untrusted.js';
 import type { TestTurn } from './tests-file.js';
 import { RE2JS } from 're2js';
@@ -73,7 +72,6 @@ export function checkTurn(where: string, turn: TestTurn, values: unknown): void 
           'checked (use `values` for graphs without a `messages` key)',
       );
     }
-    // Both checks look at the first 64 KiB of the reply only.
     const content = full.slice(0, MAX_CHECKED_CHARS);
     const unmet =
       expect.contains !== undefined && !content.includes(expect.contains)

@@ -109,7 +109,6 @@ export async function verifyDeployment(
   return result;
 }
 
-/** Longest single wait between two `/ok` requests, in multiples of the base delay. */
 const HEALTH_MAX_DELAY_FACTOR = 5;
 /** Timeout of one `/ok` request: a server that hangs is retried rather than waited for. */
 const HEALTH_REQUEST_TIMEOUT_MS = 10_000;
