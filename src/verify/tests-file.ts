@@ -74,24 +74,17 @@ const SuperstepSchema = strict(
 const ExpectSchema = strict(
   {
     contains: z
-      .union(
-        [z.string().min(1, 'must be a non-empty string.'), z.number(), z.boolean()],
-        'must be a non-empty string.',
-      )
+      .union([z.string(), z.number(), z.boolean()], 'must be a non-empty string.')
       .transform(String)
+      .pipe(z.string().min(1, 'must be a non-empty string.'))
       .optional(),
     matches: z
       .string('must be a regular expression (a string).')
       .min(1)
-      .superRefine((source, ctx) => {
-        const problem = patternProblem(source);
-        if (problem === undefined) return;
-        ctx.addIssue({
-          code: 'custom',
-          message:
-            'is not a regular expression in RE2 syntax (the linear-time engine the checks ' +
-            `use; no lookarounds or back-references): ${problem}.`,
-        });
+      .refine((source) => patternProblem(source) === undefined, {
+        error: (iss) =>
+          'is not a regular expression in RE2 syntax (the linear-time engine the checks use; no ' +
+          `lookarounds or back-references): ${patternProblem(iss.input as string)}.`,
       })
       .optional(),
     values: mapping(
