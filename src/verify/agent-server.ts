@@ -16,9 +16,11 @@ import { inert, setSecret } from '../lib/untrusted.js';
 type SdkClient = import('@langchain/langgraph-sdk').Client;
 type Assistant = import('@langchain/langgraph-sdk').Assistant;
 
-/** A check failed; the message is written for the workflow's author. */
+/** A check (or a conversation test) failed; the message is written for the workflow's author. */
 export class CheckError extends ActionError {
   override name = 'CheckError';
+  /** The reply that failed a conversation test, shown (as untrusted text) under the failure. */
+  excerpt?: string;
 }
 
 /** What the checks take from the run: its HTTP settings, logger and API key. */
@@ -143,7 +145,7 @@ export function chooseAssistant(
   assistants: Assistant[],
   wanted: string | undefined,
   input: string,
-  fail: (problem: string, several: boolean) => Error,
+  fail: (problem: string, several: boolean) => Error = (problem) => new CheckError(problem),
 ): Assistant {
   const graphs = [...new Set(assistants.map((a) => a.graph_id))].sort();
   const listed = graphs.length > 0 ? graphs.map((g) => `"${inert(g, 100)}"`).join(', ') : '(none)';

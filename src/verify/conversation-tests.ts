@@ -15,6 +15,7 @@ import { REGION_CONTROL_PLANE_URLS } from '../inputs/validate.js';
 import { request } from '../api/http/request.js';
 import { inert, printUntrusted, redact } from '../lib/untrusted.js';
 import {
+  CheckError,
   baseUrl,
   chooseAssistant,
   createSdkClient,
@@ -26,7 +27,7 @@ import {
   type StreamedRun,
   type VerifyContext,
 } from './agent-server.js';
-import { CaseFailure, checkTurn } from './expectations.js';
+import { checkTurn } from './expectations.js';
 import type { TestCase } from './tests-file.js';
 
 const MAX_PARALLEL_CASES = 4;
@@ -121,16 +122,11 @@ async function runCase(ctx: VerifyContext, file: FileRun, testCase: TestCase): P
   /** Each turn's run, as far as the case went. */
   const runs: StreamedRun[] = [];
   let threadId: string | undefined;
-  let failure: CaseFailure | undefined;
+  let failure: CheckError | undefined;
   let doing = 'creating its thread';
   try {
-    if (typeof file.assistants === 'string') throw new CaseFailure(file.assistants);
-    const assistant = chooseAssistant(
-      file.assistants,
-      testCase.assistant,
-      '`assistant`',
-      (problem) => new CaseFailure(problem),
-    );
+    if (typeof file.assistants === 'string') throw new CheckError(file.assistants);
+    const assistant = chooseAssistant(file.assistants, testCase.assistant, '`assistant`');
     const thread = await client.threads.create({
       metadata: {
         created_by: 'langgraph-deploy-action',
@@ -155,7 +151,7 @@ async function runCase(ctx: VerifyContext, file: FileRun, testCase: TestCase): P
       runs.push(run);
       const where = `${label}${run.runId ? ` (run ${run.runId})` : ''}`;
       if (run.error !== undefined) {
-        throw new CaseFailure(`${where} ended with an error: ${run.error}`);
+        throw new CheckError(`${where} ended with an error: ${run.error}`);
       }
       doing = `reading the thread state after ${label}`;
       const values =
@@ -168,7 +164,7 @@ async function runCase(ctx: VerifyContext, file: FileRun, testCase: TestCase): P
       const history = await client.threads.getHistory(id, { limit: wanted, ...withSignal });
       const count = Array.isArray(history) ? history.length : 0;
       if (count < wanted) {
-        throw new CaseFailure(
+        throw new CheckError(
           `the thread history has ${count} checkpoint${count === 1 ? '' : 's'}; ` +
             `\`checkpoints\` asks for at least ${wanted}`,
         );
@@ -177,9 +173,9 @@ async function runCase(ctx: VerifyContext, file: FileRun, testCase: TestCase): P
   } catch (error) {
     const { timedOut, text } = stepFailure(ctx, error, 'the conversation tests');
     failure =
-      error instanceof CaseFailure
+      error instanceof CheckError
         ? error
-        : new CaseFailure(
+        : new CheckError(
             `failed while ${doing}: ${timedOut ? TIMED_OUT : text}` +
               (doing.startsWith('streaming') && !timedOut
                 ? ' (a run request is never retried)'

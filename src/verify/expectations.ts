@@ -11,6 +11,7 @@
 import { isRecord, safeJson, truncate } from '../lib/text.js';
 import { redact } from '../lib/untrusted.js';
 import type { TestTurn } from './tests-file.js';
+import { CheckError } from './agent-server.js';
 import { RE2JS } from 're2js';
 
 /** The most of a reply that `contains` and `matches` look at (in UTF-16 code units). */
@@ -49,25 +50,14 @@ export function patternMatches(source: string, text: string): boolean {
   return pattern.matcher(text.slice(0, MAX_CHECKED_CHARS)).find();
 }
 
-/** A failed expectation or a failed step: ends the case with this reason. */
-export class CaseFailure extends Error {
-  /** `excerpt`: the last reply, shown (as untrusted text) under the failure. */
-  constructor(
-    message: string,
-    readonly excerpt?: string,
-  ) {
-    super(message);
-  }
-}
-
-/** Checks one turn's `expect`; throws `CaseFailure` with the first unmet expectation. */
+/** Checks one turn's `expect`; throws `CheckError` with the first unmet expectation. */
 export function checkTurn(where: string, turn: TestTurn, values: unknown): void {
   const expect = turn.expect;
   if (!expect) return;
   if (expect.contains !== undefined || expect.matches !== undefined) {
     const full = lastMessageContent(values);
     if (full === undefined) {
-      throw new CaseFailure(
+      throw new CheckError(
         `${where}: the thread state has no messages, so \`contains\`/\`matches\` cannot be ` +
           'checked (use `values` for graphs without a `messages` key)',
       );
@@ -79,11 +69,13 @@ export function checkTurn(where: string, turn: TestTurn, values: unknown): void 
         : expect.matches !== undefined && !patternMatches(expect.matches, content)
           ? `does not match /${expect.matches}/`
           : undefined;
-    if (unmet !== undefined) throw new CaseFailure(`${where}: the last message ${unmet}`, content);
+    const message = `${where}: the last message ${unmet}`;
+    if (unmet !== undefined) throw Object.assign(new CheckError(message), { excerpt: content });
   }
   const mismatch =
     expect.values === undefined ? undefined : partialMismatch(expect.values, values, 'values');
-  if (mismatch !== undefined) throw new CaseFailure(`${where}: ${mismatch}`, safeJson(values));
+  if (mismatch === undefined) return;
+  throw Object.assign(new CheckError(`${where}: ${mismatch}`), { excerpt: safeJson(values) });
 }
 
 /** The text of the last message of `values.messages` (string content or its text parts). */
