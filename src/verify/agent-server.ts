@@ -15,6 +15,7 @@ import { inert, setSecret } from '../lib/untrusted.js';
 
 type SdkClient = import('@langchain/langgraph-sdk').Client;
 type Assistant = import('@langchain/langgraph-sdk').Assistant;
+type StreamMode = 'values' | 'updates';
 
 /** A check (or a conversation test) failed; the message is written for the workflow's author. */
 export class CheckError extends ActionError {
@@ -41,10 +42,10 @@ export function urlProblem(
     };
   }
   const advice = 'Serve the agent server over https.';
-  if (!URL.canParse(url)) {
+  const parsed = URL.parse(url);
+  if (parsed === null) {
     return { reason: `The agent server URL "${inert(url, 200)}" is not a valid URL`, advice };
   }
-  const parsed = new URL(url);
   if (keyAllowedFor(parsed)) return undefined;
   const reason = `The agent server URL ${parsed.origin} is plain http on a non-loopback host, where the API key is never sent`;
   return { reason, advice };
@@ -193,14 +194,13 @@ export async function streamRun(
   client: SdkClient,
   ids: { threadId: string; assistantId: string },
   input: unknown,
-  options: { streamMode: ('values' | 'updates')[]; feedbackKey?: string | undefined },
+  { streamMode, feedbackKey }: { streamMode: StreamMode[]; feedbackKey?: string | undefined },
 ): Promise<StreamedRun> {
   const { signal } = ctx.http;
-  const { feedbackKey } = options;
   const run: StreamedRun = {};
   const stream = client.runs.stream(ids.threadId, ids.assistantId, {
     input: input as Record<string, unknown>,
-    streamMode: options.streamMode,
+    streamMode,
     ...(feedbackKey !== undefined && { feedbackKeys: [feedbackKey] }),
     onRunCreated: (meta) => {
       run.runId = meta.run_id;
@@ -218,9 +218,8 @@ export async function streamRun(
     } else if (event === 'values' || event === 'updates') {
       run[event === 'values' ? 'values' : 'update'] = data;
       const interrupts = (data as { __interrupt__?: unknown } | null)?.__interrupt__;
-      if (Array.isArray(interrupts) ? interrupts.length > 0 : interrupts !== undefined) {
-        run.interrupted = true;
-      }
+      const pending = Array.isArray(interrupts) ? interrupts.length > 0 : interrupts !== undefined;
+      if (pending) run.interrupted = true;
     } else if (event === 'feedback' && feedbackKey !== undefined) {
       const url = (data as Record<string, unknown> | null)?.[feedbackKey];
       // Pre-signed: the URL is its own credential, so it is masked like one.
@@ -248,11 +247,9 @@ export async function deleteThread(
   threadId: string,
 ): Promise<void> {
   if (ctx.http.signal?.aborted) return;
-  try {
-    await client.threads.delete(threadId);
-  } catch (error) {
+  await client.threads.delete(threadId).catch((error: unknown) => {
     ctx.logger.debug(
       `Could not delete the ${what} thread ${inert(threadId)} (${shortError(error)}); it is harmless.`,
     );
-  }
+  });
 }

@@ -108,29 +108,25 @@ export function partialMismatch(
   actual: unknown,
   path: string,
 ): string | undefined {
-  if (isRecord(expected)) {
-    if (!isRecord(actual)) return `${path} is ${describeValue(actual)}, expected a mapping`;
-    for (const [key, value] of Object.entries(expected)) {
-      const sub = `${path}.${key}`;
-      if (!(key in actual)) return `${sub} is missing, expected ${describeValue(value)}`;
-      const found = partialMismatch(value, actual[key], sub);
-      if (found !== undefined) return found;
-    }
-    return undefined;
+  const list = Array.isArray(expected);
+  if (!list && !isRecord(expected)) {
+    if (expected === actual) return undefined;
+    return `${path} is ${describeValue(actual)}, expected ${describeValue(expected)}`;
   }
-  if (Array.isArray(expected)) {
-    if (!Array.isArray(actual)) return `${path} is ${describeValue(actual)}, expected a list`;
-    if (actual.length !== expected.length) {
-      return `${path} has ${actual.length} items, expected ${expected.length}`;
-    }
-    for (let i = 0; i < expected.length; i++) {
-      const found = partialMismatch(expected[i], actual[i], `${path}[${i}]`);
-      if (found !== undefined) return found;
-    }
-    return undefined;
+  if (list ? !Array.isArray(actual) : !isRecord(actual)) {
+    return `${path} is ${describeValue(actual)}, expected ${list ? 'a list' : 'a mapping'}`;
   }
-  if (expected === actual) return undefined;
-  return `${path} is ${describeValue(actual)}, expected ${describeValue(expected)}`;
+  const found = actual as Record<string, unknown> & unknown[];
+  if (list && found.length !== expected.length) {
+    return `${path} has ${found.length} items, expected ${expected.length}`;
+  }
+  for (const [key, value] of Object.entries(expected)) {
+    const sub = list ? `${path}[${key}]` : `${path}.${key}`;
+    if (!(key in found)) return `${sub} is missing, expected ${describeValue(value)}`;
+    const mismatch = partialMismatch(value, found[key], sub);
+    if (mismatch !== undefined) return mismatch;
+  }
+  return undefined;
 }
 
 export function describeValue(value: unknown): string {
