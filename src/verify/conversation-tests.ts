@@ -74,20 +74,11 @@ export async function runConversationTests(ctx: VerifyContext, options: Conversa
   const feedback = { sent: 0, problems: [] as string[] };
   const file: FileRun = { ...options, client, assistants, feedback };
 
-  const results: CaseResult[] = new Array<CaseResult>(total);
-  let next = 0;
+  const results: CaseResult[] = [];
+  const queue = [...options.cases.entries()];
   const worker = async () => {
-    while (next < total) {
-      const index = next++;
-      const testCase = options.cases[index] as TestCase;
-      const result = (results[index] = await runCase(ctx, file, testCase));
-      const mark = result.verdict === 'passed' ? '✓' : '✗';
-      ctx.logger.info(
-        `${mark} ${inert(testCase.name, 200)}: ${result.verdict} ` +
-          `(${result.turnsRun}/${result.turns} turn${result.turns === 1 ? '' : 's'}, ` +
-          `${(result.durationMs / 1000).toFixed(1)} s)` +
-          (result.verdict === 'failed' ? `: ${inert(result.reason, REASON_MAX_CHARS)}` : ''),
-      );
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      results[next[0]] = await runCase(ctx, file, next[1]);
     }
   };
   await Promise.all(Array.from({ length: Math.min(MAX_PARALLEL_CASES, total) }, worker));
@@ -117,6 +108,7 @@ export async function runConversationTests(ctx: VerifyContext, options: Conversa
 
 async function runCase(ctx: VerifyContext, file: FileRun, testCase: TestCase): Promise<CaseResult> {
   const { client } = file;
+  const turns = testCase.turns.length;
   const started = ctx.http.clock.now();
   const withSignal = ctx.http.signal ? { signal: ctx.http.signal } : {};
   /** Each turn's run, as far as the case went. */
@@ -187,7 +179,7 @@ async function runCase(ctx: VerifyContext, file: FileRun, testCase: TestCase): P
   const verdict = failure ? 'failed' : 'passed';
   const reason = failure
     ? truncate(redact(failure.message), REASON_MAX_CHARS)
-    : `${testCase.turns.length} turn${testCase.turns.length === 1 ? '' : 's'} as expected` +
+    : `${turns} turn${turns === 1 ? '' : 's'} as expected` +
       (testCase.checkpoints ? `, at least ${testCase.checkpoints} checkpoints` : '');
   // The reply that failed the case, masked and cut (still untrusted: printed inert, fenced).
   const reply =
@@ -199,14 +191,20 @@ async function runCase(ctx: VerifyContext, file: FileRun, testCase: TestCase): P
   // The last run that ran carries the case's verdict (checkpoints included); earlier runs
   // passed their turns (a failed turn ends the case).
   await sendFeedback(ctx, file, testCase, runs, failure ? reason : undefined);
+  const durationMs = Math.max(0, ctx.http.clock.now() - started);
+  ctx.logger.info(
+    `${failure ? '✗' : '✓'} ${inert(testCase.name, 200)}: ${verdict} ` +
+      `(${runs.length}/${turns} turn${turns === 1 ? '' : 's'}, ${(durationMs / 1000).toFixed(1)} s)` +
+      (failure ? `: ${inert(reason, REASON_MAX_CHARS)}` : ''),
+  );
   return {
     name: testCase.name,
     turnsRun: runs.length,
-    turns: testCase.turns.length,
+    turns,
     verdict,
     reason,
     ...(reply !== undefined && { reply }),
-    durationMs: Math.max(0, ctx.http.clock.now() - started),
+    durationMs,
     runIds: runs.flatMap((r) => (r.runId ? [r.runId] : [])),
   };
 }
