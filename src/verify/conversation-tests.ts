@@ -46,14 +46,6 @@ export type ConversationTestsOptions = NonNullable<Config['tests']> & {
   printBlock?: (lines: string[]) => void;
 };
 
-interface FileRun extends ConversationTestsOptions {
-  client: import('@langchain/langgraph-sdk').Client;
-  /** The agent server's assistants, or why they could not be listed. */
-  assistants: import('@langchain/langgraph-sdk').Assistant[] | string;
-  /** Verdicts recorded through feedback URLs, and why others could not be (one each). */
-  feedback: { sent: number; problems: string[] };
-}
-
 /**
  * Runs every case and returns the verdicts, and how many went as feedback. Throws only
  * `CancelledError` (the run was cancelled); every other problem fails the case it belongs to.
@@ -71,14 +63,14 @@ export async function runConversationTests(ctx: VerifyContext, options: Conversa
     const { timedOut, text } = stepFailure(ctx, error, 'the conversation tests');
     return `could not list the assistants: ${timedOut ? TIMED_OUT : text}`;
   });
+  /** Verdicts recorded through feedback URLs, and why others could not be (one each). */
   const feedback = { sent: 0, problems: [] as string[] };
-  const file: FileRun = { ...options, client, assistants, feedback };
 
   const results: CaseResult[] = [];
   const queue = [...options.cases.entries()];
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
-      results[next[0]] = await runCase(ctx, file, next[1]);
+      results[next[0]] = await runCase(next[1]);
     }
   };
   await Promise.all(Array.from({ length: Math.min(MAX_PARALLEL_CASES, total) }, worker));
@@ -104,156 +96,152 @@ export async function runConversationTests(ctx: VerifyContext, options: Conversa
     failed: total - passed,
     feedback: { sent, failed: problems.length },
   };
-}
 
-async function runCase(ctx: VerifyContext, file: FileRun, testCase: TestCase): Promise<CaseResult> {
-  const { client } = file;
-  const turns = testCase.turns.length;
-  const started = ctx.http.clock.now();
-  const withSignal = ctx.http.signal ? { signal: ctx.http.signal } : {};
-  /** Each turn's run, as far as the case went. */
-  const runs: StreamedRun[] = [];
-  let threadId: string | undefined;
-  let failure: CheckError | undefined;
-  let doing = 'creating its thread';
-  try {
-    if (typeof file.assistants === 'string') throw new CheckError(file.assistants);
-    const assistant = chooseAssistant(file.assistants, testCase.assistant, '`assistant`');
-    const thread = await client.threads.create({
-      metadata: {
-        created_by: 'langgraph-deploy-action',
-        purpose: 'conversation-test',
-        test_case: testCase.name,
-      },
-      graphId: assistant.graph_id,
-      ...(testCase.state ? { supersteps: testCase.state } : {}),
-      ...withSignal,
-    });
-    const id = (threadId = thread.thread_id);
-    for (const [i, turn] of testCase.turns.entries()) {
-      const label = `turn ${i + 1}`;
-      doing = `streaming ${label}`;
-      const run = await streamRun(
-        ctx,
-        client,
-        { threadId: id, assistantId: assistant.assistant_id },
-        turn.input,
-        { streamMode: ['values'], feedbackKey: file.feedbackKey },
-      );
-      runs.push(run);
-      const where = `${label}${run.runId ? ` (run ${run.runId})` : ''}`;
-      if (run.error !== undefined) {
-        throw new CheckError(`${where} ended with an error: ${run.error}`);
-      }
-      doing = `reading the thread state after ${label}`;
-      const values =
-        run.values ?? (await client.threads.getState(id, undefined, withSignal)).values;
-      checkTurn(where, turn, values);
-    }
-    if (testCase.checkpoints !== undefined && testCase.checkpoints > 0) {
-      const wanted = testCase.checkpoints;
-      doing = 'reading the thread history';
-      const history = await client.threads.getHistory(id, { limit: wanted, ...withSignal });
-      const count = Array.isArray(history) ? history.length : 0;
-      if (count < wanted) {
-        throw new CheckError(
-          `the thread history has ${count} checkpoint${count === 1 ? '' : 's'}; ` +
-            `\`checkpoints\` asks for at least ${wanted}`,
-        );
-      }
-    }
-  } catch (error) {
-    const { timedOut, text } = stepFailure(ctx, error, 'the conversation tests');
-    failure =
-      error instanceof CheckError
-        ? error
-        : new CheckError(
-            `failed while ${doing}: ${timedOut ? TIMED_OUT : text}` +
-              (doing.startsWith('streaming') && !timedOut
-                ? ' (a run request is never retried)'
-                : ''),
-          );
-  } finally {
-    if (threadId !== undefined) await deleteThread(ctx, client, 'test', threadId);
-  }
-  const verdict = failure ? 'failed' : 'passed';
-  const reason = failure
-    ? truncate(redact(failure.message), REASON_MAX_CHARS)
-    : `${turns} turn${turns === 1 ? '' : 's'} as expected` +
-      (testCase.checkpoints ? `, at least ${testCase.checkpoints} checkpoints` : '');
-  // The reply that failed the case, masked and cut (still untrusted: printed inert, fenced).
-  const reply =
-    failure?.excerpt === undefined ? undefined : truncate(redact(failure.excerpt), REPLY_MAX_CHARS);
-  if (reply !== undefined) {
-    ctx.logger.info(`Last reply in "${inert(testCase.name, 200)}" (agent output, as received):`);
-    (file.printBlock ?? printUntrusted)([reply]);
-  }
-  // The last run that ran carries the case's verdict (checkpoints included); earlier runs
-  // passed their turns (a failed turn ends the case).
-  await sendFeedback(ctx, file, testCase, runs, failure ? reason : undefined);
-  const durationMs = Math.max(0, ctx.http.clock.now() - started);
-  ctx.logger.info(
-    `${failure ? '✗' : '✓'} ${inert(testCase.name, 200)}: ${verdict} ` +
-      `(${runs.length}/${turns} turn${turns === 1 ? '' : 's'}, ${(durationMs / 1000).toFixed(1)} s)` +
-      (failure ? `: ${inert(reason, REASON_MAX_CHARS)}` : ''),
-  );
-  return {
-    name: testCase.name,
-    turnsRun: runs.length,
-    turns,
-    verdict,
-    reason,
-    ...(reply !== undefined && { reply }),
-    durationMs,
-    runIds: runs.flatMap((r) => (r.runId ? [r.runId] : [])),
-  };
-}
-
-/**
- * POSTs `{score, comment}` to each run's pre-signed feedback URL: no API key, no other
- * header that could carry one; only https or a loopback host. Best effort: failures are
- * counted (one warning for the whole file), never thrown.
- */
-async function sendFeedback(
-  ctx: VerifyContext,
-  file: FileRun,
-  testCase: TestCase,
-  runs: StreamedRun[],
-  caseFailed: string | undefined,
-): Promise<void> {
-  const failed = (problem: string) => file.feedback.problems.push(problem);
-  for (const [i, run] of runs.entries()) {
-    if (run.feedbackUrl === undefined) continue;
-    if (ctx.http.signal?.aborted || ctx.http.deadline.passed()) return;
-    const passed = i < runs.length - 1 || caseFailed === undefined;
-    const comment = truncate(
-      redact(
-        `Conversation test "${testCase.name}", turn ${i + 1} of ${testCase.turns.length}: ` +
-          (passed ? 'passed' : `failed: ${caseFailed}`),
-      ),
-      1000,
-    );
-    const target = feedbackTarget(run.feedbackUrl, file.feedbackHost);
-    if (!target.ok) {
-      failed(target.problem);
-      continue;
-    }
-    const url = target.url;
+  /** One case on its own thread, turn by turn; its verdict goes to the log and as feedback. */
+  async function runCase(testCase: TestCase): Promise<CaseResult> {
+    const turns = testCase.turns.length;
+    const started = ctx.http.clock.now();
+    const withSignal = ctx.http.signal ? { signal: ctx.http.signal } : {};
+    /** Each turn's run, as far as the case went. */
+    const runs: StreamedRun[] = [];
+    let threadId: string | undefined;
+    let failure: CheckError | undefined;
+    let doing = 'creating its thread';
     try {
-      const res = await request(ctx.http, {
-        method: 'POST',
-        url: url.href,
-        headers: { accept: 'application/json' },
-        body: { score: passed ? 1 : 0, comment },
-        // Creates feedback: retried only when it certainly was not received.
-        retry: 'unsafe',
-        describe: `POST the feedback URL on ${url.host}`,
+      if (typeof assistants === 'string') throw new CheckError(assistants);
+      const assistant = chooseAssistant(assistants, testCase.assistant, '`assistant`');
+      const thread = await client.threads.create({
+        metadata: {
+          created_by: 'langgraph-deploy-action',
+          purpose: 'conversation-test',
+          test_case: testCase.name,
+        },
+        graphId: assistant.graph_id,
+        ...(testCase.state ? { supersteps: testCase.state } : {}),
+        ...withSignal,
       });
-      if (res.status >= 200 && res.status < 300) file.feedback.sent++;
-      else failed(`HTTP ${res.status} from ${url.host}`);
+      const id = (threadId = thread.thread_id);
+      for (const [i, turn] of testCase.turns.entries()) {
+        const label = `turn ${i + 1}`;
+        doing = `streaming ${label}`;
+        const run = await streamRun(
+          ctx,
+          client,
+          { threadId: id, assistantId: assistant.assistant_id },
+          turn.input,
+          { streamMode: ['values'], feedbackKey: options.feedbackKey },
+        );
+        runs.push(run);
+        const where = `${label}${run.runId ? ` (run ${run.runId})` : ''}`;
+        if (run.error !== undefined) {
+          throw new CheckError(`${where} ended with an error: ${run.error}`);
+        }
+        doing = `reading the thread state after ${label}`;
+        const values =
+          run.values ?? (await client.threads.getState(id, undefined, withSignal)).values;
+        checkTurn(where, turn, values);
+      }
+      if (testCase.checkpoints !== undefined && testCase.checkpoints > 0) {
+        const wanted = testCase.checkpoints;
+        doing = 'reading the thread history';
+        const history = await client.threads.getHistory(id, { limit: wanted, ...withSignal });
+        const count = Array.isArray(history) ? history.length : 0;
+        if (count < wanted) {
+          throw new CheckError(
+            `the thread history has ${count} checkpoint${count === 1 ? '' : 's'}; ` +
+              `\`checkpoints\` asks for at least ${wanted}`,
+          );
+        }
+      }
     } catch (error) {
-      if (error instanceof CancelledError) return;
-      failed(`${shortError(error)} from ${url.host}`);
+      const { timedOut, text } = stepFailure(ctx, error, 'the conversation tests');
+      failure =
+        error instanceof CheckError
+          ? error
+          : new CheckError(
+              `failed while ${doing}: ${timedOut ? TIMED_OUT : text}` +
+                (doing.startsWith('streaming') && !timedOut
+                  ? ' (a run request is never retried)'
+                  : ''),
+            );
+    } finally {
+      if (threadId !== undefined) await deleteThread(ctx, client, 'test', threadId);
+    }
+    const verdict = failure ? 'failed' : 'passed';
+    const reason = failure
+      ? truncate(redact(failure.message), REASON_MAX_CHARS)
+      : `${turns} turn${turns === 1 ? '' : 's'} as expected` +
+        (testCase.checkpoints ? `, at least ${testCase.checkpoints} checkpoints` : '');
+    // The reply that failed the case, masked and cut (still untrusted: printed inert, fenced).
+    const reply =
+      failure?.excerpt === undefined
+        ? undefined
+        : truncate(redact(failure.excerpt), REPLY_MAX_CHARS);
+    if (reply !== undefined) {
+      ctx.logger.info(`Last reply in "${inert(testCase.name, 200)}" (agent output, as received):`);
+      (options.printBlock ?? printUntrusted)([reply]);
+    }
+    // The last run that ran carries the case's verdict (checkpoints included); earlier runs
+    // passed their turns (a failed turn ends the case).
+    await sendFeedback(testCase, runs, failure ? reason : undefined);
+    const durationMs = Math.max(0, ctx.http.clock.now() - started);
+    ctx.logger.info(
+      `${failure ? '✗' : '✓'} ${inert(testCase.name, 200)}: ${verdict} ` +
+        `(${runs.length}/${turns} turn${turns === 1 ? '' : 's'}, ${(durationMs / 1000).toFixed(1)} s)` +
+        (failure ? `: ${inert(reason, REASON_MAX_CHARS)}` : ''),
+    );
+    return {
+      name: testCase.name,
+      turnsRun: runs.length,
+      turns,
+      verdict,
+      reason,
+      ...(reply !== undefined && { reply }),
+      durationMs,
+      runIds: runs.flatMap((r) => (r.runId ? [r.runId] : [])),
+    };
+  }
+
+  /**
+   * POSTs `{score, comment}` to each run's pre-signed feedback URL: no API key, no other
+   * header that could carry one; only https or a loopback host. Best effort: failures are
+   * counted (one warning for the whole file), never thrown.
+   */
+  async function sendFeedback(testCase: TestCase, runs: StreamedRun[], caseFailed?: string) {
+    const failed = (problem: string) => feedback.problems.push(problem);
+    for (const [i, run] of runs.entries()) {
+      if (run.feedbackUrl === undefined) continue;
+      if (ctx.http.signal?.aborted || ctx.http.deadline.passed()) return;
+      const passed = i < runs.length - 1 || caseFailed === undefined;
+      const comment = truncate(
+        redact(
+          `Conversation test "${testCase.name}", turn ${i + 1} of ${testCase.turns.length}: ` +
+            (passed ? 'passed' : `failed: ${caseFailed}`),
+        ),
+        1000,
+      );
+      const target = feedbackTarget(run.feedbackUrl, options.feedbackHost);
+      if (!target.ok) {
+        failed(target.problem);
+        continue;
+      }
+      const url = target.url;
+      try {
+        const res = await request(ctx.http, {
+          method: 'POST',
+          url: url.href,
+          headers: { accept: 'application/json' },
+          body: { score: passed ? 1 : 0, comment },
+          // Creates feedback: retried only when it certainly was not received.
+          retry: 'unsafe',
+          describe: `POST the feedback URL on ${url.host}`,
+        });
+        if (res.status >= 200 && res.status < 300) feedback.sent++;
+        else failed(`HTTP ${res.status} from ${url.host}`);
+      } catch (error) {
+        if (error instanceof CancelledError) return;
+        failed(`${shortError(error)} from ${url.host}`);
+      }
     }
   }
 }
