@@ -12,10 +12,7 @@ import { errorCodes } from '../api/http/retry-policy.js';
 import type { RunContext } from '../commands/context.js';
 import { isRecord, safeJson } from '../lib/text.js';
 import { inert, setSecret } from '../lib/untrusted.js';
-
-type SdkClient = import('@langchain/langgraph-sdk').Client;
-type Assistant = import('@langchain/langgraph-sdk').Assistant;
-type StreamMode = 'values' | 'updates';
+import type { Assistant, Client as SdkClient } from '@langchain/langgraph-sdk';
 
 /** A check (or a conversation test) failed; the message is written for the workflow's author. */
 export class CheckError extends ActionError {
@@ -99,11 +96,7 @@ function requestErrorText(error: unknown): string {
   return `HTTP ${status} (${inert(typeof detail === 'string' ? detail : JSON.stringify(detail), 200)})`;
 }
 
-export async function createSdkClient(
-  ctx: VerifyContext,
-  apiUrl: string,
-  maxConcurrency = 1,
-): Promise<SdkClient> {
+export async function createSdkClient(ctx: VerifyContext, apiUrl: string, maxConcurrency = 1) {
   const { Client } = await import('@langchain/langgraph-sdk');
   return new Client({
     apiUrl,
@@ -119,10 +112,7 @@ export async function createSdkClient(
 const ASSISTANT_PAGE_SIZE = 100;
 const ASSISTANT_MAX_PAGES = 10;
 
-export async function listAssistants(
-  client: SdkClient,
-  signal: AbortSignal | undefined,
-): Promise<Assistant[]> {
+export async function listAssistants(client: SdkClient, signal?: AbortSignal) {
   const all: Assistant[] = [];
   for (let page = 0; page < ASSISTANT_MAX_PAGES; page++) {
     const batch = await client.assistants.search({
@@ -194,7 +184,7 @@ export async function streamRun(
   client: SdkClient,
   ids: { threadId: string; assistantId: string },
   input: unknown,
-  { streamMode, feedbackKey }: { streamMode: StreamMode[]; feedbackKey?: string | undefined },
+  { streamMode, feedbackKey }: { streamMode: ('values' | 'updates')[]; feedbackKey?: string },
 ): Promise<StreamedRun> {
   const { signal } = ctx.http;
   const run: StreamedRun = {};
