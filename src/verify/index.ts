@@ -8,6 +8,7 @@ import { parseJson } from '../api/answers.js';
 import { RefusedAnswerError } from '../api/http/limits.js';
 import { OutcomeUnknownError, request } from '../api/http/request.js';
 import { backoffCeiling, parseRetryAfter, retrying } from '../api/http/retry-policy.js';
+import type { RetryLoop } from '../api/http/retry-policy.js';
 import { formatSeconds as seconds, safeJson } from '../lib/text.js';
 import { inert, redact } from '../lib/untrusted.js';
 import type { Config } from '../inputs/config.js';
@@ -142,7 +143,7 @@ export async function healthCheck(
         "revision is DEPLOYED but its agent server is not serving: check the deployment's " +
         'logs in the LangSmith UI, or raise `timeout` if it needs longer to start.',
     );
-  const loop: Parameters<typeof retrying>[0] = {
+  const loop: RetryLoop = {
     ...http,
     backoff: (retry) => backoffCeiling(retry, base, base * HEALTH_MAX_DELAY_FACTOR),
     tooLate: outOfTime,
