@@ -65,12 +65,11 @@ export function checkTurn(where: string, turn: TestTurn, values: unknown): void 
     const content = full.slice(0, MAX_CHECKED_CHARS);
     const unmet =
       expect.contains !== undefined && !content.includes(expect.contains)
-        ? `does not contain "${expect.contains}"`
+        ? `${where}: the last message does not contain "${expect.contains}"`
         : expect.matches !== undefined && !patternMatches(expect.matches, content)
-          ? `does not match /${expect.matches}/`
+          ? `${where}: the last message does not match /${expect.matches}/`
           : undefined;
-    const message = `${where}: the last message ${unmet}`;
-    if (unmet !== undefined) throw Object.assign(new CheckError(message), { excerpt: content });
+    if (unmet !== undefined) throw Object.assign(new CheckError(unmet), { excerpt: content });
   }
   const mismatch =
     expect.values === undefined ? undefined : partialMismatch(expect.values, values, 'values');
