@@ -8,16 +8,17 @@ import { ActionError, CancelledError, DeadlineError } from '../lib/errors.js';
 import { parseJson } from '../api/answers.js';
 import { keyAllowedFor } from '../api/http/limits.js';
 import { OutcomeUnknownError, createResilientFetch } from '../api/http/request.js';
+import { errorCodes } from '../api/http/retry-policy.js';
 import type { RunContext } from '../commands/context.js';
 import { isRecord, safeJson } from '../lib/text.js';
 import { inert, setSecret } from '../lib/untrusted.js';
+import type { Assistant, Client as SdkClient } from '@langchain/langgraph-sdk';
 
-type SdkClient = import('@langchain/langgraph-sdk').Client;
-type Assistant = import('@langchain/langgraph-sdk').Assistant;
-
-/** A check failed; the message is written for the workflow's author. */
+/** A check (or a conversation test) failed; the message is written for the workflow's author. */
 export class CheckError extends ActionError {
   override name = 'CheckError';
+  /** The reply that failed a conversation test, shown (as untrusted text) under the failure. */
+  excerpt?: string;
 }
 
 /** What the checks take from the run: its HTTP settings, logger and API key. */
@@ -38,10 +39,10 @@ export function urlProblem(
     };
   }
   const advice = 'Serve the agent server over https.';
-  if (!URL.canParse(url)) {
+  const parsed = URL.parse(url);
+  if (parsed === null) {
     return { reason: `The agent server URL "${inert(url, 200)}" is not a valid URL`, advice };
   }
-  const parsed = new URL(url);
   if (keyAllowedFor(parsed)) return undefined;
   const reason = `The agent server URL ${parsed.origin} is plain http on a non-loopback host, where the API key is never sent`;
   return { reason, advice };
@@ -65,16 +66,9 @@ export function baseUrl(url: string): string {
 /** A short name for what went wrong: `ECONNREFUSED`, `timeout`, `HTTP 503`, … */
 export function shortError(error: unknown): string {
   if (error instanceof OutcomeUnknownError) return error.reason;
-  let e: unknown = error;
-  // The first `code` down the `cause` chain (at most 6 deep, so a cycle ends too).
-  for (let depth = 0; depth < 6 && e !== null && typeof e === 'object'; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && code !== '') return code;
-    e = (e as { cause?: unknown }).cause;
-  }
   const status = (error as { status?: unknown } | null | undefined)?.status;
-  if (typeof status === 'number') return `HTTP ${status}`;
-  return error instanceof Error ? error.name : 'error';
+  const named = error instanceof Error ? error.name : 'error';
+  return errorCodes(error)[0] ?? (typeof status === 'number' ? `HTTP ${status}` : named);
 }
 
 /**
@@ -102,11 +96,7 @@ function requestErrorText(error: unknown): string {
   return `HTTP ${status} (${inert(typeof detail === 'string' ? detail : JSON.stringify(detail), 200)})`;
 }
 
-export async function createSdkClient(
-  ctx: VerifyContext,
-  apiUrl: string,
-  maxConcurrency = 1,
-): Promise<SdkClient> {
+export async function createSdkClient(ctx: VerifyContext, apiUrl: string, maxConcurrency = 1) {
   const { Client } = await import('@langchain/langgraph-sdk');
   return new Client({
     apiUrl,
@@ -122,10 +112,7 @@ export async function createSdkClient(
 const ASSISTANT_PAGE_SIZE = 100;
 const ASSISTANT_MAX_PAGES = 10;
 
-export async function listAssistants(
-  client: SdkClient,
-  signal: AbortSignal | undefined,
-): Promise<Assistant[]> {
+export async function listAssistants(client: SdkClient, signal?: AbortSignal) {
   const all: Assistant[] = [];
   for (let page = 0; page < ASSISTANT_MAX_PAGES; page++) {
     const batch = await client.assistants.search({
@@ -149,7 +136,7 @@ export function chooseAssistant(
   assistants: Assistant[],
   wanted: string | undefined,
   input: string,
-  fail: (problem: string, several: boolean) => Error,
+  fail: (problem: string, several: boolean) => Error = (problem) => new CheckError(problem),
 ): Assistant {
   const graphs = [...new Set(assistants.map((a) => a.graph_id))].sort();
   const listed = graphs.length > 0 ? graphs.map((g) => `"${inert(g, 100)}"`).join(', ') : '(none)';
@@ -176,7 +163,6 @@ export function chooseAssistant(
   );
 }
 
-/** What one streamed run brought. */
 export interface StreamedRun {
   runId?: string;
   /** The `error` event's message: masked, inert, cut. */
@@ -198,14 +184,13 @@ export async function streamRun(
   client: SdkClient,
   ids: { threadId: string; assistantId: string },
   input: unknown,
-  options: { streamMode: ('values' | 'updates')[]; feedbackKey?: string | undefined },
+  { streamMode, feedbackKey }: { streamMode: ('values' | 'updates')[]; feedbackKey?: string },
 ): Promise<StreamedRun> {
   const { signal } = ctx.http;
-  const { feedbackKey } = options;
   const run: StreamedRun = {};
   const stream = client.runs.stream(ids.threadId, ids.assistantId, {
     input: input as Record<string, unknown>,
-    streamMode: options.streamMode,
+    streamMode,
     ...(feedbackKey !== undefined && { feedbackKeys: [feedbackKey] }),
     onRunCreated: (meta) => {
       run.runId = meta.run_id;
@@ -223,9 +208,8 @@ export async function streamRun(
     } else if (event === 'values' || event === 'updates') {
       run[event === 'values' ? 'values' : 'update'] = data;
       const interrupts = (data as { __interrupt__?: unknown } | null)?.__interrupt__;
-      if (Array.isArray(interrupts) ? interrupts.length > 0 : interrupts !== undefined) {
-        run.interrupted = true;
-      }
+      const pending = Array.isArray(interrupts) ? interrupts.length > 0 : interrupts !== undefined;
+      if (pending) run.interrupted = true;
     } else if (event === 'feedback' && feedbackKey !== undefined) {
       const url = (data as Record<string, unknown> | null)?.[feedbackKey];
       // Pre-signed: the URL is its own credential, so it is masked like one.
@@ -253,11 +237,9 @@ export async function deleteThread(
   threadId: string,
 ): Promise<void> {
   if (ctx.http.signal?.aborted) return;
-  try {
-    await client.threads.delete(threadId);
-  } catch (error) {
+  await client.threads.delete(threadId).catch((error: unknown) => {
     ctx.logger.debug(
       `Could not delete the ${what} thread ${inert(threadId)} (${shortError(error)}); it is harmless.`,
     );
-  }
+  });
 }

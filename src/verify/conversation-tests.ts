@@ -15,6 +15,7 @@ import { REGION_CONTROL_PLANE_URLS } from '../inputs/validate.js';
 import { request } from '../api/http/request.js';
 import { inert, printUntrusted, redact } from '../lib/untrusted.js';
 import {
+  CheckError,
   baseUrl,
   chooseAssistant,
   createSdkClient,
@@ -23,12 +24,12 @@ import {
   shortError,
   stepFailure,
   streamRun,
+  type StreamedRun,
   type VerifyContext,
 } from './agent-server.js';
-import { CaseFailure, checkTurn } from './expectations.js';
+import { checkTurn } from './expectations.js';
 import type { TestCase } from './tests-file.js';
 
-/** Cases that run at the same time, at most. */
 const MAX_PARALLEL_CASES = 4;
 const REASON_MAX_CHARS = 400;
 /** The reply shown under a failure: in the log, the step summary and the PR comment. */
@@ -38,14 +39,6 @@ const TIMED_OUT = 'the `timeout` ran out (raise `timeout` if the tests need long
 /** A case's verdict as the report keeps it, with the runs it made. */
 export type CaseResult = NonNullable<RunReport['tests']>[number] & { runIds: string[] };
 
-export interface ConversationTestsResult {
-  cases: CaseResult[];
-  passed: number;
-  failed: number;
-  /** Verdicts recorded through feedback URLs, and those that could not be. */
-  feedback: { sent: number; failed: number };
-}
-
 /** The validated `tests` (as in `Config`) and the agent server URL (checked by the caller). */
 export type ConversationTestsOptions = NonNullable<Config['tests']> & {
   url: string;
@@ -53,22 +46,11 @@ export type ConversationTestsOptions = NonNullable<Config['tests']> & {
   printBlock?: (lines: string[]) => void;
 };
 
-/** What every case of the file shares. */
-interface FileRun extends ConversationTestsOptions {
-  client: import('@langchain/langgraph-sdk').Client;
-  /** The agent server's assistants, or why they could not be listed. */
-  assistants: import('@langchain/langgraph-sdk').Assistant[] | string;
-  feedback: { sent: number; failed: number; problems: Set<string> };
-}
-
 /**
- * Runs every case and returns the verdicts. Throws only `CancelledError` (the run was
- * cancelled); every other problem fails the case it belongs to.
+ * Runs every case and returns the verdicts, and how many went as feedback. Throws only
+ * `CancelledError` (the run was cancelled); every other problem fails the case it belongs to.
  */
-export async function runConversationTests(
-  ctx: VerifyContext,
-  options: ConversationTestsOptions,
-): Promise<ConversationTestsResult> {
+export async function runConversationTests(ctx: VerifyContext, options: ConversationTestsOptions) {
   const apiUrl = baseUrl(options.url);
   const client = await createSdkClient(ctx, apiUrl, MAX_PARALLEL_CASES);
   const total = options.cases.length;
@@ -81,38 +63,30 @@ export async function runConversationTests(
     const { timedOut, text } = stepFailure(ctx, error, 'the conversation tests');
     return `could not list the assistants: ${timedOut ? TIMED_OUT : text}`;
   });
-  const feedback = { sent: 0, failed: 0, problems: new Set<string>() };
-  const file: FileRun = { ...options, client, assistants, feedback };
+  /** Verdicts recorded through feedback URLs, and why others could not be (one each). */
+  const feedback = { sent: 0, problems: [] as string[] };
 
-  const results: CaseResult[] = new Array<CaseResult>(total);
-  let next = 0;
+  const results: CaseResult[] = [];
+  const queue = [...options.cases.entries()];
   const worker = async () => {
-    while (next < total) {
-      const index = next++;
-      const testCase = options.cases[index] as TestCase;
-      const result = (results[index] = await runCase(ctx, file, testCase));
-      const mark = result.verdict === 'passed' ? '✓' : '✗';
-      ctx.logger.info(
-        `${mark} ${inert(testCase.name, 200)}: ${result.verdict} ` +
-          `(${result.turnsRun}/${result.turns} turn${result.turns === 1 ? '' : 's'}, ` +
-          `${(result.durationMs / 1000).toFixed(1)} s)` +
-          (result.verdict === 'failed' ? `: ${inert(result.reason, REASON_MAX_CHARS)}` : ''),
-      );
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      results[next[0]] = await runCase(next[1]);
     }
   };
   await Promise.all(Array.from({ length: Math.min(MAX_PARALLEL_CASES, total) }, worker));
 
-  if (feedback.failed > 0) {
+  const { sent, problems } = feedback;
+  if (problems.length > 0) {
+    const some = [...new Set(problems)].slice(0, 3).join('; ');
     ctx.logger.warning(
-      `${feedback.failed} of ${feedback.sent + feedback.failed} test verdicts could not be ` +
-        `recorded in LangSmith (${inert([...feedback.problems].slice(0, 3).join('; '), 300)}). ` +
-        'The test results are unchanged.',
+      `${problems.length} of ${sent + problems.length} test verdicts could not be recorded in ` +
+        `LangSmith (${inert(some, 300)}). The test results are unchanged.`,
       { title: 'Test feedback not recorded' },
     );
-  } else if (feedback.sent > 0) {
+  } else if (sent > 0) {
     ctx.logger.info(
-      `Recorded ${feedback.sent} verdict${feedback.sent === 1 ? '' : 's'} on the runs' traces ` +
-        `under the feedback key "${inert(options.feedbackKey ?? '')}".`,
+      `Recorded ${sent} verdict${sent === 1 ? '' : 's'} on the runs' traces under the feedback ` +
+        `key "${inert(options.feedbackKey ?? '')}".`,
     );
   }
   const passed = results.filter((r) => r.verdict === 'passed').length;
@@ -120,160 +94,154 @@ export async function runConversationTests(
     cases: results,
     passed,
     failed: total - passed,
-    feedback: { sent: feedback.sent, failed: feedback.failed },
+    feedback: { sent, failed: problems.length },
   };
-}
 
-async function runCase(ctx: VerifyContext, file: FileRun, testCase: TestCase): Promise<CaseResult> {
-  const { client } = file;
-  const started = ctx.http.clock.now();
-  const withSignal = ctx.http.signal ? { signal: ctx.http.signal } : {};
-  /** Each turn's run, as far as the case went: its ID and feedback URL. */
-  const runs: { runId?: string | undefined; url?: string | undefined }[] = [];
-  let threadId: string | undefined;
-  let failure: CaseFailure | undefined;
-  let doing = 'creating its thread';
-  try {
-    if (typeof file.assistants === 'string') throw new CaseFailure(file.assistants);
-    const assistant = chooseAssistant(
-      file.assistants,
-      testCase.assistant,
-      '`assistant`',
-      (problem) => new CaseFailure(problem),
-    );
-    const thread = await client.threads.create({
-      metadata: {
-        created_by: 'langgraph-deploy-action',
-        purpose: 'conversation-test',
-        test_case: testCase.name,
-      },
-      graphId: assistant.graph_id,
-      ...(testCase.state ? { supersteps: testCase.state } : {}),
-      ...withSignal,
-    });
-    const id = (threadId = thread.thread_id);
-    for (const [i, turn] of testCase.turns.entries()) {
-      const label = `turn ${i + 1}`;
-      doing = `streaming ${label}`;
-      const run = await streamRun(
-        ctx,
-        client,
-        { threadId: id, assistantId: assistant.assistant_id },
-        turn.input,
-        { streamMode: ['values'], feedbackKey: file.feedbackKey },
-      );
-      runs.push({ runId: run.runId, url: run.feedbackUrl });
-      const where = `${label}${run.runId ? ` (run ${run.runId})` : ''}`;
-      if (run.error !== undefined) {
-        throw new CaseFailure(`${where} ended with an error: ${run.error}`);
-      }
-      doing = `reading the thread state after ${label}`;
-      const values =
-        run.values ?? (await client.threads.getState(id, undefined, withSignal)).values;
-      checkTurn(where, turn, values);
-    }
-    if (testCase.checkpoints !== undefined && testCase.checkpoints > 0) {
-      const wanted = testCase.checkpoints;
-      doing = 'reading the thread history';
-      const history = await client.threads.getHistory(id, { limit: wanted, ...withSignal });
-      const count = Array.isArray(history) ? history.length : 0;
-      if (count < wanted) {
-        throw new CaseFailure(
-          `the thread history has ${count} checkpoint${count === 1 ? '' : 's'}; ` +
-            `\`checkpoints\` asks for at least ${wanted}`,
-        );
-      }
-    }
-  } catch (error) {
-    const { timedOut, text } = stepFailure(ctx, error, 'the conversation tests');
-    failure =
-      error instanceof CaseFailure
-        ? error
-        : new CaseFailure(
-            `failed while ${doing}: ${timedOut ? TIMED_OUT : text}` +
-              (doing.startsWith('streaming') && !timedOut
-                ? ' (a run request is never retried)'
-                : ''),
-          );
-  } finally {
-    if (threadId !== undefined) await deleteThread(ctx, client, 'test', threadId);
-  }
-  const verdict = failure ? 'failed' : 'passed';
-  const reason = failure
-    ? truncate(redact(failure.message), REASON_MAX_CHARS)
-    : `${testCase.turns.length} turn${testCase.turns.length === 1 ? '' : 's'} as expected` +
-      (testCase.checkpoints ? `, at least ${testCase.checkpoints} checkpoints` : '');
-  // The reply that failed the case, masked and cut (still untrusted: printed inert, fenced).
-  const reply =
-    failure?.excerpt === undefined ? undefined : truncate(redact(failure.excerpt), REPLY_MAX_CHARS);
-  if (reply !== undefined) {
-    ctx.logger.info(`Last reply in "${inert(testCase.name, 200)}" (agent output, as received):`);
-    (file.printBlock ?? printUntrusted)([reply]);
-  }
-  // The last run that ran carries the case's verdict (checkpoints included); earlier runs
-  // passed their turns (a failed turn ends the case).
-  await sendFeedback(ctx, file, testCase, runs, failure ? reason : undefined);
-  return {
-    name: testCase.name,
-    turnsRun: runs.length,
-    turns: testCase.turns.length,
-    verdict,
-    reason,
-    ...(reply !== undefined && { reply }),
-    durationMs: Math.max(0, ctx.http.clock.now() - started),
-    runIds: runs.flatMap((r) => (r.runId ? [r.runId] : [])),
-  };
-}
-
-/**
- * POSTs `{score, comment}` to each run's pre-signed feedback URL: no API key, no other
- * header that could carry one; only https or a loopback host. Best effort: failures are
- * counted (one warning for the whole file), never thrown.
- */
-async function sendFeedback(
-  ctx: VerifyContext,
-  file: FileRun,
-  testCase: TestCase,
-  runs: { url?: string | undefined }[],
-  caseFailed: string | undefined,
-): Promise<void> {
-  const failed = (problem: string) => {
-    file.feedback.failed++;
-    file.feedback.problems.add(problem);
-  };
-  for (const [i, run] of runs.entries()) {
-    if (run.url === undefined) continue;
-    if (ctx.http.signal?.aborted || ctx.http.deadline.passed()) return;
-    const passed = i < runs.length - 1 || caseFailed === undefined;
-    const comment = truncate(
-      redact(
-        `Conversation test "${testCase.name}", turn ${i + 1} of ${testCase.turns.length}: ` +
-          (passed ? 'passed' : `failed: ${caseFailed}`),
-      ),
-      1000,
-    );
-    // Only the LangSmith API host the settings name: no request anywhere else.
-    const target = feedbackTarget(run.url, file.feedbackHost);
-    if (!target.ok) {
-      failed(target.problem);
-      continue;
-    }
-    const url = target.url;
+  /** One case on its own thread, turn by turn; its verdict goes to the log and as feedback. */
+  async function runCase(testCase: TestCase): Promise<CaseResult> {
+    const turns = testCase.turns.length;
+    const started = ctx.http.clock.now();
+    const withSignal = ctx.http.signal ? { signal: ctx.http.signal } : {};
+    /** Each turn's run, as far as the case went. */
+    const runs: StreamedRun[] = [];
+    let threadId: string | undefined;
+    let failure: CheckError | undefined;
+    let doing = 'creating its thread';
     try {
-      const res = await request(ctx.http, {
-        method: 'POST',
-        url: url.href,
-        headers: { accept: 'application/json' },
-        body: { score: passed ? 1 : 0, comment },
-        // Creates feedback: retried only when it certainly was not received.
-        retry: 'unsafe',
-        describe: `POST the feedback URL on ${url.host}`,
+      if (typeof assistants === 'string') throw new CheckError(assistants);
+      const assistant = chooseAssistant(assistants, testCase.assistant, '`assistant`');
+      const thread = await client.threads.create({
+        metadata: {
+          created_by: 'langgraph-deploy-action',
+          purpose: 'conversation-test',
+          test_case: testCase.name,
+        },
+        graphId: assistant.graph_id,
+        ...(testCase.state ? { supersteps: testCase.state } : {}),
+        ...withSignal,
       });
-      if (res.status >= 200 && res.status < 300) file.feedback.sent++;
-      else failed(`HTTP ${res.status} from ${url.host}`);
+      const id = (threadId = thread.thread_id);
+      for (const [i, turn] of testCase.turns.entries()) {
+        const label = `turn ${i + 1}`;
+        doing = `streaming ${label}`;
+        const run = await streamRun(
+          ctx,
+          client,
+          { threadId: id, assistantId: assistant.assistant_id },
+          turn.input,
+          { streamMode: ['values'], feedbackKey: options.feedbackKey },
+        );
+        runs.push(run);
+        const where = `${label}${run.runId ? ` (run ${run.runId})` : ''}`;
+        if (run.error !== undefined) {
+          throw new CheckError(`${where} ended with an error: ${run.error}`);
+        }
+        doing = `reading the thread state after ${label}`;
+        const values =
+          run.values ?? (await client.threads.getState(id, undefined, withSignal)).values;
+        checkTurn(where, turn, values);
+      }
+      if (testCase.checkpoints !== undefined && testCase.checkpoints > 0) {
+        const wanted = testCase.checkpoints;
+        doing = 'reading the thread history';
+        const history = await client.threads.getHistory(id, { limit: wanted, ...withSignal });
+        const count = Array.isArray(history) ? history.length : 0;
+        if (count < wanted) {
+          throw new CheckError(
+            `the thread history has ${count} checkpoint${count === 1 ? '' : 's'}; ` +
+              `\`checkpoints\` asks for at least ${wanted}`,
+          );
+        }
+      }
     } catch (error) {
-      if (error instanceof CancelledError) return;
-      failed(`${shortError(error)} from ${url.host}`);
+      const { timedOut, text } = stepFailure(ctx, error, 'the conversation tests');
+      failure =
+        error instanceof CheckError
+          ? error
+          : new CheckError(
+              `failed while ${doing}: ${timedOut ? TIMED_OUT : text}` +
+                (doing.startsWith('streaming') && !timedOut
+                  ? ' (a run request is never retried)'
+                  : ''),
+            );
+    } finally {
+      if (threadId !== undefined) await deleteThread(ctx, client, 'test', threadId);
+    }
+    const verdict = failure ? 'failed' : 'passed';
+    const reason = failure
+      ? truncate(redact(failure.message), REASON_MAX_CHARS)
+      : `${turns} turn${turns === 1 ? '' : 's'} as expected` +
+        (testCase.checkpoints ? `, at least ${testCase.checkpoints} checkpoints` : '');
+    // The reply that failed the case, masked and cut (still untrusted: printed inert, fenced).
+    const reply =
+      failure?.excerpt === undefined
+        ? undefined
+        : truncate(redact(failure.excerpt), REPLY_MAX_CHARS);
+    if (reply !== undefined) {
+      ctx.logger.info(`Last reply in "${inert(testCase.name, 200)}" (agent output, as received):`);
+      (options.printBlock ?? printUntrusted)([reply]);
+    }
+    // The last run that ran carries the case's verdict (checkpoints included); earlier runs
+    // passed their turns (a failed turn ends the case).
+    await sendFeedback(testCase, runs, failure ? reason : undefined);
+    const durationMs = Math.max(0, ctx.http.clock.now() - started);
+    ctx.logger.info(
+      `${failure ? '✗' : '✓'} ${inert(testCase.name, 200)}: ${verdict} ` +
+        `(${runs.length}/${turns} turn${turns === 1 ? '' : 's'}, ${(durationMs / 1000).toFixed(1)} s)` +
+        (failure ? `: ${inert(reason, REASON_MAX_CHARS)}` : ''),
+    );
+    return {
+      name: testCase.name,
+      turnsRun: runs.length,
+      turns,
+      verdict,
+      reason,
+      ...(reply !== undefined && { reply }),
+      durationMs,
+      runIds: runs.flatMap((r) => (r.runId ? [r.runId] : [])),
+    };
+  }
+
+  /**
+   * POSTs `{score, comment}` to each run's pre-signed feedback URL: no API key, no other
+   * header that could carry one; only https or a loopback host. Best effort: failures are
+   * counted (one warning for the whole file), never thrown.
+   */
+  async function sendFeedback(testCase: TestCase, runs: StreamedRun[], caseFailed?: string) {
+    const failed = (problem: string) => feedback.problems.push(problem);
+    for (const [i, run] of runs.entries()) {
+      if (run.feedbackUrl === undefined) continue;
+      if (ctx.http.signal?.aborted || ctx.http.deadline.passed()) return;
+      const passed = i < runs.length - 1 || caseFailed === undefined;
+      const comment = truncate(
+        redact(
+          `Conversation test "${testCase.name}", turn ${i + 1} of ${testCase.turns.length}: ` +
+            (passed ? 'passed' : `failed: ${caseFailed}`),
+        ),
+        1000,
+      );
+      const target = feedbackTarget(run.feedbackUrl, options.feedbackHost);
+      if (!target.ok) {
+        failed(target.problem);
+        continue;
+      }
+      const url = target.url;
+      try {
+        const res = await request(ctx.http, {
+          method: 'POST',
+          url: url.href,
+          headers: { accept: 'application/json' },
+          body: { score: passed ? 1 : 0, comment },
+          // Creates feedback: retried only when it certainly was not received.
+          retry: 'unsafe',
+          describe: `POST the feedback URL on ${url.host}`,
+        });
+        if (res.status >= 200 && res.status < 300) feedback.sent++;
+        else failed(`HTTP ${res.status} from ${url.host}`);
+      } catch (error) {
+        if (error instanceof CancelledError) return;
+        failed(`${shortError(error)} from ${url.host}`);
+      }
     }
   }
 }

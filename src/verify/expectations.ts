@@ -8,10 +8,10 @@
  * bounded too (`MAX_PROGRAM`: about 0.3 s at worst on a shared 2-core runner). A refused
  * expression is an input error before any request.
  */
-import { isRecord } from '../lib/text.js';
-import { safeJson, truncate } from '../lib/text.js';
+import { isRecord, safeJson, truncate } from '../lib/text.js';
 import { redact } from '../lib/untrusted.js';
 import type { TestTurn } from './tests-file.js';
+import { CheckError } from './agent-server.js';
 import { RE2JS } from 're2js';
 
 /** The most of a reply that `contains` and `matches` look at (in UTF-16 code units). */
@@ -50,42 +50,31 @@ export function patternMatches(source: string, text: string): boolean {
   return pattern.matcher(text.slice(0, MAX_CHECKED_CHARS)).find();
 }
 
-/** A failed expectation or a failed step: ends the case with this reason. */
-export class CaseFailure extends Error {
-  /** `excerpt`: the last reply, shown (as untrusted text) under the failure. */
-  constructor(
-    message: string,
-    readonly excerpt?: string,
-  ) {
-    super(message);
-  }
-}
-
-/** Checks one turn's `expect`; throws `CaseFailure` with the first unmet expectation. */
+/** Checks one turn's `expect`; throws `CheckError` with the first unmet expectation. */
 export function checkTurn(where: string, turn: TestTurn, values: unknown): void {
   const expect = turn.expect;
   if (!expect) return;
   if (expect.contains !== undefined || expect.matches !== undefined) {
     const full = lastMessageContent(values);
     if (full === undefined) {
-      throw new CaseFailure(
+      throw new CheckError(
         `${where}: the thread state has no messages, so \`contains\`/\`matches\` cannot be ` +
           'checked (use `values` for graphs without a `messages` key)',
       );
     }
-    // Both checks look at the first 64 KiB of the reply only.
     const content = full.slice(0, MAX_CHECKED_CHARS);
     const unmet =
       expect.contains !== undefined && !content.includes(expect.contains)
-        ? `does not contain "${expect.contains}"`
+        ? `${where}: the last message does not contain "${expect.contains}"`
         : expect.matches !== undefined && !patternMatches(expect.matches, content)
-          ? `does not match /${expect.matches}/`
+          ? `${where}: the last message does not match /${expect.matches}/`
           : undefined;
-    if (unmet !== undefined) throw new CaseFailure(`${where}: the last message ${unmet}`, content);
+    if (unmet !== undefined) throw Object.assign(new CheckError(unmet), { excerpt: content });
   }
   const mismatch =
     expect.values === undefined ? undefined : partialMismatch(expect.values, values, 'values');
-  if (mismatch !== undefined) throw new CaseFailure(`${where}: ${mismatch}`, safeJson(values));
+  if (mismatch === undefined) return;
+  throw Object.assign(new CheckError(`${where}: ${mismatch}`), { excerpt: safeJson(values) });
 }
 
 /** The text of the last message of `values.messages` (string content or its text parts). */
@@ -118,29 +107,25 @@ export function partialMismatch(
   actual: unknown,
   path: string,
 ): string | undefined {
-  if (isRecord(expected)) {
-    if (!isRecord(actual)) return `${path} is ${describeValue(actual)}, expected a mapping`;
-    for (const [key, value] of Object.entries(expected)) {
-      const sub = `${path}.${key}`;
-      if (!(key in actual)) return `${sub} is missing, expected ${describeValue(value)}`;
-      const found = partialMismatch(value, actual[key], sub);
-      if (found !== undefined) return found;
-    }
-    return undefined;
+  const list = Array.isArray(expected);
+  if (!list && !isRecord(expected)) {
+    if (expected === actual) return undefined;
+    return `${path} is ${describeValue(actual)}, expected ${describeValue(expected)}`;
   }
-  if (Array.isArray(expected)) {
-    if (!Array.isArray(actual)) return `${path} is ${describeValue(actual)}, expected a list`;
-    if (actual.length !== expected.length) {
-      return `${path} has ${actual.length} items, expected ${expected.length}`;
-    }
-    for (let i = 0; i < expected.length; i++) {
-      const found = partialMismatch(expected[i], actual[i], `${path}[${i}]`);
-      if (found !== undefined) return found;
-    }
-    return undefined;
+  if (list ? !Array.isArray(actual) : !isRecord(actual)) {
+    return `${path} is ${describeValue(actual)}, expected ${list ? 'a list' : 'a mapping'}`;
   }
-  if (expected === actual) return undefined;
-  return `${path} is ${describeValue(actual)}, expected ${describeValue(expected)}`;
+  const found = actual as Record<string, unknown> & unknown[];
+  if (list && found.length !== expected.length) {
+    return `${path} has ${found.length} items, expected ${expected.length}`;
+  }
+  for (const [key, value] of Object.entries(expected)) {
+    const sub = list ? `${path}[${key}]` : `${path}.${key}`;
+    if (!(key in found)) return `${sub} is missing, expected ${describeValue(value)}`;
+    const mismatch = partialMismatch(value, found[key], sub);
+    if (mismatch !== undefined) return mismatch;
+  }
+  return undefined;
 }
 
 export function describeValue(value: unknown): string {

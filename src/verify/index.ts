@@ -6,14 +6,9 @@
 import { ApiError, CancelledError, DeadlineError } from '../lib/errors.js';
 import { parseJson } from '../api/answers.js';
 import { RefusedAnswerError } from '../api/http/limits.js';
-import { OutcomeUnknownError, request, type HttpContext } from '../api/http/request.js';
-import {
-  backoffCeiling,
-  parseRetryAfter,
-  retrying,
-  type Attempted,
-  type RetryLoop,
-} from '../api/http/retry-policy.js';
+import { OutcomeUnknownError, request } from '../api/http/request.js';
+import { backoffCeiling, parseRetryAfter, retrying } from '../api/http/retry-policy.js';
+import type { RetryLoop } from '../api/http/retry-policy.js';
 import { formatSeconds as seconds, safeJson } from '../lib/text.js';
 import { inert, redact } from '../lib/untrusted.js';
 import type { Config } from '../inputs/config.js';
@@ -32,11 +27,7 @@ import {
   urlProblem,
   type VerifyContext,
 } from './agent-server.js';
-import {
-  runConversationTests,
-  type ConversationTestsOptions,
-  type ConversationTestsResult,
-} from './conversation-tests.js';
+import { runConversationTests, type ConversationTestsOptions } from './conversation-tests.js';
 
 /** The checks' inputs, as in `Config`, and the agent server URL (`url` output, if any). */
 export type VerifyOptions = Pick<Config, 'healthCheck' | 'smokeTest' | 'smokeTestAssistant'> & {
@@ -47,7 +38,7 @@ export type VerifyOptions = Pick<Config, 'healthCheck' | 'smokeTest' | 'smokeTes
 /** The report's `checks`; `error` is set when a check failed. */
 export type VerifyResult = NonNullable<RunReport['checks']> & {
   error?: unknown;
-  testsResult?: ConversationTestsResult;
+  testsResult?: Awaited<ReturnType<typeof runConversationTests>>;
 };
 
 /**
@@ -119,7 +110,6 @@ export async function verifyDeployment(
   return result;
 }
 
-/** Longest single wait between two `/ok` requests, in multiples of the base delay. */
 const HEALTH_MAX_DELAY_FACTOR = 5;
 /** Timeout of one `/ok` request: a server that hangs is retried rather than waited for. */
 const HEALTH_REQUEST_TIMEOUT_MS = 10_000;
@@ -137,17 +127,14 @@ export async function healthCheck(
 ): Promise<{ ok: true; attempts: number }> {
   requireCheckableUrl(url, 'health check');
   const okUrl = `${baseUrl(url)}/ok`;
-  const http = ctx.http;
+  const { http } = ctx;
   const base = http.baseDelayMs ?? 1000;
   const started = http.clock.now();
-  const oneRequest: HttpContext = {
-    ...http,
-    requestTimeoutMs: Math.min(http.requestTimeoutMs ?? 30_000, HEALTH_REQUEST_TIMEOUT_MS),
-  };
+  const requestTimeoutMs = Math.min(http.requestTimeoutMs ?? 30_000, HEALTH_REQUEST_TIMEOUT_MS);
+  const oneRequest = { ...http, requestTimeoutMs };
   let last = 'no answer yet';
   let attempts = 0;
   const failed = (message: string) => new CheckError(redact(message), 'Health check failed');
-  /** The deadline came first. */
   const outOfTime = () =>
     failed(
       `Health check failed: ${okUrl} did not answer {"ok": true} before the \`timeout\` ran out ` +
@@ -171,7 +158,7 @@ export async function healthCheck(
         ? new CancelledError('The run was cancelled during the health check.')
         : undefined,
   };
-  return retrying(loop, async (attempt): Promise<Attempted<{ ok: true; attempts: number }>> => {
+  return retrying<{ ok: true; attempts: number }>(loop, async (attempt) => {
     attempts = attempt;
     try {
       const res = await request(oneRequest, {
@@ -192,11 +179,8 @@ export async function healthCheck(
       }
       last =
         res.status === 200 ? 'HTTP 200 with a body other than {"ok": true}' : `HTTP ${res.status}`;
-      const retryAfterMs =
-        res.status === 429
-          ? parseRetryAfter(res.headers.get('retry-after'), http.clock.now())
-          : undefined;
-      return { again: last, afterMs: retryAfterMs };
+      const retryAfter = res.status === 429 ? res.headers.get('retry-after') : null;
+      return { again: last, afterMs: parseRetryAfter(retryAfter, http.clock.now()) };
     } catch (error) {
       if (error instanceof DeadlineError) {
         attempts--; // it was never sent
@@ -215,16 +199,6 @@ export async function healthCheck(
   });
 }
 
-export interface SmokeResult {
-  /** `interrupted`: the run stopped at an interrupt waiting for human input (passes). */
-  outcome: 'passed' | 'interrupted';
-  assistantId: string;
-  graphId: string;
-  threadId: string;
-  /** A short, redacted JSON view of the run's last values (or update). */
-  summary: string;
-}
-
 const SUMMARY_MAX_CHARS = 300;
 
 /**
@@ -238,7 +212,7 @@ export async function smokeTest(
   url: string,
   input: unknown,
   assistant?: string,
-): Promise<SmokeResult> {
+) {
   requireCheckableUrl(url, 'smoke run');
   const apiUrl = baseUrl(url);
   const client = await createSdkClient(ctx, apiUrl);
@@ -294,7 +268,6 @@ export async function smokeTest(
     }
     // Masked before the cut, so a secret cut in half cannot slip through.
     const summary = inert(redact(safeJson(result)), SUMMARY_MAX_CHARS);
-    const outcome = streamed.interrupted ? 'interrupted' : 'passed';
     if (streamed.interrupted) {
       ctx.logger.notice(
         `Smoke run of ${who}: ${run} stopped at an interrupt waiting for human input; ` +
@@ -306,13 +279,9 @@ export async function smokeTest(
       `Smoke run ${streamed.interrupted ? 'interrupted (passes)' : 'passed'}: ${who}, ${run}; ` +
         `last ${streamed.values !== undefined ? 'values' : 'update'}: ${summary}`,
     );
-    return {
-      outcome,
-      assistantId: chosen.assistant_id,
-      graphId: chosen.graph_id,
-      threadId,
-      summary,
-    };
+    const outcome = streamed.interrupted ? 'interrupted' : 'passed';
+    const { assistant_id: assistantId, graph_id: graphId } = chosen;
+    return { outcome, assistantId, graphId, threadId, summary } as const;
   } catch (error) {
     // Our own `CheckError`s (already worded) go on as they are; a request failure is worded
     // with the step and the URL.

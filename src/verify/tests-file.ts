@@ -39,67 +39,52 @@ const mapping = (message: (input: unknown) => string) =>
   z.custom<Record<string, unknown>>(isRecord, { error: (iss) => message(iss.input) });
 
 /**
- * A mapping with known keys only: an unknown key is a problem of its own (worded by
- * `sentences`, with the keys allowed there); anything but a mapping gets `message`.
+ * A mapping with known keys only: an unknown key is a problem of its own (one sentence per key,
+ * by `sentences`, with the keys allowed here); anything but a mapping gets `message`.
  */
 function strict<T extends z.core.$ZodLooseShape>(shape: T, message: (input: unknown) => string) {
+  const known = Object.keys(shape).map((k) => `\`${k}\``);
   return z.strictObject(shape, {
-    error: (iss) => (iss.code === 'unrecognized_keys' ? undefined : message(iss.input)),
+    error: (iss) =>
+      iss.code === 'unrecognized_keys'
+        ? `the keys here are ${known.join(', ')}.`
+        : message(iss.input),
   });
 }
 
-/** One message for every way a value can be wrong. */
-const says = (message: string) => ({ error: message });
-
 const UpdateSchema = strict(
   {
-    values: z
-      .unknown()
-      .optional()
-      .transform((v) => v ?? null),
+    values: z.unknown().default(null),
     as_node: z
       .string(
-        says(
-          'is required: `__start__` or a node of the graph (the agent server drops an ' +
-            '`__input__` update when the next run brings its own input).',
-        ),
+        'is required: `__start__` or a node of the graph (the agent server drops an ' +
+          '`__input__` update when the next run brings its own input).',
       )
       .min(1),
     command: mapping((v) => `must be a mapping, not ${kind(v)}.`).optional(),
   },
   (v) => `must be a mapping with \`values\` and \`as_node\`, not ${kind(v)}.`,
-).transform(({ values, as_node, command }) => ({
-  values,
-  asNode: as_node,
-  ...(command !== undefined ? { command } : {}),
-}));
+).transform(({ as_node: asNode, ...rest }) => ({ ...rest, asNode }));
 
 const SuperstepSchema = strict(
-  { updates: z.array(UpdateSchema, says('must be a non-empty list of updates.')).min(1) },
+  { updates: z.array(UpdateSchema, 'must be a non-empty list of updates.').min(1) },
   (v) => `must be a mapping with \`updates\`, not ${kind(v)}.`,
 );
 
 const ExpectSchema = strict(
   {
     contains: z
-      .union(
-        [z.string().min(1, says('must be a non-empty string.')), z.number(), z.boolean()],
-        says('must be a non-empty string.'),
-      )
+      .union([z.string(), z.number(), z.boolean()], 'must be a non-empty string.')
       .transform(String)
+      .pipe(z.string().min(1, 'must be a non-empty string.'))
       .optional(),
     matches: z
-      .string(says('must be a regular expression (a string).'))
+      .string('must be a regular expression (a string).')
       .min(1)
-      .superRefine((source, ctx) => {
-        const problem = patternProblem(source);
-        if (problem === undefined) return;
-        ctx.addIssue({
-          code: 'custom',
-          message:
-            'is not a regular expression in RE2 syntax (the linear-time engine the checks ' +
-            `use; no lookarounds or back-references): ${problem}.`,
-        });
+      .refine((source) => patternProblem(source) === undefined, {
+        error: (iss) =>
+          'is not a regular expression in RE2 syntax (the linear-time engine the checks use; no ' +
+          `lookarounds or back-references): ${patternProblem(iss.input as string)}.`,
       })
       .optional(),
     values: mapping(
@@ -118,23 +103,18 @@ const TurnSchema = strict(
     expect: ExpectSchema.nullish().transform((v) => v ?? undefined),
   },
   (v) => `must be a mapping with \`input\`, not ${kind(v)}.`,
-).transform(({ input, expect }) => ({ input: input as unknown, ...(expect ? { expect } : {}) }));
-
-const wholeCount = says(
-  `must be a whole number from 0 to ${MAX_CHECKPOINTS} (the least number of ` +
-    'checkpoints in the thread history after the last turn).',
 );
+
+const wholeCount =
+  `must be a whole number from 0 to ${MAX_CHECKPOINTS} (the least number of ` +
+  'checkpoints in the thread history after the last turn).';
 
 const CaseSchema = strict(
   {
-    name: z.string(says('is required: a non-empty string.')).trim().min(1),
-    assistant: z
-      .string(says('must be a graph ID or assistant ID (a string).'))
-      .trim()
-      .min(1)
-      .optional(),
+    name: z.string('is required: a non-empty string.').trim().min(1),
+    assistant: z.string('must be a graph ID or assistant ID (a string).').trim().min(1).optional(),
     state: z
-      .array(SuperstepSchema, says('must be a non-empty list of supersteps (each with `updates`).'))
+      .array(SuperstepSchema, 'must be a non-empty list of supersteps (each with `updates`).')
       .min(1)
       .optional(),
     turns: z
@@ -227,17 +207,19 @@ export function parseTestsFile(text: string, file: string): LoadResult {
 function duplicateNames(value: unknown): z.core.$ZodIssue[] {
   const cases = isRecord(value) ? value['cases'] : undefined;
   if (!Array.isArray(cases) || cases.length > MAX_CASES) return [];
-  const seen = new Map<string, number>();
-  return cases.flatMap((item: unknown, index): z.core.$ZodIssue[] => {
-    const raw = isRecord(item) ? item['name'] : undefined;
-    const name = typeof raw === 'string' ? raw.trim() : '';
-    if (name === '') return [];
-    const first = seen.get(name) ?? index;
-    seen.set(name, first);
-    if (first === index) return [];
+  const names = cases.map(nameOf);
+  return names.flatMap((name, index): z.core.$ZodIssue[] => {
+    const first = names.indexOf(name);
+    if (name === '' || first === index) return [];
     const message = `is not unique: case #${first + 1} has the same name.`;
-    return [{ code: 'custom', path: ['cases', index, 'name'], message, input: raw }];
+    return [{ code: 'custom', path: ['cases', index, 'name'], message, input: name }];
   });
+}
+
+/** A case's name as written (trimmed), or '' when it has none. */
+function nameOf(item: unknown): string {
+  const name = isRecord(item) ? item['name'] : undefined;
+  return typeof name === 'string' ? name.trim() : '';
 }
 
 function order(issue: z.core.$ZodIssue): number[] {
@@ -250,75 +232,60 @@ function compareKeys(a: number[], b: number[]): number {
   return i === -1 || i >= b.length ? a.length - b.length : a[i]! - b[i]!;
 }
 
-/** The keys allowed in each mapping, for the message about an unknown one. */
-const KEYS = {
-  file: Object.keys(FileSchema.shape),
-  case: Object.keys(CaseSchema.shape),
-  turn: Object.keys(TurnSchema.in.shape),
-  expect: Object.keys(ExpectSchema.shape),
-  superstep: Object.keys(SuperstepSchema.shape),
-  update: Object.keys(UpdateSchema.in.shape),
-};
-
 /**
  * The order problems are told in, as a reader goes through the file: case by case, and in
  * each mapping its `name` first, then its unknown keys (`''` below), then its keys in the order
  * the format lists them.
  */
-const KEY_ORDER = ['name', '', ...new Set(Object.values(KEYS).flat())];
+const KEY_ORDER = [
+  'name',
+  '',
+  ...new Set(
+    [FileSchema, CaseSchema, TurnSchema, ExpectSchema, SuperstepSchema, UpdateSchema.in].flatMap(
+      (schema) => Object.keys(schema.shape),
+    ),
+  ),
+];
 
-/** The lists of the format: the mapping each item is, and how an item is named. */
-const LISTS = new Map<PropertyKey, [keyof typeof KEYS, (n: number) => string]>([
-  ['cases', ['case', (n) => `case #${n}`]],
-  ['turns', ['turn', (n) => `turn ${n}`]],
-  ['state', ['superstep', (n) => `key \`state\`, superstep ${n}`]],
-  ['updates', ['update', (n) => `update ${n}`]],
+/** The lists of the format, and how an item of each is named. */
+const LISTS = new Map<PropertyKey, (n: number) => string>([
+  ['cases', (n) => `case #${n}`],
+  ['turns', (n) => `turn ${n}`],
+  ['state', (n) => `key \`state\`, superstep ${n}`],
+  ['updates', (n) => `update ${n}`],
 ]);
 
 /**
  * Where a problem is, in the file's words: `case "name"` (or `case #3` while the case has no
- * valid name), `turn 1`, `key \`state\`, superstep 1`, `update 2`, `key \`expect.matches\``;
- * and which mapping the path ends in (for the keys allowed there).
+ * valid name), `turn 1`, `key \`state\`, superstep 1`, `update 2`, `key \`expect.matches\``.
  */
-function locate(
-  path: readonly PropertyKey[],
-  value: unknown,
-): { where: string[]; at: keyof typeof KEYS } {
+function locate(path: readonly PropertyKey[], value: unknown): string[] {
   const where: string[] = [];
-  let at: keyof typeof KEYS = 'file';
   for (let i = 0; i < path.length; i++) {
     const key = path[i] as PropertyKey;
     const next = path[i + 1];
-    const list = LISTS.get(key);
-    if (typeof next === 'number' && list) {
+    const itemName = LISTS.get(key);
+    if (typeof next === 'number' && itemName) {
       // `cases` is the file's own list (an issue in it means it is one).
-      const item = key === 'cases' ? (value as { cases: unknown[] }).cases[next] : undefined;
-      const name = isRecord(item) ? item['name'] : undefined;
-      where.push(
-        typeof name === 'string' && name.trim() ? `case "${name.trim()}"` : list[1](next + 1),
-      );
-      at = list[0];
+      const name = key === 'cases' ? nameOf((value as { cases: unknown[] }).cases[next]) : '';
+      where.push(name ? `case "${name}"` : itemName(next + 1));
       i++;
     } else if (key === 'expect' && next !== undefined) {
       where.push(`key \`expect.${String(next)}\``);
       i++;
-    } else {
-      where.push(`key \`${String(key)}\``);
-      if (key === 'expect') at = 'expect';
-    }
+    } else where.push(`key \`${String(key)}\``);
   }
-  return { where, at };
+  return where;
 }
 
 /** An issue as sentences (one per unknown key) that start with the file's name. */
 function sentences(issue: z.core.$ZodIssue, value: unknown, file: string): string[] {
-  const { where, at } = locate(issue.path, value);
+  const where = locate(issue.path, value);
   // A name given twice: which of the cases of that name this is.
   if (issue.code === 'custom' && issue.path.length === 3 && issue.path[2] === 'name') {
     where[0] += ` (#${Number(issue.path[1]) + 1})`;
   }
   const prefix = `Tests file ${file}${where.length > 0 ? `, ${where.join(', ')}` : ''}: `;
   if (issue.code !== 'unrecognized_keys') return [prefix + issue.message];
-  const known = KEYS[at].map((k) => `\`${k}\``).join(', ');
-  return issue.keys.map((key) => `${prefix}unknown key \`${key}\`; the keys here are ${known}.`);
+  return issue.keys.map((key) => `${prefix}unknown key \`${key}\`; ${issue.message}`);
 }

@@ -40,7 +40,7 @@ export interface Failure {
 }
 
 /** The `code` of the error, of its `cause`s and of the `errors` it aggregates, outermost first. */
-function errorCodes(err: unknown): string[] {
+export function errorCodes(err: unknown): string[] {
   const codes: string[] = [];
   const seen = new Set<unknown>();
   const visit = (e: unknown, depth: number) => {
