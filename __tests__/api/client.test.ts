@@ -418,16 +418,24 @@ describe('error advice', () => {
     expect(err.message).toContain('status.smith.langchain.com');
   });
 
-  it('malformed JSON is an invalid-response ApiError', async () => {
-    const t = await setup((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"id": "d-1", ');
-    });
-    const err = await t.failure(() => t.client.getDeployment('d-1'));
-    expect(err).toBeInstanceOf(ApiError);
-    expect(err).not.toBeInstanceOf(SyntaxError);
-    expect(err.message).toMatch(/invalid response/i);
-  });
+  it.each([
+    ['application/json', '{"id": "d-1", '],
+    ['text/html', '<html>sign in</html>'],
+  ])(
+    'malformed JSON (%s) is an invalid-response ApiError, not a SyntaxError',
+    async (type, body) => {
+      const t = await setup((_req, res) => {
+        res.writeHead(200, { 'content-type': type });
+        res.end(body);
+      });
+      const err = await t.failure(() => t.client.getDeployment('d-1'));
+      expect(err).toBeInstanceOf(ApiError);
+      expect(err).not.toBeInstanceOf(SyntaxError);
+      expect(err.message).toMatch(/invalid response/i);
+      expect(err.message).toContain('GET deployment d-1');
+      expect(err.message).not.toContain(body);
+    },
+  );
 });
 
 describe('create and patch with unknown outcome', () => {

@@ -179,15 +179,28 @@ export function maskDeploymentSecrets(body: unknown, mask: (value: string) => vo
 }
 
 /**
- * The answer checked against its schema. A mismatch names up to three field paths and types
- * (`resources.0.status: expected string, got a number`), never values.
+ * The answer as JSON, masked (`maskDeploymentSecrets`), then checked against its schema. A
+ * mismatch names up to three field paths and types (`resources.0.status: expected string, got
+ * a number`), never values.
  */
 export function parseAnswer<S extends z.ZodMiniType>(
   schema: S,
-  body: unknown,
-  status: number,
+  { status, text }: { status: number; text: string },
   ctx: ErrorContext,
+  mask: (value: string) => void,
 ): z.infer<S> {
+  const body = parseJson(text);
+  if (body === undefined) {
+    throw new ApiError(
+      redact(
+        `Invalid response from ${ctx.describe} (HTTP ${status}): the body is not JSON. The URL ` +
+          'may not point at the API (a proxy or sign-in page may have answered instead); check ' +
+          'the URL, and re-run the job if it was a passing fault.',
+      ),
+      { status, method: ctx.method, path: ctx.path },
+    );
+  }
+  maskDeploymentSecrets(body, mask);
   const result = z.safeParse(schema, body, { reportInput: true });
   if (result.success) return result.data;
   const typeName = (v: unknown) => {

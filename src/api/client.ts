@@ -10,8 +10,8 @@ import { redact, setSecret } from '../lib/untrusted.js';
 import {
   deploymentNotFound,
   listAll,
-  errorFromResponse,
   maskDeploymentSecrets,
+  errorFromResponse,
   onlyMatch,
   parseAnswer,
   parseJson,
@@ -357,9 +357,7 @@ export class ControlPlaneClient {
   ): Promise<z.infer<S>> {
     res ??= await this.send(call);
     if (!ok.includes(res.status)) throw this.fail(call, res);
-    const body = res.json();
-    maskDeploymentSecrets(body, this.mask);
-    return parseAnswer(schema, body, res.status, this.context(call));
+    return parseAnswer(schema, res, this.context(call), this.mask);
   }
 
   /** The `ApiError` of a failed call; its body masked first (not expected to hold secrets). */

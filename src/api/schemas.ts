@@ -48,10 +48,11 @@ export const DeploymentSchema = z.looseObject({
 });
 export type Deployment = z.infer<typeof DeploymentSchema>;
 
-export const DeploymentsListSchema = z.looseObject({
-  resources: z.array(DeploymentSchema),
-  offset: z.number(),
-});
+/** A page of a list: its items, and the offset the next page starts at. */
+const listOf = <T extends z.ZodMiniType>(item: T) =>
+  z.looseObject({ resources: z.array(item), offset: z.number() });
+
+export const DeploymentsListSchema = listOf(DeploymentSchema);
 export type DeploymentsList = z.infer<typeof DeploymentsListSchema>;
 
 export const RevisionSchema = z.looseObject({
@@ -66,10 +67,7 @@ export const RevisionSchema = z.looseObject({
 });
 export type Revision = z.infer<typeof RevisionSchema>;
 
-export const RevisionsListSchema = z.looseObject({
-  resources: z.array(RevisionSchema),
-  offset: z.number(),
-});
+export const RevisionsListSchema = listOf(RevisionSchema);
 export type RevisionsList = z.infer<typeof RevisionsListSchema>;
 
 /**

@@ -53,8 +53,6 @@ export interface HttpResponse {
   text: string;
   /** A `stream` request's body, unread (the size cap counts it as it is read); `text` is ''. */
   stream?: ReadableStream<Uint8Array> | null;
-  /** The body parsed as JSON; throws `ApiError` ("invalid response (not JSON)") otherwise. */
-  json(): unknown;
   /** Attempts made for this answer, this one included. */
   attempts: number;
   /**
@@ -206,20 +204,6 @@ export async function request(ctx: HttpContext, options: HttpRequest): Promise<H
     ...a,
     attempts,
     attemptsWithUnknownOutcome: unknownOutcomes,
-    json() {
-      try {
-        return JSON.parse(a.text) as unknown;
-      } catch {
-        throw new ApiError(
-          redact(
-            `Invalid response from ${describe} (HTTP ${a.status}): the body is not JSON. ` +
-              'The URL may not point at the API (a proxy or sign-in page may have answered ' +
-              'instead); check the URL, and re-run the job if it was a passing fault.',
-          ),
-          { status: a.status, method, path },
-        );
-      }
-    },
   });
   const loop: RetryLoop = {
     clock: ctx.clock,
@@ -290,14 +274,9 @@ export async function request(ctx: HttpContext, options: HttpRequest): Promise<H
  * same retries, deadline, cancellation, caps and key rule. GET/DELETE (and HEAD/OPTIONS) are
  * retried as `idempotent`, POST/PATCH/PUT as `unsafe`, and any path ending in `/stream`
  * (`/runs/stream`, a run's `/stream`) is sent once with its body passed through untouched. The
- * key headers (`X-Api-Key`, `Authorization`) are dropped for URLs `allowKeyFor` refuses
- * (default `keyAllowedFor`).
+ * key headers (`X-Api-Key`, `Authorization`) are dropped for URLs `keyAllowedFor` refuses.
  */
-export function createResilientFetch(
-  ctx: HttpContext,
-  options: { allowKeyFor?(url: URL): boolean } = {},
-): typeof fetch {
-  const allowKeyFor = options.allowKeyFor ?? keyAllowedFor;
+export function createResilientFetch(ctx: HttpContext): typeof fetch {
   const resilientFetch = async (
     input: string | URL | Request,
     init: RequestInit = {},
@@ -307,7 +286,7 @@ export function createResilientFetch(
     const method = (init.method ?? asRequest?.method ?? 'GET').toUpperCase();
     const headers = new Headers(asRequest?.headers);
     new Headers(init.headers).forEach((value, name) => headers.set(name, value));
-    if (!allowKeyFor(url)) {
+    if (!keyAllowedFor(url)) {
       headers.delete('x-api-key');
       headers.delete('authorization');
     }
