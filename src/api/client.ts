@@ -67,22 +67,21 @@ function apiPath(prefix: string, ...parts: string[]): string {
 export class ControlPlaneClient {
   private readonly baseUrl: string;
   private readonly headers: Record<string, string>;
-  private readonly workspaceId: string | undefined;
-  private readonly http: HttpContext;
   private readonly mask: (value: string) => void;
-  private readonly pageLimit: number;
 
-  constructor(options: {
-    /** E.g. `https://api.host.langchain.com` or `https://<host>/api-host`; trailing `/` allowed. */
-    baseUrl: string;
-    apiKey: string;
-    workspaceId?: string;
-    http: HttpContext;
-    /** Masks a secret value; default `setSecret`. */
-    mask?: (value: string) => void;
-    /** `limit` of list calls; default (and the API's maximum) 100. */
-    pageLimit?: number;
-  }) {
+  constructor(
+    private readonly options: {
+      /** E.g. `https://api.host.langchain.com` or `https://<host>/api-host`; trailing `/` allowed. */
+      baseUrl: string;
+      apiKey: string;
+      workspaceId?: string;
+      http: HttpContext;
+      /** Masks a secret value; default `setSecret`. */
+      mask?: (value: string) => void;
+      /** `limit` of list calls; default (and the API's maximum) 100. */
+      pageLimit?: number;
+    },
+  ) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     // The input check refuses such a URL first; the client that holds the key refuses it too.
     if (!keyAllowedFor(new URL(this.baseUrl))) {
@@ -95,16 +94,13 @@ export class ControlPlaneClient {
         'Invalid input',
       );
     }
-    this.workspaceId = options.workspaceId || undefined;
-    this.http = options.http;
     this.mask = options.mask ?? setSecret;
     this.mask(options.apiKey);
-    this.pageLimit = Math.min(100, Math.max(1, Math.floor(options.pageLimit ?? 100)));
     this.headers = {
       'X-Api-Key': options.apiKey,
       Accept: 'application/json',
       'User-Agent': USER_AGENT,
-      ...(this.workspaceId ? { 'X-Tenant-Id': this.workspaceId } : {}),
+      ...(options.workspaceId ? { 'X-Tenant-Id': options.workspaceId } : {}),
     };
   }
 
@@ -130,7 +126,7 @@ export class ControlPlaneClient {
       `deployments named like "${name}"`,
       'Give `deployment-id` instead of `name`, or report this.',
       '/v2/deployments',
-      this.pageLimit,
+      Math.min(100, Math.max(1, Math.floor(this.options.pageLimit ?? 100))),
     );
     const ids = new Set<string>();
     const matches = listed.filter((d) => d.name === name && !ids.has(d.id) && ids.add(d.id));
@@ -143,7 +139,7 @@ export class ControlPlaneClient {
       method: 'GET',
       path: apiPath('/v2/deployments', id),
       describe: `GET deployment ${id}`,
-      notFound: deploymentNotFound(id, this.workspaceId),
+      notFound: deploymentNotFound(id, this.options.workspaceId),
     });
   }
 
@@ -162,7 +158,7 @@ export class ControlPlaneClient {
       path: apiPath('/v2/deployments', id),
       body,
       describe: `PATCH (update) deployment ${id}`,
-      notFound: deploymentNotFound(id, this.workspaceId),
+      notFound: deploymentNotFound(id, this.options.workspaceId),
     });
   }
 
@@ -218,7 +214,7 @@ export class ControlPlaneClient {
       path: apiPath('/v2/deployments', id, 'revisions'),
       query: { limit: query.limit, offset: query.offset },
       describe: `GET revisions of deployment ${id}`,
-      notFound: deploymentNotFound(id, this.workspaceId),
+      notFound: deploymentNotFound(id, this.options.workspaceId),
     });
   }
 
@@ -306,7 +302,7 @@ export class ControlPlaneClient {
       path: apiPath('/v2/deployments', id, 'upload-url'),
       retry: 'idempotent',
       describe: `POST upload-url of deployment ${id}`,
-      notFound: deploymentNotFound(id, this.workspaceId),
+      notFound: deploymentNotFound(id, this.options.workspaceId),
     });
     this.mask(target.upload_url);
     return target;
@@ -342,7 +338,7 @@ export class ControlPlaneClient {
       if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, item);
       else if (value !== undefined) url.searchParams.set(key, String(value));
     }
-    return request(this.http, { ...call, url: url.href, headers: this.headers });
+    return request(this.options.http, { ...call, url: url.href, headers: this.headers });
   }
 
   /**
@@ -369,6 +365,6 @@ export class ControlPlaneClient {
   /** The call as messages name it: its whole path, and the workspace. */
   private context(call: Call): ErrorContext {
     const path = new URL(this.baseUrl + call.path).pathname;
-    return { ...call, path, workspaceId: this.workspaceId };
+    return { ...call, path, workspaceId: this.options.workspaceId };
   }
 }

@@ -94,27 +94,24 @@ type Sending = Omit<HttpRequest, 'url' | 'headers' | 'body'> & {
 
 /** A POST/PATCH was sent but no usable answer came back: it may or may not have been applied. */
 export class OutcomeUnknownError extends ActionError {
-  declare readonly method: string;
-  declare readonly path: string;
-  declare readonly describe: string;
-  /** The HTTP status when the server answered 408/5xx; undefined for resets and timeouts. */
-  declare readonly status: number | undefined;
-  /** `HTTP 502`, `ECONNRESET`, `timeout`, … */
-  declare readonly reason: string;
+  override name = 'OutcomeUnknownError';
   constructor(
-    options: Pick<OutcomeUnknownError, 'method' | 'path' | 'describe' | 'reason'> &
-      Partial<Pick<OutcomeUnknownError, 'status' | 'cause'>>,
+    readonly method: string,
+    describe: string,
+    /** `HTTP 502`, `ECONNRESET`, `no answer within 30 s`, … */
+    readonly reason: string,
+    /** The HTTP status when the server answered 408/5xx; undefined for resets and timeouts. */
+    readonly status?: number,
+    override readonly cause?: unknown,
   ) {
     super(
       redact(
-        `${options.describe} was sent, but no usable answer came back (${options.reason}): ` +
-          'it is unknown whether the platform applied it. Look the deployment up before ' +
-          'trying again, or re-run the job.',
+        `${describe} was sent, but no usable answer came back (${reason}): it is unknown ` +
+          'whether the platform applied it. Look the deployment up before trying again, or ' +
+          're-run the job.',
       ),
       'Outcome of a request unknown',
     );
-    this.name = 'OutcomeUnknownError';
-    Object.assign(this, options);
   }
 }
 
@@ -247,7 +244,7 @@ export async function request(ctx: HttpContext, options: HttpRequest): Promise<H
       const transient = status >= 500 || status === 408 || status === 429;
       if (!transient || req.retry === 'never') return { done: answer(a, attempt) };
       if (req.retry === 'unsafe' && status !== 429) {
-        throw new OutcomeUnknownError({ method, path, describe, status, reason: `HTTP ${status}` });
+        throw new OutcomeUnknownError(method, describe, `HTTP ${status}`, status);
       }
       if (status !== 429) unknownOutcomes++;
       if (attempt >= maxAttempts) return { done: answer(a, attempt) };
@@ -258,7 +255,7 @@ export async function request(ctx: HttpContext, options: HttpRequest): Promise<H
     if (failure.kind === 'unknown') {
       if (req.retry !== 'idempotent') {
         const reason = failure.code === 'timeout' ? failure.text : failure.code;
-        throw new OutcomeUnknownError({ method, path, describe, reason, cause: failure.cause });
+        throw new OutcomeUnknownError(method, describe, reason, undefined, failure.cause);
       }
       unknownOutcomes++;
     } else if (req.retry === 'never') {

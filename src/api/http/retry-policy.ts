@@ -5,7 +5,7 @@
  * with its own words for what went wrong).
  */
 import type { RunBasics } from '../../lib/time.js';
-import { proxyConfigured } from './proxy.js';
+import { proxied } from './proxy.js';
 import type { HttpContext } from './request.js';
 
 export const DEFAULTS = {
@@ -70,9 +70,7 @@ export function classify(err: unknown, url: URL): Failure {
     return failure('fatal', tls, `TLS certificate of ${url.host} not accepted (${tls})`);
   }
   if (codes.includes('UND_ERR_INVALID_ARG')) {
-    const proxy = proxyConfigured()
-      ? '; the proxy set in HTTPS_PROXY/HTTP_PROXY may be the cause'
-      : '';
+    const proxy = proxied(url) ? '; the proxy set in HTTPS_PROXY/HTTP_PROXY may be the cause' : '';
     const text = `the HTTP client refused the request (UND_ERR_INVALID_ARG)${proxy}`;
     return failure('fatal', 'UND_ERR_INVALID_ARG', text);
   }
