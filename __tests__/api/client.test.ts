@@ -377,6 +377,12 @@ describe('error advice', () => {
             ctx: { max_length: 10 },
           },
           { loc: ['query', 'limit'], msg: 'Input should be less than 101', type: 'x', input: 500 },
+          { loc: ['body', 'source_config', 'install_command'], msg: 'Too long', type: 'x' },
+          {
+            loc: ['body', 'source_revision_config', 'langgraph_config_path'],
+            msg: 'Bad',
+            type: 'x',
+          },
         ],
       }),
     );
@@ -393,7 +399,11 @@ describe('error advice', () => {
     expect(err.message).toContain('source_config.integration_id: Field required');
     expect(err.message).toContain('`integration-id`');
     expect(err.message).toContain('secrets.0.value: String should have at most 10 characters');
-    expect(err.message).toContain('limit: Input should be less than 101');
+    expect(err.message).toContain('limit: Input should be less than 101\n');
+    expect(err.message).toContain(
+      'source_config.install_command: Too long (input `install-command`)',
+    );
+    expect(err.message).toContain(': Bad (input `config-path`)');
     expect(err.message).not.toContain('body.');
     expect(err.message).not.toContain('input-echo');
     expect(err.message).not.toContain('500');

@@ -10,6 +10,7 @@ import { ActionError, ApiError } from '../lib/errors.js';
 import { isRecord } from '../lib/text.js';
 import { withoutCredentials } from '../lib/outputs.js';
 import { collapseWhitespace, inert, redact } from '../lib/untrusted.js';
+import { INPUTS } from '../inputs/spec.js';
 import { DetailSchema, HTTPValidationErrorSchema, type Deployment } from './schemas.js';
 
 export interface ErrorContext {
@@ -27,25 +28,19 @@ export interface ErrorContext {
 const STATUS_PAGE = 'https://status.smith.langchain.com';
 const MAX_DETAIL = 600;
 
-/** Request fields → the action input they come from, to point at what to fix. */
-const FIELD_INPUTS: Record<string, string> = {
-  name: 'name',
-  source: 'source',
-  secrets: 'secrets',
-  'source_config.integration_id': 'integration-id',
-  'source_config.repo_url': 'repo-url',
-  'source_config.deployment_type': 'deployment-type',
-  'source_config.build_on_push': 'build-on-push',
-  'source_config.custom_url': 'custom-url',
-  'source_config.resource_spec': 'resource-spec',
-  'source_config.listener_id': 'listener-id',
-  'source_config.listener_config': 'k8s-namespace',
-  'source_config.listener_config.k8s_namespace': 'k8s-namespace',
-  'source_revision_config.repo_ref': 'repo-ref',
-  'source_revision_config.langgraph_config_path': 'config-path',
-  'source_revision_config.image_uri': 'image-uri',
-  delete_tracing_project: 'delete-tracing-project',
-};
+/** Request fields not named after their input (the others are it with `_` for `-`). */
+const RENAMED = new Map([
+  ['langgraph_config_path', 'config-path'],
+  ['listener_config', 'k8s-namespace'],
+]);
+
+/** The action input a request field comes from (`source_config.repo_url`: `repo-url`), if any. */
+function inputOf(loc: (string | number)[]): string | undefined {
+  const parts = loc.filter((p) => typeof p === 'string');
+  const field = /^source_(revision_)?config$/.test(parts[0] ?? '') ? parts[1] : parts[0];
+  const input = field === undefined ? '' : (RENAMED.get(field) ?? field.replaceAll('_', '-'));
+  return Object.hasOwn(INPUTS, input) ? input : undefined;
+}
 
 /**
  * One line of at most `max` characters, made inert for the runner. Secrets are masked in the
@@ -88,8 +83,7 @@ function renderValidationErrors(text: string): string[] | undefined {
       loc.shift();
     }
     const field = loc.map(String).join('.');
-    const input =
-      FIELD_INPUTS[field] ?? FIELD_INPUTS[loc.filter((p) => typeof p === 'string').join('.')];
+    const input = inputOf(loc);
     const msg = oneLine(entry.msg, 300);
     return `${inert(field, 120) || '(request)'}: ${msg}${input ? ` (input \`${input}\`)` : ''}`;
   });
