@@ -255,7 +255,6 @@ export class ControlPlaneClient {
     id: string,
     revisionId: string,
   ): Promise<'interrupted' | 404 | 405 | 409> {
-    let status: number = 404;
     for (const tail of ['interrupt', 'interruption']) {
       const call: Call = {
         method: 'POST',
@@ -265,13 +264,11 @@ export class ControlPlaneClient {
         describe: `POST ${tail} of revision ${revisionId} of deployment ${id}`,
       };
       const res = await this.send(call);
-      status = res.status;
-      if (status >= 200 && status < 300) return 'interrupted';
-      if (status === 404) continue;
-      if (status === 405 || status === 409) return status;
-      throw this.fail(call, res);
+      if (res.status >= 200 && res.status < 300) return 'interrupted';
+      if (res.status === 405 || res.status === 409) return res.status;
+      if (res.status !== 404) throw this.fail(call, res);
     }
-    return status as 404;
+    return 404;
   }
 
   /**

@@ -21,6 +21,8 @@ const SourceConfigSchema = z.looseObject({
   resource_spec: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
   listener_id: nullableString,
   listener_config: z.optional(z.nullable(z.looseObject({ k8s_namespace: nullableString }))),
+  install_command: nullableString,
+  build_command: nullableString,
 });
 
 const SourceRevisionConfigSchema = z.looseObject({
@@ -28,6 +30,7 @@ const SourceRevisionConfigSchema = z.looseObject({
   langgraph_config_path: nullableString,
   image_uri: nullableString,
   repo_commit_sha: nullableString,
+  source_tarball_path: nullableString,
 });
 
 export const DeploymentSchema = z.looseObject({
@@ -121,17 +124,12 @@ type Sent<T> = { [K in keyof T as string extends K ? never : K]?: NonNullable<T[
  * requests carry the same fields.
  */
 export interface RevisionCreateRequest {
-  source_config?: Sent<z.infer<typeof SourceConfigSchema>> & {
-    install_command?: string;
-    build_command?: string;
-  };
-  source_revision_config: Sent<z.infer<typeof SourceRevisionConfigSchema>> & {
-    source_tarball_path?: string;
-  };
+  source_config?: SourceConfigRequest;
+  source_revision_config: Sent<z.infer<typeof SourceRevisionConfigSchema>>;
   secrets?: { name: string; value: string }[];
 }
 
-export type SourceConfigRequest = NonNullable<RevisionCreateRequest['source_config']>;
+export type SourceConfigRequest = Sent<z.infer<typeof SourceConfigSchema>>;
 
 export type DeploymentCreateRequest = Required<RevisionCreateRequest> & {
   name: string;

@@ -278,28 +278,27 @@ export function createResilientFetch(ctx: HttpContext): typeof fetch {
     input: string | URL | Request,
     init: RequestInit = {},
   ): Promise<Response> => {
-    const asRequest = input instanceof Request ? input : undefined;
-    const url = new URL(asRequest ? asRequest.url : String(input));
-    const method = (init.method ?? asRequest?.method ?? 'GET').toUpperCase();
-    const headers = new Headers(asRequest?.headers);
-    new Headers(init.headers).forEach((value, name) => headers.set(name, value));
+    // The platform's own merge of `input` and `init` (URL, method, headers, body, signal).
+    const asked = new Request(input, init);
+    const url = new URL(asked.url);
+    const method = asked.method.toUpperCase();
+    const headers = new Headers(asked.headers);
     if (!keyAllowedFor(url)) {
       headers.delete('x-api-key');
       headers.delete('authorization');
     }
-    const raw = init.body ?? asRequest?.body;
-    const body = typeof raw === 'string' || !raw ? raw : await new Response(raw).arrayBuffer();
+    const body = asked.body ? await asked.arrayBuffer() : undefined;
     const path = url.pathname.replace(/\/+$/, '');
     const stream = path.endsWith('/stream');
     const res = await request(ctx, {
       method,
       url,
       headers,
-      rawBody: body ?? undefined,
+      rawBody: body,
       // `POST …/search` only reads (assistants, threads): safe to retry like a GET.
       retry: stream ? 'never' : path.endsWith('/search') ? 'idempotent' : undefined,
       describe: `${method} ${url.origin}${url.pathname}`,
-      signal: init.signal ?? asRequest?.signal ?? undefined,
+      signal: asked.signal,
       stream,
     });
     const answerHeaders = new Headers(res.headers);
