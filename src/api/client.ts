@@ -18,8 +18,8 @@ import {
   type ErrorContext,
 } from './answers.js';
 import { BULK_DELETE_LIMIT, readBulkDeleteAnswer, type BulkDeleteOutcome } from './bulk-delete.js';
-import { keyAllowedFor } from './http/limits.js';
-import { request, type HttpContext, type HttpResponse, type RetryMode } from './http/request.js';
+import { keyAllowedFor, request } from './http/request.js';
+import type { HttpContext, HttpResponse, RetryMode } from './http/request.js';
 import {
   DeploymentSchema,
   DeploymentsListSchema,

@@ -5,7 +5,7 @@
  */
 import { ApiError, CancelledError, DeadlineError } from '../lib/errors.js';
 import { parseJson } from '../api/answers.js';
-import { RefusedAnswerError } from '../api/http/limits.js';
+import { RefusedAnswerError } from '../api/http/request.js';
 import { OutcomeUnknownError, request, type HttpContext } from '../api/http/request.js';
 import {
   backoffCeiling,
