@@ -89,12 +89,14 @@ function renderValidationErrors(text: string): string[] | undefined {
   });
 }
 
-/** Maps a non-2xx answer to an `ApiError` with advice. */
+/** Maps a non-2xx answer to an `ApiError` with advice; its body masked first, like any answer. */
 export function errorFromResponse(
   res: { status: number; text: string; attempts?: number },
   ctx: ErrorContext,
+  mask: (value: string) => void,
 ): ApiError {
   const { status } = res;
+  maskDeploymentSecrets(parseJson(res.text), mask);
   // Without its final period: the messages below go on with ". What to do".
   const detail = serverDetail(res.text)?.replace(/\.$/, '');
   const withDetail = detail ? `: ${detail}` : '';

@@ -10,7 +10,6 @@ import { redact, setSecret } from '../lib/untrusted.js';
 import {
   deploymentNotFound,
   listAll,
-  maskDeploymentSecrets,
   errorFromResponse,
   onlyMatch,
   parseAnswer,
@@ -353,10 +352,8 @@ export class ControlPlaneClient {
     return parseAnswer(schema, res, this.context(call), this.mask);
   }
 
-  /** The `ApiError` of a failed call; its body masked first (not expected to hold secrets). */
   private fail(call: Call, res: HttpResponse): ApiError {
-    maskDeploymentSecrets(parseJson(res.text), this.mask);
-    return errorFromResponse(res, this.context(call));
+    return errorFromResponse(res, this.context(call), this.mask);
   }
 
   /** The call as messages name it: its whole path, and the workspace. */

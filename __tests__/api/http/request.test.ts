@@ -180,11 +180,15 @@ describe('request: retries', () => {
     expect(s.requests).toHaveLength(5);
     expect(res.status).toBe(500);
     expect(res.attempts).toBe(5);
-    const err = errorFromResponse(res, {
-      method: 'GET',
-      path: '/v2/deployments/d-1',
-      describe: 'GET deployment d-1',
-    });
+    const err = errorFromResponse(
+      res,
+      {
+        method: 'GET',
+        path: '/v2/deployments/d-1',
+        describe: 'GET deployment d-1',
+      },
+      () => {},
+    );
     expect(err.message).toContain('HTTP 500');
     expect(err.message).toContain('5 attempts');
     expect(err.status).toBe(500);
@@ -862,7 +866,7 @@ describe('secrets in error details', () => {
     const out = captureOutputForTests(() => undefined);
     setSecret(secret);
     out();
-    const message = errorFromResponse(answer(`bad value ${secret} here`), ctx).message;
+    const message = errorFromResponse(answer(`bad value ${secret} here`), ctx, () => {}).message;
     expect(message).toContain('***');
     expect(message).not.toContain('spaces-42');
   });
@@ -873,7 +877,7 @@ describe('secrets in error details', () => {
     setSecret(secret);
     out();
     const detail = `${'x'.repeat(570)} ${secret}`;
-    const message = errorFromResponse(answer(detail), ctx).message;
+    const message = errorFromResponse(answer(detail), ctx, () => {}).message;
     expect(message).not.toContain('S3CRET');
   });
 
@@ -881,6 +885,7 @@ describe('secrets in error details', () => {
     const message = errorFromResponse(
       answer('x\n::error::PWNED ##[set-output name=u;]y'),
       ctx,
+      () => {},
     ).message;
     expect(message).not.toMatch(/\n|::|##\[/);
   });
