@@ -157,21 +157,18 @@ export function errorFromResponse(
  * credentials of any URL in its `source_config` (`https://user:password@…`).
  */
 export function maskDeploymentSecrets(body: unknown, mask: (value: string) => void): void {
-  const maskOne = (d: unknown) => {
-    if (!isRecord(d)) return;
+  const listed = isRecord(body) && Array.isArray(body['resources']) ? body['resources'] : [];
+  for (const d of [body, ...listed].filter(isRecord)) {
     for (const value of Object.values(isRecord(d['source_config']) ? d['source_config'] : {})) {
-      if (typeof value === 'string' && value.includes('@')) {
-        for (const credential of withoutCredentials(value).credentials) mask(credential);
-      }
+      if (typeof value !== 'string' || !value.includes('@')) continue;
+      for (const credential of withoutCredentials(value).credentials) mask(credential);
     }
     for (const secret of Array.isArray(d['secrets']) ? d['secrets'] : []) {
       if (isRecord(secret) && typeof secret['value'] === 'string' && secret['value'] !== '') {
         mask(secret['value']);
       }
     }
-  };
-  maskOne(body);
-  if (isRecord(body) && Array.isArray(body['resources'])) body['resources'].forEach(maskOne);
+  }
 }
 
 /**

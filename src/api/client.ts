@@ -33,7 +33,6 @@ import {
   type Revision,
   type RevisionCreateRequest,
   type RevisionLogs,
-  type RevisionLogsRequest,
   type RevisionsList,
   type UploadTarget,
 } from './schemas.js';
@@ -58,7 +57,10 @@ interface Call extends ErrorContext {
   retry?: RetryMode;
 }
 
-/** `/v2/deployments/{id}…`: each part after the prefix URL-encoded. */
+/** Which page of a list: its size, and where it starts. */
+type Paging = { limit?: number; offset?: number };
+
+/** `/v2/deployments/{id}…`, each part URL-encoded. */
 function apiPath(prefix: string, ...parts: string[]): string {
   return [prefix, ...parts.map(encodeURIComponent)].join('/');
 }
@@ -103,11 +105,7 @@ export class ControlPlaneClient {
     };
   }
 
-  listDeployments(query: {
-    nameContains?: string;
-    limit?: number;
-    offset?: number;
-  }): Promise<DeploymentsList> {
+  listDeployments(query: Paging & { nameContains?: string }): Promise<DeploymentsList> {
     const { nameContains: name, limit, offset } = query;
     return this.json(DeploymentsListSchema, [200], {
       method: 'GET',
@@ -207,7 +205,7 @@ export class ControlPlaneClient {
     throw this.fail(call, res);
   }
 
-  listRevisions(id: string, query: { limit?: number; offset?: number }): Promise<RevisionsList> {
+  listRevisions(id: string, query: Paging): Promise<RevisionsList> {
     return this.json(RevisionsListSchema, [200], {
       method: 'GET',
       path: apiPath('/v2/deployments', id, 'revisions'),
@@ -307,13 +305,14 @@ export class ControlPlaneClient {
   /**
    * One page of a revision's build or deploy log (`POST /v1/projects/{id}/revisions/{rev}/
    * build_logs` or `deploy_logs`, the endpoints of the platform's own `langgraph deploy`
-   * CLI). `undefined` when the install does not offer logs (404 or 405).
+   * CLI), asked newest or oldest first, a page size, and where to go on. `undefined` when the
+   * install does not offer logs (404 or 405).
    */
   async getRevisionLogs(
     id: string,
     revisionId: string,
     kind: 'build' | 'deploy',
-    body: RevisionLogsRequest,
+    body: { order: 'asc' | 'desc'; limit: number; offset?: string },
   ): Promise<RevisionLogs | undefined> {
     const call: Call = {
       method: 'POST',
@@ -337,10 +336,7 @@ export class ControlPlaneClient {
     return request(this.options.http, { ...call, url: url.href, headers: this.headers });
   }
 
-  /**
-   * The answer (sent now unless given) of an `ok` status, masked first, then checked against
-   * `schema`; any other status is an `ApiError` with advice.
-   */
+  /** The answer (sent now unless given) of an `ok` status, read by `parseAnswer`. */
   private async json<S extends z.ZodMiniType>(
     schema: S,
     ok: number[],

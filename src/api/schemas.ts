@@ -85,13 +85,6 @@ export const RevisionLogsSchema = z.looseObject({
 });
 export type RevisionLogs = z.infer<typeof RevisionLogsSchema>;
 
-/** The body of a logs request: newest or oldest first, a page size, and where to go on. */
-export interface RevisionLogsRequest {
-  order: 'asc' | 'desc';
-  limit: number;
-  offset?: string;
-}
-
 /** 422 bodies (FastAPI's validation errors). */
 export const HTTPValidationErrorSchema = z.looseObject({
   detail: z.array(

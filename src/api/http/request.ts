@@ -190,9 +190,8 @@ export class OutcomeUnknownError extends ActionError {
   }
 }
 
-type Attempt =
-  | { ok: true; status: number; headers: Headers; text: string; stream?: HttpResponse['stream'] }
-  | { ok: false; failure: Failure };
+/** An answer as one attempt got it, before the attempts are counted. */
+type Answer = Omit<HttpResponse, 'attempts' | 'attemptsWithUnknownOutcome'>;
 
 function throwIfAborted(ctx: HttpContext, req: Sending): undefined {
   if (ctx.signal?.aborted)
@@ -200,13 +199,9 @@ function throwIfAborted(ctx: HttpContext, req: Sending): undefined {
   if (req.signal?.aborted) throw req.signal.reason;
 }
 
-/**
- * One `fetch` of the request: bounded by `timeoutMs`, the run's and the caller's signals,
- * through the proxy when one is set, a redirect refused at once, and the answer read with the
- * size cap (a stream's body is handed back unread).
- */
-async function attemptOnce(ctx: HttpContext, req: Sending, timeoutMs: number): Promise<Attempt> {
-  const timeout = AbortSignal.timeout(Math.max(1, Math.round(timeoutMs)));
+/** One `fetch` of the request within `ms`: its answer, or what went wrong. */
+async function attemptOnce(ctx: HttpContext, req: Sending, ms: number): Promise<Answer | Failure> {
+  const timeout = AbortSignal.timeout(Math.max(1, Math.round(ms)));
   try {
     const init: RequestInit & { dispatcher?: unknown } = {
       method: req.method,
@@ -220,15 +215,15 @@ async function attemptOnce(ctx: HttpContext, req: Sending, timeoutMs: number): P
     await refuseRedirect(res, req);
     const stream = req.stream ? cappedBody(res, req) : undefined;
     const text = req.stream ? '' : await readCapped(res, req);
-    return { ok: true, status: res.status, headers: res.headers, text, stream };
+    return { status: res.status, headers: res.headers, text, stream };
   } catch (err) {
     if (err instanceof RefusedAnswerError) throw err;
     throwIfAborted(ctx, req);
-    if (!timeout.aborted) return { ok: false, failure: classify(err, req.url) };
+    if (!timeout.aborted) return classify(err, req.url);
     if (req.stream)
       throw new DeadlineError(redact(`The \`timeout\` ran out during ${req.describe}.`));
-    const text = `no answer within ${seconds(timeoutMs)}`;
-    return { ok: false, failure: { kind: 'unknown', code: 'timeout', text, cause: err } };
+    const text = `no answer within ${seconds(ms)}`;
+    return { kind: 'unknown', code: 'timeout', text, cause: err };
   }
 }
 
@@ -272,7 +267,7 @@ export async function request(ctx: HttpContext, options: HttpRequest): Promise<H
     req.retry === 'never' ? 1 : Math.max(1, Math.floor(ctx.maxAttempts ?? DEFAULTS.maxAttempts));
   const sleepSignals = [ctx.signal, req.signal].filter((s) => s !== undefined);
   let unknownOutcomes = 0;
-  const answer = (a: Extract<Attempt, { ok: true }>, attempts: number): HttpResponse => ({
+  const answer = (a: Answer, attempts: number): HttpResponse => ({
     ...a,
     attempts,
     attemptsWithUnknownOutcome: unknownOutcomes,
@@ -314,7 +309,7 @@ export async function request(ctx: HttpContext, options: HttpRequest): Promise<H
     const left = ctx.deadline.remainingMs();
     const perRequest = ctx.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs;
     const a = await attemptOnce(ctx, req, req.stream ? left : Math.min(perRequest, left));
-    if (a.ok) {
+    if (!('kind' in a)) {
       const { status } = a;
       const transient = status >= 500 || status === 408 || status === 429;
       if (!transient || req.retry === 'never') return { done: answer(a, attempt) };
@@ -325,7 +320,7 @@ export async function request(ctx: HttpContext, options: HttpRequest): Promise<H
       if (attempt >= maxAttempts) return { done: answer(a, attempt) };
       return { again: `HTTP ${status}`, afterMs: serverDelay(status, a.headers, ctx) };
     }
-    const { failure } = a;
+    const failure = a;
     if (failure.kind === 'fatal') throw networkError(req, failure, attempt);
     if (failure.kind === 'unknown') {
       if (req.retry !== 'idempotent') {
