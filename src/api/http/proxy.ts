@@ -20,12 +20,9 @@ export function proxied(url: URL): boolean {
 export async function dispatcherFor(url: URL): Promise<unknown> {
   const proxy = getProxyUrl(url.href);
   if (!proxy) return undefined;
-  let dispatcher = dispatchers.get(proxy);
-  if (dispatcher === undefined) {
-    dispatcher = new HttpClient().getAgentDispatcher(url.href);
-    if (dispatcher !== undefined) dispatchers.set(proxy, dispatcher);
-  }
-  return dispatcher;
+  if (!dispatchers.has(proxy))
+    dispatchers.set(proxy, new HttpClient().getAgentDispatcher(url.href));
+  return dispatchers.get(proxy);
 }
 
 /** The proxy agent for a `node:http(s)` request to this URL, or undefined. */
