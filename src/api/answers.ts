@@ -78,10 +78,8 @@ function renderValidationErrors(text: string): string[] | undefined {
   const parsed = z.safeParse(HTTPValidationErrorSchema, parseJson(text));
   if (!parsed.success) return undefined;
   return parsed.data.detail.map((entry) => {
-    const loc = [...entry.loc];
-    if (typeof loc[0] === 'string' && ['body', 'query', 'path', 'header'].includes(loc[0])) {
-      loc.shift();
-    }
+    const where = ['body', 'query', 'path', 'header'].includes(String(entry.loc[0]));
+    const loc = where ? entry.loc.slice(1) : entry.loc;
     const field = loc.map(String).join('.');
     const input = inputOf(loc);
     const msg = oneLine(entry.msg, 300);

@@ -261,11 +261,8 @@ export async function request(ctx: HttpContext, options: HttpRequest): Promise<H
     options.retry ??
     (['GET', 'HEAD', 'OPTIONS', 'DELETE'].includes(method) ? 'idempotent' : 'unsafe');
   const req: Sending = { ...options, method, retry, url: new URL(options.url), headers, body };
-  const { describe, url } = req;
-  const path = url.pathname;
   const maxAttempts =
     req.retry === 'never' ? 1 : Math.max(1, Math.floor(ctx.maxAttempts ?? DEFAULTS.maxAttempts));
-  const sleepSignals = [ctx.signal, req.signal].filter((s) => s !== undefined);
   let unknownOutcomes = 0;
   const answer = (a: Answer, attempts: number): HttpResponse => ({
     ...a,
@@ -275,7 +272,7 @@ export async function request(ctx: HttpContext, options: HttpRequest): Promise<H
   const loop: RetryLoop = {
     clock: ctx.clock,
     deadline: ctx.deadline,
-    signal: sleepSignals.length > 0 ? AbortSignal.any(sleepSignals) : undefined,
+    signal: AbortSignal.any([ctx.signal, req.signal].filter((s) => s !== undefined)),
     backoff: (retry) => backoffDelay(retry, ctx),
     before: (attempt, last) => {
       throwIfAborted(ctx, req);
@@ -299,7 +296,7 @@ export async function request(ctx: HttpContext, options: HttpRequest): Promise<H
     log: (last, delay, attempt) =>
       ctx.logger.debug(
         redact(
-          `Retrying ${req.method} ${path} after ${last} in ${seconds(delay)} ` +
+          `Retrying ${req.method} ${req.url.pathname} after ${last} in ${seconds(delay)} ` +
             `(attempt ${attempt + 1} of ${maxAttempts})`,
         ),
       ),
@@ -308,24 +305,24 @@ export async function request(ctx: HttpContext, options: HttpRequest): Promise<H
   return retrying(loop, async (attempt): Promise<Attempted<HttpResponse>> => {
     const left = ctx.deadline.remainingMs();
     const perRequest = ctx.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs;
-    const a = await attemptOnce(ctx, req, req.stream ? left : Math.min(perRequest, left));
-    if (!('kind' in a)) {
-      const { status } = a;
+    const got = await attemptOnce(ctx, req, req.stream ? left : Math.min(perRequest, left));
+    if (!('kind' in got)) {
+      const { status } = got;
       const transient = status >= 500 || status === 408 || status === 429;
-      if (!transient || req.retry === 'never') return { done: answer(a, attempt) };
+      if (!transient || req.retry === 'never') return { done: answer(got, attempt) };
       if (req.retry === 'unsafe' && status !== 429) {
-        throw new OutcomeUnknownError(method, describe, `HTTP ${status}`, status);
+        throw new OutcomeUnknownError(method, req.describe, `HTTP ${status}`, status);
       }
       if (status !== 429) unknownOutcomes++;
-      if (attempt >= maxAttempts) return { done: answer(a, attempt) };
-      return { again: `HTTP ${status}`, afterMs: serverDelay(status, a.headers, ctx) };
+      if (attempt >= maxAttempts) return { done: answer(got, attempt) };
+      return { again: `HTTP ${status}`, afterMs: serverDelay(status, got.headers, ctx) };
     }
-    const failure = a;
+    const failure = got;
     if (failure.kind === 'fatal') throw networkError(req, failure, attempt);
     if (failure.kind === 'unknown') {
       if (req.retry !== 'idempotent') {
         const reason = failure.code === 'timeout' ? failure.text : failure.code;
-        throw new OutcomeUnknownError(method, describe, reason, undefined, failure.cause);
+        throw new OutcomeUnknownError(method, req.describe, reason, undefined, failure.cause);
       }
       unknownOutcomes++;
     } else if (req.retry === 'never') {
