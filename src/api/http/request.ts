@@ -114,12 +114,11 @@ export async function refuseRedirect(res: Response, req: Asked): Promise<void> {
   if (res.status < 300 || res.status >= 400 || res.status === 304) return;
   await res.body?.cancel().catch(() => undefined);
   const location = res.headers.get('location')?.trim();
-  let target = 'no Location given';
-  try {
-    if (location) target = `to ${new URL(location, req.url).host || 'an address without a host'}`;
-  } catch {
-    target = 'to an invalid Location';
-  }
+  const target = !location
+    ? 'no Location given'
+    : URL.canParse(location, req.url)
+      ? `to ${new URL(location, req.url).host || 'an address without a host'}`
+      : 'to an invalid Location';
   throw new RefusedAnswerError(
     redact(
       `${req.describe} answered HTTP ${res.status}, a redirect (${target}), which the action does ` +
@@ -146,8 +145,7 @@ function tooLarge(status: number, req: Asked): ApiError {
  * server sends (a `Content-Length` over the cap fails before reading).
  */
 export async function readCapped(res: Response, req: Asked): Promise<string> {
-  const declared = Number(res.headers.get('content-length') ?? '');
-  if (Number.isFinite(declared) && declared > MAX_ANSWER_BYTES) {
+  if (Number(res.headers.get('content-length')) > MAX_ANSWER_BYTES) {
     await res.body?.cancel().catch(() => undefined);
     throw tooLarge(res.status, req);
   }
