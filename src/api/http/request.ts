@@ -60,10 +60,11 @@ export interface HttpRequest {
   method: string;
   url: string | URL;
   headers?: HeadersInit;
-  /** Sent as JSON (`Content-Type: application/json` unless a header says otherwise). */
+  /**
+   * Sent as JSON (`Content-Type: application/json` unless a header says otherwise); a string
+   * as it is (the SDK's own bodies, already JSON).
+   */
   body?: unknown;
-  /** Sent as it is, instead of `body` (the SDK's own bodies). */
-  rawBody?: string | ArrayBuffer | undefined;
   /** By default GET, HEAD, OPTIONS and DELETE are `idempotent`, the rest `unsafe`. */
   retry?: RetryMode;
   /** What is being done, for messages: e.g. `GET deployment 1234`. */
@@ -83,7 +84,7 @@ type Sending = Omit<HttpRequest, 'url' | 'headers' | 'body'> & {
   retry: RetryMode;
   url: URL;
   headers: Headers;
-  body: string | ArrayBuffer | undefined;
+  body: string | undefined;
 };
 
 export const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -249,11 +250,9 @@ function networkError(req: Sending, failure: Failure, attempts: number): ApiErro
  */
 export async function request(ctx: HttpContext, options: HttpRequest): Promise<HttpResponse> {
   const headers = new Headers(options.headers);
-  let body = options.rawBody;
-  if (options.body !== undefined) {
-    body = JSON.stringify(options.body);
-    if (!headers.has('content-type')) headers.set('content-type', 'application/json');
-  }
+  const json = options.body !== undefined && typeof options.body !== 'string';
+  const body = json ? JSON.stringify(options.body) : (options.body as string | undefined);
+  if (json && !headers.has('content-type')) headers.set('content-type', 'application/json');
   const method = options.method.toUpperCase();
   const retry =
     options.retry ??
@@ -339,10 +338,7 @@ export async function request(ctx: HttpContext, options: HttpRequest): Promise<H
  * key headers (`X-Api-Key`, `Authorization`) are dropped for URLs `keyAllowedFor` refuses.
  */
 export function createResilientFetch(ctx: HttpContext): typeof fetch {
-  const resilientFetch = async (
-    input: string | URL | Request,
-    init: RequestInit = {},
-  ): Promise<Response> => {
+  return (async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     // The platform's own merge of `input` and `init` (URL, method, headers, body, signal).
     const asked = new Request(input, init);
     const url = new URL(asked.url);
@@ -352,14 +348,13 @@ export function createResilientFetch(ctx: HttpContext): typeof fetch {
       headers.delete('x-api-key');
       headers.delete('authorization');
     }
-    const body = asked.body ? await asked.arrayBuffer() : undefined;
     const path = url.pathname.replace(/\/+$/, '');
     const stream = path.endsWith('/stream');
     const res = await request(ctx, {
       method,
       url,
       headers,
-      rawBody: body,
+      body: asked.body ? await asked.text() : undefined,
       // `POST …/search` only reads (assistants, threads): safe to retry like a GET.
       retry: stream ? 'never' : path.endsWith('/search') ? 'idempotent' : undefined,
       describe: `${method} ${url.origin}${url.pathname}`,
@@ -375,6 +370,5 @@ export function createResilientFetch(ctx: HttpContext): typeof fetch {
       status: res.status,
       headers: answerHeaders,
     });
-  };
-  return resilientFetch as typeof fetch;
+  }) as typeof fetch;
 }
