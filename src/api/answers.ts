@@ -11,14 +11,13 @@ import { isRecord } from '../lib/text.js';
 import { withoutCredentials } from '../lib/outputs.js';
 import { collapseWhitespace, inert, redact } from '../lib/untrusted.js';
 import { INPUTS } from '../inputs/spec.js';
+import type { HttpRequest } from './http/request.js';
 import { DetailSchema, HTTPValidationErrorSchema, type Deployment } from './schemas.js';
 
-export interface ErrorContext {
-  method: string;
+/** The call an answer is for, as messages name it. */
+export interface ErrorContext extends Pick<HttpRequest, 'method' | 'describe'> {
   /** URL path, without query. */
   path: string;
-  /** What was being done, e.g. `GET deployment 1234`. */
-  describe: string;
   /** What a 404 means here, e.g. `Deployment 1234 does not exist. Check \`deployment-id\`.` */
   notFound?: string;
   /** The `workspace-id` input, when set (changes the 403 advice). */
@@ -61,8 +60,7 @@ export function parseJson(text: string): unknown {
 }
 
 /** The server's `detail` (or `message`) text, when the body carries one. */
-function serverDetail(text: string): string | undefined {
-  const body = parseJson(text);
+function serverDetail(body: unknown): string | undefined {
   const detail = z.safeParse(DetailSchema, body);
   if (detail.success) return oneLine(detail.data.detail);
   const message = isRecord(body) ? body['message'] : undefined;
@@ -74,8 +72,8 @@ function serverDetail(text: string): string | undefined {
  * `body`/`query`/`path`/`header` element of `loc` dropped, the input named when known. Never
  * the entry's `input` or `ctx` (they can echo the values sent, secrets included).
  */
-function renderValidationErrors(text: string): string[] | undefined {
-  const parsed = z.safeParse(HTTPValidationErrorSchema, parseJson(text));
+function renderValidationErrors(body: unknown): string[] | undefined {
+  const parsed = z.safeParse(HTTPValidationErrorSchema, body);
   if (!parsed.success) return undefined;
   return parsed.data.detail.map((entry) => {
     const where = ['body', 'query', 'path', 'header'].includes(String(entry.loc[0]));
@@ -94,9 +92,10 @@ export function errorFromResponse(
   mask: (value: string) => void,
 ): ApiError {
   const { status } = res;
-  maskDeploymentSecrets(parseJson(res.text), mask);
+  const body = parseJson(res.text);
+  maskDeploymentSecrets(body, mask);
   // Without its final period: the messages below go on with ". What to do".
-  const detail = serverDetail(res.text)?.replace(/\.$/, '');
+  const detail = serverDetail(body)?.replace(/\.$/, '');
   const withDetail = detail ? `: ${detail}` : '';
   const attempts = res.attempts ?? 1;
   let message: string;
@@ -128,7 +127,7 @@ export function errorFromResponse(
       '. Check the inputs the message names.';
   } else if (status === 422) {
     title = 'Request rejected as invalid';
-    const lines = renderValidationErrors(res.text)?.map((l) => `\n  - ${l}`);
+    const lines = renderValidationErrors(body)?.map((l) => `\n  - ${l}`);
     message = lines?.length
       ? `${ctx.describe} was rejected as invalid (HTTP 422):${lines.join('')}\nFix the inputs named above.`
       : `${ctx.describe} was rejected as invalid (HTTP 422)${withDetail}. Check the inputs.`;

@@ -18,7 +18,7 @@ import {
 } from './answers.js';
 import { BULK_DELETE_LIMIT, readBulkDeleteAnswer, type BulkDeleteOutcome } from './bulk-delete.js';
 import { keyAllowedFor, request } from './http/request.js';
-import type { HttpContext, HttpResponse, RetryMode } from './http/request.js';
+import type { HttpContext, HttpRequest, HttpResponse } from './http/request.js';
 import {
   DeploymentSchema,
   DeploymentsListSchema,
@@ -49,12 +49,10 @@ export type ControlPlane = Omit<ControlPlaneClient, OptionalCalls | CommandCalls
 type OptionalCalls = 'interruptRevision' | 'createRevision' | 'requestUploadUrl';
 type CommandCalls = 'redeployRevision' | 'deleteDeployments';
 
-interface Call extends ErrorContext {
+interface Call extends ErrorContext, Pick<HttpRequest, 'body' | 'retry'> {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** An array value is sent as the parameter repeated (`ids=a&ids=b`), as FastAPI reads lists. */
   query?: Record<string, string | number | boolean | undefined | readonly string[]>;
-  body?: unknown;
-  retry?: RetryMode;
 }
 
 /** Which page of a list: its size, and where it starts. */
