@@ -377,6 +377,12 @@ describe('error advice', () => {
             ctx: { max_length: 10 },
           },
           { loc: ['query', 'limit'], msg: 'Input should be less than 101', type: 'x', input: 500 },
+          { loc: ['body', 'source_config', 'install_command'], msg: 'Too long', type: 'x' },
+          {
+            loc: ['body', 'source_revision_config', 'langgraph_config_path'],
+            msg: 'Bad',
+            type: 'x',
+          },
         ],
       }),
     );
@@ -393,7 +399,11 @@ describe('error advice', () => {
     expect(err.message).toContain('source_config.integration_id: Field required');
     expect(err.message).toContain('`integration-id`');
     expect(err.message).toContain('secrets.0.value: String should have at most 10 characters');
-    expect(err.message).toContain('limit: Input should be less than 101');
+    expect(err.message).toContain('limit: Input should be less than 101\n');
+    expect(err.message).toContain(
+      'source_config.install_command: Too long (input `install-command`)',
+    );
+    expect(err.message).toContain(': Bad (input `config-path`)');
     expect(err.message).not.toContain('body.');
     expect(err.message).not.toContain('input-echo');
     expect(err.message).not.toContain('500');
@@ -418,16 +428,24 @@ describe('error advice', () => {
     expect(err.message).toContain('status.smith.langchain.com');
   });
 
-  it('malformed JSON is an invalid-response ApiError', async () => {
-    const t = await setup((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"id": "d-1", ');
-    });
-    const err = await t.failure(() => t.client.getDeployment('d-1'));
-    expect(err).toBeInstanceOf(ApiError);
-    expect(err).not.toBeInstanceOf(SyntaxError);
-    expect(err.message).toMatch(/invalid response/i);
-  });
+  it.each([
+    ['application/json', '{"id": "d-1", '],
+    ['text/html', '<html>sign in</html>'],
+  ])(
+    'malformed JSON (%s) is an invalid-response ApiError, not a SyntaxError',
+    async (type, body) => {
+      const t = await setup((_req, res) => {
+        res.writeHead(200, { 'content-type': type });
+        res.end(body);
+      });
+      const err = await t.failure(() => t.client.getDeployment('d-1'));
+      expect(err).toBeInstanceOf(ApiError);
+      expect(err).not.toBeInstanceOf(SyntaxError);
+      expect(err.message).toMatch(/invalid response/i);
+      expect(err.message).toContain('GET deployment d-1');
+      expect(err.message).not.toContain(body);
+    },
+  );
 });
 
 describe('create and patch with unknown outcome', () => {

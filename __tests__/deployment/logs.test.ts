@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { unusedPlane } from '../helpers/fakes.js';
 import type { ControlPlane } from '../../src/api/client.js';
-import type { RevisionLogs, RevisionLogsRequest } from '../../src/api/schemas.js';
+import type { RevisionLogs } from '../../src/api/schemas.js';
 import { ApiError } from '../../src/lib/errors.js';
 import {
   BuildLogStream,
@@ -195,7 +195,7 @@ describe('renderLogEntry', () => {
   });
 });
 
-type Call = { kind: string; body: RevisionLogsRequest };
+type Call = { kind: string; body: Parameters<ControlPlane['getRevisionLogs']>[3] };
 
 /** A control plane whose build log is `log` (it may grow), paged oldest first by index. */
 function plane(

@@ -108,12 +108,7 @@ export type Call =
   | { method: 'revision'; id: string; body: RevisionCreateRequest; at: number };
 
 export function unknownOutcome(method: string, path: string): OutcomeUnknownError {
-  return new OutcomeUnknownError({
-    method,
-    path,
-    describe: `${method} ${path}`,
-    reason: 'ECONNRESET',
-  });
+  return new OutcomeUnknownError(method, `${method} ${path}`, 'ECONNRESET');
 }
 
 export function apiError(

@@ -10,14 +10,14 @@ import { ActionError, ApiError } from '../lib/errors.js';
 import { isRecord } from '../lib/text.js';
 import { withoutCredentials } from '../lib/outputs.js';
 import { collapseWhitespace, inert, redact } from '../lib/untrusted.js';
+import { INPUTS } from '../inputs/spec.js';
+import type { HttpRequest } from './http/request.js';
 import { DetailSchema, HTTPValidationErrorSchema, type Deployment } from './schemas.js';
 
-export interface ErrorContext {
-  method: string;
+/** The call an answer is for, as messages name it. */
+export interface ErrorContext extends Pick<HttpRequest, 'method' | 'describe'> {
   /** URL path, without query. */
   path: string;
-  /** What was being done, e.g. `GET deployment 1234`. */
-  describe: string;
   /** What a 404 means here, e.g. `Deployment 1234 does not exist. Check \`deployment-id\`.` */
   notFound?: string;
   /** The `workspace-id` input, when set (changes the 403 advice). */
@@ -27,25 +27,19 @@ export interface ErrorContext {
 const STATUS_PAGE = 'https://status.smith.langchain.com';
 const MAX_DETAIL = 600;
 
-/** Request fields → the action input they come from, to point at what to fix. */
-const FIELD_INPUTS: Record<string, string> = {
-  name: 'name',
-  source: 'source',
-  secrets: 'secrets',
-  'source_config.integration_id': 'integration-id',
-  'source_config.repo_url': 'repo-url',
-  'source_config.deployment_type': 'deployment-type',
-  'source_config.build_on_push': 'build-on-push',
-  'source_config.custom_url': 'custom-url',
-  'source_config.resource_spec': 'resource-spec',
-  'source_config.listener_id': 'listener-id',
-  'source_config.listener_config': 'k8s-namespace',
-  'source_config.listener_config.k8s_namespace': 'k8s-namespace',
-  'source_revision_config.repo_ref': 'repo-ref',
-  'source_revision_config.langgraph_config_path': 'config-path',
-  'source_revision_config.image_uri': 'image-uri',
-  delete_tracing_project: 'delete-tracing-project',
-};
+/** Request fields not named after their input (the others are it with `_` for `-`). */
+const RENAMED = new Map([
+  ['langgraph_config_path', 'config-path'],
+  ['listener_config', 'k8s-namespace'],
+]);
+
+/** The action input a request field comes from (`source_config.repo_url`: `repo-url`), if any. */
+function inputOf(loc: (string | number)[]): string | undefined {
+  const parts = loc.filter((p) => typeof p === 'string');
+  const field = /^source_(revision_)?config$/.test(parts[0] ?? '') ? parts[1] : parts[0];
+  const input = field === undefined ? '' : (RENAMED.get(field) ?? field.replaceAll('_', '-'));
+  return Object.hasOwn(INPUTS, input) ? input : undefined;
+}
 
 /**
  * One line of at most `max` characters, made inert for the runner. Secrets are masked in the
@@ -66,8 +60,7 @@ export function parseJson(text: string): unknown {
 }
 
 /** The server's `detail` (or `message`) text, when the body carries one. */
-function serverDetail(text: string): string | undefined {
-  const body = parseJson(text);
+function serverDetail(body: unknown): string | undefined {
   const detail = z.safeParse(DetailSchema, body);
   if (detail.success) return oneLine(detail.data.detail);
   const message = isRecord(body) ? body['message'] : undefined;
@@ -79,30 +72,30 @@ function serverDetail(text: string): string | undefined {
  * `body`/`query`/`path`/`header` element of `loc` dropped, the input named when known. Never
  * the entry's `input` or `ctx` (they can echo the values sent, secrets included).
  */
-function renderValidationErrors(text: string): string[] | undefined {
-  const parsed = z.safeParse(HTTPValidationErrorSchema, parseJson(text));
+function renderValidationErrors(body: unknown): string[] | undefined {
+  const parsed = z.safeParse(HTTPValidationErrorSchema, body);
   if (!parsed.success) return undefined;
   return parsed.data.detail.map((entry) => {
-    const loc = [...entry.loc];
-    if (typeof loc[0] === 'string' && ['body', 'query', 'path', 'header'].includes(loc[0])) {
-      loc.shift();
-    }
+    const where = ['body', 'query', 'path', 'header'].includes(String(entry.loc[0]));
+    const loc = where ? entry.loc.slice(1) : entry.loc;
     const field = loc.map(String).join('.');
-    const input =
-      FIELD_INPUTS[field] ?? FIELD_INPUTS[loc.filter((p) => typeof p === 'string').join('.')];
+    const input = inputOf(loc);
     const msg = oneLine(entry.msg, 300);
     return `${inert(field, 120) || '(request)'}: ${msg}${input ? ` (input \`${input}\`)` : ''}`;
   });
 }
 
-/** Maps a non-2xx answer to an `ApiError` with advice. */
+/** Maps a non-2xx answer to an `ApiError` with advice; its body masked first, like any answer. */
 export function errorFromResponse(
   res: { status: number; text: string; attempts?: number },
   ctx: ErrorContext,
+  mask: (value: string) => void,
 ): ApiError {
   const { status } = res;
+  const body = parseJson(res.text);
+  maskDeploymentSecrets(body, mask);
   // Without its final period: the messages below go on with ". What to do".
-  const detail = serverDetail(res.text)?.replace(/\.$/, '');
+  const detail = serverDetail(body)?.replace(/\.$/, '');
   const withDetail = detail ? `: ${detail}` : '';
   const attempts = res.attempts ?? 1;
   let message: string;
@@ -134,7 +127,7 @@ export function errorFromResponse(
       '. Check the inputs the message names.';
   } else if (status === 422) {
     title = 'Request rejected as invalid';
-    const lines = renderValidationErrors(res.text)?.map((l) => `\n  - ${l}`);
+    const lines = renderValidationErrors(body)?.map((l) => `\n  - ${l}`);
     message = lines?.length
       ? `${ctx.describe} was rejected as invalid (HTTP 422):${lines.join('')}\nFix the inputs named above.`
       : `${ctx.describe} was rejected as invalid (HTTP 422)${withDetail}. Check the inputs.`;
@@ -161,33 +154,43 @@ export function errorFromResponse(
  * credentials of any URL in its `source_config` (`https://user:password@…`).
  */
 export function maskDeploymentSecrets(body: unknown, mask: (value: string) => void): void {
-  const maskOne = (d: unknown) => {
-    if (!isRecord(d)) return;
+  const listed = isRecord(body) && Array.isArray(body['resources']) ? body['resources'] : [];
+  for (const d of [body, ...listed].filter(isRecord)) {
     for (const value of Object.values(isRecord(d['source_config']) ? d['source_config'] : {})) {
-      if (typeof value === 'string' && value.includes('@')) {
-        for (const credential of withoutCredentials(value).credentials) mask(credential);
-      }
+      if (typeof value !== 'string' || !value.includes('@')) continue;
+      for (const credential of withoutCredentials(value).credentials) mask(credential);
     }
     for (const secret of Array.isArray(d['secrets']) ? d['secrets'] : []) {
       if (isRecord(secret) && typeof secret['value'] === 'string' && secret['value'] !== '') {
         mask(secret['value']);
       }
     }
-  };
-  maskOne(body);
-  if (isRecord(body) && Array.isArray(body['resources'])) body['resources'].forEach(maskOne);
+  }
 }
 
 /**
- * The answer checked against its schema. A mismatch names up to three field paths and types
- * (`resources.0.status: expected string, got a number`), never values.
+ * The answer as JSON, masked (`maskDeploymentSecrets`), then checked against its schema. A
+ * mismatch names up to three field paths and types (`resources.0.status: expected string, got
+ * a number`), never values.
  */
 export function parseAnswer<S extends z.ZodMiniType>(
   schema: S,
-  body: unknown,
-  status: number,
+  { status, text }: { status: number; text: string },
   ctx: ErrorContext,
+  mask: (value: string) => void,
 ): z.infer<S> {
+  const body = parseJson(text);
+  if (body === undefined) {
+    throw new ApiError(
+      redact(
+        `Invalid response from ${ctx.describe} (HTTP ${status}): the body is not JSON. The URL ` +
+          'may not point at the API (a proxy or sign-in page may have answered instead); check ' +
+          'the URL, and re-run the job if it was a passing fault.',
+      ),
+      { status, method: ctx.method, path: ctx.path },
+    );
+  }
+  maskDeploymentSecrets(body, mask);
   const result = z.safeParse(schema, body, { reportInput: true });
   if (result.success) return result.data;
   const typeName = (v: unknown) => {

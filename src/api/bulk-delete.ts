@@ -24,8 +24,6 @@ export interface BulkDeleteOutcome {
 
 type Role = 'failed' | 'deleted' | undefined;
 
-const REASON_KEYS = ['detail', 'error', 'message', 'reason', 'msg'];
-
 function idOf(entry: Record<string, unknown>): string | undefined {
   const ids = ['deployment_id', 'deploymentId', 'id'].map((key) => entry[key]);
   return ids.find((v): v is string => typeof v === 'string' && v !== '');
@@ -34,7 +32,7 @@ function idOf(entry: Record<string, unknown>): string | undefined {
 function reasonOf(entry: unknown): string {
   if (typeof entry === 'string' && entry !== '') return entry;
   if (isRecord(entry)) {
-    for (const key of REASON_KEYS) {
+    for (const key of ['detail', 'error', 'message', 'reason', 'msg']) {
       const v = entry[key];
       if (typeof v === 'string' && v !== '') return v;
       if (isRecord(v)) return reasonOf(v);

@@ -11,15 +11,14 @@ import {
   deploymentNotFound,
   listAll,
   errorFromResponse,
-  maskDeploymentSecrets,
   onlyMatch,
   parseAnswer,
   parseJson,
   type ErrorContext,
 } from './answers.js';
 import { BULK_DELETE_LIMIT, readBulkDeleteAnswer, type BulkDeleteOutcome } from './bulk-delete.js';
-import { keyAllowedFor } from './http/limits.js';
-import { request, type HttpContext, type HttpResponse, type RetryMode } from './http/request.js';
+import { keyAllowedFor, request } from './http/request.js';
+import type { HttpContext, HttpRequest, HttpResponse } from './http/request.js';
 import {
   DeploymentSchema,
   DeploymentsListSchema,
@@ -34,7 +33,6 @@ import {
   type Revision,
   type RevisionCreateRequest,
   type RevisionLogs,
-  type RevisionLogsRequest,
   type RevisionsList,
   type UploadTarget,
 } from './schemas.js';
@@ -51,15 +49,16 @@ export type ControlPlane = Omit<ControlPlaneClient, OptionalCalls | CommandCalls
 type OptionalCalls = 'interruptRevision' | 'createRevision' | 'requestUploadUrl';
 type CommandCalls = 'redeployRevision' | 'deleteDeployments';
 
-interface Call extends ErrorContext {
+interface Call extends ErrorContext, Pick<HttpRequest, 'body' | 'retry'> {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** An array value is sent as the parameter repeated (`ids=a&ids=b`), as FastAPI reads lists. */
   query?: Record<string, string | number | boolean | undefined | readonly string[]>;
-  body?: unknown;
-  retry?: RetryMode;
 }
 
-/** `/v2/deployments/{id}…`: each part after the prefix URL-encoded. */
+/** Which page of a list: its size, and where it starts. */
+type Paging = { limit?: number; offset?: number };
+
+/** `/v2/deployments/{id}…`, each part URL-encoded. */
 function apiPath(prefix: string, ...parts: string[]): string {
   return [prefix, ...parts.map(encodeURIComponent)].join('/');
 }
@@ -67,22 +66,21 @@ function apiPath(prefix: string, ...parts: string[]): string {
 export class ControlPlaneClient {
   private readonly baseUrl: string;
   private readonly headers: Record<string, string>;
-  private readonly workspaceId: string | undefined;
-  private readonly http: HttpContext;
   private readonly mask: (value: string) => void;
-  private readonly pageLimit: number;
 
-  constructor(options: {
-    /** E.g. `https://api.host.langchain.com` or `https://<host>/api-host`; trailing `/` allowed. */
-    baseUrl: string;
-    apiKey: string;
-    workspaceId?: string;
-    http: HttpContext;
-    /** Masks a secret value; default `setSecret`. */
-    mask?: (value: string) => void;
-    /** `limit` of list calls; default (and the API's maximum) 100. */
-    pageLimit?: number;
-  }) {
+  constructor(
+    private readonly options: {
+      /** E.g. `https://api.host.langchain.com` or `https://<host>/api-host`; trailing `/` allowed. */
+      baseUrl: string;
+      apiKey: string;
+      workspaceId?: string;
+      http: HttpContext;
+      /** Masks a secret value; default `setSecret`. */
+      mask?: (value: string) => void;
+      /** `limit` of list calls; default (and the API's maximum) 100. */
+      pageLimit?: number;
+    },
+  ) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     // The input check refuses such a URL first; the client that holds the key refuses it too.
     if (!keyAllowedFor(new URL(this.baseUrl))) {
@@ -95,24 +93,17 @@ export class ControlPlaneClient {
         'Invalid input',
       );
     }
-    this.workspaceId = options.workspaceId || undefined;
-    this.http = options.http;
     this.mask = options.mask ?? setSecret;
     this.mask(options.apiKey);
-    this.pageLimit = Math.min(100, Math.max(1, Math.floor(options.pageLimit ?? 100)));
     this.headers = {
       'X-Api-Key': options.apiKey,
       Accept: 'application/json',
       'User-Agent': USER_AGENT,
-      ...(this.workspaceId ? { 'X-Tenant-Id': this.workspaceId } : {}),
+      ...(options.workspaceId ? { 'X-Tenant-Id': options.workspaceId } : {}),
     };
   }
 
-  listDeployments(query: {
-    nameContains?: string;
-    limit?: number;
-    offset?: number;
-  }): Promise<DeploymentsList> {
+  listDeployments(query: Paging & { nameContains?: string }): Promise<DeploymentsList> {
     const { nameContains: name, limit, offset } = query;
     return this.json(DeploymentsListSchema, [200], {
       method: 'GET',
@@ -130,7 +121,7 @@ export class ControlPlaneClient {
       `deployments named like "${name}"`,
       'Give `deployment-id` instead of `name`, or report this.',
       '/v2/deployments',
-      this.pageLimit,
+      Math.min(100, Math.max(1, Math.floor(this.options.pageLimit ?? 100))),
     );
     const ids = new Set<string>();
     const matches = listed.filter((d) => d.name === name && !ids.has(d.id) && ids.add(d.id));
@@ -143,7 +134,7 @@ export class ControlPlaneClient {
       method: 'GET',
       path: apiPath('/v2/deployments', id),
       describe: `GET deployment ${id}`,
-      notFound: deploymentNotFound(id, this.workspaceId),
+      notFound: deploymentNotFound(id, this.options.workspaceId),
     });
   }
 
@@ -162,7 +153,7 @@ export class ControlPlaneClient {
       path: apiPath('/v2/deployments', id),
       body,
       describe: `PATCH (update) deployment ${id}`,
-      notFound: deploymentNotFound(id, this.workspaceId),
+      notFound: deploymentNotFound(id, this.options.workspaceId),
     });
   }
 
@@ -212,13 +203,13 @@ export class ControlPlaneClient {
     throw this.fail(call, res);
   }
 
-  listRevisions(id: string, query: { limit?: number; offset?: number }): Promise<RevisionsList> {
+  listRevisions(id: string, query: Paging): Promise<RevisionsList> {
     return this.json(RevisionsListSchema, [200], {
       method: 'GET',
       path: apiPath('/v2/deployments', id, 'revisions'),
       query: { limit: query.limit, offset: query.offset },
       describe: `GET revisions of deployment ${id}`,
-      notFound: deploymentNotFound(id, this.workspaceId),
+      notFound: deploymentNotFound(id, this.options.workspaceId),
     });
   }
 
@@ -259,7 +250,6 @@ export class ControlPlaneClient {
     id: string,
     revisionId: string,
   ): Promise<'interrupted' | 404 | 405 | 409> {
-    let status: number = 404;
     for (const tail of ['interrupt', 'interruption']) {
       const call: Call = {
         method: 'POST',
@@ -269,13 +259,11 @@ export class ControlPlaneClient {
         describe: `POST ${tail} of revision ${revisionId} of deployment ${id}`,
       };
       const res = await this.send(call);
-      status = res.status;
-      if (status >= 200 && status < 300) return 'interrupted';
-      if (status === 404) continue;
-      if (status === 405 || status === 409) return status;
-      throw this.fail(call, res);
+      if (res.status >= 200 && res.status < 300) return 'interrupted';
+      if (res.status === 405 || res.status === 409) return res.status;
+      if (res.status !== 404) throw this.fail(call, res);
     }
-    return status as 404;
+    return 404;
   }
 
   /**
@@ -306,7 +294,7 @@ export class ControlPlaneClient {
       path: apiPath('/v2/deployments', id, 'upload-url'),
       retry: 'idempotent',
       describe: `POST upload-url of deployment ${id}`,
-      notFound: deploymentNotFound(id, this.workspaceId),
+      notFound: deploymentNotFound(id, this.options.workspaceId),
     });
     this.mask(target.upload_url);
     return target;
@@ -315,13 +303,14 @@ export class ControlPlaneClient {
   /**
    * One page of a revision's build or deploy log (`POST /v1/projects/{id}/revisions/{rev}/
    * build_logs` or `deploy_logs`, the endpoints of the platform's own `langgraph deploy`
-   * CLI). `undefined` when the install does not offer logs (404 or 405).
+   * CLI), asked newest or oldest first, a page size, and where to go on. `undefined` when the
+   * install does not offer logs (404 or 405).
    */
   async getRevisionLogs(
     id: string,
     revisionId: string,
     kind: 'build' | 'deploy',
-    body: RevisionLogsRequest,
+    body: { order: 'asc' | 'desc'; limit: number; offset?: string },
   ): Promise<RevisionLogs | undefined> {
     const call: Call = {
       method: 'POST',
@@ -342,13 +331,10 @@ export class ControlPlaneClient {
       if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, item);
       else if (value !== undefined) url.searchParams.set(key, String(value));
     }
-    return request(this.http, { ...call, url: url.href, headers: this.headers });
+    return request(this.options.http, { ...call, url: url.href, headers: this.headers });
   }
 
-  /**
-   * The answer (sent now unless given) of an `ok` status, masked first, then checked against
-   * `schema`; any other status is an `ApiError` with advice.
-   */
+  /** The answer (sent now unless given) of an `ok` status, read by `parseAnswer`. */
   private async json<S extends z.ZodMiniType>(
     schema: S,
     ok: number[],
@@ -357,20 +343,16 @@ export class ControlPlaneClient {
   ): Promise<z.infer<S>> {
     res ??= await this.send(call);
     if (!ok.includes(res.status)) throw this.fail(call, res);
-    const body = res.json();
-    maskDeploymentSecrets(body, this.mask);
-    return parseAnswer(schema, body, res.status, this.context(call));
+    return parseAnswer(schema, res, this.context(call), this.mask);
   }
 
-  /** The `ApiError` of a failed call; its body masked first (not expected to hold secrets). */
   private fail(call: Call, res: HttpResponse): ApiError {
-    maskDeploymentSecrets(parseJson(res.text), this.mask);
-    return errorFromResponse(res, this.context(call));
+    return errorFromResponse(res, this.context(call), this.mask);
   }
 
   /** The call as messages name it: its whole path, and the workspace. */
   private context(call: Call): ErrorContext {
     const path = new URL(this.baseUrl + call.path).pathname;
-    return { ...call, path, workspaceId: this.workspaceId };
+    return { ...call, path, workspaceId: this.options.workspaceId };
   }
 }

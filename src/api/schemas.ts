@@ -21,6 +21,8 @@ const SourceConfigSchema = z.looseObject({
   resource_spec: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
   listener_id: nullableString,
   listener_config: z.optional(z.nullable(z.looseObject({ k8s_namespace: nullableString }))),
+  install_command: nullableString,
+  build_command: nullableString,
 });
 
 const SourceRevisionConfigSchema = z.looseObject({
@@ -28,6 +30,7 @@ const SourceRevisionConfigSchema = z.looseObject({
   langgraph_config_path: nullableString,
   image_uri: nullableString,
   repo_commit_sha: nullableString,
+  source_tarball_path: nullableString,
 });
 
 export const DeploymentSchema = z.looseObject({
@@ -48,10 +51,11 @@ export const DeploymentSchema = z.looseObject({
 });
 export type Deployment = z.infer<typeof DeploymentSchema>;
 
-export const DeploymentsListSchema = z.looseObject({
-  resources: z.array(DeploymentSchema),
-  offset: z.number(),
-});
+/** A page of a list: its items, and the offset the next page starts at. */
+const listOf = <T extends z.ZodMiniType>(item: T) =>
+  z.looseObject({ resources: z.array(item), offset: z.number() });
+
+export const DeploymentsListSchema = listOf(DeploymentSchema);
 export type DeploymentsList = z.infer<typeof DeploymentsListSchema>;
 
 export const RevisionSchema = z.looseObject({
@@ -66,10 +70,7 @@ export const RevisionSchema = z.looseObject({
 });
 export type Revision = z.infer<typeof RevisionSchema>;
 
-export const RevisionsListSchema = z.looseObject({
-  resources: z.array(RevisionSchema),
-  offset: z.number(),
-});
+export const RevisionsListSchema = listOf(RevisionSchema);
 export type RevisionsList = z.infer<typeof RevisionsListSchema>;
 
 /**
@@ -83,13 +84,6 @@ export const RevisionLogsSchema = z.looseObject({
   next_offset: z.optional(z.nullable(z.union([z.string(), z.number()]))),
 });
 export type RevisionLogs = z.infer<typeof RevisionLogsSchema>;
-
-/** The body of a logs request: newest or oldest first, a page size, and where to go on. */
-export interface RevisionLogsRequest {
-  order: 'asc' | 'desc';
-  limit: number;
-  offset?: string;
-}
 
 /** 422 bodies (FastAPI's validation errors). */
 export const HTTPValidationErrorSchema = z.looseObject({
@@ -123,17 +117,12 @@ type Sent<T> = { [K in keyof T as string extends K ? never : K]?: NonNullable<T[
  * requests carry the same fields.
  */
 export interface RevisionCreateRequest {
-  source_config?: Sent<z.infer<typeof SourceConfigSchema>> & {
-    install_command?: string;
-    build_command?: string;
-  };
-  source_revision_config: Sent<z.infer<typeof SourceRevisionConfigSchema>> & {
-    source_tarball_path?: string;
-  };
+  source_config?: SourceConfigRequest;
+  source_revision_config: Sent<z.infer<typeof SourceRevisionConfigSchema>>;
   secrets?: { name: string; value: string }[];
 }
 
-export type SourceConfigRequest = NonNullable<RevisionCreateRequest['source_config']>;
+export type SourceConfigRequest = Sent<z.infer<typeof SourceConfigSchema>>;
 
 export type DeploymentCreateRequest = Required<RevisionCreateRequest> & {
   name: string;

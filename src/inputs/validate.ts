@@ -10,7 +10,7 @@ import { describeJsonError } from './secrets.js';
 import { isRecord } from '../lib/text.js';
 import { codeSpan, messageMarkdown } from '../report/markdown.js';
 import { parseBoolean } from '../lib/untrusted.js';
-import { keyAllowedFor } from '../api/http/limits.js';
+import { keyAllowedFor } from '../api/http/request.js';
 import { defaultOf, INPUTS, type ChoiceInput, type ChoiceOf, type InputName } from './spec.js';
 
 export const REGION_CONTROL_PLANE_URLS: Readonly<Record<Region, string>> = {

@@ -6,8 +6,7 @@
  */
 import { ActionError, CancelledError, DeadlineError } from '../lib/errors.js';
 import { parseJson } from '../api/answers.js';
-import { keyAllowedFor } from '../api/http/limits.js';
-import { OutcomeUnknownError, createResilientFetch } from '../api/http/request.js';
+import { OutcomeUnknownError, createResilientFetch, keyAllowedFor } from '../api/http/request.js';
 import { errorCodes } from '../api/http/retry-policy.js';
 import type { RunContext } from '../commands/context.js';
 import { isRecord, safeJson } from '../lib/text.js';

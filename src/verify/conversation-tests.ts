@@ -10,9 +10,8 @@ import { CancelledError } from '../lib/errors.js';
 import { truncate } from '../lib/text.js';
 import type { Config, Region } from '../inputs/config.js';
 import type { RunReport } from '../report/record.js';
-import { keyAllowedFor } from '../api/http/limits.js';
 import { REGION_CONTROL_PLANE_URLS } from '../inputs/validate.js';
-import { request } from '../api/http/request.js';
+import { keyAllowedFor, request } from '../api/http/request.js';
 import { inert, printUntrusted, redact } from '../lib/untrusted.js';
 import {
   CheckError,

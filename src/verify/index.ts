@@ -5,8 +5,7 @@
  */
 import { ApiError, CancelledError, DeadlineError } from '../lib/errors.js';
 import { parseJson } from '../api/answers.js';
-import { RefusedAnswerError } from '../api/http/limits.js';
-import { OutcomeUnknownError, request } from '../api/http/request.js';
+import { OutcomeUnknownError, RefusedAnswerError, request } from '../api/http/request.js';
 import { backoffCeiling, parseRetryAfter, retrying } from '../api/http/retry-policy.js';
 import type { RetryLoop } from '../api/http/retry-policy.js';
 import { formatSeconds as seconds, safeJson } from '../lib/text.js';

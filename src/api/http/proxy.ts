@@ -8,29 +8,24 @@
 import type { Agent } from 'node:http';
 import { getProxyUrl, HttpClient } from '@actions/http-client';
 
-const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];
 /** One `fetch` dispatcher per proxy URL, reused by every request through it. */
 const dispatchers = new Map<string, unknown>();
 
-/** Whether a proxy variable is set at all (failure messages name it as a possible cause). */
-export function proxyConfigured(): boolean {
-  return PROXY_VARIABLES.some((name) => (process.env[name] ?? '') !== '');
+/** Whether requests to this URL go through a proxy (failure messages name it as a possible cause). */
+export function proxied(url: URL): boolean {
+  return getProxyUrl(url.href) !== '';
 }
 
 /** The proxy dispatcher for `fetch` to this URL, or undefined (no proxy, or `NO_PROXY`). */
 export async function dispatcherFor(url: URL): Promise<unknown> {
   const proxy = getProxyUrl(url.href);
   if (!proxy) return undefined;
-  let dispatcher = dispatchers.get(proxy);
-  if (dispatcher === undefined) {
-    dispatcher = new HttpClient().getAgentDispatcher(url.href);
-    if (dispatcher !== undefined) dispatchers.set(proxy, dispatcher);
-  }
-  return dispatcher;
+  if (!dispatchers.has(proxy))
+    dispatchers.set(proxy, new HttpClient().getAgentDispatcher(url.href));
+  return dispatchers.get(proxy);
 }
 
 /** The proxy agent for a `node:http(s)` request to this URL, or undefined. */
 export function agentFor(url: URL): Agent | undefined {
-  if (!getProxyUrl(url.href)) return undefined;
-  return new HttpClient().getAgent(url.href) as Agent;
+  return proxied(url) ? (new HttpClient().getAgent(url.href) as Agent) : undefined;
 }

@@ -4,21 +4,15 @@
  * this file), on the platform's `fetch`: one per-request timeout (`requestTimeoutMs`, never past
  * the run's deadline) with the run's cancel signal (a cancel rejects at once with
  * `CancelledError`, never retried); bounded retries by request kind (`RetryMode`, the rules in
- * `retry-policy.ts`); the refusals of `limits.ts` (no redirect followed, a size cap); the
- * runner's proxy (`proxy.ts`); one debug line per retry (method, path, status or error code,
- * delay), never headers, query strings or bodies.
+ * `retry-policy.ts`); the runner's proxy (`proxy.ts`); one debug line per retry (method, path,
+ * status or error code, delay), never headers, query strings or bodies. And what it refuses:
+ * the API key on a URL that is not https (or loopback; the `control-plane-url` input is refused
+ * as such before any request), a redirect (never followed), and an answer over the size cap.
  */
 import { formatSeconds as seconds } from '../../lib/text.js';
 import { ActionError, ApiError, CancelledError, DeadlineError } from '../../lib/errors.js';
 import { redact } from '../../lib/untrusted.js';
 import type { RunBasics } from '../../lib/time.js';
-import {
-  cappedBody,
-  keyAllowedFor,
-  readCapped,
-  refuseRedirect,
-  RefusedAnswerError,
-} from './limits.js';
 import { dispatcherFor } from './proxy.js';
 import {
   backoffDelay,
@@ -53,8 +47,6 @@ export interface HttpResponse {
   text: string;
   /** A `stream` request's body, unread (the size cap counts it as it is read); `text` is ''. */
   stream?: ReadableStream<Uint8Array> | null;
-  /** The body parsed as JSON; throws `ApiError` ("invalid response (not JSON)") otherwise. */
-  json(): unknown;
   /** Attempts made for this answer, this one included. */
   attempts: number;
   /**
@@ -68,10 +60,11 @@ export interface HttpRequest {
   method: string;
   url: string | URL;
   headers?: HeadersInit;
-  /** Sent as JSON (`Content-Type: application/json` unless a header says otherwise). */
+  /**
+   * Sent as JSON (`Content-Type: application/json` unless a header says otherwise); a string
+   * as it is (the SDK's own bodies, already JSON).
+   */
   body?: unknown;
-  /** Sent as it is, instead of `body` (the SDK's own bodies). */
-  rawBody?: string | ArrayBuffer | undefined;
   /** By default GET, HEAD, OPTIONS and DELETE are `idempotent`, the rest `unsafe`. */
   retry?: RetryMode;
   /** What is being done, for messages: e.g. `GET deployment 1234`. */
@@ -91,38 +84,113 @@ type Sending = Omit<HttpRequest, 'url' | 'headers' | 'body'> & {
   retry: RetryMode;
   url: URL;
   headers: Headers;
-  body: string | ArrayBuffer | undefined;
+  body: string | undefined;
 };
+
+export const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** The API key may go to this URL: https, or plain http to a loopback host. */
+export function keyAllowedFor(url: URL): boolean {
+  if (url.protocol === 'https:') return true;
+  return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname.toLowerCase());
+}
+
+/** Largest answer the action reads (control plane and agent server). */
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
+/** The request an answer is for, as messages name it. */
+type Asked = Pick<Sending, 'method' | 'url' | 'describe'>;
+
+/** An answer the action refuses (a redirect, or one over the size cap): never retried. */
+export class RefusedAnswerError extends ApiError {
+  override name = 'RefusedAnswerError';
+}
+
+/**
+ * A redirect is never followed (it could carry the API key to another host): a 3xx (but 304, a
+ * cache answer) fails at once, not retried, naming the target's host, never its path, query or
+ * credentials.
+ */
+export async function refuseRedirect(res: Response, req: Asked): Promise<void> {
+  if (res.status < 300 || res.status >= 400 || res.status === 304) return;
+  await res.body?.cancel().catch(() => undefined);
+  const location = res.headers.get('location')?.trim();
+  const target = !location
+    ? 'no Location given'
+    : URL.canParse(location, req.url)
+      ? `to ${new URL(location, req.url).host || 'an address without a host'}`
+      : 'to an invalid Location';
+  throw new RefusedAnswerError(
+    redact(
+      `${req.describe} answered HTTP ${res.status}, a redirect (${target}), which the action does ` +
+        'not follow: the API key must not travel to another address. Check the URL (scheme, ' +
+        'host, path prefix, trailing slash) and set it to the final address.',
+    ),
+    { status: res.status, method: req.method, path: req.url.pathname, title: 'Redirect refused' },
+  );
+}
+
+function tooLarge(status: number, req: Asked): ApiError {
+  return new RefusedAnswerError(
+    redact(
+      `${req.describe}: answer too large (over ${MAX_ANSWER_BYTES / 1024 / 1024} MiB); the action ` +
+        'stopped reading it. Check the URL points at the API (not a file or a proxy page).',
+    ),
+    { status, method: req.method, path: req.url.pathname, title: 'Answer too large' },
+  );
+}
+
+/**
+ * Reads a body as UTF-8 text, counting bytes as they arrive: past `MAX_ANSWER_BYTES` the read
+ * is cancelled and an "answer too large" error thrown, so memory stays bounded whatever the
+ * server sends (a `Content-Length` over the cap fails before reading).
+ */
+export async function readCapped(res: Response, req: Asked): Promise<string> {
+  if (Number(res.headers.get('content-length')) > MAX_ANSWER_BYTES) {
+    await res.body?.cancel().catch(() => undefined);
+    throw tooLarge(res.status, req);
+  }
+  return new Response(cappedBody(res, req)).text();
+}
+
+/** The body with the same cap, passed through as it is read (a run's events). */
+export function cappedBody(res: Response, req: Asked): ReadableStream<Uint8Array> | null {
+  let size = 0;
+  const counter = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      size += chunk.byteLength;
+      if (size > MAX_ANSWER_BYTES) controller.error(tooLarge(res.status, req));
+      else controller.enqueue(chunk);
+    },
+  });
+  return res.body && res.body.pipeThrough(counter);
+}
 
 /** A POST/PATCH was sent but no usable answer came back: it may or may not have been applied. */
 export class OutcomeUnknownError extends ActionError {
-  declare readonly method: string;
-  declare readonly path: string;
-  declare readonly describe: string;
-  /** The HTTP status when the server answered 408/5xx; undefined for resets and timeouts. */
-  declare readonly status: number | undefined;
-  /** `HTTP 502`, `ECONNRESET`, `timeout`, … */
-  declare readonly reason: string;
+  override name = 'OutcomeUnknownError';
   constructor(
-    options: Pick<OutcomeUnknownError, 'method' | 'path' | 'describe' | 'reason'> &
-      Partial<Pick<OutcomeUnknownError, 'status' | 'cause'>>,
+    readonly method: string,
+    describe: string,
+    /** `HTTP 502`, `ECONNRESET`, `no answer within 30 s`, … */
+    readonly reason: string,
+    /** The HTTP status when the server answered 408/5xx; undefined for resets and timeouts. */
+    readonly status?: number,
+    override readonly cause?: unknown,
   ) {
     super(
       redact(
-        `${options.describe} was sent, but no usable answer came back (${options.reason}): ` +
-          'it is unknown whether the platform applied it. Look the deployment up before ' +
-          'trying again, or re-run the job.',
+        `${describe} was sent, but no usable answer came back (${reason}): it is unknown ` +
+          'whether the platform applied it. Look the deployment up before trying again, or ' +
+          're-run the job.',
       ),
       'Outcome of a request unknown',
     );
-    this.name = 'OutcomeUnknownError';
-    Object.assign(this, options);
   }
 }
 
-type Attempt =
-  | { ok: true; status: number; headers: Headers; text: string; stream?: HttpResponse['stream'] }
-  | { ok: false; failure: Failure };
+/** An answer as one attempt got it, before the attempts are counted. */
+type Answer = Omit<HttpResponse, 'attempts' | 'attemptsWithUnknownOutcome'>;
 
 function throwIfAborted(ctx: HttpContext, req: Sending): undefined {
   if (ctx.signal?.aborted)
@@ -130,13 +198,9 @@ function throwIfAborted(ctx: HttpContext, req: Sending): undefined {
   if (req.signal?.aborted) throw req.signal.reason;
 }
 
-/**
- * One `fetch` of the request: bounded by `timeoutMs`, the run's and the caller's signals,
- * through the proxy when one is set, a redirect refused at once, and the answer read with the
- * size cap (a stream's body is handed back unread).
- */
-async function attemptOnce(ctx: HttpContext, req: Sending, timeoutMs: number): Promise<Attempt> {
-  const timeout = AbortSignal.timeout(Math.max(1, Math.round(timeoutMs)));
+/** One `fetch` of the request within `ms`: its answer, or what went wrong. */
+async function attemptOnce(ctx: HttpContext, req: Sending, ms: number): Promise<Answer | Failure> {
+  const timeout = AbortSignal.timeout(Math.max(1, Math.round(ms)));
   try {
     const init: RequestInit & { dispatcher?: unknown } = {
       method: req.method,
@@ -150,15 +214,15 @@ async function attemptOnce(ctx: HttpContext, req: Sending, timeoutMs: number): P
     await refuseRedirect(res, req);
     const stream = req.stream ? cappedBody(res, req) : undefined;
     const text = req.stream ? '' : await readCapped(res, req);
-    return { ok: true, status: res.status, headers: res.headers, text, stream };
+    return { status: res.status, headers: res.headers, text, stream };
   } catch (err) {
     if (err instanceof RefusedAnswerError) throw err;
     throwIfAborted(ctx, req);
-    if (!timeout.aborted) return { ok: false, failure: classify(err, req.url) };
+    if (!timeout.aborted) return classify(err, req.url);
     if (req.stream)
       throw new DeadlineError(redact(`The \`timeout\` ran out during ${req.describe}.`));
-    const text = `no answer within ${seconds(timeoutMs)}`;
-    return { ok: false, failure: { kind: 'unknown', code: 'timeout', text, cause: err } };
+    const text = `no answer within ${seconds(ms)}`;
+    return { kind: 'unknown', code: 'timeout', text, cause: err };
   }
 }
 
@@ -186,45 +250,26 @@ function networkError(req: Sending, failure: Failure, attempts: number): ApiErro
  */
 export async function request(ctx: HttpContext, options: HttpRequest): Promise<HttpResponse> {
   const headers = new Headers(options.headers);
-  let body = options.rawBody;
-  if (options.body !== undefined) {
-    body = JSON.stringify(options.body);
-    if (!headers.has('content-type')) headers.set('content-type', 'application/json');
-  }
+  const json = options.body !== undefined && typeof options.body !== 'string';
+  const body = json ? JSON.stringify(options.body) : (options.body as string | undefined);
+  if (json && !headers.has('content-type')) headers.set('content-type', 'application/json');
   const method = options.method.toUpperCase();
   const retry =
     options.retry ??
     (['GET', 'HEAD', 'OPTIONS', 'DELETE'].includes(method) ? 'idempotent' : 'unsafe');
   const req: Sending = { ...options, method, retry, url: new URL(options.url), headers, body };
-  const { describe, url } = req;
-  const path = url.pathname;
   const maxAttempts =
     req.retry === 'never' ? 1 : Math.max(1, Math.floor(ctx.maxAttempts ?? DEFAULTS.maxAttempts));
-  const sleepSignals = [ctx.signal, req.signal].filter((s) => s !== undefined);
   let unknownOutcomes = 0;
-  const answer = (a: Extract<Attempt, { ok: true }>, attempts: number): HttpResponse => ({
+  const answer = (a: Answer, attempts: number): HttpResponse => ({
     ...a,
     attempts,
     attemptsWithUnknownOutcome: unknownOutcomes,
-    json() {
-      try {
-        return JSON.parse(a.text) as unknown;
-      } catch {
-        throw new ApiError(
-          redact(
-            `Invalid response from ${describe} (HTTP ${a.status}): the body is not JSON. ` +
-              'The URL may not point at the API (a proxy or sign-in page may have answered ' +
-              'instead); check the URL, and re-run the job if it was a passing fault.',
-          ),
-          { status: a.status, method, path },
-        );
-      }
-    },
   });
   const loop: RetryLoop = {
     clock: ctx.clock,
     deadline: ctx.deadline,
-    signal: sleepSignals.length > 0 ? AbortSignal.any(sleepSignals) : undefined,
+    signal: AbortSignal.any([ctx.signal, req.signal].filter((s) => s !== undefined)),
     backoff: (retry) => backoffDelay(retry, ctx),
     before: (attempt, last) => {
       throwIfAborted(ctx, req);
@@ -248,7 +293,7 @@ export async function request(ctx: HttpContext, options: HttpRequest): Promise<H
     log: (last, delay, attempt) =>
       ctx.logger.debug(
         redact(
-          `Retrying ${req.method} ${path} after ${last} in ${seconds(delay)} ` +
+          `Retrying ${req.method} ${req.url.pathname} after ${last} in ${seconds(delay)} ` +
             `(attempt ${attempt + 1} of ${maxAttempts})`,
         ),
       ),
@@ -257,24 +302,24 @@ export async function request(ctx: HttpContext, options: HttpRequest): Promise<H
   return retrying(loop, async (attempt): Promise<Attempted<HttpResponse>> => {
     const left = ctx.deadline.remainingMs();
     const perRequest = ctx.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs;
-    const a = await attemptOnce(ctx, req, req.stream ? left : Math.min(perRequest, left));
-    if (a.ok) {
-      const { status } = a;
+    const got = await attemptOnce(ctx, req, req.stream ? left : Math.min(perRequest, left));
+    if (!('kind' in got)) {
+      const { status } = got;
       const transient = status >= 500 || status === 408 || status === 429;
-      if (!transient || req.retry === 'never') return { done: answer(a, attempt) };
+      if (!transient || req.retry === 'never') return { done: answer(got, attempt) };
       if (req.retry === 'unsafe' && status !== 429) {
-        throw new OutcomeUnknownError({ method, path, describe, status, reason: `HTTP ${status}` });
+        throw new OutcomeUnknownError(method, req.describe, `HTTP ${status}`, status);
       }
       if (status !== 429) unknownOutcomes++;
-      if (attempt >= maxAttempts) return { done: answer(a, attempt) };
-      return { again: `HTTP ${status}`, afterMs: serverDelay(status, a.headers, ctx) };
+      if (attempt >= maxAttempts) return { done: answer(got, attempt) };
+      return { again: `HTTP ${status}`, afterMs: serverDelay(status, got.headers, ctx) };
     }
-    const { failure } = a;
+    const failure = got;
     if (failure.kind === 'fatal') throw networkError(req, failure, attempt);
     if (failure.kind === 'unknown') {
       if (req.retry !== 'idempotent') {
         const reason = failure.code === 'timeout' ? failure.text : failure.code;
-        throw new OutcomeUnknownError({ method, path, describe, reason, cause: failure.cause });
+        throw new OutcomeUnknownError(method, req.describe, reason, undefined, failure.cause);
       }
       unknownOutcomes++;
     } else if (req.retry === 'never') {
@@ -290,40 +335,30 @@ export async function request(ctx: HttpContext, options: HttpRequest): Promise<H
  * same retries, deadline, cancellation, caps and key rule. GET/DELETE (and HEAD/OPTIONS) are
  * retried as `idempotent`, POST/PATCH/PUT as `unsafe`, and any path ending in `/stream`
  * (`/runs/stream`, a run's `/stream`) is sent once with its body passed through untouched. The
- * key headers (`X-Api-Key`, `Authorization`) are dropped for URLs `allowKeyFor` refuses
- * (default `keyAllowedFor`).
+ * key headers (`X-Api-Key`, `Authorization`) are dropped for URLs `keyAllowedFor` refuses.
  */
-export function createResilientFetch(
-  ctx: HttpContext,
-  options: { allowKeyFor?(url: URL): boolean } = {},
-): typeof fetch {
-  const allowKeyFor = options.allowKeyFor ?? keyAllowedFor;
-  const resilientFetch = async (
-    input: string | URL | Request,
-    init: RequestInit = {},
-  ): Promise<Response> => {
-    const asRequest = input instanceof Request ? input : undefined;
-    const url = new URL(asRequest ? asRequest.url : String(input));
-    const method = (init.method ?? asRequest?.method ?? 'GET').toUpperCase();
-    const headers = new Headers(asRequest?.headers);
-    new Headers(init.headers).forEach((value, name) => headers.set(name, value));
-    if (!allowKeyFor(url)) {
+export function createResilientFetch(ctx: HttpContext): typeof fetch {
+  return (async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    // The platform's own merge of `input` and `init` (URL, method, headers, body, signal).
+    const asked = new Request(input, init);
+    const url = new URL(asked.url);
+    const method = asked.method.toUpperCase();
+    const headers = new Headers(asked.headers);
+    if (!keyAllowedFor(url)) {
       headers.delete('x-api-key');
       headers.delete('authorization');
     }
-    const raw = init.body ?? asRequest?.body;
-    const body = typeof raw === 'string' || !raw ? raw : await new Response(raw).arrayBuffer();
     const path = url.pathname.replace(/\/+$/, '');
     const stream = path.endsWith('/stream');
     const res = await request(ctx, {
       method,
       url,
       headers,
-      rawBody: body ?? undefined,
+      body: asked.body ? await asked.text() : undefined,
       // `POST …/search` only reads (assistants, threads): safe to retry like a GET.
       retry: stream ? 'never' : path.endsWith('/search') ? 'idempotent' : undefined,
       describe: `${method} ${url.origin}${url.pathname}`,
-      signal: init.signal ?? asRequest?.signal ?? undefined,
+      signal: asked.signal,
       stream,
     });
     const answerHeaders = new Headers(res.headers);
@@ -335,6 +370,5 @@ export function createResilientFetch(
       status: res.status,
       headers: answerHeaders,
     });
-  };
-  return resilientFetch as typeof fetch;
+  }) as typeof fetch;
 }

@@ -5,7 +5,7 @@
  * with its own words for what went wrong).
  */
 import type { RunBasics } from '../../lib/time.js';
-import { proxyConfigured } from './proxy.js';
+import { proxied } from './proxy.js';
 import type { HttpContext } from './request.js';
 
 export const DEFAULTS = {
@@ -40,19 +40,15 @@ export interface Failure {
 }
 
 /** The `code` of the error, of its `cause`s and of the `errors` it aggregates, outermost first. */
-export function errorCodes(err: unknown): string[] {
-  const codes: string[] = [];
-  const seen = new Set<unknown>();
-  const visit = (e: unknown, depth: number) => {
-    if (depth > 6 || e === null || typeof e !== 'object' || seen.has(e)) return;
-    seen.add(e);
-    const { code, errors, cause } = e as { code?: unknown; errors?: unknown; cause?: unknown };
-    if (typeof code === 'string' && code !== '') codes.push(code);
-    if (Array.isArray(errors)) for (const inner of errors) visit(inner, depth + 1);
-    visit(cause, depth + 1);
-  };
-  visit(err, 0);
-  return codes;
+export function errorCodes(e: unknown, depth = 0, seen = new Set<unknown>()): string[] {
+  if (depth > 6 || e === null || typeof e !== 'object' || seen.has(e)) return [];
+  seen.add(e);
+  const { code, errors, cause } = e as { code?: unknown; errors?: unknown; cause?: unknown };
+  const inner = Array.isArray(errors) ? [...errors, cause] : [cause];
+  return [
+    ...(typeof code === 'string' && code !== '' ? [code] : []),
+    ...inner.flatMap((next) => errorCodes(next, depth + 1, seen)),
+  ];
 }
 
 export function classify(err: unknown, url: URL): Failure {
@@ -70,9 +66,7 @@ export function classify(err: unknown, url: URL): Failure {
     return failure('fatal', tls, `TLS certificate of ${url.host} not accepted (${tls})`);
   }
   if (codes.includes('UND_ERR_INVALID_ARG')) {
-    const proxy = proxyConfigured()
-      ? '; the proxy set in HTTPS_PROXY/HTTP_PROXY may be the cause'
-      : '';
+    const proxy = proxied(url) ? '; the proxy set in HTTPS_PROXY/HTTP_PROXY may be the cause' : '';
     const text = `the HTTP client refused the request (UND_ERR_INVALID_ARG)${proxy}`;
     return failure('fatal', 'UND_ERR_INVALID_ARG', text);
   }

@@ -5,7 +5,7 @@
  * so a failed call fails once; each request is bounded by a timeout.
  */
 import type { GithubContext } from '../../inputs/config.js';
-import { readCapped } from '../../api/http/limits.js';
+import { readCapped } from '../../api/http/request.js';
 import { formatSeconds } from '../../lib/text.js';
 import { inert, type Logger } from '../../lib/untrusted.js';
 
