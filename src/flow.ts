@@ -20,13 +20,6 @@ import {
 } from './commands/context.js';
 import { Deadline, systemClock, type Clock } from './lib/time.js';
 
-const COMMANDS: Record<Config['command'], (ctx: RunContext) => Promise<number>> = {
-  deploy: runDeploy,
-  delete: runDelete,
-  rollback: runRollback,
-  prune: runPrune,
-};
-
 /** How long after SIGINT/SIGTERM the process exits, whatever is still running. */
 const CANCEL_GRACE_MS = 1500;
 
@@ -49,7 +42,7 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
   const baseDelayMs = Math.max(50, Math.min(1000, (config.pollIntervalSeconds * 1000) / 15));
   const http = { ...basics, baseDelayMs };
   const { controlPlaneUrl: baseUrl, apiKey, workspaceId } = config;
-  const ctx: RunContext = {
+  const ctx: RunContext<Config> = {
     ...basics,
     config,
     http,
@@ -71,7 +64,7 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
   process.once('SIGTERM', onSignal);
 
   try {
-    return await COMMANDS[config.command](ctx);
+    return await runCommand(ctx);
   } catch (error) {
     if (controller.signal.aborted || error instanceof CancelledError) {
       reportCancelled(ctx);
@@ -86,6 +79,15 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
   }
+}
+
+/** The command the inputs name, with its own configuration. */
+function runCommand(ctx: RunContext<Config>): Promise<number> {
+  const { config } = ctx;
+  if (config.command === 'deploy') return runDeploy({ ...ctx, config });
+  if (config.command === 'delete') return runDelete({ ...ctx, config });
+  if (config.command === 'rollback') return runRollback({ ...ctx, config });
+  return runPrune({ ...ctx, config });
 }
 
 let cancelReported = false;

@@ -5,7 +5,7 @@
  * commands import it; it imports none of them.
  */
 import { errorMessage } from '../lib/text.js';
-import type { Config } from '../inputs/config.js';
+import type { BaseConfig } from '../inputs/config.js';
 import type { ControlPlaneClient } from '../api/client.js';
 import type { Deployment } from '../api/schemas.js';
 import { ActionError } from '../lib/errors.js';
@@ -34,8 +34,9 @@ export interface RunState {
   onCancel?: () => Promise<void>;
 }
 
-export interface RunContext extends RunBasics {
-  config: Config;
+/** The run's context; `C`: the configuration of its command (the shared steps read the base). */
+export interface RunContext<C extends BaseConfig = BaseConfig> extends RunBasics {
+  config: C;
   signal: AbortSignal;
   http: HttpContext;
   client: ControlPlaneClient;

@@ -6,9 +6,10 @@
 import { DeadlineError } from '../lib/errors.js';
 import { inert } from '../lib/untrusted.js';
 import { lookupTarget, uiUrl, waitUntilGone } from '../deployment/target.js';
+import type { DeleteConfig } from '../inputs/config.js';
 import { deactivate, setStatus, writeReports, type RunContext } from './context.js';
 
-export async function runDelete(ctx: RunContext): Promise<number> {
+export async function runDelete(ctx: RunContext<DeleteConfig>): Promise<number> {
   const { config, client, logger, state } = ctx;
   const report = state.report;
   report.name = config.name;
@@ -62,7 +63,11 @@ export async function runDelete(ctx: RunContext): Promise<number> {
  * must not meet a deployment that is still going away. Bounded by `timeout`; the DELETE was
  * accepted, so running out of time is a warning, not a failed cleanup.
  */
-async function waitForTheDeletion(ctx: RunContext, id: string, name: string): Promise<void> {
+async function waitForTheDeletion(
+  ctx: RunContext<DeleteConfig>,
+  id: string,
+  name: string,
+): Promise<void> {
   try {
     await waitUntilGone(ctx, id);
     ctx.logger.info(`Deployment '${inert(name)}' is gone.`);
@@ -78,7 +83,7 @@ async function waitForTheDeletion(ctx: RunContext, id: string, name: string): Pr
 }
 
 /** PR comment ("preview removed"), GitHub environment inactive, summary: all best effort. */
-async function afterDelete(ctx: RunContext): Promise<void> {
+async function afterDelete(ctx: RunContext<DeleteConfig>): Promise<void> {
   const { environment, githubToken } = ctx.config;
   if (environment && githubToken) await deactivate(ctx, environment);
   await writeReports(ctx);

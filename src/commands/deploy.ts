@@ -28,6 +28,9 @@ import {
   startGithubDeployment,
   type RunContext,
 } from './context.js';
+import type { DeployConfig } from '../inputs/config.js';
+
+type DeployContext = RunContext<DeployConfig>;
 import type { GithubDeployment } from '../report/github/github-deployment.js';
 import { inert } from '../lib/untrusted.js';
 import { prepareSourceArchive, type SourceArchive } from '../deployment/upload/archive.js';
@@ -42,7 +45,7 @@ import {
   type SkipDecision,
 } from '../deployment/skip-unchanged.js';
 
-export async function runDeploy(ctx: RunContext): Promise<number> {
+export async function runDeploy(ctx: DeployContext): Promise<number> {
   const { config, client, logger, state } = ctx;
   const report = state.report;
   report.name = config.name;
@@ -176,7 +179,7 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
  * that was live before again.
  */
 async function finishDeployed(
-  ctx: RunContext,
+  ctx: DeployContext,
   deployment: Deployment,
   ghDeployment: GithubDeployment | undefined,
   requested?: { revisionId: string; previousRevisionId: string | undefined },
@@ -204,7 +207,7 @@ async function finishDeployed(
 
 /** No new revision: the outputs name the live one, and the checks run against it. */
 async function runSkipped(
-  ctx: RunContext,
+  ctx: DeployContext,
   found: Deployment,
   skip: Extract<SkipDecision, { skip: true }>,
 ): Promise<number> {
@@ -220,7 +223,7 @@ async function runSkipped(
 }
 
 /** The failure of a revision: its status, the platform's message (`statusMessage`), what to do. */
-function revisionFailure(ctx: RunContext, name: string, revisionId: string, status: string) {
+function revisionFailure(ctx: DeployContext, name: string, revisionId: string, status: string) {
   const report = ctx.state.report;
   const said = report.statusMessage
     ? ` The platform says: ${inert(report.statusMessage, 500).replace(/[.!\s]+$/, '')}.`
@@ -255,7 +258,7 @@ function revisionFailure(ctx: RunContext, name: string, revisionId: string, stat
  * that any failure among them can trigger `rollback-on-failure`. The failure is returned (not
  * reported); undefined when all passed.
  */
-async function verify(ctx: RunContext): Promise<unknown> {
+async function verify(ctx: DeployContext): Promise<unknown> {
   const { config, state } = ctx;
   if (!config.healthCheck && config.smokeTest === undefined && !config.tests) return undefined;
   const result = await verifyDeployment(ctx, { ...config, url: state.report.url });
@@ -269,7 +272,7 @@ async function verify(ctx: RunContext): Promise<unknown> {
 }
 
 /** Pre-flight checks. Returns the parsed LangGraph config, undefined, or false on errors. */
-function preflight(ctx: RunContext): ParsedLangGraphConfig | undefined | false {
+function preflight(ctx: DeployContext): ParsedLangGraphConfig | undefined | false {
   const { config } = ctx;
   if (config.source === 'external_docker') {
     return annotateFindings(ctx, checkImageUri(config.imageUri ?? '')) ? undefined : false;
@@ -297,7 +300,7 @@ function preflight(ctx: RunContext): ParsedLangGraphConfig | undefined | false {
  * environment, and an update keeps the deployment's.
  */
 function checkEnvironmentAfterLookup(
-  ctx: RunContext,
+  ctx: DeployContext,
   parsed: ParsedLangGraphConfig,
   found: Deployment | undefined,
 ): boolean {
@@ -310,7 +313,7 @@ function checkEnvironmentAfterLookup(
 }
 
 /** Annotates findings; true when none is an error. */
-function annotateFindings(ctx: RunContext, findings: Finding[]): boolean {
+function annotateFindings(ctx: DeployContext, findings: Finding[]): boolean {
   const failed = reportFindings(ctx.logger, findings);
   if (failed) {
     const report = ctx.state.report;
@@ -325,7 +328,7 @@ function annotateFindings(ctx: RunContext, findings: Finding[]): boolean {
 }
 
 /** The commit the platform built, as output and in the report; `warn`: if not this run's. */
-function checkCommit(ctx: RunContext, built: string | undefined, warn = true): void {
+function checkCommit(ctx: DeployContext, built: string | undefined, warn = true): void {
   if (!built) return;
   ctx.output('commit-sha', built);
   ctx.state.report.commitSha = built;

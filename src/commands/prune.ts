@@ -18,6 +18,7 @@ import { BULK_DELETE_LIMIT } from '../api/bulk-delete.js';
 import type { Deployment } from '../api/schemas.js';
 import { ActionError, CancelledError } from '../lib/errors.js';
 import { deactivate, fail, type RunContext } from './context.js';
+import type { PruneConfig } from '../inputs/config.js';
 import { codeFence, codeSpan, escapeMarkdown, markdownLink } from '../report/markdown.js';
 import { readPullStates, type PullState } from '../report/github/pull-states.js';
 import {
@@ -33,12 +34,12 @@ import { recordedDeploymentIds } from '../report/github/github-deployment.js';
 
 type Match = { deployment: Deployment; pr: number };
 
-export async function runPrune(ctx: RunContext): Promise<number> {
+export async function runPrune(ctx: RunContext<PruneConfig>): Promise<number> {
   const { config, logger, state } = ctx;
-  const parsed = parseNameTemplate(config.name ?? '');
+  const parsed = parseNameTemplate(config.name);
   if (!parsed.ok) throw new ActionError(parsed.message, 'Invalid input');
   const template = parsed.value;
-  const dryRun = config.dryRun ?? false;
+  const { dryRun } = config;
   state.report.name = template.template;
   const repositoryUrl = `${config.github.serverUrl || 'https://github.com'}/${config.github.repository}`;
   let rows: PruneRow[] = [];
@@ -122,7 +123,7 @@ export async function runPrune(ctx: RunContext): Promise<number> {
  * `.git`; the action writes the ID into the payload of each GitHub deployment it creates.
  */
 async function keepWhatIsNotOurs(
-  ctx: RunContext,
+  ctx: RunContext<PruneConfig>,
   matches: readonly Match[],
   rows: PruneRow[],
   repositoryUrl: string,
@@ -166,7 +167,10 @@ async function keepWhatIsNotOurs(
 }
 
 /** Every deployment whose whole name matches the template, across all pages, by PR number. */
-async function listMatching(ctx: RunContext, template: NameTemplate): Promise<Match[]> {
+async function listMatching(
+  ctx: RunContext<PruneConfig>,
+  template: NameTemplate,
+): Promise<Match[]> {
   const nameContains = listFilter(template);
   const listed = await listAll(
     (query) =>
@@ -189,7 +193,7 @@ async function listMatching(ctx: RunContext, template: NameTemplate): Promise<Ma
 }
 
 /** Deletes the rows marked `pending`, setting each one's real outcome. */
-async function deleteRows(ctx: RunContext, rows: PruneRow[]): Promise<void> {
+async function deleteRows(ctx: RunContext<PruneConfig>, rows: PruneRow[]): Promise<void> {
   const { config, client, logger } = ctx;
   const targets = rows.filter((r) => r.action.kind === 'pending');
   if (targets.length === 0) return;
@@ -248,7 +252,11 @@ async function deleteRows(ctx: RunContext, rows: PruneRow[]): Promise<void> {
 }
 
 /** Marks the GitHub deployments of each pruned PR's environment inactive (best effort). */
-async function deactivateEnvironments(ctx: RunContext, rows: PruneRow[], template: string) {
+async function deactivateEnvironments(
+  ctx: RunContext<PruneConfig>,
+  rows: PruneRow[],
+  template: string,
+) {
   for (const pr of new Set(rows.filter((r) => isRemoved(r.action)).map((r) => r.pr))) {
     if (ctx.signal.aborted) return;
     await deactivate(ctx, fillTemplate(template, pr));

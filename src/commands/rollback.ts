@@ -25,11 +25,12 @@ import {
 } from './context.js';
 import type { GithubDeployment } from '../report/github/github-deployment.js';
 import type { RollbackReport } from '../report/record.js';
+import type { DeployConfig, RollbackConfig } from '../inputs/config.js';
 import { inert } from '../lib/untrusted.js';
 import { Deadline } from '../lib/time.js';
 import { verifyDeployment } from '../verify/index.js';
 
-export async function runRollback(ctx: RunContext): Promise<number> {
+export async function runRollback(ctx: RunContext<RollbackConfig>): Promise<number> {
   const { config, client, logger, state } = ctx;
   const report = state.report;
   report.name = config.name;
@@ -145,7 +146,7 @@ async function finishRollback(
  * step with one message naming both revisions and why (thrown: the flow reports it).
  */
 export async function rollBackAfterFailedChecks(
-  ctx: RunContext,
+  ctx: RunContext<DeployConfig>,
   deployment: Deployment,
   ghDeployment: GithubDeployment | undefined,
   requested: { revisionId: string; previousRevisionId: string | undefined },
@@ -322,7 +323,7 @@ export function pickRollbackTarget(
  * or undefined when the revision serves again; a cancellation is thrown.
  */
 async function serveAgain(
-  ctx: RunContext,
+  ctx: RunContext<DeployConfig | RollbackConfig>,
   deployment: Deployment,
   record: RollbackReport,
   asRun: boolean,

@@ -11,7 +11,7 @@ import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { create } from 'tar';
-import type { Config } from '../../inputs/config.js';
+import type { DeployConfig } from '../../inputs/config.js';
 import type { ParsedLangGraphConfig } from '../../preflight/index.js';
 import { ActionError, CancelledError, DeadlineError } from '../../lib/errors.js';
 import { errorMessage as describe } from '../../lib/text.js';
@@ -73,7 +73,7 @@ export interface BuildOptions {
  * the log, and warnings for links left out and for a large archive. Tests lower the limits.
  */
 export async function prepareSourceArchive(
-  ctx: { config: Config; logger: Logger } & Partial<Pick<RunBasics, 'signal' | 'deadline'>>,
+  ctx: { config: DeployConfig; logger: Logger } & Partial<Pick<RunBasics, 'signal' | 'deadline'>>,
   parsed: ParsedLangGraphConfig | undefined,
   options: BuildOptions & { warnBytes?: number } = {},
 ): Promise<SourceArchive> {
