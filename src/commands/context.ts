@@ -77,14 +77,9 @@ export async function writeReports(ctx: RunContext): Promise<void> {
   }
 }
 
-/** Awaits a best-effort promise for at most `ms`; never throws. */
+/** Awaits a best-effort promise for at most `ms` (the timer keeps no process alive); never throws. */
 export async function bestEffortWithin(promise: Promise<unknown> | undefined, ms: number) {
-  const timer = new AbortController();
-  await Promise.race([
-    promise?.catch(() => undefined),
-    delay(ms, undefined, { ref: false, signal: timer.signal }).catch(() => undefined),
-  ]);
-  timer.abort();
+  await Promise.race([promise?.catch(() => undefined), delay(ms, undefined, { ref: false })]);
 }
 
 /** Marks the GitHub deployments of `environment` inactive (best effort). */
@@ -175,21 +170,22 @@ export async function showLogTail(
   status: string,
   streamed: boolean,
 ): Promise<void> {
-  if (revisionStatus(status).log === undefined) return; // no log explains it (INTERRUPTED)
+  const { report } = ctx.state;
+  const logKind = revisionStatus(status).log;
+  if (logKind === undefined) return; // no log explains it (INTERRUPTED)
   const tail = await fetchLogTail(ctx.client, deploymentId, revisionId, status);
   if ('lines' in tail && tail.lines.length > 0) {
-    ctx.state.report.logTail = tail.lines;
-    ctx.state.report.logKind = revisionStatus(status).log;
+    Object.assign(report, { logTail: tail.lines, logKind });
     // A build log streamed live is already in the log: the tail goes to the reports only.
-    if (streamed && revisionStatus(status).log === 'build') return;
+    if (streamed && logKind === 'build') return;
     printLogBlock(
       `Last ${tail.lines.length} log lines of revision ${inert(revisionId)}`,
       tail.lines,
     );
   } else {
-    ctx.state.report.logsUnavailableHint =
+    report.logsUnavailableHint =
       'This control plane does not offer revision logs through the API; see the build and deploy logs' +
-      (ctx.state.report.uiUrl ? ` at ${ctx.state.report.uiUrl}.` : ' in the LangSmith UI.');
+      (report.uiUrl ? ` at ${report.uiUrl}.` : ' in the LangSmith UI.');
   }
 }
 

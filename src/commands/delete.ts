@@ -23,10 +23,9 @@ export async function runDelete(ctx: RunContext<DeleteConfig>): Promise<number> 
     );
     report.outcome = 'not_found';
     setStatus(ctx, 'NOT_FOUND');
-    if (config.name) ctx.output('name', config.name);
-    if (config.deploymentId) ctx.output('deployment-id', config.deploymentId);
-    await afterDelete(ctx);
-    return 0;
+    ctx.output('name', config.name);
+    ctx.output('deployment-id', config.deploymentId);
+    return afterDelete(ctx);
   }
 
   Object.assign(report, { name: found.name, deploymentId: found.id, uiUrl: uiUrl(config, found) });
@@ -45,17 +44,16 @@ export async function runDelete(ctx: RunContext<DeleteConfig>): Promise<number> 
   if (result === 'deleted') {
     report.deletedTracingProject = config.deleteTracingProject;
     await waitForTheDeletion(ctx, found.id, found.name);
-  }
-  if (result === 'deleted' && !config.deleteTracingProject) {
     // The platform refuses to create this name again while the project exists (HTTP 409).
-    logger.info(
-      `Its tracing project '${inert(found.name)}' was kept (input \`delete-tracing-project\` is false): ` +
-        'a deployment of this name cannot be created again (e.g. for a reopened pull request) ' +
-        'until that project is deleted in LangSmith.',
-    );
+    if (!config.deleteTracingProject) {
+      logger.info(
+        `Its tracing project '${inert(found.name)}' was kept (input \`delete-tracing-project\` is false): ` +
+          'a deployment of this name cannot be created again (e.g. for a reopened pull request) ' +
+          'until that project is deleted in LangSmith.',
+      );
+    }
   }
-  await afterDelete(ctx);
-  return 0;
+  return afterDelete(ctx);
 }
 
 /**
@@ -63,11 +61,7 @@ export async function runDelete(ctx: RunContext<DeleteConfig>): Promise<number> 
  * must not meet a deployment that is still going away. Bounded by `timeout`; the DELETE was
  * accepted, so running out of time is a warning, not a failed cleanup.
  */
-async function waitForTheDeletion(
-  ctx: RunContext<DeleteConfig>,
-  id: string,
-  name: string,
-): Promise<void> {
+async function waitForTheDeletion(ctx: RunContext, id: string, name: string): Promise<void> {
   try {
     await waitUntilGone(ctx, id);
     ctx.logger.info(`Deployment '${inert(name)}' is gone.`);
@@ -83,8 +77,9 @@ async function waitForTheDeletion(
 }
 
 /** PR comment ("preview removed"), GitHub environment inactive, summary: all best effort. */
-async function afterDelete(ctx: RunContext<DeleteConfig>): Promise<void> {
+async function afterDelete(ctx: RunContext): Promise<number> {
   const { environment, githubToken } = ctx.config;
   if (environment && githubToken) await deactivate(ctx, environment);
   await writeReports(ctx);
+  return 0;
 }

@@ -13,7 +13,7 @@
  * 6. One summary table; output `deleted` (names).
  */
 import { listAll } from '../api/answers.js';
-import { errorMessage } from '../lib/text.js';
+import { errorMessage, truncate } from '../lib/text.js';
 import { BULK_DELETE_LIMIT } from '../api/bulk-delete.js';
 import type { Deployment } from '../api/schemas.js';
 import { ActionError, CancelledError } from '../lib/errors.js';
@@ -265,22 +265,8 @@ async function deactivateEnvironments(
 
 // The pure part: which preview to delete for which pull-request state, and the summary table.
 
-type PruneAction =
-  /** The pull request is open. */
-  | { kind: 'kept' }
-  /** Its state could not be read: never delete on doubt. */
-  | { kind: 'kept_unknown'; reason: string }
-  /** Not provably this repository's (`keepWhatIsNotOurs`): never deleted. */
-  | { kind: 'kept_not_ours'; reason: string }
-  | { kind: 'would_delete' }
-  /** To be deleted; still so when the run stopped before it got there. */
-  | { kind: 'pending' }
-  | { kind: 'deleted' }
-  /** The control plane no longer had it when the action deleted it. */
-  | { kind: 'already_gone' }
-  | { kind: 'delete_failed'; reason: string }
-  /** The bulk answer did not say whether this one was deleted. */
-  | { kind: 'delete_unconfirmed'; reason: string };
+/** What was done with a row (`reason`: for the labels with `%s`). */
+type PruneAction = { kind: keyof typeof ACTION_LABELS; reason?: string };
 
 export interface PruneRow {
   name: string;
@@ -308,23 +294,22 @@ function stateLabel(state: PullState): string {
   return state.kind === 'missing' ? 'does not exist' : state.kind;
 }
 
-/** What was done with a row, in words; `%s` stands for the action's reason. */
-const ACTION_LABELS: Record<PruneAction['kind'], string> = {
-  kept: 'kept',
-  kept_unknown: 'kept: the pull request could not be read (%s)',
-  kept_not_ours: "kept: not provably this repository's (%s)",
+/** Each action on a row, in words; `%s` stands for the action's reason. */
+const ACTION_LABELS = {
+  kept: 'kept', // the pull request is open
+  kept_unknown: 'kept: the pull request could not be read (%s)', // never delete on doubt
+  kept_not_ours: "kept: not provably this repository's (%s)", // see `keepWhatIsNotOurs`
   would_delete: 'would be deleted (dry run)',
-  pending: 'not deleted: the run stopped before',
+  pending: 'not deleted: the run stopped before', // to be deleted, but the run stopped first
   deleted: 'deleted',
-  already_gone: 'deleted (it was already gone)',
+  already_gone: 'deleted (it was already gone)', // the control plane no longer had it
   delete_failed: 'delete failed: %s',
-  delete_unconfirmed: 'not confirmed deleted: %s',
+  delete_unconfirmed: 'not confirmed deleted: %s', // the bulk answer did not say
 };
 
 /** The action's label; `escape` applies to its reason only (`escapeMarkdown` in the table). */
-function actionLabel(action: PruneAction, escape = (text: string) => text): string {
-  const label = ACTION_LABELS[action.kind];
-  return 'reason' in action ? label.replace('%s', () => escape(action.reason)) : label;
+function actionLabel({ kind, reason }: PruneAction, escape = (text: string) => text): string {
+  return ACTION_LABELS[kind].replace('%s', () => escape(reason ?? ''));
 }
 
 interface PruneSummaryInput {
@@ -337,8 +322,6 @@ interface PruneSummaryInput {
   error?: string;
   warnings?: readonly string[];
 }
-
-const MAX_TITLE = 80;
 
 /** The step summary of a prune run. Names, titles and reasons are escaped. */
 export function renderPruneSummary(input: PruneSummaryInput): string {
@@ -360,12 +343,10 @@ export function renderPruneSummary(input: PruneSummaryInput): string {
     const table = ['| Deployment | PR | State | Action |', '|---|---|---|---|'];
     for (const row of rows) {
       const url = `${input.repositoryUrl.replace(/\/+$/, '')}/pull/${row.pr}`;
-      const prTitle = 'title' in row.state && row.state.title ? row.state.title : '';
-      const shortTitle =
-        prTitle.length > MAX_TITLE ? `${prTitle.slice(0, MAX_TITLE - 1)}…` : prTitle;
+      const title = 'title' in row.state && row.state.title ? row.state.title : '';
       const pr =
         markdownLink(`#${row.pr}`, url, { inTable: true }) +
-        (shortTitle ? ` ${escapeMarkdown(shortTitle)}` : '');
+        (title ? ` ${escapeMarkdown(truncate(title, 80))}` : '');
       const action = actionLabel(row.action, escapeMarkdown);
       table.push(
         `| ${codeSpan(row.name, { inTable: true })} | ${pr} | ${stateLabel(row.state)} | ` +
