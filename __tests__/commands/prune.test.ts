@@ -61,7 +61,7 @@ function context(inputs: Partial<PruneConfig> = {}) {
     region: 'us',
     controlPlaneUrl: sim.url,
     uiBaseUrl: sim.url,
-    name: 'agent-pr-{pr}',
+    template: { template: 'agent-pr-{pr}', prefix: 'agent-pr-', suffix: '' },
     timeoutSeconds: 60,
     pollIntervalSeconds: 1,
     deleteTracingProject: false,

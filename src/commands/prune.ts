@@ -25,7 +25,6 @@ import {
   fillTemplate,
   listFilter,
   matchTemplate,
-  parseNameTemplate,
   type NameTemplate,
 } from '../inputs/prune-template.js';
 import { appendStepSummary, inert, redact } from '../lib/untrusted.js';
@@ -36,10 +35,7 @@ type Match = { deployment: Deployment; pr: number };
 
 export async function runPrune(ctx: RunContext<PruneConfig>): Promise<number> {
   const { config, logger, state } = ctx;
-  const parsed = parseNameTemplate(config.name);
-  if (!parsed.ok) throw new ActionError(parsed.message, 'Invalid input');
-  const template = parsed.value;
-  const { dryRun } = config;
+  const { template, dryRun } = config;
   state.report.name = template.template;
   const repositoryUrl = `${config.github.serverUrl || 'https://github.com'}/${config.github.repository}`;
   let rows: PruneRow[] = [];

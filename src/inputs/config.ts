@@ -119,10 +119,10 @@ export type RollbackConfig = Target & {
   rollbackTo?: string;
 } & BaseConfig;
 
-/** `name` is the previews' template (with `{pr}`); the token reads the pull requests' states. */
+/** `template`: the previews' names (input `name`, with `{pr}`); the token reads the PRs' states. */
 export type PruneConfig = {
   command: 'prune';
-  name: string;
+  template: import('./prune-template.js').NameTemplate;
   githubToken: string;
   deleteTracingProject: boolean;
   /** Report what would be deleted, change nothing. */

@@ -198,8 +198,9 @@ function readPruneInputs(getInput: Read, base: BaseConfig, check: Checks): Prune
   const dryRun = check.boolean('dry-run', getInput('dry-run'));
   const raw = getInput('delete-tracing-project');
   const deleteTracingProject = check.boolean('delete-tracing-project', raw);
-  if (!githubToken) return undefined;
-  return { ...base, command: 'prune', name, githubToken, dryRun, deleteTracingProject };
+  if (!githubToken || !template.ok) return undefined;
+  const fields = { template: template.value, githubToken, dryRun, deleteTracingProject };
+  return { ...base, command: 'prune', ...fields };
 }
 
 /**
