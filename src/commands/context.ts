@@ -77,7 +77,7 @@ export async function writeReports(ctx: RunContext): Promise<void> {
   }
 }
 
-/** Awaits a best-effort promise for at most `ms` (the timer keeps no process alive); never throws. */
+/** Awaits a best-effort promise for at most `ms` (an unref timer); never throws. */
 export async function bestEffortWithin(promise: Promise<unknown> | undefined, ms: number) {
   await Promise.race([promise?.catch(() => undefined), delay(ms, undefined, { ref: false })]);
 }
@@ -116,10 +116,7 @@ export function setStatus(ctx: RunContext, status: string): void {
   ctx.output('status', status);
 }
 
-/**
- * The agent server's URL: `source_config.custom_url`, else the top-level `url` that LangSmith
- * Cloud fills in. Credentials in it are masked and left out of the log, outputs and reports.
- */
+/** The `url` (`agentUrlOf`); credentials in it are masked, left out of log, outputs and reports. */
 export function setUrl(ctx: RunContext, deployment: Deployment): void {
   const raw = agentUrlOf(deployment);
   if (!raw) return;
@@ -138,7 +135,7 @@ export function setUrl(ctx: RunContext, deployment: Deployment): void {
   ctx.output('url', ctx.state.report.url);
 }
 
-/** The agent server's URL without a trailing slash: `custom_url`, else the top-level `url`. */
+/** The agent server's URL: `custom_url`, else the top-level `url` LangSmith Cloud fills in. */
 export function agentUrlOf(deployment: Deployment): string | undefined {
   return (deployment.source_config.custom_url || deployment.url)?.replace(/\/+$/, '') || undefined;
 }

@@ -33,6 +33,7 @@ type SourceInput = {
 
 /** What `readDeployInputs` reads: `DeployConfig` without the shared fields. */
 type DeployFields = Omit<DeployConfig, keyof BaseConfig | keyof Target>;
+type SourceField = 'source' | 'configPath' | 'deploymentType' | 'buildOnPush';
 
 /** The value of an input, `''` when not set. */
 type Read = (name: InputName) => string;
@@ -249,18 +250,12 @@ function readDeployInputs(
     'install-command': getInput('install-command'),
     'build-command': getInput('build-command'),
   };
-  // The defaults, then what the inputs say.
-  const config: DeployFields = {
-    wait,
+  // The fields of the source: their defaults, then what its inputs say.
+  const config: Partial<DeployFields> & Pick<DeployFields, SourceField> = {
     source: source ?? choiceDefault('source'),
     configPath: defaultOf('config-path'),
     deploymentType: choiceDefault('deployment-type'),
     buildOnPush: booleanDefault('build-on-push'),
-    skipUnchanged: booleanDefault('skip-unchanged'),
-    interruptPrevious: booleanDefault('interrupt-previous'),
-    healthCheck: booleanDefault('health-check'),
-    buildLog: choiceDefault('build-log'),
-    rollbackOnFailure: booleanDefault('rollback-on-failure'),
   };
 
   if (source) {
@@ -334,22 +329,23 @@ function readDeployInputs(
     if (resourceSpec) config.resourceSpec = resourceSpec;
   }
 
-  config.skipUnchanged = check.boolean('skip-unchanged', getInput('skip-unchanged'));
-  config.interruptPrevious = check.boolean('interrupt-previous', getInput('interrupt-previous'));
-  config.healthCheck = check.boolean('health-check', getInput('health-check'));
-  config.buildLog = check.oneOf('build-log', getInput('build-log')) ?? choiceDefault('build-log');
   const smokeTest = getInput('smoke-test');
-  const parsed = smokeTest === '' ? undefined : check.json('smoke-test', smokeTest);
-  if (parsed) config.smokeTest = parsed.value;
   const smokeTestAssistant = getInput('smoke-test-assistant');
-  if (smokeTestAssistant) {
-    config.smokeTestAssistant = smokeTestAssistant;
-    if (smokeTest === '') {
-      check.note('`smoke-test-assistant` is set but `smoke-test` is empty: no smoke run.');
-    }
+  const fields: DeployFields = {
+    ...config,
+    wait,
+    skipUnchanged: check.boolean('skip-unchanged', getInput('skip-unchanged')),
+    interruptPrevious: check.boolean('interrupt-previous', getInput('interrupt-previous')),
+    healthCheck: check.boolean('health-check', getInput('health-check')),
+    buildLog: check.oneOf('build-log', getInput('build-log')) ?? choiceDefault('build-log'),
+    ...(smokeTest !== '' && { smokeTest: check.json('smoke-test', smokeTest)?.value }),
+    ...(smokeTestAssistant && { smokeTestAssistant }),
+    rollbackOnFailure: check.boolean('rollback-on-failure', getInput('rollback-on-failure')),
+  };
+  if (smokeTestAssistant && smokeTest === '') {
+    check.note('`smoke-test-assistant` is set but `smoke-test` is empty: no smoke run.');
   }
-  config.rollbackOnFailure = check.boolean('rollback-on-failure', getInput('rollback-on-failure'));
-  if (config.rollbackOnFailure && !config.wait) {
+  if (fields.rollbackOnFailure && !wait) {
     check.note(
       '`rollback-on-failure` is true but `wait` is false: nothing is checked after the update, ' +
         'so nothing can trigger a rollback.',
@@ -361,5 +357,5 @@ function readDeployInputs(
         'previous revision again when the checks fail, set `rollback-on-failure: true`.',
     );
   }
-  return config;
+  return fields;
 }
