@@ -119,7 +119,7 @@ export async function runPrune(ctx: RunContext<PruneConfig>): Promise<number> {
  * `.git`; the action writes the ID into the payload of each GitHub deployment it creates.
  */
 async function keepWhatIsNotOurs(
-  ctx: RunContext<PruneConfig>,
+  ctx: RunContext,
   matches: readonly Match[],
   rows: PruneRow[],
   repositoryUrl: string,
@@ -163,10 +163,7 @@ async function keepWhatIsNotOurs(
 }
 
 /** Every deployment whose whole name matches the template, across all pages, by PR number. */
-async function listMatching(
-  ctx: RunContext<PruneConfig>,
-  template: NameTemplate,
-): Promise<Match[]> {
+async function listMatching(ctx: RunContext, template: NameTemplate): Promise<Match[]> {
   const nameContains = listFilter(template);
   const listed = await listAll(
     (query) =>
@@ -248,11 +245,7 @@ async function deleteRows(ctx: RunContext<PruneConfig>, rows: PruneRow[]): Promi
 }
 
 /** Marks the GitHub deployments of each pruned PR's environment inactive (best effort). */
-async function deactivateEnvironments(
-  ctx: RunContext<PruneConfig>,
-  rows: PruneRow[],
-  template: string,
-) {
+async function deactivateEnvironments(ctx: RunContext, rows: PruneRow[], template: string) {
   for (const pr of new Set(rows.filter((r) => isRemoved(r.action)).map((r) => r.pr))) {
     if (ctx.signal.aborted) return;
     await deactivate(ctx, fillTemplate(template, pr));

@@ -9,15 +9,7 @@
  * An empty input means its default from `./spec.ts` (the runner passes the `action.yml`
  * default; local runs and tests may pass nothing).
  */
-import type {
-  BaseConfig,
-  Config,
-  DeployConfig,
-  InputProblem,
-  PruneConfig,
-  Source,
-  Target,
-} from './config.js';
+import type { BaseConfig, Config, DeployConfig, InputProblem, Source, Target } from './config.js';
 import { parseNameTemplate } from './prune-template.js';
 import { getInput as inputOf, setSecret } from '../lib/untrusted.js';
 import { Checks, REGION_CONTROL_PLANE_URLS, uiBaseUrlFor } from './validate.js';
@@ -161,8 +153,8 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: Deps = {}): ReadConfigR
   return { ok: true, config, notes: check.notes };
 }
 
-/** `command: prune`: `name` is a template with `{pr}`; it needs a token to read PR states. */
-function readPruneInputs(getInput: Read, base: BaseConfig, check: Checks): PruneConfig | undefined {
+/** `command: prune`'s config: `name` is a template with `{pr}`; a token reads the PR states. */
+function readPruneInputs(getInput: Read, base: BaseConfig, check: Checks): Config | undefined {
   const name = getInput('name');
   const template = parseNameTemplate(name);
   if (name === '') {
