@@ -68,7 +68,6 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
   } catch (error) {
     if (controller.signal.aborted || error instanceof CancelledError) {
       reportCancelled(ctx);
-      state.report.outcome = 'cancelled';
       await bestEffortWithin(state.onCancel?.(), 1000);
     } else {
       fail(ctx, error);
@@ -90,12 +89,11 @@ function runCommand(ctx: RunContext<Config>): Promise<number> {
   return runPrune({ ...ctx, config });
 }
 
-let cancelReported = false;
-
+/** Once per run (the signal's timer and the command's end may both get here). */
 function reportCancelled(ctx: RunContext): void {
-  if (cancelReported) return;
-  cancelReported = true;
   const r = ctx.state.report;
+  if (r.outcome === 'cancelled') return;
+  r.outcome = 'cancelled';
   const ids = [
     r.name ? `deployment '${r.name}'` : undefined,
     r.deploymentId ? `ID ${r.deploymentId}` : undefined,

@@ -332,10 +332,10 @@ export function renderPruneSummary(input: PruneSummaryInput): string {
     const table = ['| Deployment | PR | State | Action |', '|---|---|---|---|'];
     for (const row of rows) {
       const url = `${input.repositoryUrl.replace(/\/+$/, '')}/pull/${row.pr}`;
-      const title = 'title' in row.state && row.state.title ? row.state.title : '';
+      const prTitle = 'title' in row.state && row.state.title ? row.state.title : '';
       const pr =
         markdownLink(`#${row.pr}`, url, { inTable: true }) +
-        (title ? ` ${escapeMarkdown(truncate(title, 80))}` : '');
+        (prTitle ? ` ${escapeMarkdown(truncate(prTitle, 80))}` : '');
       const action = actionLabel(row.action, escapeMarkdown);
       table.push(
         `| ${codeSpan(row.name, { inTable: true })} | ${pr} | ${stateLabel(row.state)} | ` +
