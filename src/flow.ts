@@ -20,13 +20,6 @@ import {
 } from './commands/context.js';
 import { Deadline, systemClock, type Clock } from './lib/time.js';
 
-const COMMANDS: Record<Config['command'], (ctx: RunContext) => Promise<number>> = {
-  deploy: runDeploy,
-  delete: runDelete,
-  rollback: runRollback,
-  prune: runPrune,
-};
-
 /** How long after SIGINT/SIGTERM the process exits, whatever is still running. */
 const CANCEL_GRACE_MS = 1500;
 
@@ -49,7 +42,7 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
   const baseDelayMs = Math.max(50, Math.min(1000, (config.pollIntervalSeconds * 1000) / 15));
   const http = { ...basics, baseDelayMs };
   const { controlPlaneUrl: baseUrl, apiKey, workspaceId } = config;
-  const ctx: RunContext = {
+  const ctx: RunContext<Config> = {
     ...basics,
     config,
     http,
@@ -71,11 +64,10 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
   process.once('SIGTERM', onSignal);
 
   try {
-    return await COMMANDS[config.command](ctx);
+    return await runCommand(ctx);
   } catch (error) {
     if (controller.signal.aborted || error instanceof CancelledError) {
       reportCancelled(ctx);
-      state.report.outcome = 'cancelled';
       await bestEffortWithin(state.onCancel?.(), 1000);
     } else {
       fail(ctx, error);
@@ -88,12 +80,20 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
   }
 }
 
-let cancelReported = false;
+/** The command the inputs name, with its own configuration. */
+function runCommand(ctx: RunContext<Config>): Promise<number> {
+  const { config } = ctx;
+  if (config.command === 'deploy') return runDeploy({ ...ctx, config });
+  if (config.command === 'delete') return runDelete({ ...ctx, config });
+  if (config.command === 'rollback') return runRollback({ ...ctx, config });
+  return runPrune({ ...ctx, config });
+}
 
+/** Once per run (the signal's timer and the command's end may both get here). */
 function reportCancelled(ctx: RunContext): void {
-  if (cancelReported) return;
-  cancelReported = true;
   const r = ctx.state.report;
+  if (r.outcome === 'cancelled') return;
+  r.outcome = 'cancelled';
   const ids = [
     r.name ? `deployment '${r.name}'` : undefined,
     r.deploymentId ? `ID ${r.deploymentId}` : undefined,

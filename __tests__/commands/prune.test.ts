@@ -17,7 +17,7 @@ import {
   type PruneRow,
 } from '../../src/commands/prune.js';
 import type { PullState } from '../../src/report/github/reads.js';
-import type { Config } from '../../src/inputs/config.js';
+import type { PruneConfig } from '../../src/inputs/config.js';
 import { ControlPlaneClient } from '../../src/api/client.js';
 import type { RunContext } from '../../src/commands/context.js';
 import type { HttpContext } from '../../src/api/http/request.js';
@@ -54,25 +54,16 @@ afterEach(async () => {
   await github.close();
 });
 
-function context(inputs: Partial<Config> = {}) {
-  const config: Config = {
+function context(inputs: Partial<PruneConfig> = {}) {
+  const config: PruneConfig = {
     command: 'prune',
     apiKey: sim.apiKey,
     region: 'us',
     controlPlaneUrl: sim.url,
     uiBaseUrl: sim.url,
-    name: 'agent-pr-{pr}',
-    wait: true,
+    template: { template: 'agent-pr-{pr}', prefix: 'agent-pr-', suffix: '' },
     timeoutSeconds: 60,
     pollIntervalSeconds: 1,
-    source: 'github',
-    configPath: 'langgraph.json',
-    deploymentType: 'dev',
-    buildOnPush: false,
-    healthCheck: true,
-    buildLog: 'tail',
-    skipUnchanged: true,
-    interruptPrevious: true,
     deleteTracingProject: false,
     dryRun: false,
     githubToken: 'ghs_prune_test',
@@ -104,7 +95,7 @@ function context(inputs: Partial<Config> = {}) {
   const summary = join(summaryDir, `summary-${Math.random().toString(36).slice(2)}.md`);
   writeFileSync(summary, '');
   process.env['GITHUB_STEP_SUMMARY'] = summary;
-  const ctx: RunContext = {
+  const ctx: RunContext<PruneConfig> = {
     config,
     clock: systemClock,
     deadline,

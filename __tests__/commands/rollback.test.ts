@@ -41,7 +41,7 @@ describe('rollback inputs', () => {
   it('accepts command rollback by name or deployment-id, with an optional rollback-to', () => {
     const byName = read({ command: 'rollback', name: 'my-agent' });
     expect(byName.ok && byName.config).toMatchObject({ command: 'rollback', name: 'my-agent' });
-    expect(byName.ok && byName.config.rollbackTo).toBeUndefined();
+    expect(byName.ok && byName.config).not.toHaveProperty('rollbackTo');
     const byId = read({ command: 'rollback', 'deployment-id': UUID, 'rollback-to': UUID });
     expect(byId.ok && byId.config).toMatchObject({ deploymentId: UUID, rollbackTo: UUID });
   });
@@ -64,9 +64,9 @@ describe('rollback inputs', () => {
     expect(found.map((p) => p.input)).toEqual(['rollback-on-failure']);
     expect(found[0]!.message).toMatch(/`rollback-on-failure` is "yes please".*boolean/);
     const on = read({ name: 'my-agent', 'rollback-on-failure': 'TRUE' });
-    expect(on.ok && on.config.rollbackOnFailure).toBe(true);
+    expect(on.ok && on.config).toMatchObject({ rollbackOnFailure: true });
     const off = read({ name: 'my-agent' });
-    expect(off.ok && off.config.rollbackOnFailure).toBe(false);
+    expect(off.ok && off.config).toMatchObject({ rollbackOnFailure: false });
   });
 
   it('notes that rollback-on-failure does nothing without wait', () => {

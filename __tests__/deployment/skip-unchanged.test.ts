@@ -4,6 +4,7 @@ import type { ControlPlane } from '../../src/api/client.js';
 import type { Deployment, Revision } from '../../src/api/schemas.js';
 import type { GithubContext } from '../../src/inputs/config.js';
 import type { RunContext } from '../../src/commands/context.js';
+import type { DeployConfig } from '../../src/inputs/config.js';
 import type { ParsedLangGraphConfig } from '../../src/preflight/index.js';
 import {
   canonicalJson,
@@ -210,7 +211,7 @@ describe('skipDecision', () => {
 
 /** The run as `checkUnchanged` reads it: the client, the configuration and the logger. */
 function run(client: ControlPlane, skipConfig: SkipConfig, logger = recordingLogger()) {
-  return { client, config: skipConfig, logger } as unknown as RunContext;
+  return { client, config: skipConfig, logger } as unknown as RunContext<DeployConfig>;
 }
 
 describe('checkUnchanged', () => {

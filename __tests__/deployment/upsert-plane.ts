@@ -14,7 +14,7 @@ import type {
   RevisionLogs,
   RevisionsList,
 } from '../../src/api/schemas.js';
-import type { Config } from '../../src/inputs/config.js';
+import type { DeployConfig } from '../../src/inputs/config.js';
 import type { CreatableConfig, UpsertContext } from '../../src/deployment/upsert.js';
 import { ApiError } from '../../src/lib/errors.js';
 import { OutcomeUnknownError } from '../../src/api/http/request.js';
@@ -32,12 +32,12 @@ export const MAX_REREADS = 5;
 // Config, logger, context
 
 /** A test config as a create takes it: with its name (`checkCreatable` proves that in src/). */
-export function named(config: Config): CreatableConfig {
+export function named(config: DeployConfig): CreatableConfig {
   if (!config.name) throw new Error('This test config has no name.');
   return { ...config, name: config.name };
 }
 
-export function makeConfig(overrides: Partial<Config> = {}): Config {
+export function makeConfig(overrides: Partial<DeployConfig> = {}): DeployConfig {
   return {
     command: 'deploy',
     apiKey: 'lsv2_pt_test_key_0123456789abcdef',
@@ -59,7 +59,7 @@ export function makeConfig(overrides: Partial<Config> = {}): Config {
     skipUnchanged: true,
     interruptPrevious: true,
     healthCheck: true,
-    deleteTracingProject: false,
+    rollbackOnFailure: false,
     prComment: true,
     github: {
       eventName: 'push',
@@ -76,7 +76,7 @@ export function makeConfig(overrides: Partial<Config> = {}): Config {
   };
 }
 
-export function dockerConfig(overrides: Partial<Config> = {}): Config {
+export function dockerConfig(overrides: Partial<DeployConfig> = {}): DeployConfig {
   return makeConfig({
     source: 'external_docker',
     integrationId: undefined,
@@ -315,7 +315,7 @@ export class FakePlane implements ControlPlane {
   }
 }
 
-export function setup(config: Config = makeConfig()) {
+export function setup(config: DeployConfig = makeConfig()) {
   const clock = new FakeClock();
   const plane = new FakePlane(clock);
   const logger = recordingLogger();

@@ -20,7 +20,7 @@ import {
 } from './upsert-plane.js';
 import type { ControlPlane } from '../../src/api/client.js';
 import type { Deployment, Revision } from '../../src/api/schemas.js';
-import type { Config } from '../../src/inputs/config.js';
+import type { DeployConfig } from '../../src/inputs/config.js';
 import {
   checkCreatable,
   checkSameKind,
@@ -232,7 +232,7 @@ describe('upsert: create', () => {
 });
 
 describe('upsert: update', () => {
-  function withExisting(config: Config = makeConfig()) {
+  function withExisting(config: DeployConfig = makeConfig()) {
     const s = setup(config);
     const found = s.plane.add({
       name: 'my-agent',

@@ -33,7 +33,7 @@ describe('command: prune inputs', () => {
     if (!result.ok) throw new Error(JSON.stringify(result.problems));
     expect(result.config).toMatchObject({
       command: 'prune',
-      name: 'my-agent-pr-{pr}',
+      template: { template: 'my-agent-pr-{pr}', prefix: 'my-agent-pr-', suffix: '' },
       dryRun: false,
       deleteTracingProject: false,
     });

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readInputs } from '../../src/inputs/read.js';
+import { readInputs, type ReadConfigResult } from '../../src/inputs/read.js';
 
 const workspace = mkdtempSync(join(tmpdir(), 'inputs-tests-file-'));
 afterAll(() => rmSync(workspace, { recursive: true, force: true }));
@@ -32,11 +32,17 @@ function env(inputs: Record<string, string>): NodeJS.ProcessEnv {
 
 const mask = () => undefined;
 
+/** The `tests` of a deploy's config (fails the test unless the inputs read as a deploy). */
+function testsOf(read: ReadConfigResult) {
+  if (!read.ok || read.config.command !== 'deploy') throw new Error('expected a deploy config');
+  return read.config.tests;
+}
+
 describe('readInputs with a tests file', () => {
   it('reads and validates the file from the checkout; feedback key defaults to ci', async () => {
     const read = await readInputs(env({ tests: 'good.yaml' }), { mask });
     expect(read.ok).toBe(true);
-    expect(read.ok && read.config.tests).toEqual({
+    expect(testsOf(read)).toEqual({
       file: 'good.yaml',
       feedbackKey: 'ci',
       // The region's LangSmith API host: the only place verdicts are sent.
@@ -47,7 +53,7 @@ describe('readInputs with a tests file', () => {
 
   it('an empty tests-feedback-key means no feedback', async () => {
     const read = await readInputs(env({ tests: 'good.yaml', 'tests-feedback-key': '' }), { mask });
-    expect(read.ok && read.config.tests?.feedbackKey).toBeUndefined();
+    expect(testsOf(read)?.feedbackKey).toBeUndefined();
   });
 
   it('reports every problem of the file as a `tests` input error, with the others', async () => {
@@ -77,11 +83,11 @@ describe('readInputs with a tests file', () => {
   it('is ignored by command delete', async () => {
     const read = await readInputs(env({ command: 'delete', tests: 'missing.yaml' }), { mask });
     expect(read.ok).toBe(true);
-    expect(read.ok && read.config.tests).toBeUndefined();
+    expect(read.ok && read.config).not.toHaveProperty('tests');
   });
 
   it('leaves the config without tests when the input is empty', async () => {
     const read = await readInputs(env({}), { mask });
-    expect(read.ok && read.config.tests).toBeUndefined();
+    expect(testsOf(read)).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it, jest } from '@jest/globals';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Config, InputProblem } from '../../src/inputs/config.js';
+import type { DeployConfig, InputProblem } from '../../src/inputs/config.js';
 import { readConfig } from '../../src/inputs/read.js';
 import { defaultOf, INPUTS, type InputName, type InputSpec } from '../../src/inputs/spec.js';
 import { CONTRACT_INPUTS } from '../helpers/contract.js';
@@ -36,10 +36,12 @@ function read(inputs: Inputs = {}, vars: Vars = {}) {
   return { result: readConfig(envOf(inputs, vars), { mask }), mask };
 }
 
-function ok(inputs: Inputs = {}, vars: Vars = {}): { config: Config; notes: string[] } {
+/** The config of a `deploy` run (the default command). */
+function ok(inputs: Inputs = {}, vars: Vars = {}): { config: DeployConfig; notes: string[] } {
   const { result } = read(inputs, vars);
   if (!result.ok) throw new Error(`unexpected problems: ${JSON.stringify(result.problems)}`);
-  return result;
+  if (result.config.command !== 'deploy') throw new Error('expected the config of a deploy');
+  return { ...result, config: result.config };
 }
 
 function problems(inputs: Inputs = {}, vars: Vars = {}): InputProblem[] {
@@ -116,9 +118,9 @@ describe('defaults', () => {
       skipUnchanged: true,
       interruptPrevious: false,
       healthCheck: true,
-      deleteTracingProject: false,
       prComment: true,
     });
+    expect(config).not.toHaveProperty('deleteTracingProject');
     expect(config.secrets).toBeUndefined();
     expect(config.deploymentId).toBeUndefined();
     expect(config.workspaceId).toBeUndefined();
@@ -463,9 +465,8 @@ describe('booleans', () => {
 
   it('checks delete-tracing-project with command delete', () => {
     problemFor('delete-tracing-project', { command: 'delete', 'delete-tracing-project': 'sure' });
-    expect(
-      ok({ command: 'delete', 'delete-tracing-project': 'true' }).config.deleteTracingProject,
-    ).toBe(true);
+    const { result } = read({ command: 'delete', 'delete-tracing-project': 'true' });
+    expect(result.ok && result.config).toMatchObject({ deleteTracingProject: true });
   });
 });
 
@@ -630,7 +631,7 @@ describe('all problems at once', () => {
 
 describe('command: delete', () => {
   it('ignores deploy-only inputs', () => {
-    const { config } = ok(
+    const { result } = read(
       {
         command: 'delete',
         source: 'gitlab',
@@ -644,11 +645,10 @@ describe('command: delete', () => {
       },
       prEvent('someone/agent'),
     );
-    expect(config.command).toBe('delete');
-    expect(config.name).toBe('my-agent');
-    expect(config.secrets).toBeUndefined();
-    expect(config.repoRef).toBeUndefined();
-    expect(config.imageUri).toBeUndefined();
+    expect(result.ok && result.config).toMatchObject({ command: 'delete', name: 'my-agent' });
+    for (const key of ['secrets', 'repoRef', 'imageUri']) {
+      expect(result.ok && result.config).not.toHaveProperty(key);
+    }
   });
 
   it('still checks what it uses', () => {

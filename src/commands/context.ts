@@ -5,7 +5,7 @@
  * commands import it; it imports none of them.
  */
 import { errorMessage } from '../lib/text.js';
-import type { Config } from '../inputs/config.js';
+import type { BaseConfig } from '../inputs/config.js';
 import type { ControlPlaneClient } from '../api/client.js';
 import type { Deployment } from '../api/schemas.js';
 import { ActionError } from '../lib/errors.js';
@@ -34,8 +34,9 @@ export interface RunState {
   onCancel?: () => Promise<void>;
 }
 
-export interface RunContext extends RunBasics {
-  config: Config;
+/** The run's context; `C`: the configuration of its command (the shared steps read the base). */
+export interface RunContext<C extends BaseConfig = BaseConfig> extends RunBasics {
+  config: C;
   signal: AbortSignal;
   http: HttpContext;
   client: ControlPlaneClient;
@@ -75,14 +76,9 @@ export async function writeReports(ctx: RunContext): Promise<void> {
   }
 }
 
-/** Awaits a best-effort promise for at most `ms`; never throws. */
+/** Awaits a best-effort promise for at most `ms` (an unref timer); never throws. */
 export async function bestEffortWithin(promise: Promise<unknown> | undefined, ms: number) {
-  const timer = new AbortController();
-  await Promise.race([
-    promise?.catch(() => undefined),
-    delay(ms, undefined, { ref: false, signal: timer.signal }).catch(() => undefined),
-  ]);
-  timer.abort();
+  await Promise.race([promise?.catch(() => undefined), delay(ms, undefined, { ref: false })]);
 }
 
 /** Marks the GitHub deployments of `environment` inactive (best effort). */
@@ -115,10 +111,7 @@ export function setStatus(ctx: RunContext, status: string): void {
   ctx.output('status', status);
 }
 
-/**
- * The agent server's URL: `source_config.custom_url`, else the top-level `url` that LangSmith
- * Cloud fills in. Credentials in it are masked and left out of the log, outputs and reports.
- */
+/** The `url` (`agentUrlOf`); credentials in it are masked, left out of log, outputs and reports. */
 export function setUrl(ctx: RunContext, deployment: Deployment): void {
   const raw = agentUrlOf(deployment);
   if (!raw) return;
@@ -137,7 +130,7 @@ export function setUrl(ctx: RunContext, deployment: Deployment): void {
   ctx.output('url', ctx.state.report.url);
 }
 
-/** The agent server's URL without a trailing slash: `custom_url`, else the top-level `url`. */
+/** The agent server's URL: `custom_url`, else the top-level `url` LangSmith Cloud fills in. */
 export function agentUrlOf(deployment: Deployment): string | undefined {
   return (deployment.source_config.custom_url || deployment.url)?.replace(/\/+$/, '') || undefined;
 }
@@ -169,21 +162,22 @@ export async function showLogTail(
   status: string,
   streamed: boolean,
 ): Promise<void> {
-  if (revisionStatus(status).log === undefined) return; // no log explains it (INTERRUPTED)
+  const { report } = ctx.state;
+  const logKind = revisionStatus(status).log;
+  if (logKind === undefined) return; // no log explains it (INTERRUPTED)
   const tail = await fetchLogTail(ctx.client, deploymentId, revisionId, status);
   if ('lines' in tail && tail.lines.length > 0) {
-    ctx.state.report.logTail = tail.lines;
-    ctx.state.report.logKind = revisionStatus(status).log;
+    Object.assign(report, { logTail: tail.lines, logKind });
     // A build log streamed live is already in the log: the tail goes to the reports only.
-    if (streamed && revisionStatus(status).log === 'build') return;
+    if (streamed && logKind === 'build') return;
     printLogBlock(
       `Last ${tail.lines.length} log lines of revision ${inert(revisionId)}`,
       tail.lines,
     );
   } else {
-    ctx.state.report.logsUnavailableHint =
+    report.logsUnavailableHint =
       'This control plane does not offer revision logs through the API; see the build and deploy logs' +
-      (ctx.state.report.uiUrl ? ` at ${ctx.state.report.uiUrl}.` : ' in the LangSmith UI.');
+      (report.uiUrl ? ` at ${report.uiUrl}.` : ' in the LangSmith UI.');
   }
 }
 

@@ -6,9 +6,10 @@
 import { DeadlineError } from '../lib/errors.js';
 import { inert } from '../lib/untrusted.js';
 import { lookupTarget, uiUrl, waitUntilGone } from '../deployment/target.js';
+import type { DeleteConfig } from '../inputs/config.js';
 import { deactivate, setStatus, writeReports, type RunContext } from './context.js';
 
-export async function runDelete(ctx: RunContext): Promise<number> {
+export async function runDelete(ctx: RunContext<DeleteConfig>): Promise<number> {
   const { config, client, logger, state } = ctx;
   const report = state.report;
   report.name = config.name;
@@ -22,10 +23,9 @@ export async function runDelete(ctx: RunContext): Promise<number> {
     );
     report.outcome = 'not_found';
     setStatus(ctx, 'NOT_FOUND');
-    if (config.name) ctx.output('name', config.name);
-    if (config.deploymentId) ctx.output('deployment-id', config.deploymentId);
-    await afterDelete(ctx);
-    return 0;
+    ctx.output('name', config.name);
+    ctx.output('deployment-id', config.deploymentId);
+    return afterDelete(ctx);
   }
 
   Object.assign(report, { name: found.name, deploymentId: found.id, uiUrl: uiUrl(config, found) });
@@ -44,17 +44,16 @@ export async function runDelete(ctx: RunContext): Promise<number> {
   if (result === 'deleted') {
     report.deletedTracingProject = config.deleteTracingProject;
     await waitForTheDeletion(ctx, found.id, found.name);
-  }
-  if (result === 'deleted' && !config.deleteTracingProject) {
     // The platform refuses to create this name again while the project exists (HTTP 409).
-    logger.info(
-      `Its tracing project '${inert(found.name)}' was kept (input \`delete-tracing-project\` is false): ` +
-        'a deployment of this name cannot be created again (e.g. for a reopened pull request) ' +
-        'until that project is deleted in LangSmith.',
-    );
+    if (!config.deleteTracingProject) {
+      logger.info(
+        `Its tracing project '${inert(found.name)}' was kept (input \`delete-tracing-project\` is false): ` +
+          'a deployment of this name cannot be created again (e.g. for a reopened pull request) ' +
+          'until that project is deleted in LangSmith.',
+      );
+    }
   }
-  await afterDelete(ctx);
-  return 0;
+  return afterDelete(ctx);
 }
 
 /**
@@ -78,8 +77,9 @@ async function waitForTheDeletion(ctx: RunContext, id: string, name: string): Pr
 }
 
 /** PR comment ("preview removed"), GitHub environment inactive, summary: all best effort. */
-async function afterDelete(ctx: RunContext): Promise<void> {
+async function afterDelete(ctx: RunContext): Promise<number> {
   const { environment, githubToken } = ctx.config;
   if (environment && githubToken) await deactivate(ctx, environment);
   await writeReports(ctx);
+  return 0;
 }

@@ -28,6 +28,7 @@ import {
   startGithubDeployment,
   type RunContext,
 } from './context.js';
+import type { DeployConfig } from '../inputs/config.js';
 import type { GithubDeployment } from '../report/github/github-deployment.js';
 import { inert } from '../lib/untrusted.js';
 import { prepareSourceArchive, type SourceArchive } from '../deployment/upload/archive.js';
@@ -42,7 +43,9 @@ import {
   type SkipDecision,
 } from '../deployment/skip-unchanged.js';
 
-export async function runDeploy(ctx: RunContext): Promise<number> {
+type DeployContext = RunContext<DeployConfig>;
+
+export async function runDeploy(ctx: DeployContext): Promise<number> {
   const { config, client, logger, state } = ctx;
   const report = state.report;
   report.name = config.name;
@@ -67,7 +70,14 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
   // 2. Find the deployment, then the checks that depend on what was found.
   const found = await findTarget(ctx);
   if (found) ctx.output('name', found.name);
-  if (parsed && !checkEnvironmentAfterLookup(ctx, parsed, found)) return finish(ctx, 'failure');
+  // With an empty `secrets` input, a create sends no environment and an update keeps the deployment's.
+  if (parsed && config.secrets === undefined) {
+    const names = found?.secrets.map((s) => s.name) ?? [];
+    const findings = checkEnvReferences(parsed, names, {
+      source: found ? 'deployment' : 'secrets',
+    });
+    if (!annotateFindings(ctx, findings)) return finish(ctx, 'failure');
+  }
   // `rollback-on-failure`: the revision to serve again, remembered before the PATCH.
   const previousRevisionId = found?.active_revision_id ?? undefined;
 
@@ -171,20 +181,28 @@ export async function runDeploy(ctx: RunContext): Promise<number> {
 }
 
 /**
- * The live revision is DEPLOYED: health check, smoke run and tests, then the reports. With
- * `rollback-on-failure` and a revision this run requested, a failed check serves the revision
- * that was live before again.
+ * The live revision is DEPLOYED: health check, smoke run and tests, then the reports. The
+ * checks give one verdict, so that any failure among them can trigger `rollback-on-failure`:
+ * with a revision this run requested, a failed check serves the revision live before again.
  */
 async function finishDeployed(
-  ctx: RunContext,
+  ctx: DeployContext,
   deployment: Deployment,
   ghDeployment: GithubDeployment | undefined,
   requested?: { revisionId: string; previousRevisionId: string | undefined },
 ): Promise<number> {
-  const report = ctx.state.report;
-  const failure = await verify(ctx);
+  const { config, state } = ctx;
+  const report = state.report;
+  const result = await verifyDeployment(ctx, { ...config, url: report.url });
+  report.checks = { health: result.health, smoke: result.smoke, tests: result.tests };
+  if (result.testsResult) {
+    report.tests = result.testsResult.cases;
+    ctx.output('tests-passed', String(result.testsResult.passed));
+    ctx.output('tests-failed', String(result.testsResult.failed));
+  }
+  const failure = result.error;
   if (failure !== undefined) {
-    if (ctx.config.rollbackOnFailure && requested) {
+    if (config.rollbackOnFailure && requested) {
       return rollBackAfterFailedChecks(ctx, deployment, ghDeployment, requested, failure);
     }
     fail(ctx, failure);
@@ -204,7 +222,7 @@ async function finishDeployed(
 
 /** No new revision: the outputs name the live one, and the checks run against it. */
 async function runSkipped(
-  ctx: RunContext,
+  ctx: DeployContext,
   found: Deployment,
   skip: Extract<SkipDecision, { skip: true }>,
 ): Promise<number> {
@@ -220,7 +238,7 @@ async function runSkipped(
 }
 
 /** The failure of a revision: its status, the platform's message (`statusMessage`), what to do. */
-function revisionFailure(ctx: RunContext, name: string, revisionId: string, status: string) {
+function revisionFailure(ctx: DeployContext, name: string, revisionId: string, status: string) {
   const report = ctx.state.report;
   const said = report.statusMessage
     ? ` The platform says: ${inert(report.statusMessage, 500).replace(/[.!\s]+$/, '')}.`
@@ -250,26 +268,8 @@ function revisionFailure(ctx: RunContext, name: string, revisionId: string, stat
   );
 }
 
-/**
- * Every check after DEPLOYED (health check, smoke run, conversation tests): one verdict, so
- * that any failure among them can trigger `rollback-on-failure`. The failure is returned (not
- * reported); undefined when all passed.
- */
-async function verify(ctx: RunContext): Promise<unknown> {
-  const { config, state } = ctx;
-  if (!config.healthCheck && config.smokeTest === undefined && !config.tests) return undefined;
-  const result = await verifyDeployment(ctx, { ...config, url: state.report.url });
-  state.report.checks = { health: result.health, smoke: result.smoke, tests: result.tests };
-  if (result.testsResult) {
-    state.report.tests = result.testsResult.cases;
-    ctx.output('tests-passed', String(result.testsResult.passed));
-    ctx.output('tests-failed', String(result.testsResult.failed));
-  }
-  return result.error;
-}
-
 /** Pre-flight checks. Returns the parsed LangGraph config, undefined, or false on errors. */
-function preflight(ctx: RunContext): ParsedLangGraphConfig | undefined | false {
+function preflight(ctx: DeployContext): ParsedLangGraphConfig | undefined | false {
   const { config } = ctx;
   if (config.source === 'external_docker') {
     return annotateFindings(ctx, checkImageUri(config.imageUri ?? '')) ? undefined : false;
@@ -288,25 +288,8 @@ function preflight(ctx: RunContext): ParsedLangGraphConfig | undefined | false {
   return annotateFindings(ctx, result.findings) ? result.parsed : false;
 }
 
-/**
- * The variable check that needs the lookup: with an empty `secrets` input a create sends no
- * environment, and an update keeps the deployment's.
- */
-function checkEnvironmentAfterLookup(
-  ctx: RunContext,
-  parsed: ParsedLangGraphConfig,
-  found: Deployment | undefined,
-): boolean {
-  if (ctx.config.secrets !== undefined) return true; // already checked against the input
-  const names = found?.secrets.map((s) => s.name) ?? [];
-  return annotateFindings(
-    ctx,
-    checkEnvReferences(parsed, names, { source: found ? 'deployment' : 'secrets' }),
-  );
-}
-
 /** Annotates findings; true when none is an error. */
-function annotateFindings(ctx: RunContext, findings: Finding[]): boolean {
+function annotateFindings(ctx: DeployContext, findings: Finding[]): boolean {
   const failed = reportFindings(ctx.logger, findings);
   if (failed) {
     const report = ctx.state.report;
@@ -321,7 +304,7 @@ function annotateFindings(ctx: RunContext, findings: Finding[]): boolean {
 }
 
 /** The commit the platform built, as output and in the report; `warn`: if not this run's. */
-function checkCommit(ctx: RunContext, built: string | undefined, warn = true): void {
+function checkCommit(ctx: DeployContext, built: string | undefined, warn = true): void {
   if (!built) return;
   ctx.output('commit-sha', built);
   ctx.state.report.commitSha = built;

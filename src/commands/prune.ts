@@ -13,32 +13,24 @@
  * 6. One summary table; output `deleted` (names).
  */
 import { listAll } from '../api/answers.js';
-import { errorMessage } from '../lib/text.js';
+import { errorMessage, truncate } from '../lib/text.js';
 import { BULK_DELETE_LIMIT } from '../api/bulk-delete.js';
 import type { Deployment } from '../api/schemas.js';
 import { ActionError, CancelledError } from '../lib/errors.js';
 import { deactivate, fail, type RunContext } from './context.js';
+import type { PruneConfig } from '../inputs/config.js';
 import { codeFence, codeSpan, escapeMarkdown, markdownLink } from '../report/markdown.js';
 import { readPullStates, type PullState } from '../report/github/reads.js';
-import {
-  fillTemplate,
-  listFilter,
-  matchTemplate,
-  parseNameTemplate,
-  type NameTemplate,
-} from '../inputs/validate.js';
+import { fillTemplate, listFilter, matchTemplate, type NameTemplate } from '../inputs/validate.js';
 import { appendStepSummary, inert, redact } from '../lib/untrusted.js';
 import { normalizeRepoUrl } from '../deployment/upsert.js';
 import { recordedDeploymentIds } from '../report/github/github-deployment.js';
 
 type Match = { deployment: Deployment; pr: number };
 
-export async function runPrune(ctx: RunContext): Promise<number> {
+export async function runPrune(ctx: RunContext<PruneConfig>): Promise<number> {
   const { config, logger, state } = ctx;
-  const parsed = parseNameTemplate(config.name ?? '');
-  if (!parsed.ok) throw new ActionError(parsed.message, 'Invalid input');
-  const template = parsed.value;
-  const dryRun = config.dryRun ?? false;
+  const { template, dryRun } = config;
   state.report.name = template.template;
   const repositoryUrl = `${config.github.serverUrl || 'https://github.com'}/${config.github.repository}`;
   let rows: PruneRow[] = [];
@@ -186,7 +178,7 @@ async function listMatching(ctx: RunContext, template: NameTemplate): Promise<Ma
 }
 
 /** Deletes the rows marked `pending`, setting each one's real outcome. */
-async function deleteRows(ctx: RunContext, rows: PruneRow[]): Promise<void> {
+async function deleteRows(ctx: RunContext<PruneConfig>, rows: PruneRow[]): Promise<void> {
   const { config, client, logger } = ctx;
   const targets = rows.filter((r) => r.action.kind === 'pending');
   if (targets.length === 0) return;
@@ -254,22 +246,8 @@ async function deactivateEnvironments(ctx: RunContext, rows: PruneRow[], templat
 
 // The pure part: which preview to delete for which pull-request state, and the summary table.
 
-type PruneAction =
-  /** The pull request is open. */
-  | { kind: 'kept' }
-  /** Its state could not be read: never delete on doubt. */
-  | { kind: 'kept_unknown'; reason: string }
-  /** Not provably this repository's (`keepWhatIsNotOurs`): never deleted. */
-  | { kind: 'kept_not_ours'; reason: string }
-  | { kind: 'would_delete' }
-  /** To be deleted; still so when the run stopped before it got there. */
-  | { kind: 'pending' }
-  | { kind: 'deleted' }
-  /** The control plane no longer had it when the action deleted it. */
-  | { kind: 'already_gone' }
-  | { kind: 'delete_failed'; reason: string }
-  /** The bulk answer did not say whether this one was deleted. */
-  | { kind: 'delete_unconfirmed'; reason: string };
+/** What was done with a row (`reason`: for the labels with `%s`). */
+type PruneAction = { kind: keyof typeof ACTION_LABELS; reason?: string };
 
 export interface PruneRow {
   name: string;
@@ -297,23 +275,22 @@ function stateLabel(state: PullState): string {
   return state.kind === 'missing' ? 'does not exist' : state.kind;
 }
 
-/** What was done with a row, in words; `%s` stands for the action's reason. */
-const ACTION_LABELS: Record<PruneAction['kind'], string> = {
-  kept: 'kept',
-  kept_unknown: 'kept: the pull request could not be read (%s)',
-  kept_not_ours: "kept: not provably this repository's (%s)",
+/** Each action on a row, in words; `%s` stands for the action's reason. */
+const ACTION_LABELS = {
+  kept: 'kept', // the pull request is open
+  kept_unknown: 'kept: the pull request could not be read (%s)', // never delete on doubt
+  kept_not_ours: "kept: not provably this repository's (%s)", // see `keepWhatIsNotOurs`
   would_delete: 'would be deleted (dry run)',
-  pending: 'not deleted: the run stopped before',
+  pending: 'not deleted: the run stopped before', // to be deleted, but the run stopped first
   deleted: 'deleted',
-  already_gone: 'deleted (it was already gone)',
+  already_gone: 'deleted (it was already gone)', // the control plane no longer had it
   delete_failed: 'delete failed: %s',
-  delete_unconfirmed: 'not confirmed deleted: %s',
+  delete_unconfirmed: 'not confirmed deleted: %s', // the bulk answer did not say
 };
 
 /** The action's label; `escape` applies to its reason only (`escapeMarkdown` in the table). */
-function actionLabel(action: PruneAction, escape = (text: string) => text): string {
-  const label = ACTION_LABELS[action.kind];
-  return 'reason' in action ? label.replace('%s', () => escape(action.reason)) : label;
+function actionLabel({ kind, reason }: PruneAction, escape = (text: string) => text): string {
+  return ACTION_LABELS[kind].replace('%s', () => escape(reason ?? ''));
 }
 
 interface PruneSummaryInput {
@@ -326,8 +303,6 @@ interface PruneSummaryInput {
   error?: string;
   warnings?: readonly string[];
 }
-
-const MAX_TITLE = 80;
 
 /** The step summary of a prune run. Names, titles and reasons are escaped. */
 export function renderPruneSummary(input: PruneSummaryInput): string {
@@ -350,11 +325,9 @@ export function renderPruneSummary(input: PruneSummaryInput): string {
     for (const row of rows) {
       const url = `${input.repositoryUrl.replace(/\/+$/, '')}/pull/${row.pr}`;
       const prTitle = 'title' in row.state && row.state.title ? row.state.title : '';
-      const shortTitle =
-        prTitle.length > MAX_TITLE ? `${prTitle.slice(0, MAX_TITLE - 1)}…` : prTitle;
       const pr =
         markdownLink(`#${row.pr}`, url, { inTable: true }) +
-        (shortTitle ? ` ${escapeMarkdown(shortTitle)}` : '');
+        (prTitle ? ` ${escapeMarkdown(truncate(prTitle, 80))}` : '');
       const action = actionLabel(row.action, escapeMarkdown);
       table.push(
         `| ${codeSpan(row.name, { inTable: true })} | ${pr} | ${stateLabel(row.state)} | ` +

@@ -25,11 +25,12 @@ import {
 } from './context.js';
 import type { GithubDeployment } from '../report/github/github-deployment.js';
 import type { RollbackReport } from '../report/record.js';
+import type { DeployConfig, RollbackConfig } from '../inputs/config.js';
 import { inert } from '../lib/untrusted.js';
 import { Deadline } from '../lib/time.js';
 import { verifyDeployment } from '../verify/index.js';
 
-export async function runRollback(ctx: RunContext): Promise<number> {
+export async function runRollback(ctx: RunContext<RollbackConfig>): Promise<number> {
   const { config, client, logger, state } = ctx;
   const report = state.report;
   report.name = config.name;
@@ -52,17 +53,13 @@ export async function runRollback(ctx: RunContext): Promise<number> {
   const revisions = await listAllRevisions(client, deployment.id);
   const picked = pickRollbackTarget(revisions, live, config.rollbackTo, label);
   const target = picked.revision;
-  const record: RollbackReport = {
+  const record = startRollback(ctx, {
     ...(live ? { from: live } : {}),
     to: target.id,
     reason: config.rollbackTo
       ? 'requested with command rollback and rollback-to'
       : 'requested with command rollback: the newest earlier revision that reached DEPLOYED',
-    outcome: 'started',
-    timeline: [],
-  };
-  report.rollback = record;
-  ctx.output('rolled-back-to', target.id);
+  });
 
   if (picked.alreadyLive) {
     logger.notice(
@@ -74,7 +71,7 @@ export async function runRollback(ctx: RunContext): Promise<number> {
     report.revisionId = target.id;
     ctx.output('revision-id', target.id);
     setStatus(ctx, 'DEPLOYED');
-    return finishRollback(ctx, undefined, record);
+    return finishRollback(ctx, deployment, undefined, record);
   }
 
   const commit = target.source_revision_config.repo_commit_sha;
@@ -113,17 +110,24 @@ export async function runRollback(ctx: RunContext): Promise<number> {
       'Rollback failed',
     );
   }
-  return finishRollback(ctx, ghDeployment, record);
+  return finishRollback(ctx, deployment, ghDeployment, record);
+}
+
+/** The rollback's record in the report, and its `rolled-back-to` output. */
+function startRollback(ctx: RunContext, plan: Omit<RollbackReport, 'outcome' | 'timeline'>) {
+  ctx.output('rolled-back-to', plan.to);
+  const record: RollbackReport = { ...plan, outcome: 'started', timeline: [] };
+  return (ctx.state.report.rollback = record);
 }
 
 async function finishRollback(
   ctx: RunContext,
+  deployment: Deployment,
   ghDeployment: GithubDeployment | undefined,
   record: RollbackReport,
 ): Promise<number> {
   const report = ctx.state.report;
-  const current = await ctx.client.getDeployment(report.deploymentId!).catch(() => undefined);
-  if (current) setUrl(ctx, current);
+  setUrl(ctx, await ctx.client.getDeployment(deployment.id).catch(() => deployment));
   await ghDeployment?.setStatus('success', {
     environmentUrl: report.uiUrl,
     description: `Rolled back to revision ${inert(record.to, 100)}`,
@@ -145,7 +149,7 @@ async function finishRollback(
  * step with one message naming both revisions and why (thrown: the flow reports it).
  */
 export async function rollBackAfterFailedChecks(
-  ctx: RunContext,
+  ctx: RunContext<DeployConfig>,
   deployment: Deployment,
   ghDeployment: GithubDeployment | undefined,
   requested: { revisionId: string; previousRevisionId: string | undefined },
@@ -204,15 +208,7 @@ export async function rollBackAfterFailedChecks(
     );
   }
 
-  const record: RollbackReport = {
-    from: failedRevisionId,
-    to: previous,
-    reason: why,
-    outcome: 'started',
-    timeline: [],
-  };
-  state.report.rollback = record;
-  ctx.output('rolled-back-to', previous);
+  const record = startRollback(ctx, { from: failedRevisionId, to: previous, reason: why });
   logger.warning(
     `Revision ${inert(failedRevisionId, 100)} of ${name} is DEPLOYED but failed its checks; ` +
       `rolling back to revision ${inert(previous, 100)}, which was live before this run ` +
@@ -297,12 +293,12 @@ export function pickRollbackTarget(
     }
     return { revision, alreadyLive: revision.id === activeRevisionId };
   }
+  // Newest first; a date that does not parse sorts last; ties keep the listed order (`sort` is stable).
+  const at = (r: Revision) =>
+    Number.isNaN(Date.parse(r.created_at)) ? -Infinity : Date.parse(r.created_at);
   const [best] = revisions
     .filter((r) => revisionStatus(r.status).outcome === 'deployed' && r.id !== activeRevisionId)
-    .map((r, i) => ({ r, i, at: Date.parse(r.created_at) }))
-    // Newest first; a date that does not parse sorts last; ties keep the listed order.
-    .map((c) => ({ ...c, at: Number.isNaN(c.at) ? -Infinity : c.at }))
-    .sort((a, b) => b.at - a.at || a.i - b.i);
+    .sort((a, b) => at(b) - at(a) || 0);
   if (!best) {
     throw new ActionError(
       `Deployment ${deploymentLabel} has no revision to roll back to: none of its ` +
@@ -312,7 +308,7 @@ export function pickRollbackTarget(
       'Nothing to roll back to',
     );
   }
-  return { revision: best.r, alreadyLive: false };
+  return { revision: best, alreadyLive: false };
 }
 
 /**
@@ -322,7 +318,7 @@ export function pickRollbackTarget(
  * or undefined when the revision serves again; a cancellation is thrown.
  */
 async function serveAgain(
-  ctx: RunContext,
+  ctx: RunContext<DeployConfig | RollbackConfig>,
   deployment: Deployment,
   record: RollbackReport,
   asRun: boolean,

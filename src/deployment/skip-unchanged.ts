@@ -13,7 +13,7 @@
  */
 import { createHmac, hkdfSync } from 'node:crypto';
 import type { Deployment, Revision } from '../api/schemas.js';
-import type { Config } from '../inputs/config.js';
+import type { DeployConfig } from '../inputs/config.js';
 import { RECORD_NAME } from '../inputs/secrets.js';
 import type { ParsedLangGraphConfig } from '../preflight/index.js';
 import type { RunContext } from '../commands/context.js';
@@ -35,7 +35,7 @@ export const UNSKIPPABLE_INPUTS = [
 ] as const;
 
 /** What a new revision would be built with, as far as the record covers it. */
-export type RecordedSettings = Pick<Config, (typeof UNSKIPPABLE_INPUTS)[number]['key']>;
+export type RecordedSettings = Pick<DeployConfig, (typeof UNSKIPPABLE_INPUTS)[number]['key']>;
 
 /**
  * What the revision is built from: `github` the commit (lowercase hex), `upload` the
@@ -90,7 +90,7 @@ export function withRecord(
   deploymentName: string,
   settings: RecordedSettings,
   binding: RecordBinding,
-): Config['secrets'] {
+): DeployConfig['secrets'] {
   if (settings.secrets === undefined) return undefined;
   return [
     ...settings.secrets.filter((s) => s.name !== RECORD_NAME),
@@ -136,7 +136,7 @@ export function recordMismatch(
 
 /** What the decision reads from the configuration (a `Config` fits). */
 export type SkipConfig = RecordedSettings &
-  Pick<Config, 'source' | 'skipUnchanged' | 'repoRef' | 'configPath' | 'github'> & {
+  Pick<DeployConfig, 'source' | 'skipUnchanged' | 'repoRef' | 'configPath' | 'github'> & {
     /** The key of the settings record is derived from it (never logged). */
     apiKey?: string;
     /** `upload`: the SHA-256 of this run's archive. */
@@ -173,7 +173,7 @@ const HEX_SHA = /^[0-9a-f]{7,64}$/i;
 const build = (reason: string): SkipDecision => ({ skip: false, reason });
 
 /** The commit a new revision would be built from: the PR head on pull requests. */
-export function workflowCommit(config: Pick<Config, 'github'>): string {
+export function workflowCommit(config: Pick<DeployConfig, 'github'>): string {
   return config.github.pullRequest?.headSha || config.github.sha;
 }
 
@@ -299,7 +299,7 @@ export function skipDecision(
  * only when it could allow the skip.
  */
 export async function checkUnchanged(
-  ctx: RunContext,
+  ctx: RunContext<DeployConfig>,
   found: Deployment,
   parsed: ParsedLangGraphConfig | undefined,
   sourceDigest: string | undefined,
@@ -340,10 +340,10 @@ export async function checkUnchanged(
  * carry the keyed record of this run's settings, for the next run.
  */
 export async function recordSettings(
-  ctx: RunContext,
+  ctx: RunContext<DeployConfig>,
   found: Deployment | undefined,
   sourceDigest: string | undefined,
-): Promise<RunContext['config']> {
+): Promise<DeployConfig> {
   const { config } = ctx;
   if (!config.skipUnchanged || config.secrets === undefined) return config;
   if (config.source === 'external_docker') return config;

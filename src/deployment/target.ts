@@ -4,13 +4,13 @@
  */
 import type { ControlPlane } from '../api/client.js';
 import type { Deployment } from '../api/schemas.js';
-import type { Config } from '../inputs/config.js';
+import type { BaseConfig, Target } from '../inputs/config.js';
 import { ActionError, ApiError, DeadlineError } from '../lib/errors.js';
 import { inert } from '../lib/untrusted.js';
 import type { RunBasics } from '../lib/time.js';
 
 /** What finding the target and waiting for a deletion need (the upsert's context is one). */
-export type TargetContext = RunBasics & { client: ControlPlane; config: Config };
+export type TargetContext = RunBasics & { client: ControlPlane; config: BaseConfig };
 
 /**
  * The deployment the inputs name (by name: across every page); undefined when there is none, an
@@ -18,7 +18,7 @@ export type TargetContext = RunBasics & { client: ControlPlane; config: Config }
  */
 export async function lookupTarget(
   client: ControlPlane,
-  config: Pick<Config, 'deploymentId' | 'name'>,
+  config: Target,
   verb: string,
 ): Promise<Deployment | undefined> {
   if (!config.deploymentId) {
@@ -37,7 +37,9 @@ export async function lookupTarget(
 }
 
 /** `command: deploy`'s lookup: also undefined when the one found was being deleted (now gone). */
-export async function findTarget(ctx: TargetContext): Promise<Deployment | undefined> {
+export async function findTarget(
+  ctx: TargetContext & { config: Target },
+): Promise<Deployment | undefined> {
   const { client, config, logger } = ctx;
   const found = await lookupTarget(client, config, 'update');
   if (!found && config.deploymentId) {
@@ -88,11 +90,11 @@ async function getIfExists(client: ControlPlane, id: string): Promise<Deployment
 }
 
 /** A short gap between reads that wait for the platform (scaled to `poll-interval`). */
-export function shortWaitMs(config: Config): number {
+export function shortWaitMs(config: BaseConfig): number {
   return Math.max(50, Math.min(2000, (config.pollIntervalSeconds * 1000) / 10));
 }
 
 /** The deployment's page in the LangSmith UI (`ui-url`). */
-export function uiUrl(config: Config, deployment: Deployment): string {
+export function uiUrl(config: BaseConfig, deployment: Deployment): string {
   return `${config.uiBaseUrl}/o/${deployment.tenant_id}/host/deployments/${inert(deployment.id)}`;
 }

@@ -15,7 +15,7 @@ import type {
   SourceConfigRequest,
 } from '../api/schemas.js';
 import type { ControlPlane } from '../api/client.js';
-import type { Config } from '../inputs/config.js';
+import type { DeployConfig } from '../inputs/config.js';
 import { ActionError, ApiError, CancelledError, DeadlineError } from '../lib/errors.js';
 import { errorMessage as describe } from '../lib/text.js';
 import { OutcomeUnknownError } from '../api/http/request.js';
@@ -26,6 +26,7 @@ import { shortWaitMs, type TargetContext } from './target.js';
 
 /** `sourceArchive`: with `source: upload`, the archive built before the lookup. */
 export type UpsertContext = TargetContext & {
+  config: DeployConfig;
   sourceArchive?: SourceArchive;
   /** `source: upload`: called right after the create, before the upload (the IDs go out). */
   onCreated?: (deployment: Deployment, created: boolean) => void;
@@ -60,7 +61,7 @@ export async function upsert(ctx: UpsertContext, found?: Deployment): Promise<Up
  * change of source is allowed: `source: upload` onto a deployment that `langgraph deploy` made
  * from a local image (`internal_docker`), as the CLI itself does (a notice says so).
  */
-export function checkSameKind(config: Config, found: Deployment): void {
+export function checkSameKind(config: DeployConfig, found: Deployment): void {
   if (config.source === 'upload' && found.source === 'internal_docker') return;
   // The platform's name of the source: `upload` is its `internal_source`.
   const wire = config.source === 'upload' ? 'internal_source' : config.source;
@@ -94,9 +95,9 @@ export function normalizeRepoUrl(url: string): string {
 }
 
 /** The inputs of a create: the name is known (`checkCreatable` proves it). */
-export type CreatableConfig = Config & { name: string };
+export type CreatableConfig = DeployConfig & { name: string };
 
-export function checkCreatable(config: Config): asserts config is CreatableConfig {
+export function checkCreatable(config: DeployConfig): asserts config is CreatableConfig {
   if (config.source === 'github' && !config.integrationId) {
     throw new ActionError(
       `No deployment named '${config.name}' exists, so this run creates it, and creating a ` +
@@ -114,7 +115,7 @@ export function checkCreatable(config: Config): asserts config is CreatableConfi
 }
 
 /** `install-command` / `build-command` as `source_config` fields (`github` and `upload`). */
-export function buildCommandFields(config: Config) {
+export function buildCommandFields(config: DeployConfig) {
   return {
     ...(config.installCommand ? { install_command: config.installCommand } : {}),
     ...(config.buildCommand ? { build_command: config.buildCommand } : {}),
@@ -150,7 +151,7 @@ export function createRequest(config: CreatableConfig): DeploymentCreateRequest 
  * A new revision (`POST …/revisions`, or the PATCH of older installs: the same fields): only
  * what may change after creation; `secrets` only when the input is set. A create sends more.
  */
-export function revisionRequest(config: Config): RevisionCreateRequest {
+export function revisionRequest(config: DeployConfig): RevisionCreateRequest {
   const github = config.source === 'github';
   const body: RevisionCreateRequest = {
     source_revision_config: github

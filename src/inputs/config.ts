@@ -37,7 +37,8 @@ export interface GithubContext {
   };
 }
 
-export interface Config {
+/** What every command reads. */
+export interface BaseConfig {
   command: Command;
   apiKey: string;
   workspaceId?: string;
@@ -46,16 +47,25 @@ export interface Config {
   controlPlaneUrl: string;
   /** The LangSmith UI base, e.g. `https://smith.langchain.com`. */
   uiBaseUrl: string;
-  name?: string;
-  deploymentId?: string;
-  wait: boolean;
   /** Seconds. */
   timeoutSeconds: number;
   /** Seconds: the longest gap between two status checks. */
   pollIntervalSeconds: number;
+  githubToken?: string;
+  prComment: boolean;
+  environment?: string;
+  github: GithubContext;
+}
 
-  // deploy only
+/** The one deployment `deploy`, `delete` and `rollback` act on: by name, by ID, or both. */
+export type Target =
+  { name: string; deploymentId?: string } | { name?: string; deploymentId: string };
+
+export type DeployConfig = Target & {
+  command: 'deploy';
+  wait: boolean;
   source: Source;
+  // Each for the sources its input row in `spec.ts` names.
   integrationId?: string;
   repoUrl?: string;
   repoRef?: string;
@@ -91,25 +101,36 @@ export interface Config {
     /** The only host verdicts are sent to (`verify/conversation-tests.ts`). */
     feedbackHost?: string;
   };
+  /** Serve the previously live revision again when the checks fail (see commands/rollback.ts). */
+  rollbackOnFailure: boolean;
+} & BaseConfig;
 
-  // delete and prune
+export type DeleteConfig = Target & {
+  command: 'delete';
+  wait: boolean;
   deleteTracingProject: boolean;
-  /** `command: prune`: report what would be deleted, change nothing. */
-  dryRun?: boolean;
+} & BaseConfig;
 
-  // rollback (see commands/rollback.ts)
-  /** `deploy` update: serve the previously live revision again when the checks fail. */
-  rollbackOnFailure?: boolean;
-  /** `command: rollback`: the revision to serve again (default: the newest earlier DEPLOYED). */
+export type RollbackConfig = Target & {
+  command: 'rollback';
+  wait: boolean;
+  healthCheck: boolean;
+  /** The revision to serve again (default: the newest earlier DEPLOYED). */
   rollbackTo?: string;
+} & BaseConfig;
 
-  // reporting
-  githubToken?: string;
-  prComment: boolean;
-  environment?: string;
+/** `template`: the previews' names (input `name`, with `{pr}`); the token reads the PRs' states. */
+export type PruneConfig = {
+  command: 'prune';
+  template: import('./validate.js').NameTemplate;
+  githubToken: string;
+  deleteTracingProject: boolean;
+  /** Report what would be deleted, change nothing. */
+  dryRun: boolean;
+} & BaseConfig;
 
-  github: GithubContext;
-}
+/** The one typed configuration of a run, for its command. */
+export type Config = DeployConfig | DeleteConfig | RollbackConfig | PruneConfig;
 
 /** One problem with one input, reported before any network call. */
 export interface InputProblem {

@@ -9,7 +9,7 @@
  * An empty input means its default from `./spec.ts` (the runner passes the `action.yml`
  * default; local runs and tests may pass nothing).
  */
-import type { Config, InputProblem, Source } from './config.js';
+import type { BaseConfig, Config, DeployConfig, InputProblem, Source, Target } from './config.js';
 import { getInput as inputOf, setSecret } from '../lib/untrusted.js';
 import { Checks, parseNameTemplate, REGION_CONTROL_PLANE_URLS, uiBaseUrlFor } from './validate.js';
 import { readGithubContext } from './github-event.js';
@@ -21,6 +21,10 @@ import { feedbackHostFor } from '../verify/conversation-tests.js';
 type SourceInput = {
   [N in InputName]: (typeof INPUTS)[N] extends { sources: readonly Source[] } ? N : never;
 }[InputName];
+
+/** What `readDeployInputs` reads: `DeployConfig` without the shared fields. */
+type DeployFields = Omit<DeployConfig, keyof BaseConfig | keyof Target>;
+type SourceField = 'source' | 'configPath' | 'deploymentType' | 'buildOnPush';
 
 /** The value of an input, `''` when not set. */
 type Read = (name: InputName) => string;
@@ -80,43 +84,39 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: Deps = {}): ReadConfigR
   const wait = check.boolean('wait', getInput('wait'));
   const environment = getInput('environment');
 
-  const config: Config = {
+  const base: BaseConfig = {
     command: command ?? choiceDefault('command'),
     apiKey,
     ...(workspaceId && { workspaceId }),
     region: region ?? choiceDefault('region'),
     controlPlaneUrl,
     uiBaseUrl: uiBaseUrlFor(controlPlaneUrl),
-    ...(name && { name }),
-    ...(deploymentId && { deploymentId }),
-    wait,
     timeoutSeconds: check.seconds('timeout', getInput('timeout')),
     pollIntervalSeconds: check.seconds('poll-interval', getInput('poll-interval')),
-    source: choiceDefault('source'),
-    configPath: defaultOf('config-path'),
-    deploymentType: choiceDefault('deployment-type'),
-    buildOnPush: booleanDefault('build-on-push'),
-    skipUnchanged: booleanDefault('skip-unchanged'),
-    interruptPrevious: booleanDefault('interrupt-previous'),
-    healthCheck: booleanDefault('health-check'),
-    buildLog: choiceDefault('build-log'),
-    deleteTracingProject: booleanDefault('delete-tracing-project'),
     ...(githubToken && { githubToken }),
     prComment: check.boolean('pr-comment', getInput('pr-comment')),
     ...(environment && { environment }),
     github,
   };
+  // Undefined only with a problem above (neither set, or one of them invalid).
+  const target: Target | undefined = name
+    ? { name, ...(deploymentId && { deploymentId }) }
+    : deploymentId
+      ? { deploymentId }
+      : undefined;
 
+  let config: Config | undefined;
   if (command === 'rollback') {
     const rollbackTo = check.uuid('rollback-to', getInput('rollback-to'));
-    if (rollbackTo) config.rollbackTo = rollbackTo;
-    config.healthCheck = check.boolean('health-check', getInput('health-check'));
+    const healthCheck = check.boolean('health-check', getInput('health-check'));
+    const fields = { command, wait, healthCheck, ...(rollbackTo && { rollbackTo }) };
+    config = target && { ...base, ...target, ...fields };
   } else if (command === 'prune') {
-    readPruneInputs(getInput, config, check);
+    config = readPruneInputs(getInput, base, check);
   } else if (command === 'deploy') {
-    readDeployInputs(getInput, config, check, env);
+    const fields = readDeployInputs(getInput, base, check, env, wait);
     for (const message of parsedSecrets.problems) check.problem('secrets', message);
-    if (secretsText !== '') config.secrets = parsedSecrets.secrets;
+    if (secretsText !== '') fields.secrets = parsedSecrets.secrets;
     // Unlike other inputs, empty is a choice here (no feedback); unset is the default `ci`.
     const feedbackKey =
       env['INPUT_TESTS-FEEDBACK-KEY'] === undefined
@@ -132,29 +132,31 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: Deps = {}): ReadConfigR
     const tests = getInput('tests');
     // `readInputs` reads the cases.
     if (tests !== '') {
-      config.tests = {
+      fields.tests = {
         file: tests,
         cases: [],
         ...(feedbackKey !== '' && {
           feedbackKey,
-          feedbackHost: feedbackHostFor(config.controlPlaneUrl, config.region),
+          feedbackHost: feedbackHostFor(base.controlPlaneUrl, base.region),
         }),
       };
     }
-  }
-  if (command === 'delete' || command === 'prune') {
+    config = target && { ...base, ...target, ...fields, command };
+  } else if (command === 'delete') {
     const raw = getInput('delete-tracing-project');
-    config.deleteTracingProject = check.boolean('delete-tracing-project', raw);
+    const deleteTracingProject = check.boolean('delete-tracing-project', raw);
+    config = target && { ...base, ...target, command, wait, deleteTracingProject };
   }
 
-  if (check.problems.length > 0) return { ok: false, problems: check.problems };
+  if (check.problems.length > 0 || !config) return { ok: false, problems: check.problems };
   return { ok: true, config, notes: check.notes };
 }
 
-/** `command: prune`: `name` is a template with `{pr}`; it needs a token to read PR states. */
-function readPruneInputs(getInput: Read, config: Config, check: Checks): void {
-  const template = parseNameTemplate(config.name ?? '');
-  if (config.name === undefined) {
+/** `command: prune`'s config: `name` is a template with `{pr}`; a token reads the PR states. */
+function readPruneInputs(getInput: Read, base: BaseConfig, check: Checks): Config | undefined {
+  const name = getInput('name');
+  const template = parseNameTemplate(name);
+  if (name === '') {
     check.problem(
       'name',
       'Input `name` is empty: `command: prune` needs the name template of the previews, e.g. ' +
@@ -168,7 +170,8 @@ function readPruneInputs(getInput: Read, config: Config, check: Checks): void {
         '`deployment-id` (use `command: delete` to remove one deployment by ID).',
     );
   }
-  if (!config.githubToken) {
+  const { githubToken, environment } = base;
+  if (!githubToken) {
     check.problem(
       'github-token',
       'Input `github-token` is empty: `command: prune` reads the state of each pull request from ' +
@@ -176,15 +179,20 @@ function readPruneInputs(getInput: Read, config: Config, check: Checks): void {
         'pull-requests: read`, or pass a token that can read pull requests.',
     );
   }
-  if (config.environment !== undefined && !config.environment.includes('{pr}')) {
+  if (environment !== undefined && !environment.includes('{pr}')) {
     check.problem(
       'environment',
-      `Input \`environment\` is "${config.environment}": with \`command: prune\` it names the ` +
+      `Input \`environment\` is "${environment}": with \`command: prune\` it names the ` +
         'GitHub environment of each pruned preview and must hold `{pr}`, e.g. ' +
         '`environment: preview-pr-{pr}`. Leave it empty to leave GitHub deployments alone.',
     );
   }
-  config.dryRun = check.boolean('dry-run', getInput('dry-run'));
+  const dryRun = check.boolean('dry-run', getInput('dry-run'));
+  const raw = getInput('delete-tracing-project');
+  const deleteTracingProject = check.boolean('delete-tracing-project', raw);
+  if (!githubToken || !template.ok) return undefined;
+  const fields = { template: template.value, githubToken, dryRun, deleteTracingProject };
+  return { ...base, command: 'prune', ...fields };
 }
 
 /**
@@ -206,17 +214,20 @@ export async function readInputs(
     const problems = loaded.problems.map((message) => ({ input: 'tests', message }));
     return { ok: false, problems: [...(read.ok ? [] : read.problems), ...problems] };
   }
-  if (read.ok && read.config.tests) read.config.tests.cases = loaded.suite.cases;
+  if (read.ok && read.config.command === 'deploy' && read.config.tests) {
+    read.config.tests.cases = loaded.suite.cases;
+  }
   return read;
 }
 
 /** The inputs only `command: deploy` uses; `delete` ignores them. */
 function readDeployInputs(
   getInput: Read,
-  config: Config,
+  base: BaseConfig,
   check: Checks,
   env: NodeJS.ProcessEnv,
-): void {
+  wait: boolean,
+): DeployFields {
   const source = check.oneOf('source', getInput('source'));
   const given: Record<SourceInput, string> = {
     'integration-id': getInput('integration-id'),
@@ -230,9 +241,15 @@ function readDeployInputs(
     'install-command': getInput('install-command'),
     'build-command': getInput('build-command'),
   };
+  // The fields of the source: their defaults, then what its inputs say.
+  const config: Partial<DeployFields> & Pick<DeployFields, SourceField> = {
+    source: source ?? choiceDefault('source'),
+    configPath: defaultOf('config-path'),
+    deploymentType: choiceDefault('deployment-type'),
+    buildOnPush: booleanDefault('build-on-push'),
+  };
 
   if (source) {
-    config.source = source;
     for (const input of Object.keys(given) as SourceInput[]) {
       const sources: readonly Source[] = INPUTS[input].sources;
       if (given[input] === '' || sources.includes(source)) continue;
@@ -257,9 +274,9 @@ function readDeployInputs(
   }
   if (source === 'github') {
     if (given['integration-id']) config.integrationId = given['integration-id'];
-    const repoUrl = check.repoUrl(given['repo-url'], config.github);
+    const repoUrl = check.repoUrl(given['repo-url'], base.github);
     if (repoUrl) config.repoUrl = repoUrl;
-    const repoRef = given['repo-ref'] || check.derivedRepoRef(config.github, env, repoUrl);
+    const repoRef = given['repo-ref'] || check.derivedRepoRef(base.github, env, repoUrl);
     if (repoRef) config.repoRef = repoRef;
     config.buildOnPush = check.boolean('build-on-push', getInput('build-on-push'));
     if (config.buildOnPush && repoRef?.startsWith('refs/tags/')) {
@@ -303,22 +320,23 @@ function readDeployInputs(
     if (resourceSpec) config.resourceSpec = resourceSpec;
   }
 
-  config.skipUnchanged = check.boolean('skip-unchanged', getInput('skip-unchanged'));
-  config.interruptPrevious = check.boolean('interrupt-previous', getInput('interrupt-previous'));
-  config.healthCheck = check.boolean('health-check', getInput('health-check'));
-  config.buildLog = check.oneOf('build-log', getInput('build-log')) ?? choiceDefault('build-log');
   const smokeTest = getInput('smoke-test');
-  const parsed = smokeTest === '' ? undefined : check.json('smoke-test', smokeTest);
-  if (parsed) config.smokeTest = parsed.value;
   const smokeTestAssistant = getInput('smoke-test-assistant');
-  if (smokeTestAssistant) {
-    config.smokeTestAssistant = smokeTestAssistant;
-    if (smokeTest === '') {
-      check.note('`smoke-test-assistant` is set but `smoke-test` is empty: no smoke run.');
-    }
+  const fields: DeployFields = {
+    ...config,
+    wait,
+    skipUnchanged: check.boolean('skip-unchanged', getInput('skip-unchanged')),
+    interruptPrevious: check.boolean('interrupt-previous', getInput('interrupt-previous')),
+    healthCheck: check.boolean('health-check', getInput('health-check')),
+    buildLog: check.oneOf('build-log', getInput('build-log')) ?? choiceDefault('build-log'),
+    ...(smokeTest !== '' && { smokeTest: check.json('smoke-test', smokeTest)?.value }),
+    ...(smokeTestAssistant && { smokeTestAssistant }),
+    rollbackOnFailure: check.boolean('rollback-on-failure', getInput('rollback-on-failure')),
+  };
+  if (smokeTestAssistant && smokeTest === '') {
+    check.note('`smoke-test-assistant` is set but `smoke-test` is empty: no smoke run.');
   }
-  config.rollbackOnFailure = check.boolean('rollback-on-failure', getInput('rollback-on-failure'));
-  if (config.rollbackOnFailure && !config.wait) {
+  if (fields.rollbackOnFailure && !wait) {
     check.note(
       '`rollback-on-failure` is true but `wait` is false: nothing is checked after the update, ' +
         'so nothing can trigger a rollback.',
@@ -330,4 +348,5 @@ function readDeployInputs(
         'previous revision again when the checks fail, set `rollback-on-failure: true`.',
     );
   }
+  return fields;
 }

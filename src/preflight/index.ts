@@ -9,7 +9,7 @@ import { readdirSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { getNodeValue } from 'jsonc-parser';
 import { isInside, readInsideWorkspace, refusalText } from '../lib/paths.js';
-import type { Config, GithubContext } from '../inputs/config.js';
+import type { DeployConfig, GithubContext } from '../inputs/config.js';
 import type { Logger } from '../lib/untrusted.js';
 import { Checker, child, workspaceRelative } from './document.js';
 import type { Finding, ParsedLangGraphConfig } from './document.js';
@@ -37,7 +37,9 @@ const EXAMPLES = 'e.g. langgraph.json or apps/agent/langgraph.json';
  * empty input) the variable check is left to the caller, for after the deployment's lookup.
  */
 export function preflightConfig(
-  config: Pick<Config, 'configPath' | 'secrets'> & { github: Pick<GithubContext, 'workspace'> },
+  config: Pick<DeployConfig, 'configPath' | 'secrets'> & {
+    github: Pick<GithubContext, 'workspace'>;
+  },
 ): PreflightResult {
   const workspace = resolve(config.github.workspace);
   const written = config.configPath;

@@ -8,7 +8,7 @@
  */
 import { CancelledError } from '../lib/errors.js';
 import { truncate } from '../lib/text.js';
-import type { Config, Region } from '../inputs/config.js';
+import type { DeployConfig, Region } from '../inputs/config.js';
 import type { RunReport } from '../report/record.js';
 import { REGION_CONTROL_PLANE_URLS } from '../inputs/validate.js';
 import { keyAllowedFor, request } from '../api/http/request.js';
@@ -39,7 +39,7 @@ const TIMED_OUT = 'the `timeout` ran out (raise `timeout` if the tests need long
 export type CaseResult = NonNullable<RunReport['tests']>[number] & { runIds: string[] };
 
 /** The validated `tests` (as in `Config`) and the agent server URL (checked by the caller). */
-export type ConversationTestsOptions = NonNullable<Config['tests']> & {
+export type ConversationTestsOptions = NonNullable<DeployConfig['tests']> & {
   url: string;
   /** Prints a block of untrusted text; default `printUntrusted`. */
   printBlock?: (lines: string[]) => void;

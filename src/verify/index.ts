@@ -10,7 +10,7 @@ import { backoffCeiling, parseRetryAfter, retrying } from '../api/http/retry-pol
 import type { RetryLoop } from '../api/http/retry-policy.js';
 import { formatSeconds as seconds, safeJson } from '../lib/text.js';
 import { inert, redact } from '../lib/untrusted.js';
-import type { Config } from '../inputs/config.js';
+import type { DeployConfig } from '../inputs/config.js';
 import type { RunReport } from '../report/record.js';
 import {
   CheckError,
@@ -29,7 +29,10 @@ import {
 import { runConversationTests, type ConversationTestsOptions } from './conversation-tests.js';
 
 /** The checks' inputs, as in `Config`, and the agent server URL (`url` output, if any). */
-export type VerifyOptions = Pick<Config, 'healthCheck' | 'smokeTest' | 'smokeTestAssistant'> & {
+export type VerifyOptions = Pick<
+  DeployConfig,
+  'healthCheck' | 'smokeTest' | 'smokeTestAssistant'
+> & {
   url: string | undefined;
   tests?: Omit<ConversationTestsOptions, 'url'>;
 };

@@ -25,7 +25,7 @@ import {
   prepareSourceArchive,
 } from '../../../src/deployment/upload/archive.js';
 import { planArchive, selectSourceFiles } from '../../../src/deployment/upload/source-files.js';
-import type { Config } from '../../../src/inputs/config.js';
+import type { DeployConfig } from '../../../src/inputs/config.js';
 
 const made: string[] = [];
 afterEach(() => {
@@ -221,7 +221,7 @@ describe('prepareSourceArchive', () => {
     const config = {
       configPath: 'langgraph.json',
       github: { workspace: root },
-    } as unknown as Config;
+    } as unknown as DeployConfig;
     const archive = await prepareSourceArchive(
       { config, logger, warnBytes: 100_000, tempDir: root },
       {

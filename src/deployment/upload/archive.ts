@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { pipeline } from 'node:stream/promises';
 import { join, relative, resolve } from 'node:path';
 import { create } from 'tar';
-import type { Config } from '../../inputs/config.js';
+import type { DeployConfig } from '../../inputs/config.js';
 import type { ParsedLangGraphConfig } from '../../preflight/index.js';
 import { ActionError, CancelledError, DeadlineError } from '../../lib/errors.js';
 import { errorMessage as describe } from '../../lib/text.js';
@@ -54,7 +54,7 @@ export interface BuildOptions extends Partial<Pick<RunBasics, 'signal'>> {
  * the log, and warnings for links left out and for a large archive. Tests lower the limits.
  */
 export async function prepareSourceArchive(
-  ctx: { config: Config; logger: Logger; warnBytes?: number } & BuildOptions,
+  ctx: { config: DeployConfig; logger: Logger; warnBytes?: number } & BuildOptions,
   parsed: ParsedLangGraphConfig | undefined,
 ): Promise<SourceArchive> {
   const { config, logger } = ctx;
