@@ -490,6 +490,31 @@ describe('build-on-push', () => {
   });
 });
 
+describe('an empty github-token', () => {
+  it('says which reports it skips: the PR comment and the GitHub deployment', () => {
+    const pr = prEvent('acme/agent');
+    expect(ok({}, pr).notes).toEqual([
+      expect.stringMatching(/^Input `github-token` is empty, so this run skips the PR comment\. /),
+    ]);
+    expect(ok({ environment: 'preview' }, pr).notes).toEqual([
+      expect.stringContaining(
+        'skips the PR comment and the GitHub deployment of `environment` "preview"',
+      ),
+    ]);
+    expect(ok({ environment: 'preview', 'pr-comment': 'false' }, pr).notes).toEqual([
+      expect.stringContaining('skips the GitHub deployment of `environment` "preview". Leave'),
+    ]);
+  });
+
+  it('says nothing when a token is given or no report needs one', () => {
+    expect(
+      ok({ 'github-token': 'ghs_x', environment: 'preview' }, prEvent('acme/agent')).notes,
+    ).toEqual([]);
+    expect(ok({ 'pr-comment': 'false' }, prEvent('acme/agent')).notes).toEqual([]);
+    expect(ok().notes).toEqual([]);
+  });
+});
+
 describe('secrets, smoke-test, timeout and poll-interval', () => {
   it('parses secrets into the config', () => {
     const { config } = ok({ secrets: 'OPENAI_API_KEY=sk-1\n# comment\nMODEL= gpt x' });

@@ -98,6 +98,20 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: Deps = {}): ReadConfigR
     ...(environment && { environment }),
     github,
   };
+  // `prune` cannot run without the token (a problem below); the others only lose their reports.
+  if (!githubToken && command !== 'prune') {
+    const lost = [
+      base.prComment && github.pullRequest && 'the PR comment',
+      environment && `the GitHub deployment of \`environment\` "${environment}"`,
+    ].filter(Boolean);
+    if (lost.length > 0) {
+      check.note(
+        `Input \`github-token\` is empty, so this run skips ${lost.join(' and ')}. Leave the ` +
+          'default (`${{ github.token }}`) or pass a token to have them; `pr-comment: false` ' +
+          'and an empty `environment` turn them off.',
+      );
+    }
+  }
   // Undefined only with a problem above (neither set, or one of them invalid).
   const target: Target | undefined = name
     ? { name, ...(deploymentId && { deploymentId }) }
