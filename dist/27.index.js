@@ -54,45 +54,35 @@ function notAList(value, one, detail = '') {
 /** A mapping (not a list, not null); anything else gets `message`. */
 const mapping = (message) => zod__WEBPACK_IMPORTED_MODULE_3__/* .custom */ .IeY(_lib_text_js__WEBPACK_IMPORTED_MODULE_4__/* .isRecord */ .u4, { error: (iss) => message(iss.input) });
 /**
- * A mapping with known keys only: an unknown key is a problem of its own (worded by
- * `sentences`, with the keys allowed there); anything but a mapping gets `message`.
+ * A mapping with known keys only: an unknown key is a problem of its own (one sentence per key,
+ * by `sentences`, with the keys allowed here); anything but a mapping gets `message`.
  */
 function strict(shape, message) {
+    const known = Object.keys(shape).map((k) => `\`${k}\``);
     return zod__WEBPACK_IMPORTED_MODULE_3__/* .strictObject */ .rej(shape, {
-        error: (iss) => (iss.code === 'unrecognized_keys' ? undefined : message(iss.input)),
+        error: (iss) => iss.code === 'unrecognized_keys'
+            ? `the keys here are ${known.join(', ')}.`
+            : message(iss.input),
     });
 }
-/** One message for every way a value can be wrong. */
-const says = (message) => ({ error: message });
 const UpdateSchema = strict({
-    values: zod__WEBPACK_IMPORTED_MODULE_3__/* .unknown */ .L5J()
-        .optional()
-        .transform((v) => v ?? null),
-    as_node: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(says('is required: `__start__` or a node of the graph (the agent server drops an ' +
-        '`__input__` update when the next run brings its own input).'))
+    values: zod__WEBPACK_IMPORTED_MODULE_3__/* .unknown */ .L5J().default(null),
+    as_node: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP('is required: `__start__` or a node of the graph (the agent server drops an ' +
+        '`__input__` update when the next run brings its own input).')
         .min(1),
     command: mapping((v) => `must be a mapping, not ${kind(v)}.`).optional(),
-}, (v) => `must be a mapping with \`values\` and \`as_node\`, not ${kind(v)}.`).transform(({ values, as_node, command }) => ({
-    values,
-    asNode: as_node,
-    ...(command !== undefined ? { command } : {}),
-}));
-const SuperstepSchema = strict({ updates: zod__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YOg(UpdateSchema, says('must be a non-empty list of updates.')).min(1) }, (v) => `must be a mapping with \`updates\`, not ${kind(v)}.`);
+}, (v) => `must be a mapping with \`values\` and \`as_node\`, not ${kind(v)}.`).transform(({ as_node: asNode, ...rest }) => ({ ...rest, asNode }));
+const SuperstepSchema = strict({ updates: zod__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YOg(UpdateSchema, 'must be a non-empty list of updates.').min(1) }, (v) => `must be a mapping with \`updates\`, not ${kind(v)}.`);
 const ExpectSchema = strict({
-    contains: zod__WEBPACK_IMPORTED_MODULE_3__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().min(1, says('must be a non-empty string.')), zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig(), zod__WEBPACK_IMPORTED_MODULE_3__/* .boolean */ .zMY()], says('must be a non-empty string.'))
+    contains: zod__WEBPACK_IMPORTED_MODULE_3__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_3__/* .number */ .aig(), zod__WEBPACK_IMPORTED_MODULE_3__/* .boolean */ .zMY()], 'must be a non-empty string.')
         .transform(String)
+        .pipe(zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP().min(1, 'must be a non-empty string.'))
         .optional(),
-    matches: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(says('must be a regular expression (a string).'))
+    matches: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP('must be a regular expression (a string).')
         .min(1)
-        .superRefine((source, ctx) => {
-        const problem = (0,_expectations_js__WEBPACK_IMPORTED_MODULE_1__/* .patternProblem */ .AL)(source);
-        if (problem === undefined)
-            return;
-        ctx.addIssue({
-            code: 'custom',
-            message: 'is not a regular expression in RE2 syntax (the linear-time engine the checks ' +
-                `use; no lookarounds or back-references): ${problem}.`,
-        });
+        .refine((source) => (0,_expectations_js__WEBPACK_IMPORTED_MODULE_1__/* .patternProblem */ .AL)(source) === undefined, {
+        error: (iss) => 'is not a regular expression in RE2 syntax (the linear-time engine the checks use; no ' +
+            `lookarounds or back-references): ${(0,_expectations_js__WEBPACK_IMPORTED_MODULE_1__/* .patternProblem */ .AL)(iss.input)}.`,
     })
         .optional(),
     values: mapping((v) => `must be a mapping (a partial match of the thread's state values), not ${kind(v)}.`).optional(),
@@ -100,16 +90,13 @@ const ExpectSchema = strict({
 const TurnSchema = strict({
     input: mapping(() => 'is required: the run input, a mapping such as `{messages: [{role: user, content: Hi}]}`.'),
     expect: ExpectSchema.nullish().transform((v) => v ?? undefined),
-}, (v) => `must be a mapping with \`input\`, not ${kind(v)}.`).transform(({ input, expect }) => ({ input: input, ...(expect ? { expect } : {}) }));
-const wholeCount = says(`must be a whole number from 0 to ${MAX_CHECKPOINTS} (the least number of ` +
-    'checkpoints in the thread history after the last turn).');
+}, (v) => `must be a mapping with \`input\`, not ${kind(v)}.`);
+const wholeCount = `must be a whole number from 0 to ${MAX_CHECKPOINTS} (the least number of ` +
+    'checkpoints in the thread history after the last turn).';
 const CaseSchema = strict({
-    name: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(says('is required: a non-empty string.')).trim().min(1),
-    assistant: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP(says('must be a graph ID or assistant ID (a string).'))
-        .trim()
-        .min(1)
-        .optional(),
-    state: zod__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YOg(SuperstepSchema, says('must be a non-empty list of supersteps (each with `updates`).'))
+    name: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP('is required: a non-empty string.').trim().min(1),
+    assistant: zod__WEBPACK_IMPORTED_MODULE_3__/* .string */ .YjP('must be a graph ID or assistant ID (a string).').trim().min(1).optional(),
+    state: zod__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YOg(SuperstepSchema, 'must be a non-empty list of supersteps (each with `updates`).')
         .min(1)
         .optional(),
     turns: zod__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YOg(TurnSchema, { error: (iss) => notAList(iss.input, 'turn', ' (each with an `input`)') })
@@ -184,19 +171,19 @@ function duplicateNames(value) {
     const cases = (0,_lib_text_js__WEBPACK_IMPORTED_MODULE_4__/* .isRecord */ .u4)(value) ? value['cases'] : undefined;
     if (!Array.isArray(cases) || cases.length > MAX_CASES)
         return [];
-    const seen = new Map();
-    return cases.flatMap((item, index) => {
-        const raw = (0,_lib_text_js__WEBPACK_IMPORTED_MODULE_4__/* .isRecord */ .u4)(item) ? item['name'] : undefined;
-        const name = typeof raw === 'string' ? raw.trim() : '';
-        if (name === '')
-            return [];
-        const first = seen.get(name) ?? index;
-        seen.set(name, first);
-        if (first === index)
+    const names = cases.map(nameOf);
+    return names.flatMap((name, index) => {
+        const first = names.indexOf(name);
+        if (name === '' || first === index)
             return [];
         const message = `is not unique: case #${first + 1} has the same name.`;
-        return [{ code: 'custom', path: ['cases', index, 'name'], message, input: raw }];
+        return [{ code: 'custom', path: ['cases', index, 'name'], message, input: name }];
     });
+}
+/** A case's name as written (trimmed), or '' when it has none. */
+function nameOf(item) {
+    const name = (0,_lib_text_js__WEBPACK_IMPORTED_MODULE_4__/* .isRecord */ .u4)(item) ? item['name'] : undefined;
+    return typeof name === 'string' ? name.trim() : '';
 }
 function order(issue) {
     const path = issue.code === 'unrecognized_keys' ? [...issue.path, ''] : issue.path;
@@ -206,63 +193,51 @@ function compareKeys(a, b) {
     const i = a.findIndex((key, j) => key !== b[j]);
     return i === -1 || i >= b.length ? a.length - b.length : a[i] - b[i];
 }
-/** The keys allowed in each mapping, for the message about an unknown one. */
-const KEYS = {
-    file: Object.keys(FileSchema.shape),
-    case: Object.keys(CaseSchema.shape),
-    turn: Object.keys(TurnSchema.in.shape),
-    expect: Object.keys(ExpectSchema.shape),
-    superstep: Object.keys(SuperstepSchema.shape),
-    update: Object.keys(UpdateSchema.in.shape),
-};
 /**
  * The order problems are told in, as a reader goes through the file: case by case, and in
  * each mapping its `name` first, then its unknown keys (`''` below), then its keys in the order
  * the format lists them.
  */
-const KEY_ORDER = ['name', '', ...new Set(Object.values(KEYS).flat())];
-/** The lists of the format: the mapping each item is, and how an item is named. */
+const KEY_ORDER = [
+    'name',
+    '',
+    ...new Set([FileSchema, CaseSchema, TurnSchema, ExpectSchema, SuperstepSchema, UpdateSchema.in].flatMap((schema) => Object.keys(schema.shape))),
+];
+/** The lists of the format, and how an item of each is named. */
 const LISTS = new Map([
-    ['cases', ['case', (n) => `case #${n}`]],
-    ['turns', ['turn', (n) => `turn ${n}`]],
-    ['state', ['superstep', (n) => `key \`state\`, superstep ${n}`]],
-    ['updates', ['update', (n) => `update ${n}`]],
+    ['cases', (n) => `case #${n}`],
+    ['turns', (n) => `turn ${n}`],
+    ['state', (n) => `key \`state\`, superstep ${n}`],
+    ['updates', (n) => `update ${n}`],
 ]);
 /**
  * Where a problem is, in the file's words: `case "name"` (or `case #3` while the case has no
- * valid name), `turn 1`, `key \`state\`, superstep 1`, `update 2`, `key \`expect.matches\``;
- * and which mapping the path ends in (for the keys allowed there).
+ * valid name), `turn 1`, `key \`state\`, superstep 1`, `update 2`, `key \`expect.matches\``.
  */
 function locate(path, value) {
     const where = [];
-    let at = 'file';
     for (let i = 0; i < path.length; i++) {
         const key = path[i];
         const next = path[i + 1];
-        const list = LISTS.get(key);
-        if (typeof next === 'number' && list) {
+        const itemName = LISTS.get(key);
+        if (typeof next === 'number' && itemName) {
             // `cases` is the file's own list (an issue in it means it is one).
-            const item = key === 'cases' ? value.cases[next] : undefined;
-            const name = (0,_lib_text_js__WEBPACK_IMPORTED_MODULE_4__/* .isRecord */ .u4)(item) ? item['name'] : undefined;
-            where.push(typeof name === 'string' && name.trim() ? `case "${name.trim()}"` : list[1](next + 1));
-            at = list[0];
+            const name = key === 'cases' ? nameOf(value.cases[next]) : '';
+            where.push(name ? `case "${name}"` : itemName(next + 1));
             i++;
         }
         else if (key === 'expect' && next !== undefined) {
             where.push(`key \`expect.${String(next)}\``);
             i++;
         }
-        else {
+        else
             where.push(`key \`${String(key)}\``);
-            if (key === 'expect')
-                at = 'expect';
-        }
     }
-    return { where, at };
+    return where;
 }
 /** An issue as sentences (one per unknown key) that start with the file's name. */
 function sentences(issue, value, file) {
-    const { where, at } = locate(issue.path, value);
+    const where = locate(issue.path, value);
     // A name given twice: which of the cases of that name this is.
     if (issue.code === 'custom' && issue.path.length === 3 && issue.path[2] === 'name') {
         where[0] += ` (#${Number(issue.path[1]) + 1})`;
@@ -270,8 +245,7 @@ function sentences(issue, value, file) {
     const prefix = `Tests file ${file}${where.length > 0 ? `, ${where.join(', ')}` : ''}: `;
     if (issue.code !== 'unrecognized_keys')
         return [prefix + issue.message];
-    const known = KEYS[at].map((k) => `\`${k}\``).join(', ');
-    return issue.keys.map((key) => `${prefix}unknown key \`${key}\`; the keys here are ${known}.`);
+    return issue.keys.map((key) => `${prefix}unknown key \`${key}\`; ${issue.message}`);
 }
 
 
