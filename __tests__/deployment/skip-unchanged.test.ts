@@ -457,6 +457,8 @@ describe('canonical form', () => {
     expect(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: 2 }], c: null } })).toBe(
       '{"a":{"c":null,"d":[1,{"y":2,"z":1}]},"b":1}',
     );
+    // Keys in code-unit order, integer-like ones too: the text of records written before.
+    expect(canonicalJson({ a: 3, 9: 2, 10: 1 })).toBe('{"10":1,"9":2,"a":3}');
     const one = canonicalSettings({ secrets: SECRETS }, COMMIT);
     expect(canonicalSettings({ secrets: [...SECRETS].reverse() }, COMMIT)).toBe(one);
     expect(canonicalSettings({ secrets: [{ name: 'A', value: 'bc' }] }, COMMIT)).not.toBe(

@@ -48,9 +48,16 @@ const byKey = ([a]: readonly [string, unknown], [b]: readonly [string, unknown])
 
 /** JSON with object keys sorted at every depth: one text for one value. */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value ?? null, (_key, v: unknown) =>
-    isRecord(v) ? Object.fromEntries(Object.entries(v).sort(byKey)) : v,
-  );
+  // Not a JSON.stringify replacer: an object rebuilt from sorted entries puts integer-like keys
+  // ("9", "10") first in numeric order, and the text would differ from earlier records.
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (isRecord(value)) {
+    const entries = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(byKey);
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
 }
 
 /** The canonical text the HMAC covers (the record entry itself is never part of it). */
