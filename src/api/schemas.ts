@@ -21,8 +21,6 @@ const SourceConfigSchema = z.looseObject({
   resource_spec: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
   listener_id: nullableString,
   listener_config: z.optional(z.nullable(z.looseObject({ k8s_namespace: nullableString }))),
-  install_command: nullableString,
-  build_command: nullableString,
 });
 
 const SourceRevisionConfigSchema = z.looseObject({
@@ -30,7 +28,6 @@ const SourceRevisionConfigSchema = z.looseObject({
   langgraph_config_path: nullableString,
   image_uri: nullableString,
   repo_commit_sha: nullableString,
-  source_tarball_path: nullableString,
 });
 
 export const DeploymentSchema = z.looseObject({
@@ -118,11 +115,17 @@ type Sent<T> = { [K in keyof T as string extends K ? never : K]?: NonNullable<T[
  */
 export interface RevisionCreateRequest {
   source_config?: SourceConfigRequest;
-  source_revision_config: Sent<z.infer<typeof SourceRevisionConfigSchema>>;
+  // Request-only fields stay out of the answers' schemas: an answer is never refused for them.
+  source_revision_config: Sent<z.infer<typeof SourceRevisionConfigSchema>> & {
+    source_tarball_path?: string;
+  };
   secrets?: { name: string; value: string }[];
 }
 
-export type SourceConfigRequest = Sent<z.infer<typeof SourceConfigSchema>>;
+export type SourceConfigRequest = Sent<z.infer<typeof SourceConfigSchema>> & {
+  install_command?: string;
+  build_command?: string;
+};
 
 export type DeploymentCreateRequest = Required<RevisionCreateRequest> & {
   name: string;
