@@ -256,6 +256,7 @@ export class Checks {
 /**
  * The step summary of a run that stopped on input errors: what failed (each input and its
  * problem) and what to do, so a reviewer who opens the summary, not the log, sees it too.
+ * Written before any network call: only the Markdown escaping helpers, no report module.
  */
 export function renderInputErrorSummary(problems: readonly InputProblem[]): string {
   const rows = problems.map(

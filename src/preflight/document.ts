@@ -32,6 +32,7 @@ export interface EnvReference extends Required<Pick<Finding, 'key' | 'line' | 'c
 }
 
 export interface ParsedLangGraphConfig {
+  /** Workspace-relative path (forward slashes). */
   file: string;
   json: unknown;
   /**

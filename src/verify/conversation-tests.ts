@@ -219,6 +219,7 @@ export async function runConversationTests(ctx: VerifyContext, options: Conversa
         ),
         1000,
       );
+      // Only the LangSmith API host the settings name: no request anywhere else.
       const target = feedbackTarget(run.feedbackUrl, options.feedbackHost);
       if (!target.ok) {
         failed(target.problem);
