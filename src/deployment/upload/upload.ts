@@ -145,7 +145,9 @@ export async function putArchive(ctx: HttpContext, url: string, file: string, by
   const agent = agentFor(target);
   const maxAttempts = ctx.maxAttempts ?? 5;
   const loop: RetryLoop = {
-    ...ctx, // its clock, deadline and signal
+    clock: ctx.clock,
+    deadline: ctx.deadline,
+    signal: ctx.signal,
     backoff: (retry) => backoffDelay(retry, ctx),
     before: (_, last) => {
       if (ctx.signal?.aborted) throw new CancelledError('The run was cancelled during the upload.');
