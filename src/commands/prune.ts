@@ -246,8 +246,13 @@ async function deactivateEnvironments(ctx: RunContext, rows: PruneRow[], templat
 
 // The pure part: which preview to delete for which pull-request state, and the summary table.
 
-/** What was done with a row (`reason`: for the labels with `%s`). */
-type PruneAction = { kind: keyof typeof ACTION_LABELS; reason?: string };
+/** What was done with a row; the labels with `%s` require a `reason`. */
+type Kind = keyof typeof ACTION_LABELS;
+type WithReason = {
+  [K in Kind]: (typeof ACTION_LABELS)[K] extends `${string}%s${string}` ? K : never;
+}[Kind];
+type PruneAction =
+  { kind: Exclude<Kind, WithReason>; reason?: never } | { kind: WithReason; reason: string };
 
 export interface PruneRow {
   name: string;
@@ -286,7 +291,7 @@ const ACTION_LABELS = {
   already_gone: 'deleted (it was already gone)', // the control plane no longer had it
   delete_failed: 'delete failed: %s',
   delete_unconfirmed: 'not confirmed deleted: %s', // the bulk answer did not say
-};
+} as const;
 
 /** The action's label; `escape` applies to its reason only (`escapeMarkdown` in the table). */
 function actionLabel({ kind, reason }: PruneAction, escape = (text: string) => text): string {
