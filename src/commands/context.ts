@@ -78,7 +78,12 @@ export async function writeReports(ctx: RunContext): Promise<void> {
 
 /** Awaits a best-effort promise for at most `ms` (an unref timer); never throws. */
 export async function bestEffortWithin(promise: Promise<unknown> | undefined, ms: number) {
-  await Promise.race([promise?.catch(() => undefined), delay(ms, undefined, { ref: false })]);
+  const timer = new AbortController();
+  await Promise.race([
+    promise?.catch(() => undefined),
+    delay(ms, undefined, { ref: false, signal: timer.signal }).catch(() => undefined),
+  ]);
+  timer.abort(); // nothing is left behind once the promise settles
 }
 
 /** Marks the GitHub deployments of `environment` inactive (best effort). */
