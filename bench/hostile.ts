@@ -6,7 +6,9 @@
  *
  * - peak RSS of the action when the control plane answers the lookup with 192 MiB;
  * - time to fail when the agent server's `/ok` answers a redirect (timeout 30 s);
- * - time from the result line to the process exit while the background revisions list hangs.
+ * - time from the result line to the process exit while the background revisions list hangs;
+ * - time to fail the pre-flight of a `langgraph.json` with 2,000 broken webhook headers (the
+ *   checks must stay linear: each finding once, its line found without rescanning the text).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -158,6 +160,39 @@ async function hangingBackground(): Promise<{ afterResultSeconds: number; code: 
   }
 }
 
+/** The action run on a checkout whose langgraph.json holds 2,000 broken headers: fails before any request. */
+async function largeBrokenConfig(): Promise<{
+  seconds: number;
+  code: number | null;
+  errors: number;
+}> {
+  const workspace = mkdtempSync(join(tmpdir(), 'ws-preflight-'));
+  const headers: Record<string, string> = {};
+  for (let i = 0; i < 2000; i++) headers[`X-H${i}`] = `\${{ env.TOKEN_${i} }}`;
+  const config = {
+    dependencies: ['.'],
+    graphs: { agent: './agent.py:graph' },
+    webhooks: { headers },
+  };
+  writeFileSync(join(workspace, 'langgraph.json'), JSON.stringify(config, null, 2));
+  writeFileSync(join(workspace, 'agent.py'), 'graph = None\n');
+  const result = await runAction({
+    inputs: {
+      'api-key': 'lsv2_bench',
+      'control-plane-url': 'http://127.0.0.1:9',
+      name: 'preflight',
+      // With secrets given, the `${{ env.* }}` references are checked before any request.
+      secrets: 'OTHER=1',
+      'repo-url': 'https://github.com/acme/agent',
+      'integration-id': '00000000-0000-4000-8000-000000000000',
+    },
+    workspace,
+    timeoutMs: 120_000,
+  });
+  const errors = result.annotations.filter((a) => a.kind === 'error').length;
+  return { seconds: result.elapsedMs / 1000, code: result.code, errors };
+}
+
 console.log(`bundle: ${DIST}`);
 const rss = await peakRssOnHugeAnswer();
 console.log(
@@ -170,4 +205,8 @@ console.log(
 const hang = await hangingBackground();
 console.log(
   `time from result to exit, revisions list hanging: ${hang.afterResultSeconds.toFixed(2)} s (exit ${hang.code})`,
+);
+const broken = await largeBrokenConfig();
+console.log(
+  `time to fail the pre-flight of 2,000 broken headers: ${broken.seconds.toFixed(2)} s (exit ${broken.code}; ${broken.errors} ::error lines)`,
 );

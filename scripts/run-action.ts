@@ -150,7 +150,8 @@ export async function runAction(options: RunOptions): Promise<RunResult> {
       child.kill('SIGKILL');
       reject(new Error(`action did not exit within ${timeoutMs} ms\n${stdout}\n${stderr}`));
     }, timeoutMs);
-    child.on('exit', (c) => {
+    // 'close', not 'exit': only then has all of stdout and stderr been read from the pipes.
+    child.on('close', (c) => {
       clearTimeout(timer);
       resolveExit(c);
     });

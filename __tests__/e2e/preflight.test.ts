@@ -161,6 +161,26 @@ describe('a broken langgraph.json fails the run before any request', () => {
   });
 });
 
+describe('a long output reaches the runner whole', () => {
+  it('exits only once stdout is flushed: 2,000 pre-flight errors, none lost', async () => {
+    // About 500 KB of lines: more than a pipe holds, so writes queue behind the reader.
+    const headers = Object.fromEntries(
+      Array.from({ length: 2000 }, (_, i) => [`X-H${i}`, `\${{ env.TOKEN_${i} }}`]),
+    );
+    const config = {
+      dependencies: ['.'],
+      graphs: { agent: './src/agent.py:graph' },
+      webhooks: { headers },
+    };
+    const ws = workspace({ ...AGENT, 'langgraph.json': JSON.stringify(config, null, 2) });
+    const r = await deploy('many-errors', ws, { secrets: 'OTHER=1' });
+    expect(r.code).toBe(1);
+    const named = errors(r).map((e) => /X-H(\d+),/.exec(e.props)?.[1]);
+    expect(named).toEqual(Array.from({ length: 2000 }, (_, i) => String(i)));
+    expect(sim.requests).toHaveLength(0);
+  });
+});
+
 describe('webhook variables must be in the deployment environment', () => {
   const config = webhookConfig('LG_WEBHOOK_TOKEN');
 

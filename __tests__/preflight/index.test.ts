@@ -474,17 +474,16 @@ describe('cost', () => {
     ]);
   });
 
-  it('checks a large broken config in a few milliseconds', () => {
+  // How long it takes is measured in bench/hostile.ts (speed goals live in the bench).
+  it('reports each of 2,000 broken headers of a large config once', () => {
     const headers: Record<string, string> = {};
     for (let i = 0; i < 2000; i++) headers[`X-H${i}`] = `\${{ env.TOKEN_${i} }}`;
     const workspace = makeWorkspace({
       ...VALID_FILES,
       'langgraph.json': { ...VALID, webhooks: { headers } },
     });
-    const start = performance.now();
     const r = preflightConfig({ github: { workspace }, configPath: 'langgraph.json', secrets: [] });
     expect(errors(r)).toHaveLength(2000);
-    expect(performance.now() - start).toBeLessThan(500);
   });
 });
 

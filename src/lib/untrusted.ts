@@ -24,6 +24,16 @@ export function keepGoingWhenStdoutCloses(): void {
   });
 }
 
+/**
+ * Exits once stdout has handed every line to its reader, or after 5 s. A write to a pipe is
+ * synchronous only while the pipe has room; past that (a slow reader, thousands of lines) Node
+ * queues it, and `process.exit()` drops the queue: the result and error lines last of all.
+ */
+export function exitWhenFlushed(): void {
+  setTimeout(() => process.exit(), 5000);
+  process.stdout.write('', () => process.exit());
+}
+
 const secretValues = new Set<string>();
 const MIN_REDACTED_LENGTH = 3;
 
