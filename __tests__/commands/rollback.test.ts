@@ -7,6 +7,7 @@ import { listAllRevisions, pickRollbackTarget } from '../../src/commands/rollbac
 import type { ControlPlane } from '../../src/api/client.js';
 import type { Revision, RevisionsList } from '../../src/api/schemas.js';
 import { readConfig } from '../../src/inputs/read.js';
+import { actionEnv } from '../helpers/fakes.js';
 import {
   headline,
   renderComment,
@@ -18,17 +19,7 @@ import type { RunReport } from '../../src/report/record.js';
 const UUID = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
 
 function read(inputs: Record<string, string>) {
-  const env: NodeJS.ProcessEnv = {
-    GITHUB_EVENT_NAME: 'push',
-    GITHUB_REF: 'refs/heads/main',
-    GITHUB_SHA: 'c0ffee',
-    GITHUB_REPOSITORY: 'acme/agent',
-    GITHUB_SERVER_URL: 'https://github.com',
-  };
-  for (const [name, value] of Object.entries({ 'api-key': 'key', ...inputs })) {
-    env[`INPUT_${name.toUpperCase()}`] = value;
-  }
-  return readConfig(env, { mask: jest.fn() });
+  return readConfig(actionEnv({ 'api-key': 'key', ...inputs }), { mask: jest.fn() });
 }
 
 function problems(inputs: Record<string, string>) {

@@ -1,6 +1,7 @@
 /**
  * Shared fakes for unit and integration tests (test-only code lives here, not in src/): a
- * clock whose sleep takes no time, a logger that records, a GitHub context.
+ * clock whose sleep takes no time, a logger that records, a GitHub context, the environment
+ * the runner gives a step.
  */
 import type { ControlPlane } from '../../src/api/client.js';
 import type { Deployment } from '../../src/api/schemas.js';
@@ -126,4 +127,24 @@ export function deploymentFixture(overrides: Partial<Deployment> = {}): Deployme
     active_revision_id: 'rev-1',
     ...overrides,
   };
+}
+
+/**
+ * The environment of a step on a push to main with these inputs, as the runner passes them
+ * (`INPUT_<NAME>`, the dash kept); `vars` adds or replaces variables.
+ */
+export function actionEnv(
+  inputs: Record<string, string>,
+  vars: Record<string, string> = {},
+): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    GITHUB_EVENT_NAME: 'push',
+    GITHUB_REF: 'refs/heads/main',
+    GITHUB_SHA: 'c0ffee',
+    GITHUB_REPOSITORY: 'acme/agent',
+    GITHUB_SERVER_URL: 'https://github.com',
+    ...vars,
+  };
+  for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
+  return env;
 }

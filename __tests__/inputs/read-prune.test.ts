@@ -2,14 +2,9 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import type { InputProblem } from '../../src/inputs/config.js';
 import { readConfig } from '../../src/inputs/read.js';
+import { actionEnv } from '../helpers/fakes.js';
 
 function read(inputs: Record<string, string>) {
-  const env: NodeJS.ProcessEnv = {
-    GITHUB_EVENT_NAME: 'schedule',
-    GITHUB_REF: 'refs/heads/main',
-    GITHUB_REPOSITORY: 'acme/agent',
-    GITHUB_SERVER_URL: 'https://github.com',
-  };
   const all = {
     'api-key': 'lsv2_pt_prune_inputs_key',
     command: 'prune',
@@ -17,7 +12,7 @@ function read(inputs: Record<string, string>) {
     'github-token': 'ghs_token_for_prune',
     ...inputs,
   };
-  for (const [name, value] of Object.entries(all)) env[`INPUT_${name.toUpperCase()}`] = value;
+  const env = actionEnv(all, { GITHUB_EVENT_NAME: 'schedule' });
   return readConfig(env, { mask: jest.fn<(value: string) => void>() });
 }
 

@@ -1,5 +1,6 @@
 /** `tests` and `tests-feedback-key`: the tests file is an input, checked before any request. */
 import { afterAll, describe, expect, it } from '@jest/globals';
+import { actionEnv } from '../helpers/fakes.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,20 +15,8 @@ writeFileSync(
 );
 
 function env(inputs: Record<string, string>): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = {
-    GITHUB_EVENT_NAME: 'push',
-    GITHUB_REF: 'refs/heads/main',
-    GITHUB_REPOSITORY: 'acme/agent',
-    GITHUB_WORKSPACE: workspace,
-  };
-  for (const [name, value] of Object.entries({
-    'api-key': 'lsv2_key_1234',
-    name: 'my-agent',
-    ...inputs,
-  })) {
-    out[`INPUT_${name.toUpperCase()}`] = value;
-  }
-  return out;
+  const all = { 'api-key': 'lsv2_key_1234', name: 'my-agent', ...inputs };
+  return actionEnv(all, { GITHUB_WORKSPACE: workspace });
 }
 
 const mask = () => undefined;

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DeployConfig, InputProblem } from '../../src/inputs/config.js';
 import { readConfig } from '../../src/inputs/read.js';
+import { actionEnv } from '../helpers/fakes.js';
 import { defaultOf, INPUTS, type InputName, type InputSpec } from '../../src/inputs/spec.js';
 import { CONTRACT_INPUTS } from '../helpers/contract.js';
 
@@ -17,18 +18,7 @@ type Inputs = Record<string, string>;
 type Vars = Record<string, string>;
 
 function envOf(inputs: Inputs, vars: Vars = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {
-    GITHUB_EVENT_NAME: 'push',
-    GITHUB_REF: 'refs/heads/main',
-    GITHUB_SHA: 'c0ffee',
-    GITHUB_REPOSITORY: 'acme/agent',
-    GITHUB_SERVER_URL: 'https://github.com',
-    ...vars,
-  };
-  for (const [name, value] of Object.entries({ 'api-key': KEY, name: 'my-agent', ...inputs })) {
-    env[`INPUT_${name.toUpperCase()}`] = value;
-  }
-  return env;
+  return actionEnv({ 'api-key': KEY, name: 'my-agent', ...inputs }, vars);
 }
 
 function read(inputs: Inputs = {}, vars: Vars = {}) {
