@@ -3,7 +3,7 @@
  * client's tests read them through real answers; here the two list shapes, built by one helper.
  */
 import { describe, expect, it } from '@jest/globals';
-import * as z from 'zod/mini';
+import * as z from 'zod';
 import { DeploymentsListSchema, RevisionsListSchema } from '../../src/api/schemas.js';
 
 const revision = {

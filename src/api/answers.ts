@@ -5,7 +5,7 @@
  * validation error (never their `input`, which can echo secret values). Also: every page of a
  * list (`listAll`).
  */
-import * as z from 'zod/mini';
+import * as z from 'zod';
 import { ActionError, ApiError } from '../lib/errors.js';
 import { isRecord } from '../lib/text.js';
 import { withoutCredentials } from '../lib/outputs.js';
@@ -177,7 +177,7 @@ export function maskDeploymentSecrets(body: unknown, mask: (value: string) => vo
  * mismatch names up to three field paths and types (`resources.0.status: expected string, got
  * a number`), never values.
  */
-export function parseAnswer<S extends z.ZodMiniType>(
+export function parseAnswer<S extends z.ZodType>(
   schema: S,
   { status, text }: { status: number; text: string },
   ctx: ErrorContext,

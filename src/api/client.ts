@@ -4,7 +4,7 @@
  * before anyone reads it: masks every secret value and URL credential of a deployment in it,
  * checks its shape against `schemas.ts`, and turns a failure into advice (all in `answers.ts`).
  */
-import type * as z from 'zod/mini';
+import type * as z from 'zod';
 import { ActionError, ApiError } from '../lib/errors.js';
 import { redact, setSecret } from '../lib/untrusted.js';
 import {
@@ -337,7 +337,7 @@ export class ControlPlaneClient {
   }
 
   /** The answer (sent now unless given) of an `ok` status, read by `parseAnswer`. */
-  private async json<S extends z.ZodMiniType>(
+  private async json<S extends z.ZodType>(
     schema: S,
     ok: number[],
     call: Call,

@@ -2,13 +2,12 @@
  * Shapes of the control-plane API (LangSmith Deployment, `/v2`), written from its published
  * OpenAPI description. Responses are validated loosely: extra fields are kept, required ones
  * must be there, and enums the action only reports (statuses) are plain strings so that a
- * value the platform adds later does not break a deploy.
- *
- * `zod/mini` rather than `zod`: same checks, a smaller share of the bundle.
+ * value the platform adds later does not break a deploy. One `zod` flavour in the whole action
+ * (the classic API): the tests file is checked with it too, so `zod/mini` would only add a copy.
  */
-import * as z from 'zod/mini';
+import * as z from 'zod';
 
-const nullableString = z.optional(z.nullable(z.string()));
+const nullableString = z.string().nullish();
 
 const SecretSchema = z.looseObject({ name: z.string(), value: z.string() });
 
@@ -16,11 +15,11 @@ const SourceConfigSchema = z.looseObject({
   integration_id: nullableString,
   repo_url: nullableString,
   deployment_type: nullableString,
-  build_on_push: z.optional(z.nullable(z.boolean())),
+  build_on_push: z.boolean().nullish(),
   custom_url: nullableString,
-  resource_spec: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
+  resource_spec: z.record(z.string(), z.unknown()).nullish(),
   listener_id: nullableString,
-  listener_config: z.optional(z.nullable(z.looseObject({ k8s_namespace: nullableString }))),
+  listener_config: z.looseObject({ k8s_namespace: nullableString }).nullish(),
 });
 
 const SourceRevisionConfigSchema = z.looseObject({
@@ -41,15 +40,15 @@ export const DeploymentSchema = z.looseObject({
   created_at: z.string(),
   updated_at: z.string(),
   status: z.string(),
-  latest_revision_id: z.nullable(z.string()),
-  active_revision_id: z.optional(z.nullable(z.string())),
+  latest_revision_id: z.string().nullable(),
+  active_revision_id: z.string().nullish(),
   /** The agent server's URL as LangSmith Cloud fills it (`source_config.custom_url` wins). */
   url: nullableString,
 });
 export type Deployment = z.infer<typeof DeploymentSchema>;
 
 /** A page of a list: its items, and the offset the next page starts at. */
-const listOf = <T extends z.ZodMiniType>(item: T) =>
+const listOf = <T extends z.ZodType>(item: T) =>
   z.looseObject({ resources: z.array(item), offset: z.number() });
 
 export const DeploymentsListSchema = listOf(DeploymentSchema);
@@ -78,7 +77,7 @@ export type RevisionsList = z.infer<typeof RevisionsListSchema>;
  */
 export const RevisionLogsSchema = z.looseObject({
   logs: z.array(z.unknown()),
-  next_offset: z.optional(z.nullable(z.union([z.string(), z.number()]))),
+  next_offset: z.union([z.string(), z.number()]).nullish(),
 });
 export type RevisionLogs = z.infer<typeof RevisionLogsSchema>;
 
@@ -94,8 +93,8 @@ export const HTTPValidationErrorSchema = z.looseObject({
 });
 /** `POST /v2/deployments/{id}/upload-url`: a signed URL and the object path to build from. */
 export const UploadTargetSchema = z.looseObject({
-  upload_url: z.string().check(z.minLength(1)),
-  object_path: z.string().check(z.minLength(1)),
+  upload_url: z.string().min(1),
+  object_path: z.string().min(1),
 });
 export type UploadTarget = z.infer<typeof UploadTargetSchema>;
 

@@ -4,7 +4,7 @@
  * revision was superseded, `error` on cancellation. Best effort: nothing here throws; a
  * missing permission is one warning, after which the object stops calling GitHub.
  */
-import * as z from 'zod/mini';
+import * as z from 'zod';
 import { httpUrl, truncate } from '../lib/text.js';
 import { collapseWhitespace, redact } from '../lib/untrusted.js';
 import {
@@ -27,7 +27,7 @@ type StatusDetails = { environmentUrl?: string; description?: string };
 const MAX_DEPLOYMENT_PAGES = 10;
 /** The payload key under which a GitHub deployment records the LangSmith deployment's ID. */
 const PAYLOAD_KEY = 'langsmith_deployment_id';
-const Payload = z.object({ [PAYLOAD_KEY]: z.string().check(z.minLength(1)) });
+const Payload = z.object({ [PAYLOAD_KEY]: z.string().min(1) });
 
 const GITHUB_DEPLOYMENT: SideEffect = {
   title: 'GitHub deployment not updated',

@@ -12,7 +12,7 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import * as z from 'zod/mini';
+import * as z from 'zod';
 import { inert } from '../lib/untrusted.js';
 import {
   connectGithub,
@@ -33,7 +33,7 @@ const CompareFiles = z.array(
   z.object({
     filename: z.string(),
     status: z.string(),
-    previous_filename: z.catch(z.optional(z.string()), undefined),
+    previous_filename: z.string().optional().catch(undefined),
   }),
 );
 /** One changed file as GitHub lists it (`previous_filename`: where a rename came from). */
