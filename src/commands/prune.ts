@@ -13,13 +13,21 @@
  * 6. One summary table; output `deleted` (names).
  */
 import { listAll } from '../api/answers.js';
-import { errorMessage, truncate } from '../lib/text.js';
+import { errorMessage } from '../lib/text.js';
 import { BULK_DELETE_LIMIT } from '../api/bulk-delete.js';
 import type { Deployment } from '../api/schemas.js';
 import { ActionError, CancelledError } from '../lib/errors.js';
 import { deactivate, fail, type RunContext } from './context.js';
 import type { PruneConfig } from '../inputs/config.js';
-import { codeFence, codeSpan, escapeMarkdown, markdownLink } from '../report/markdown.js';
+import {
+  actionLabel,
+  isFailed,
+  isRemoved,
+  renderPruneSummary,
+  stateLabel,
+  type PruneAction,
+  type PruneRow,
+} from '../report/prune.js';
 import { readPullStates, type PullState } from '../github/reads.js';
 import { fillTemplate, listFilter, matchTemplate, type NameTemplate } from '../inputs/validate.js';
 import { appendStepSummary, inert, redact } from '../lib/untrusted.js';
@@ -244,108 +252,7 @@ async function deactivateEnvironments(ctx: RunContext, rows: PruneRow[], templat
   }
 }
 
-// The pure part: which preview to delete for which pull-request state, and the summary table.
-
-/** What was done with a row; the labels with `%s` require a `reason`. */
-type Kind = keyof typeof ACTION_LABELS;
-type WithReason = {
-  [K in Kind]: (typeof ACTION_LABELS)[K] extends `${string}%s${string}` ? K : never;
-}[Kind];
-type PruneAction =
-  { kind: Exclude<Kind, WithReason>; reason?: never } | { kind: WithReason; reason: string };
-
-export interface PruneRow {
-  name: string;
-  id: string;
-  pr: number;
-  state: PullState;
-  action: PruneAction;
-}
-
 /** Delete for closed, merged and missing pull requests; keep open ones and unknown states. */
 export function shouldDelete(state: PullState): boolean {
   return state.kind === 'closed' || state.kind === 'merged' || state.kind === 'missing';
-}
-
-/** Whether the row's deployment is gone (or, in a dry run, would be). */
-export function isRemoved(action: PruneAction): boolean {
-  return ['deleted', 'already_gone', 'would_delete'].includes(action.kind);
-}
-
-export function isFailed(action: PruneAction): boolean {
-  return ['delete_failed', 'delete_unconfirmed', 'pending'].includes(action.kind);
-}
-
-function stateLabel(state: PullState): string {
-  return state.kind === 'missing' ? 'does not exist' : state.kind;
-}
-
-/** Each action on a row, in words; `%s` stands for the action's reason. */
-const ACTION_LABELS = {
-  kept: 'kept', // the pull request is open
-  kept_unknown: 'kept: the pull request could not be read (%s)', // never delete on doubt
-  kept_not_ours: "kept: not provably this repository's (%s)", // see `keepWhatIsNotOurs`
-  would_delete: 'would be deleted (dry run)',
-  pending: 'not deleted: the run stopped before', // to be deleted, but the run stopped first
-  deleted: 'deleted',
-  already_gone: 'deleted (it was already gone)', // the control plane no longer had it
-  delete_failed: 'delete failed: %s',
-  delete_unconfirmed: 'not confirmed deleted: %s', // the bulk answer did not say
-} as const;
-
-/** The action's label; `escape` applies to its reason only (`escapeMarkdown` in the table). */
-function actionLabel({ kind, reason }: PruneAction, escape = (text: string) => text): string {
-  return ACTION_LABELS[kind].replace('%s', () => escape(reason ?? ''));
-}
-
-interface PruneSummaryInput {
-  template: string;
-  rows: readonly PruneRow[];
-  dryRun: boolean;
-  /** `<server>/<owner>/<repo>`: PR links are `<this>/pull/<n>`. */
-  repositoryUrl: string;
-  /** A failure that stopped the run (already redacted). */
-  error?: string;
-  warnings?: readonly string[];
-}
-
-/** The step summary of a prune run. Names, titles and reasons are escaped. */
-export function renderPruneSummary(input: PruneSummaryInput): string {
-  const { rows, dryRun } = input;
-  const removed = rows.filter((r) => isRemoved(r.action)).length;
-  const failed = rows.filter((r) => isFailed(r.action)).length;
-  const kept = rows.length - removed - failed;
-  const icon = input.error || failed > 0 ? '❌' : '🧹';
-  const parts = [
-    `### ${icon} Prune previews ${codeSpan(input.template)}${dryRun ? ' (dry run: nothing changed)' : ''}`,
-    rows.length === 0
-      ? input.error
-        ? ''
-        : `No deployment matches ${codeSpan(input.template)}.`
-      : `${rows.length} matching deployment${rows.length === 1 ? '' : 's'}: ${removed} ` +
-        `${dryRun ? 'would be deleted' : 'deleted'}, ${kept} kept${failed ? `, ${failed} not deleted (failed)` : ''}.`,
-  ];
-  if (rows.length > 0) {
-    const table = ['| Deployment | PR | State | Action |', '|---|---|---|---|'];
-    for (const row of rows) {
-      const url = `${input.repositoryUrl.replace(/\/+$/, '')}/pull/${row.pr}`;
-      const prTitle = 'title' in row.state && row.state.title ? row.state.title : '';
-      const pr =
-        markdownLink(`#${row.pr}`, url, { inTable: true }) +
-        (prTitle ? ` ${escapeMarkdown(truncate(prTitle, 80))}` : '');
-      const action = actionLabel(row.action, escapeMarkdown);
-      table.push(
-        `| ${codeSpan(row.name, { inTable: true })} | ${pr} | ${stateLabel(row.state)} | ` +
-          `${isFailed(row.action) ? `**${action}**` : action} |`,
-      );
-    }
-    parts.push(table.join('\n'));
-  }
-  if (input.error) parts.push(`#### Error\n\n${codeFence(input.error)}`);
-  if (input.warnings?.length) {
-    parts.push(
-      `#### Warnings\n\n${input.warnings.map((w) => `- ⚠️ ${escapeMarkdown(w)}`).join('\n')}`,
-    );
-  }
-  return parts.filter((p) => p.trim() !== '').join('\n\n') + '\n';
 }
