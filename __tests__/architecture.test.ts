@@ -56,7 +56,6 @@ const COVERED_ELSEWHERE: Readonly<Record<string, string>> = {
   'src/preflight/graphs.ts': '__tests__/preflight/index.test.ts',
   'src/preflight/keys.ts': '__tests__/preflight/index.test.ts',
   'src/commands/context.ts': '__tests__/commands/prune.test.ts',
-  'src/commands/deploy.ts': '__tests__/e2e/deploy.test.ts',
   'src/commands/delete.ts': '__tests__/e2e/delete.test.ts',
   'src/deployment/upload/source-files.ts': '__tests__/deployment/upload/archive.test.ts',
   'src/api/answers.ts': '__tests__/api/client.test.ts',

@@ -22,7 +22,7 @@ import {
 import { Deadline, systemClock, type Clock } from './lib/time.js';
 
 /** How long after SIGINT/SIGTERM the process exits, whatever is still running. */
-const CANCEL_GRACE_MS = 1500;
+export const CANCEL_GRACE_MS = 1500;
 
 export async function execute(config: Config, clock: Clock = systemClock): Promise<number> {
   // The budget starts at process start, so it bounds the lookup and create too.

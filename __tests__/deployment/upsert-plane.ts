@@ -136,7 +136,7 @@ export class FakePlane implements ControlPlane {
   private revisions = 0;
   private ids = 0;
 
-  constructor(private readonly clock: FakeClock) {}
+  constructor(protected readonly clock: FakeClock) {}
 
   /** Absent until `offerRevisions`: the upsert then PATCHes, as with an older install. */
   createRevision?: (id: string, body: RevisionCreateRequest) => Promise<Revision | 404 | 405>;
@@ -307,7 +307,7 @@ export class FakePlane implements ControlPlane {
   listRevisions(): Promise<RevisionsList> {
     throw new Error('listRevisions is not used by the upsert');
   }
-  getRevision(): Promise<Revision> {
+  getRevision(_id: string, _revisionId: string): Promise<Revision> {
     throw new Error('getRevision is not used by the upsert');
   }
   getRevisionLogs(): Promise<RevisionLogs | undefined> {

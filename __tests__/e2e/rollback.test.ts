@@ -236,7 +236,8 @@ describe('rollback-on-failure', () => {
     const name = uniqueName('rb-auto');
     const { id, revisions } = seed(name, ['DEPLOYED']);
     const [v1] = revisions as [string];
-    sim.queueRevisionAgent({ healthy: false }); // the revision this run creates
+    // This run's revision refuses the health check at once, with most of `timeout` left.
+    sim.inject({ method: 'GET', path: HEALTH_PATH, kind: 'status', status: 401, times: 1 });
     const before = github.deployments.length;
     const since = mark(sim);
 
@@ -250,8 +251,6 @@ describe('rollback-on-failure', () => {
         'rollback-on-failure': 'true',
         environment: 'preview-pr-7',
         'github-token': 'ghs_test',
-        // The failing health check uses this budget up; the rollback gets its own.
-        timeout: '3',
       }),
     });
 
@@ -274,7 +273,7 @@ describe('rollback-on-failure', () => {
     expect(message).toContain(
       `Revision ${bad} of '${name}' reached DEPLOYED but failed its checks`,
     );
-    expect(message).toMatch(/\/ok did not answer \{"ok": true\}/);
+    expect(message).toMatch(/\/ok failed: the agent server refused the API key \(HTTP 401\)/);
     expect(message).toContain(`revision ${v1}, which was live before this run, serves again`);
     expect(message).toContain(`as new revision ${replay}, DEPLOYED, health check passed`);
     expect(warnings(r).map((w) => w.props)).toContain('title=Rolling back');
@@ -299,23 +298,26 @@ describe('rollback-on-failure', () => {
     const [v1] = revisions as [string];
     sim.queueRevisionAgent({ healthy: false }); // the revision this run creates
     sim.queueRevisionAgent({ healthy: false }); // the other run's, failing too
-    // While this run's health check fails, another run asks for a newer revision.
+    // While this run's health check fails (at once: 401), another run asks for a newer revision.
     let other: Promise<number> | undefined;
+    let answered = false;
     sim.inject({
       method: 'GET',
       path: HEALTH_PATH,
       kind: 'rewrite',
+      times: 1000,
+      // 503 until the other run's PATCH is answered, then 401: the check fails at once.
       rewrite: (response) => {
         other ??= fetch(`${sim.url}/v2/deployments/${id}`, {
           method: 'PATCH',
           headers: { 'x-api-key': sim.apiKey, 'content-type': 'application/json' },
           body: JSON.stringify({ source_revision_config: { repo_ref: 'main' } }),
-        }).then((r) => r.status);
-        return response;
+        }).then((r) => ((answered = true), r.status));
+        return answered ? { ...response, status: 401 } : response;
       },
     });
     const since = mark(sim);
-    const r = await deploy(name, { timeout: '3' });
+    const r = await deploy(name);
     expectExit(r, 1);
     expect(await other).toBe(200);
     const mine = r.outputs['revision-id']!;
@@ -326,7 +328,7 @@ describe('rollback-on-failure', () => {
     expect(r.outputs['rolled-back-to']).toBeUndefined();
     expect(errors(r)).toHaveLength(1);
     const message = errors(r)[0]!.message;
-    expect(message).toMatch(/\/ok did not answer \{"ok": true\}/);
+    expect(message).toMatch(/\/ok failed: the agent server refused the API key/);
     expect(message).toContain(
       `No rollback (\`rollback-on-failure\`): a newer revision (${newest}) has taken over the deployment since this run requested revision ${mine}`,
     );
@@ -395,14 +397,14 @@ describe('rollback-on-failure', () => {
     const name = uniqueName('rb-fails');
     const { revisions } = seed(name, ['DEPLOYED']);
     const [v1] = revisions as [string];
-    sim.queueRevisionAgent({ healthy: false });
+    sim.inject({ method: 'GET', path: HEALTH_PATH, kind: 'status', status: 401, times: 1 });
     sim.queueTimeline(SHORT_TIMELINE); // this run's revision
     sim.queueTimeline([
       { status: 'QUEUED', durationMs: 30 },
       { status: 'DEPLOY_FAILED', durationMs: 0 },
     ]); // the replay of v1
 
-    const r = await deploy(name, { timeout: '2' });
+    const r = await deploy(name);
 
     expectExit(r, 1);
     expect(errors(r)).toHaveLength(1);
@@ -413,6 +415,28 @@ describe('rollback-on-failure', () => {
       ),
     );
     expect(r.summary).toContain('| Rollback | **failed** |');
+  });
+
+  it('starts no rollback when the failed check used the timeout up, naming command: rollback', async () => {
+    const name = uniqueName('rb-late');
+    const { id, revisions } = seed(name, ['DEPLOYED']);
+    const [v1] = revisions as [string];
+    sim.queueRevisionAgent({ healthy: false }); // its health check retries until `timeout`
+    const since = mark(sim);
+
+    const r = await deploy(name, { timeout: '3' });
+
+    expectExit(r, 1);
+    expect(byRoute(since.since(), 'POST', REDEPLOY_PATH)).toEqual([]);
+    expect(r.outputs['rolled-back-to']).toBeUndefined();
+    expect(errors(r)).toHaveLength(1);
+    const message = errors(r)[0]!.message;
+    expect(message).toMatch(/\/ok did not answer \{"ok": true\}/);
+    expect(message).toMatch(
+      /No rollback \(`rollback-on-failure`\): only \S+ s of `timeout` \(3 s\) were left, too little/,
+    );
+    expect(message).toContain(`roll back with \`command: rollback\``);
+    expect(live(id)).not.toBe(v1);
   });
 
   it('does not roll back a revision that fails to build: the old one still serves', async () => {

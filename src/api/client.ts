@@ -46,6 +46,8 @@ export const USER_AGENT = 'langgraph-deploy-action/1 (+GitHub Action)';
  */
 export type ControlPlane = Omit<ControlPlaneClient, OptionalCalls | CommandCalls> &
   Partial<Pick<ControlPlaneClient, OptionalCalls>>;
+/** What the commands hold: every call a step makes, and theirs. */
+export type CommandClient = ControlPlane & Pick<ControlPlaneClient, CommandCalls>;
 type OptionalCalls = 'interruptRevision' | 'createRevision' | 'requestUploadUrl';
 type CommandCalls = 'redeployRevision' | 'deleteDeployments';
 

@@ -6,7 +6,7 @@
  */
 import { errorMessage } from '../lib/text.js';
 import type { BaseConfig } from '../inputs/config.js';
-import type { ControlPlaneClient } from '../api/client.js';
+import type { CommandClient } from '../api/client.js';
 import type { Deployment } from '../api/schemas.js';
 import { ActionError } from '../lib/errors.js';
 import type { HttpContext } from '../api/http/request.js';
@@ -39,7 +39,7 @@ export interface RunContext<C extends BaseConfig = BaseConfig> extends RunBasics
   config: C;
   signal: AbortSignal;
   http: HttpContext;
-  client: ControlPlaneClient;
+  client: CommandClient;
   state: RunState;
   /** Sets an output at once (so later steps have it even if the run fails) and records it. */
   output(name: string, value: string | boolean | undefined): void;

@@ -4,13 +4,13 @@
  * redeploy, a new revision replaying the old one's source, followed and health-checked).
  */
 import { listAll } from '../api/answers.js';
-import { ControlPlaneClient, type ControlPlane } from '../api/client.js';
+import type { ControlPlane } from '../api/client.js';
 import type { Deployment, Revision } from '../api/schemas.js';
 import { revisionStatus } from '../deployment/revision-status.js';
 import { withRevision, writeOnce } from '../deployment/upsert.js';
 import { lookupTarget } from '../deployment/target.js';
 import { ActionError, CancelledError } from '../lib/errors.js';
-import { errorMessage } from '../lib/text.js';
+import { errorMessage, formatSeconds as seconds } from '../lib/text.js';
 import {
   agentUrlOf,
   finish,
@@ -26,9 +26,7 @@ import {
 import type { GithubDeployment } from '../github/github-deployment.js';
 import type { RollbackReport } from '../report/record.js';
 import type { DeployConfig, RollbackConfig } from '../inputs/config.js';
-import { INPUT_NAMES as inputs } from '../inputs/spec.js';
 import { inert } from '../lib/untrusted.js';
-import { Deadline } from '../lib/time.js';
 import { verifyDeployment } from '../verify/index.js';
 
 export async function runRollback(ctx: RunContext<RollbackConfig>): Promise<number> {
@@ -145,9 +143,10 @@ async function finishRollback(
 
 /**
  * `rollback-on-failure: true` and this run's revision failed a check after DEPLOYED: serve the
- * one live before the write again (none when this run created the deployment) with a `timeout`
- * budget of its own (the check may have used the run's up), check its health, and fail the
- * step with one message naming both revisions and why (thrown: the flow reports it).
+ * one live before the write again (none when this run created the deployment) within what is
+ * left of the run's one `timeout` (with less than `rollbackMinMs` left it does not start one,
+ * and says so), check its health, and fail the step with one message naming both revisions and
+ * why (thrown: the flow reports it).
  */
 export async function rollBackAfterFailedChecks(
   ctx: RunContext<DeployConfig>,
@@ -184,10 +183,16 @@ export async function rollBackAfterFailedChecks(
     );
   }
 
-  const deadline = Deadline.fromSeconds(ctx.clock, config.timeoutSeconds);
-  const http = { ...ctx.http, deadline };
-  const { controlPlaneUrl: baseUrl, apiKey, workspaceId } = config;
-  const client = new ControlPlaneClient({ baseUrl, apiKey, workspaceId, http, inputs });
+  const left = ctx.deadline.remainingMs();
+  if (left < rollbackMinMs(config)) {
+    return notRolledBack(
+      `only ${seconds(left)} of \`timeout\` (${config.timeoutSeconds} s) were left, too little to ` +
+        `redeploy revision ${inert(previous, 100)} and follow it (at least ` +
+        `${seconds(rollbackMinMs(config))}). Revision ${inert(failedRevisionId, 100)} of ${name} ` +
+        'stays live: roll back with `command: rollback`, or raise `timeout`.',
+    );
+  }
+  const { client } = ctx;
   // Touch only what this run owns: when another run has requested a newer revision since (or
   // that cannot be made sure of), the deployment is that run's now, and serving the old
   // revision again would undo its work.
@@ -213,14 +218,14 @@ export async function rollBackAfterFailedChecks(
   logger.warning(
     `Revision ${inert(failedRevisionId, 100)} of ${name} is DEPLOYED but failed its checks; ` +
       `rolling back to revision ${inert(previous, 100)}, which was live before this run ` +
-      `(\`rollback-on-failure\`, with a budget of ${config.timeoutSeconds} s of its own).`,
+      `(\`rollback-on-failure\`, within the ${seconds(left)} left of \`timeout\`).`,
     { title: 'Rolling back' },
   );
   await ghDeployment?.setStatus('in_progress', {
     description: `Checks failed; rolling back to revision ${inert(previous, 100)}`,
   });
 
-  const problem = await serveAgain({ ...ctx, client, http, deadline }, deployment, record, false);
+  const problem = await serveAgain(ctx, deployment, record, false);
   record.outcome = problem === undefined ? 'restored' : 'failed';
   const failed =
     `Revision ${inert(failedRevisionId, 100)} of ${name} reached DEPLOYED but failed its ` +
@@ -249,6 +254,14 @@ export async function rollBackAfterFailedChecks(
       'Rollback failed',
     ),
   );
+}
+
+/**
+ * Below this much of `timeout` left, `rollback-on-failure` starts no redeploy: the redeploy call
+ * and two status checks at `poll-interval` must fit, and never less than 10 s.
+ */
+export function rollbackMinMs(config: Pick<DeployConfig, 'pollIntervalSeconds'>): number {
+  return Math.max(10_000, 2 * config.pollIntervalSeconds * 1000);
 }
 
 /** Every revision of a deployment (all pages), in the order the control plane lists them. */
