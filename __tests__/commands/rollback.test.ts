@@ -1,11 +1,8 @@
 /**
- * Rollback, unit level: its inputs, the choice of the revision to serve again, paging of the
- * revisions list, and how the reports show a rollback.
+ * Rollback, unit level: its inputs and how the reports show a rollback (the choice of the
+ * revision to serve again: `__tests__/deployment/target.test.ts`).
  */
 import { describe, expect, it, jest } from '@jest/globals';
-import { listAllRevisions, pickRollbackTarget } from '../../src/commands/rollback.js';
-import type { ControlPlane } from '../../src/api/client.js';
-import type { Revision, RevisionsList } from '../../src/api/schemas.js';
 import { readConfig } from '../../src/inputs/read.js';
 import { actionEnv } from '../helpers/fakes.js';
 import {
@@ -72,93 +69,6 @@ describe('rollback inputs', () => {
     expect(result.ok && result.notes).toEqual([
       expect.stringMatching(/`rollback-to` applies only/),
     ]);
-  });
-});
-
-let seq = 0;
-function revision(status: string, createdAt: string, id = `rev-${++seq}`): Revision {
-  return {
-    id,
-    status,
-    created_at: createdAt,
-    updated_at: createdAt,
-    source: 'github',
-    source_revision_config: {},
-  };
-}
-
-describe('pickRollbackTarget', () => {
-  const live = revision('DEPLOYED', '2026-01-05T00:00:00Z', 'live');
-  const older = revision('DEPLOYED', '2026-01-03T00:00:00Z', 'older');
-  const newer = revision('DEPLOYED', '2026-01-04T00:00:00Z', 'newer');
-  const failed = revision('BUILD_FAILED', '2026-01-06T00:00:00Z', 'failed');
-
-  it('picks the newest DEPLOYED revision by created_at other than the live one', () => {
-    // Listed in an order that is not by date: the choice must not depend on it.
-    const picked = pickRollbackTarget([older, failed, live, newer], 'live', undefined, "'a'");
-    expect(picked).toEqual({ revision: newer, alreadyLive: false });
-  });
-
-  it('says so when no other revision reached DEPLOYED', () => {
-    expect(() => pickRollbackTarget([failed, live], 'live', undefined, "'a'")).toThrow(
-      /no revision to roll back to.*other than the live one \(live\).*Nothing was redeployed/,
-    );
-  });
-
-  it('serves rollback-to when it is a DEPLOYED revision of the deployment', () => {
-    const picked = pickRollbackTarget([live, newer, older], 'live', 'OLDER', "'a'");
-    expect(picked).toEqual({ revision: older, alreadyLive: false });
-  });
-
-  it('refuses an unknown rollback-to and one that never reached DEPLOYED', () => {
-    expect(() => pickRollbackTarget([live, older], 'live', UUID, "'a'")).toThrow(
-      new RegExp(`rollback-to\` names revision ${UUID}, which is not one of the 2 revisions`),
-    );
-    expect(() => pickRollbackTarget([live, failed], 'live', 'failed', "'a'")).toThrow(
-      /is BUILD_FAILED: only a revision that reached DEPLOYED/,
-    );
-  });
-
-  it('marks a rollback-to that is already live', () => {
-    expect(pickRollbackTarget([live, older], 'live', 'live', "'a'")).toEqual({
-      revision: live,
-      alreadyLive: true,
-    });
-  });
-});
-
-describe('listAllRevisions', () => {
-  function planeOf(pages: (offset: number) => RevisionsList) {
-    const calls: { limit?: number; offset?: number }[] = [];
-    const plane = {
-      listRevisions: async (_id: string, query: { limit?: number; offset?: number }) => {
-        calls.push(query);
-        return pages(query.offset ?? 0);
-      },
-    } as unknown as ControlPlane;
-    return { plane, calls };
-  }
-
-  it('follows every page until a short one', async () => {
-    const all = Array.from({ length: 230 }, () => revision('DEPLOYED', '2026-01-01T00:00:00Z'));
-    const { plane, calls } = planeOf((offset) => {
-      const resources = all.slice(offset, offset + 100);
-      return { resources, offset: offset + resources.length };
-    });
-    const listed = await listAllRevisions(plane, 'd');
-    expect(listed).toEqual(all);
-    expect(calls.map((c) => c.offset)).toEqual([0, 100, 200]);
-  });
-
-  it('stops when the offset does not advance, and errors past 50 full pages', async () => {
-    const page = Array.from({ length: 100 }, () => revision('DEPLOYED', '2026-01-01T00:00:00Z'));
-    const stuck = planeOf(() => ({ resources: page, offset: 0 }));
-    expect(await listAllRevisions(stuck.plane, 'd')).toHaveLength(100);
-    expect(stuck.calls).toHaveLength(1);
-
-    const endless = planeOf((offset) => ({ resources: page, offset: offset + 100 }));
-    await expect(listAllRevisions(endless.plane, 'd')).rejects.toThrow(/more than 50 pages/);
-    expect(endless.calls).toHaveLength(50);
   });
 });
 

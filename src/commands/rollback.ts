@@ -3,12 +3,9 @@
  * DEPLOYED but failed its checks: both serve an earlier revision again (`serveAgain`: the
  * redeploy, a new revision replaying the old one's source, followed and health-checked).
  */
-import { listAll } from '../api/answers.js';
-import type { ControlPlane } from '../api/client.js';
-import type { Deployment, Revision } from '../api/schemas.js';
-import { revisionStatus } from '../deployment/revision-status.js';
+import type { Deployment } from '../api/schemas.js';
 import { withRevision, writeOnce } from '../deployment/upsert.js';
-import { lookupTarget } from '../deployment/target.js';
+import { listAllRevisions, lookupTarget, pickRollbackTarget } from '../deployment/target.js';
 import { ActionError, CancelledError } from '../lib/errors.js';
 import { errorMessage, formatSeconds as seconds } from '../lib/text.js';
 import {
@@ -262,67 +259,6 @@ export async function rollBackAfterFailedChecks(
  */
 export function rollbackMinMs(config: Pick<DeployConfig, 'pollIntervalSeconds'>): number {
   return Math.max(10_000, 2 * config.pollIntervalSeconds * 1000);
-}
-
-/** Every revision of a deployment (all pages), in the order the control plane lists them. */
-export function listAllRevisions(client: ControlPlane, id: string): Promise<Revision[]> {
-  return listAll(
-    (query) => client.listRevisions(id, query),
-    `the revisions of deployment ${inert(id, 100)}`,
-    'Give the revision to serve in `rollback-to`, or report this.',
-    `/v2/deployments/${id}/revisions`,
-  );
-}
-
-/**
- * The revision `command: rollback` serves: `rollbackTo` when given (it must be a revision of
- * this deployment that reached DEPLOYED), else the newest by `created_at` that reached
- * DEPLOYED other than the live one. No such revision is an error.
- */
-export function pickRollbackTarget(
-  revisions: readonly Revision[],
-  activeRevisionId: string | null | undefined,
-  rollbackTo: string | undefined,
-  deploymentLabel: string,
-): { revision: Revision; alreadyLive: boolean } {
-  if (rollbackTo) {
-    const wanted = rollbackTo.toLowerCase();
-    const revision = revisions.find((r) => r.id.toLowerCase() === wanted);
-    if (!revision) {
-      throw new ActionError(
-        `Input \`rollback-to\` names revision ${rollbackTo}, which is not one of the ` +
-          `${revisions.length} revisions of deployment ${deploymentLabel}. Copy the ID from the ` +
-          '`revision-id` output of the run that deployed it, or leave `rollback-to` empty to ' +
-          'serve the newest earlier revision that reached DEPLOYED. Nothing was redeployed.',
-        'Nothing to roll back to',
-      );
-    }
-    if (revisionStatus(revision.status).outcome !== 'deployed') {
-      throw new ActionError(
-        `Revision ${inert(revision.id, 100)} (input \`rollback-to\`) of deployment ${deploymentLabel} is ` +
-          `${inert(revision.status, 40)}: only a revision that reached DEPLOYED can be served ` +
-          'again. Pick another one, or leave `rollback-to` empty. Nothing was redeployed.',
-        'Nothing to roll back to',
-      );
-    }
-    return { revision, alreadyLive: revision.id === activeRevisionId };
-  }
-  // Newest first; a date that does not parse sorts last; ties keep the listed order (`sort` is stable).
-  const at = (r: Revision) =>
-    Number.isNaN(Date.parse(r.created_at)) ? -Infinity : Date.parse(r.created_at);
-  const [best] = revisions
-    .filter((r) => revisionStatus(r.status).outcome === 'deployed' && r.id !== activeRevisionId)
-    .sort((a, b) => at(b) - at(a) || 0);
-  if (!best) {
-    throw new ActionError(
-      `Deployment ${deploymentLabel} has no revision to roll back to: none of its ` +
-        `${revisions.length} revisions other than the live one` +
-        (activeRevisionId ? ` (${inert(activeRevisionId, 100)})` : '') +
-        ' reached DEPLOYED. Nothing was redeployed; deploy a fixed version instead.',
-      'Nothing to roll back to',
-    );
-  }
-  return { revision: best, alreadyLive: false };
 }
 
 /**

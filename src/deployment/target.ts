@@ -1,13 +1,16 @@
 /**
  * Which deployment the inputs name, for every command: by `deployment-id` (checked against
- * `name`) or by exact `name`; and waiting for a deployment being deleted to be gone.
+ * `name`) or by exact `name`; waiting for a deployment being deleted to be gone; and which of
+ * its revisions a rollback serves again.
  */
 import type { ControlPlane } from '../api/client.js';
-import type { Deployment } from '../api/schemas.js';
+import { listAll } from '../api/answers.js';
+import type { Deployment, Revision } from '../api/schemas.js';
 import type { BaseConfig, Target } from '../inputs/config.js';
 import { ActionError, ApiError, DeadlineError } from '../lib/errors.js';
 import { inert } from '../lib/untrusted.js';
 import type { RunBasics } from '../lib/time.js';
+import { revisionStatus } from './revision-status.js';
 
 /** What finding the target and waiting for a deletion need (the upsert's context is one). */
 export type TargetContext = RunBasics & { client: ControlPlane; config: BaseConfig };
@@ -97,4 +100,65 @@ export function shortWaitMs(config: BaseConfig): number {
 /** The deployment's page in the LangSmith UI (`ui-url`). */
 export function uiUrl(config: BaseConfig, deployment: Deployment): string {
   return `${config.uiBaseUrl}/o/${deployment.tenant_id}/host/deployments/${inert(deployment.id)}`;
+}
+
+/** Every revision of a deployment (all pages), in the order the control plane lists them. */
+export function listAllRevisions(client: ControlPlane, id: string): Promise<Revision[]> {
+  return listAll(
+    (query) => client.listRevisions(id, query),
+    `the revisions of deployment ${inert(id, 100)}`,
+    'Give the revision to serve in `rollback-to`, or report this.',
+    `/v2/deployments/${id}/revisions`,
+  );
+}
+
+/**
+ * The revision `command: rollback` serves: `rollbackTo` when given (it must be a revision of
+ * this deployment that reached DEPLOYED), else the newest by `created_at` that reached
+ * DEPLOYED other than the live one. No such revision is an error.
+ */
+export function pickRollbackTarget(
+  revisions: readonly Revision[],
+  activeRevisionId: string | null | undefined,
+  rollbackTo: string | undefined,
+  deploymentLabel: string,
+): { revision: Revision; alreadyLive: boolean } {
+  if (rollbackTo) {
+    const wanted = rollbackTo.toLowerCase();
+    const revision = revisions.find((r) => r.id.toLowerCase() === wanted);
+    if (!revision) {
+      throw new ActionError(
+        `Input \`rollback-to\` names revision ${rollbackTo}, which is not one of the ` +
+          `${revisions.length} revisions of deployment ${deploymentLabel}. Copy the ID from the ` +
+          '`revision-id` output of the run that deployed it, or leave `rollback-to` empty to ' +
+          'serve the newest earlier revision that reached DEPLOYED. Nothing was redeployed.',
+        'Nothing to roll back to',
+      );
+    }
+    if (revisionStatus(revision.status).outcome !== 'deployed') {
+      throw new ActionError(
+        `Revision ${inert(revision.id, 100)} (input \`rollback-to\`) of deployment ${deploymentLabel} is ` +
+          `${inert(revision.status, 40)}: only a revision that reached DEPLOYED can be served ` +
+          'again. Pick another one, or leave `rollback-to` empty. Nothing was redeployed.',
+        'Nothing to roll back to',
+      );
+    }
+    return { revision, alreadyLive: revision.id === activeRevisionId };
+  }
+  // Newest first; a date that does not parse sorts last; ties keep the listed order (`sort` is stable).
+  const at = (r: Revision) =>
+    Number.isNaN(Date.parse(r.created_at)) ? -Infinity : Date.parse(r.created_at);
+  const [best] = revisions
+    .filter((r) => revisionStatus(r.status).outcome === 'deployed' && r.id !== activeRevisionId)
+    .sort((a, b) => at(b) - at(a) || 0);
+  if (!best) {
+    throw new ActionError(
+      `Deployment ${deploymentLabel} has no revision to roll back to: none of its ` +
+        `${revisions.length} revisions other than the live one` +
+        (activeRevisionId ? ` (${inert(activeRevisionId, 100)})` : '') +
+        ' reached DEPLOYED. Nothing was redeployed; deploy a fixed version instead.',
+      'Nothing to roll back to',
+    );
+  }
+  return { revision: best, alreadyLive: false };
 }
