@@ -6,8 +6,7 @@
 import { ApiError, CancelledError, DeadlineError } from '../lib/errors.js';
 import { parseJson } from '../api/answers.js';
 import { OutcomeUnknownError, RefusedAnswerError, request } from '../api/http/request.js';
-import { backoffCeiling, parseRetryAfter, retrying } from '../api/http/retry-policy.js';
-import type { RetryLoop } from '../api/http/retry-policy.js';
+import { backoffCeiling, DEFAULTS, parseRetryAfter, retrying } from '../api/http/retry-policy.js';
 import { formatSeconds as seconds, safeJson } from '../lib/text.js';
 import { inert, redact } from '../lib/untrusted.js';
 import type { DeployConfig } from '../inputs/config.js';
@@ -136,9 +135,12 @@ export async function healthCheck(
   requireCheckableUrl(url, 'health check');
   const okUrl = `${baseUrl(url)}/ok`;
   const { http } = ctx;
-  const base = http.baseDelayMs ?? 1000;
+  const base = http.baseDelayMs ?? DEFAULTS.baseDelayMs;
   const started = http.clock.now();
-  const requestTimeoutMs = Math.min(http.requestTimeoutMs ?? 30_000, HEALTH_REQUEST_TIMEOUT_MS);
+  const requestTimeoutMs = Math.min(
+    http.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
+    HEALTH_REQUEST_TIMEOUT_MS,
+  );
   const oneRequest = { ...http, requestTimeoutMs };
   let last = 'no answer yet';
   let attempts = 0;
@@ -151,22 +153,13 @@ export async function healthCheck(
         "revision is DEPLOYED but its agent server is not serving: check the deployment's " +
         'logs in the LangSmith UI, or raise `timeout` if it needs longer to start.',
     );
-  const loop: RetryLoop = {
-    ...http,
-    backoff: (retry) => backoffCeiling(retry, base, base * HEALTH_MAX_DELAY_FACTOR),
-    tooLate: outOfTime,
-    atDeadline: true,
-    log: (_, delay, attempt) =>
-      ctx.logger.debug(
-        `Health check: ${okUrl} answered ${last}; next try in ${seconds(delay)} ` +
-          `(attempt ${attempt + 1}).`,
-      ),
-    interrupted: () =>
-      http.signal?.aborted
-        ? new CancelledError('The run was cancelled during the health check.')
-        : undefined,
+  const call = {
+    http,
+    what: `the health check of ${okUrl}`,
+    backoff: (retry: number) => backoffCeiling(retry, base, base * HEALTH_MAX_DELAY_FACTOR),
+    outOfTime,
   };
-  return retrying<{ ok: true; attempts: number }>(loop, async (attempt) => {
+  return retrying<{ ok: true; attempts: number }>(call, async (attempt) => {
     attempts = attempt;
     try {
       const res = await request(oneRequest, {

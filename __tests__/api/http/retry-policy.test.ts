@@ -4,10 +4,11 @@ import {
   backoffCeiling,
   backoffDelay,
   retrying,
-  type RetryLoop,
+  type RetryCall,
 } from '../../../src/api/http/retry-policy.js';
+import { CancelledError, DeadlineError } from '../../../src/lib/errors.js';
 import { Deadline } from '../../../src/lib/time.js';
-import { FakeClock } from '../../helpers/fakes.js';
+import { FakeClock, recordingLogger } from '../../helpers/fakes.js';
 
 describe('backoffCeiling', () => {
   it('doubles from the base and stops at the maximum', () => {
@@ -26,21 +27,30 @@ describe('backoffCeiling', () => {
 });
 
 describe('retrying', () => {
-  function loop(clock: FakeClock, seconds: number, log: string[]): RetryLoop {
-    return {
+  function call(clock: FakeClock, seconds: number, extra: Partial<RetryCall> = {}) {
+    const logger = recordingLogger();
+    const signal = new AbortController();
+    const http = {
       clock,
       deadline: Deadline.fromSeconds(clock, seconds),
-      backoff: (retry) => 100 * 2 ** retry,
-      before: (attempt, last) => log.push(`before ${attempt} ${last}`),
-      tooLate: (last, delay, attempt) => new Error(`too late after ${last} (${delay}, ${attempt})`),
-      log: (last, delay, attempt) => log.push(`wait ${delay} after ${last} (${attempt})`),
+      logger,
+      signal: signal.signal,
     };
+    const retry: RetryCall = {
+      http,
+      what: 'GET thing 1',
+      maxAttempts: 5,
+      backoff: (n) => 100 * 2 ** n,
+      ...extra,
+    };
+    const debug = () => logger.lines.filter((l) => l.level === 'debug').map((l) => l.message);
+    return { retry, debug, cancel: () => signal.abort(new Error('the signal')) };
   }
 
   it('waits the backoff, or what the attempt named, until an attempt is done', async () => {
     const clock = new FakeClock();
-    const log: string[] = [];
-    const result = await retrying(loop(clock, 60, log), async (n) =>
+    const { retry, debug } = call(clock, 60);
+    const result = await retrying(retry, async (n) =>
       n === 1
         ? { again: 'HTTP 503' }
         : n === 2
@@ -49,35 +59,56 @@ describe('retrying', () => {
     );
     expect(result).toBe(3);
     expect(clock.sleeps).toEqual([100, 5000]);
-    expect(log).toEqual([
-      'before 1 ',
-      'wait 100 after HTTP 503 (1)',
-      'before 2 HTTP 503',
-      'wait 5000 after HTTP 429 (2)',
-      'before 3 HTTP 429',
+    expect(debug()).toEqual([
+      'Retrying GET thing 1 after HTTP 503 in 0.1 s (attempt 2 of 5)',
+      'Retrying GET thing 1 after HTTP 429 in 5 s (attempt 3 of 5)',
     ]);
   });
 
-  it('does not wait past the deadline (nor up to it with atDeadline), and stops on a throw', async () => {
+  it('does not wait past the deadline nor up to it, and stops on a throw', async () => {
     const clock = new FakeClock();
     await expect(
-      retrying(loop(clock, 1, []), async () => ({ again: 'reset', afterMs: 1001 })),
-    ).rejects.toThrow('too late after reset (1001, 1)');
+      retrying(call(clock, 1).retry, async () => ({ again: 'reset', afterMs: 1001 })),
+    ).rejects.toThrow(
+      'The `timeout` would run out before the next attempt of GET thing 1 (last: reset; next attempt in 1.0 s, 1 s left)',
+    );
     await expect(
-      retrying({ ...loop(clock, 1, []), atDeadline: false }, async (n) =>
-        n === 1 ? { again: 'reset', afterMs: 1000 } : { done: 'in time' },
+      retrying(call(clock, 1).retry, async (n) =>
+        n === 1 ? { again: 'reset', afterMs: 999 } : { done: 'in time' },
       ),
     ).resolves.toBe('in time');
+    const outOfTime = (last: string) => new Error(`out of time after ${last}`);
     await expect(
-      retrying({ ...loop(clock, 1, []), atDeadline: true }, async () => ({
+      retrying(call(clock, 1, { outOfTime }).retry, async () => ({
         again: 'reset',
         afterMs: 1000,
       })),
-    ).rejects.toThrow('too late');
+    ).rejects.toThrow('out of time after reset');
     await expect(
-      retrying(loop(clock, 60, []), async () => {
+      retrying(call(clock, 60).retry, async () => {
         throw new Error('refused');
       }),
     ).rejects.toThrow('refused');
+  });
+
+  it('owns the deadline and the cancellation, and says which call they stopped', async () => {
+    const clock = new FakeClock();
+    const spent = call(clock, 0);
+    const error = await retrying(spent.retry, async () => ({ done: 'never' })).catch((e) => e);
+    expect(error).toBeInstanceOf(DeadlineError);
+    expect(error.message).toBe(
+      'The `timeout` ran out before GET thing 1 could be sent. Raise `timeout` if the platform needs longer.',
+    );
+    const cancelled = call(clock, 60);
+    let attempts = 0;
+    const stopped = retrying(cancelled.retry, async () => {
+      attempts++;
+      cancelled.cancel(); // during the attempt: the wait after it is cut short
+      return { again: 'HTTP 503' };
+    });
+    await expect(stopped).rejects.toThrow(
+      new CancelledError('The run was cancelled during GET thing 1.'),
+    );
+    expect(attempts).toBe(1);
   });
 });

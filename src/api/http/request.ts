@@ -15,14 +15,12 @@ import { redact } from '../../lib/untrusted.js';
 import type { RunBasics } from '../../lib/time.js';
 import { dispatcherFor } from './proxy.js';
 import {
-  backoffDelay,
   classify,
   DEFAULTS,
   retrying,
   serverDelay,
   type Attempted,
   type Failure,
-  type RetryLoop,
 } from './retry-policy.js';
 
 /** The run's clock, deadline, signal and logger, and settings of the loop (`DEFAULTS`). */
@@ -266,40 +264,9 @@ export async function request(ctx: HttpContext, options: HttpRequest): Promise<H
     attempts,
     attemptsWithUnknownOutcome: unknownOutcomes,
   });
-  const loop: RetryLoop = {
-    clock: ctx.clock,
-    deadline: ctx.deadline,
-    signal: AbortSignal.any([ctx.signal, req.signal].filter((s) => s !== undefined)),
-    backoff: (retry) => backoffDelay(retry, ctx),
-    before: (attempt, last) => {
-      throwIfAborted(ctx, req);
-      if (ctx.deadline.remainingMs() > 0) return;
-      throw new DeadlineError(
-        redact(
-          `The \`timeout\` ran out before ${req.describe} could be ${attempt > 1 ? 'retried' : 'sent'}` +
-            `${last ? ` (last: ${last})` : ''}. Raise \`timeout\` if the platform needs longer.`,
-        ),
-      );
-    },
-    tooLate: (last, delay) =>
-      new DeadlineError(
-        redact(
-          `The \`timeout\` would run out before the next attempt of ${req.describe} ` +
-            `(last: ${last}; next attempt in ${seconds(delay)}, ` +
-            `${seconds(ctx.deadline.remainingMs())} left). ` +
-            'Re-run the job later, or raise `timeout`.',
-        ),
-      ),
-    log: (last, delay, attempt) =>
-      ctx.logger.debug(
-        redact(
-          `Retrying ${req.method} ${req.url.pathname} after ${last} in ${seconds(delay)} ` +
-            `(attempt ${attempt + 1} of ${maxAttempts})`,
-        ),
-      ),
-    interrupted: () => throwIfAborted(ctx, req),
-  };
-  return retrying(loop, async (attempt): Promise<Attempted<HttpResponse>> => {
+  const logAs = `${method} ${req.url.pathname}`;
+  const call = { http: ctx, what: req.describe, logAs, signal: req.signal, maxAttempts };
+  return retrying(call, async (attempt): Promise<Attempted<HttpResponse>> => {
     const left = ctx.deadline.remainingMs();
     const perRequest = ctx.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs;
     const got = await attemptOnce(ctx, req, req.stream ? left : Math.min(perRequest, left));

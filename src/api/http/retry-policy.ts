@@ -1,10 +1,12 @@
 /**
  * The one retry rule and the one retry loop: what a failed `fetch` means (certainly not sent,
  * outcome unknown, or fatal), full-jitter backoff, `Retry-After` read and spread, and
- * `retrying()`, which the request loop, the upload's PUT and the health check all run (each
- * with its own words for what went wrong).
+ * `retrying()`, which the request loop, the upload's PUT and the health check all run, with
+ * one call shape: the loop owns the deadline, the cancellation and their wording.
  */
-import type { RunBasics } from '../../lib/time.js';
+import { CancelledError, DeadlineError } from '../../lib/errors.js';
+import { formatSeconds as seconds } from '../../lib/text.js';
+import { redact } from '../../lib/untrusted.js';
 import { proxied } from './proxy.js';
 import type { HttpContext } from './request.js';
 
@@ -120,44 +122,77 @@ export function backoffDelay(
 /** What one attempt came to: its result, or why to try again (and when, if the server said). */
 export type Attempted<T> = { done: T } | { again: string; afterMs?: number | undefined };
 
-/** The run's clock and deadline; its `signal` cuts a wait short. */
-export interface RetryLoop extends Pick<RunBasics, 'clock' | 'deadline' | 'signal'> {
+/** One call of the loop: the run's context, what it does, and what differs from the defaults. */
+export interface RetryCall {
+  /** The run's clock, deadline, cancellation and logger, and the loop's settings (`DEFAULTS`). */
+  http: HttpContext;
+  /** What is being done, as the messages name it: `GET deployment 1234`, `the upload to …`. */
+  what: string;
+  /** A caller's own signal (the SDK's): its abort rejects with its reason, like fetch. */
+  signal?: AbortSignal | undefined;
+  /** For the debug line ("attempt 2 of 5"); the attempt itself decides when they are spent. */
+  maxAttempts?: number;
+  /** What the debug line names (a request: its method and path); by default `what`. */
+  logAs?: string;
   /** The wait before retry number `retry` (from 0) when the attempt named none. */
-  backoff: (retry: number) => number;
-  /** Before each attempt (from 1): throws when it must not start. `last`: why the previous failed. */
-  before?: (attempt: number, last: string) => void;
-  /** The error when the wait would not end before the deadline (`atDeadline`: nor at it). */
-  tooLate: (last: string, delayMs: number, attempt: number) => Error;
-  atDeadline?: boolean;
-  /** The one debug line before a wait. */
-  log: (last: string, delayMs: number, attempt: number) => void;
-  /** The error for a wait cut short (cancellation); none: the sleep's own error. */
-  interrupted?: (error: unknown) => Error | undefined;
+  backoff?: (retry: number) => number;
+  /** The error when the deadline stops the loop; by default a `DeadlineError` that says so. */
+  outOfTime?: (last: string) => Error;
 }
 
 /**
- * Runs `attempt` until it is done: between attempts, the wait it named or the backoff, never
- * past the deadline. An attempt throws to stop for good, and decides itself when its attempts
- * are spent (the request loop then returns the last answer, the upload fails).
+ * Runs `attempt` until it is done: between attempts, the wait it named or the backoff (by
+ * default full jitter), ending before the deadline. A cancelled run stops it with
+ * `CancelledError`, the deadline with `outOfTime` (or a `DeadlineError` naming `what`), both
+ * before an attempt and instead of a wait. An attempt throws to stop for good, and decides
+ * itself when its attempts are spent (the request loop then returns the last answer, the
+ * upload fails).
  */
 export async function retrying<T>(
-  loop: RetryLoop,
+  call: RetryCall,
   attempt: (n: number) => Promise<Attempted<T>>,
 ): Promise<T> {
+  const { http, what } = call;
+  const signals = [http.signal, call.signal].filter((s) => s !== undefined);
+  const stopIfCancelled = () => {
+    if (http.signal?.aborted)
+      throw new CancelledError(redact(`The run was cancelled during ${what}.`));
+    if (call.signal?.aborted) throw call.signal.reason;
+  };
+  const outOfTime = (last: string, text: string) =>
+    call.outOfTime?.(last) ?? new DeadlineError(redact(text));
   let last = '';
   for (let n = 1; ; n++) {
-    loop.before?.(n, last);
+    stopIfCancelled();
+    if (http.deadline.remainingMs() <= 0) {
+      throw outOfTime(
+        last,
+        `The \`timeout\` ran out before ${what} could be ${n > 1 ? 'retried' : 'sent'}` +
+          `${last ? ` (last: ${last})` : ''}. Raise \`timeout\` if the platform needs longer.`,
+      );
+    }
     const result = await attempt(n);
     if ('done' in result) return result.done;
     last = result.again;
-    const delay = result.afterMs ?? loop.backoff(n - 1);
-    const left = loop.deadline.remainingMs();
-    if (delay > left || (loop.atDeadline && delay === left)) throw loop.tooLate(last, delay, n);
-    loop.log(last, delay, n);
-    try {
-      await loop.clock.sleep(delay, loop.signal);
-    } catch (error) {
-      throw loop.interrupted?.(error) ?? error;
+    const delay = result.afterMs ?? (call.backoff ?? ((r) => backoffDelay(r, http)))(n - 1);
+    const left = http.deadline.remainingMs();
+    if (delay >= left) {
+      throw outOfTime(
+        last,
+        `The \`timeout\` would run out before the next attempt of ${what} (last: ${last}; ` +
+          `next attempt in ${seconds(delay)}, ${seconds(left)} left). Re-run the job later, ` +
+          'or raise `timeout`.',
+      );
     }
+    const of = call.maxAttempts ? ` of ${call.maxAttempts}` : '';
+    http.logger.debug(
+      redact(
+        `Retrying ${call.logAs ?? what} after ${last} in ${seconds(delay)} (attempt ${n + 1}${of})`,
+      ),
+    );
+    await http.clock.sleep(delay, AbortSignal.any(signals)).catch((error: unknown) => {
+      stopIfCancelled();
+      throw error;
+    });
   }
 }

@@ -19,13 +19,12 @@ import type {
 import { agentFor } from '../../api/http/proxy.js';
 import type { HttpContext } from '../../api/http/request.js';
 import {
-  backoffDelay,
+  DEFAULTS,
   parseRetryAfter,
   retrying,
   type Attempted,
-  type RetryLoop,
 } from '../../api/http/retry-policy.js';
-import { ActionError, CancelledError, DeadlineError } from '../../lib/errors.js';
+import { ActionError, CancelledError } from '../../lib/errors.js';
 import { inert, setSecret } from '../../lib/untrusted.js';
 import {
   buildCommandFields,
@@ -143,30 +142,7 @@ export async function putArchive(ctx: HttpContext, url: string, file: string, by
   }
   const host = inert(target.host, 200);
   const agent = agentFor(target);
-  const maxAttempts = ctx.maxAttempts ?? 5;
-  const loop: RetryLoop = {
-    clock: ctx.clock,
-    deadline: ctx.deadline,
-    signal: ctx.signal,
-    backoff: (retry) => backoffDelay(retry, ctx),
-    before: (_, last) => {
-      if (ctx.signal?.aborted) throw new CancelledError('The run was cancelled during the upload.');
-      if (!ctx.deadline.passed()) return;
-      throw new DeadlineError(
-        `The \`timeout\` ran out before the upload to ${host} finished` +
-          `${last ? ` (last: ${last})` : ''}. Raise \`timeout\`.`,
-      );
-    },
-    tooLate: (last) =>
-      new DeadlineError(
-        `The \`timeout\` would run out before the upload to ${host} could be retried ` +
-          `(last: ${last}). Re-run the job later, or raise \`timeout\`.`,
-      ),
-    log: (last, _, attempt) =>
-      ctx.logger.debug(
-        `Retrying the upload after ${last} (attempt ${attempt + 1} of ${maxAttempts})`,
-      ),
-  };
+  const maxAttempts = ctx.maxAttempts ?? DEFAULTS.maxAttempts;
   // One PUT: done, again (why, and when if the server said), or rejected with the refusal.
   const putOnce = () =>
     new Promise<Attempted<void>>((resolve, reject) => {
@@ -208,7 +184,8 @@ export async function putArchive(ctx: HttpContext, url: string, file: string, by
       });
       source.pipe(req);
     });
-  await retrying(loop, async (attempt): Promise<Attempted<void>> => {
+  const call = { http: ctx, what: `the upload to ${host}`, maxAttempts };
+  await retrying(call, async (attempt): Promise<Attempted<void>> => {
     const result = await putOnce();
     if ('done' in result || attempt < maxAttempts) return result;
     throw uploadFailed(
