@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { ControlPlaneClient, USER_AGENT } from '../../src/api/client.js';
 import { INPUT_NAMES } from '../../src/inputs/spec.js';
 import { OutcomeUnknownError, type HttpContext } from '../../src/api/http/request.js';
-import { ActionError, ApiError } from '../../src/lib/errors.js';
+import { ApiError } from '../../src/lib/errors.js';
 import { captureOutputForTests, resetSecretsForTests } from '../../src/lib/untrusted.js';
 import { Deadline } from '../../src/lib/time.js';
 import { FakeClock } from '../helpers/fakes.js';
@@ -156,17 +156,26 @@ describe('requests', () => {
     t.done();
   });
 
-  it('refuses a plain-http control plane that is not loopback', () => {
+  it('never sends the API key to a plain-http control plane that is not loopback', async () => {
     const clock = new FakeClock();
-    expect(
-      () =>
-        new ControlPlaneClient({
-          baseUrl: 'http://cp.example.com',
-          apiKey: API_KEY,
-          mask: () => undefined,
-          http: { clock, deadline: Deadline.fromSeconds(clock, 10), logger: captureLogger() },
-        }),
-    ).toThrow(ActionError);
+    const sent: Headers[] = [];
+    const client = new ControlPlaneClient({
+      baseUrl: 'http://cp.example.com',
+      apiKey: API_KEY,
+      mask: () => undefined,
+      http: {
+        clock,
+        deadline: Deadline.fromSeconds(clock, 10),
+        logger: captureLogger(),
+        fetchImpl: async (_url, init) => {
+          sent.push(new Headers(init?.headers));
+          return new Response('{"detail": "Not authenticated"}', { status: 401 });
+        },
+      },
+    });
+    await expect(client.getDeployment('d-1')).rejects.toThrow(/HTTP 401/);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.has('x-api-key')).toBe(false);
   });
 
   it('queries revisions with the given parameters, and logs by POST to the CLI endpoints', async () => {

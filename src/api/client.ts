@@ -5,8 +5,8 @@
  * checks its shape against `schemas.ts`, and turns a failure into advice (all in `answers.ts`).
  */
 import type * as z from 'zod';
-import { ActionError, ApiError } from '../lib/errors.js';
-import { redact, setSecret } from '../lib/untrusted.js';
+import { ApiError } from '../lib/errors.js';
+import { setSecret } from '../lib/untrusted.js';
 import {
   deploymentNotFound,
   listAll,
@@ -17,7 +17,7 @@ import {
   type ErrorContext,
 } from './answers.js';
 import { BULK_DELETE_LIMIT, readBulkDeleteAnswer, type BulkDeleteOutcome } from './bulk-delete.js';
-import { keyAllowedFor, request } from './http/request.js';
+import { request } from './http/request.js';
 import type { HttpContext, HttpRequest, HttpResponse } from './http/request.js';
 import {
   DeploymentSchema,
@@ -86,17 +86,6 @@ export class ControlPlaneClient {
     },
   ) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    // The input check refuses such a URL first; the client that holds the key refuses it too.
-    if (!keyAllowedFor(new URL(this.baseUrl))) {
-      throw new ActionError(
-        redact(
-          `The control-plane URL ${new URL(this.baseUrl).origin} uses plain http to a host that is ` +
-            'not loopback: the API key would cross the network in clear text. Use an https URL ' +
-            'in `control-plane-url`.',
-        ),
-        'Invalid input',
-      );
-    }
     this.mask = options.mask ?? setSecret;
     this.mask(options.apiKey);
     this.headers = {

@@ -545,9 +545,12 @@ describe('createResilientFetch', () => {
     const headers = { 'X-Api-Key': API_KEY, Authorization: 'Bearer x' };
     await f('http://agent.example.com/ok', { headers });
     await f('https://agent.example.com/ok', { headers });
+    // `request()` itself keeps the rule, for every caller.
+    await request(ctx, { ...get('http://cp.example.com/v2/deployments'), headers });
     expect(sent[0]?.has('x-api-key')).toBe(false);
     expect(sent[0]?.has('authorization')).toBe(false);
     expect(sent[1]?.get('x-api-key')).toBe(API_KEY);
+    expect(sent[2]?.has('x-api-key')).toBe(false);
   });
 
   it("rejects with the caller's abort reason and does not retry", async () => {

@@ -87,11 +87,18 @@ type Sending = Omit<HttpRequest, 'url' | 'headers' | 'body'> & {
 
 export const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/** The API key may go to this URL: https, or plain http to a loopback host. */
+/**
+ * The API key may go to this URL: https, or plain http to a loopback host. The one rule, kept by
+ * `request()` for every call (the key headers never go to a URL it refuses); the input check
+ * and the agent-server checks read it to say so before any request.
+ */
 export function keyAllowedFor(url: URL): boolean {
   if (url.protocol === 'https:') return true;
   return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname.toLowerCase());
 }
+
+/** The headers that carry the API key (the control plane's, the SDK's). */
+const KEY_HEADERS = ['x-api-key', 'authorization'];
 
 /** Largest answer the action reads (control plane and agent server). */
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
@@ -248,6 +255,7 @@ function networkError(req: Sending, failure: Failure, attempts: number): ApiErro
  */
 export async function request(ctx: HttpContext, options: HttpRequest): Promise<HttpResponse> {
   const headers = new Headers(options.headers);
+  if (!keyAllowedFor(new URL(options.url))) for (const key of KEY_HEADERS) headers.delete(key);
   const json = options.body !== undefined && typeof options.body !== 'string';
   const body = json ? JSON.stringify(options.body) : (options.body as string | undefined);
   if (json && !headers.has('content-type')) headers.set('content-type', 'application/json');
@@ -301,8 +309,7 @@ export async function request(ctx: HttpContext, options: HttpRequest): Promise<H
  * A `fetch` for `@langchain/langgraph-sdk` (whose own retries must be off) on `request()`: the
  * same retries, deadline, cancellation, caps and key rule. GET/DELETE (and HEAD/OPTIONS) are
  * retried as `idempotent`, POST/PATCH/PUT as `unsafe`, and any path ending in `/stream`
- * (`/runs/stream`, a run's `/stream`) is sent once with its body passed through untouched. The
- * key headers (`X-Api-Key`, `Authorization`) are dropped for URLs `keyAllowedFor` refuses.
+ * (`/runs/stream`, a run's `/stream`) is sent once with its body passed through untouched.
  */
 export function createResilientFetch(ctx: HttpContext): typeof fetch {
   return (async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
@@ -311,10 +318,6 @@ export function createResilientFetch(ctx: HttpContext): typeof fetch {
     const url = new URL(asked.url);
     const method = asked.method.toUpperCase();
     const headers = new Headers(asked.headers);
-    if (!keyAllowedFor(url)) {
-      headers.delete('x-api-key');
-      headers.delete('authorization');
-    }
     const path = url.pathname.replace(/\/+$/, '');
     const stream = path.endsWith('/stream');
     const res = await request(ctx, {
