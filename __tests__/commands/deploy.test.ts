@@ -12,15 +12,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Revision } from '../../src/api/schemas.js';
-import type { RunContext } from '../../src/commands/context.js';
 import { runDeploy } from '../../src/commands/deploy.js';
 import { rollbackMinMs } from '../../src/commands/rollback.js';
 import { CANCEL_GRACE_MS } from '../../src/flow.js';
 import type { DeployConfig } from '../../src/inputs/config.js';
-import { captureOutputForTests } from '../../src/lib/untrusted.js';
-import { Deadline } from '../../src/lib/time.js';
-import { FakeClock, recordingLogger } from '../helpers/fakes.js';
+import { FakeClock } from '../helpers/fakes.js';
 import { FakePlane, makeConfig } from '../deployment/upsert-plane.js';
+import { fakeRun, quietly } from './run-context.js';
 
 /** `/ok` answers this status (200 with `{"ok": true}`) on the loopback agent server. */
 let okStatus = 200;
@@ -46,16 +44,6 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
   rmSync(workspace, { recursive: true, force: true });
 });
-
-/** Runs `fn` with the runner's stdout (masks, annotations) captured and dropped. */
-async function quietly<T>(fn: () => Promise<T>): Promise<T> {
-  const restore = captureOutputForTests(() => undefined);
-  try {
-    return await fn();
-  } finally {
-    restore();
-  }
-}
 
 /** A control plane whose revisions go through `script` (the last status stays), and redeploys. */
 class DeployPlane extends FakePlane {
@@ -108,24 +96,8 @@ function run(overrides: Partial<DeployConfig> = {}) {
     github: { ...makeConfig().github, workspace },
     ...overrides,
   });
-  const logger = recordingLogger();
-  const deadline = Deadline.fromSeconds(clock, config.timeoutSeconds);
-  const signal = new AbortController().signal;
-  const outputs: Record<string, unknown> = {};
-  const http = { clock, deadline, signal, logger, baseDelayMs: 1000 };
-  const ctx: RunContext<DeployConfig> = {
-    clock,
-    deadline,
-    signal,
-    logger,
-    config,
-    http,
-    client: plane,
-    state: { report: { command: 'deploy', timeline: [], outcome: 'failure' } },
-    output: (name, value) => void (outputs[name] = value),
-  };
   const live = plane.add({ name: 'my-agent', url: agentUrl, active_revision_id: 'rev-live' });
-  return { clock, plane, logger, deadline, ctx, outputs, live };
+  return { ...fakeRun(config, plane, clock), plane, live };
 }
 
 describe('runDeploy', () => {

@@ -301,7 +301,10 @@ export class FakePlane implements ControlPlane {
   listDeployments(): Promise<DeploymentsList> {
     throw new Error('listDeployments is not used by the upsert');
   }
-  deleteDeployment(): Promise<'deleted' | 'not_found'> {
+  deleteDeployment(
+    _id: string,
+    _options: { deleteTracingProject: boolean },
+  ): Promise<'deleted' | 'not_found'> {
     throw new Error('deleteDeployment is not used by the upsert');
   }
   listRevisions(): Promise<RevisionsList> {
