@@ -1,7 +1,8 @@
 /**
- * The one HTTP layer of the action: every control-plane and agent-server call goes through
- * `request()` (for `@langchain/langgraph-sdk`, by way of `createResilientFetch()`, at the end of
- * this file), on the platform's `fetch`: one per-request timeout (`requestTimeoutMs`, never past
+ * The one HTTP layer of the action: every control-plane and agent-server call, and the upload's
+ * PUT, goes through `request()` (for `@langchain/langgraph-sdk`, by way of
+ * `createResilientFetch()`, at the end of this file), on the platform's `fetch` (a file body on
+ * node:http(s), see `HttpRequest.file`): one per-request timeout (`requestTimeoutMs`, never past
  * the run's deadline) with the run's cancel signal (a cancel rejects at once with
  * `CancelledError`, never retried); bounded retries by request kind (`RetryMode`, the rules in
  * `retry-policy.ts`); the runner's proxy (`proxy.ts`); one debug line per retry (method, path,
@@ -13,7 +14,11 @@ import { formatSeconds as seconds } from '../../lib/text.js';
 import { ActionError, ApiError, CancelledError, DeadlineError } from '../../lib/errors.js';
 import { redact } from '../../lib/untrusted.js';
 import type { RunBasics } from '../../lib/time.js';
-import { dispatcherFor } from './proxy.js';
+import { createReadStream } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { Readable } from 'node:stream';
+import { agentFor, dispatcherFor } from './proxy.js';
 import {
   classify,
   DEFAULTS,
@@ -75,6 +80,12 @@ export interface HttpRequest {
    * `DeadlineError`.
    */
   stream?: boolean;
+  /**
+   * A file as the body, read as it is sent (the upload's archive), on node:http(s), which adds
+   * no header of its own (fetch would: a signed URL takes exactly the headers given). Bounded
+   * by the deadline alone, and by `IDLE_TIMEOUT_MS` without progress.
+   */
+  file?: { path: string; bytes: number };
 }
 
 /** The request as it is sent. */
@@ -206,11 +217,17 @@ function throwIfAborted(ctx: HttpContext, req: Sending): undefined {
 /** One `fetch` of the request within `ms`: its answer, or what went wrong. */
 async function attemptOnce(ctx: HttpContext, req: Sending, ms: number): Promise<Answer | Failure> {
   const timeout = AbortSignal.timeout(Math.max(1, Math.round(ms)));
+  const signal = AbortSignal.any([timeout, ctx.signal, req.signal].filter((s) => s !== undefined));
   try {
+    if (req.file) {
+      const res = await sendFile(req, req.file, signal);
+      await refuseRedirect(res, req);
+      return { status: res.status, headers: res.headers, text: await readCapped(res, req) };
+    }
     const init: RequestInit & { dispatcher?: unknown } = {
       method: req.method,
       headers: req.headers,
-      signal: AbortSignal.any([timeout, ctx.signal, req.signal].filter((s) => s !== undefined)),
+      signal,
       redirect: 'manual',
       dispatcher: await dispatcherFor(req.url),
       body: req.body,
@@ -221,7 +238,7 @@ async function attemptOnce(ctx: HttpContext, req: Sending, ms: number): Promise<
     const text = req.stream ? '' : await readCapped(res, req);
     return { status: res.status, headers: res.headers, text, stream };
   } catch (err) {
-    if (err instanceof RefusedAnswerError) throw err;
+    if (err instanceof ActionError) throw err; // refused, or the file could not be read
     throwIfAborted(ctx, req);
     if (!timeout.aborted) return classify(err, req.url);
     if (req.stream)
@@ -229,6 +246,42 @@ async function attemptOnce(ctx: HttpContext, req: Sending, ms: number): Promise<
     const text = `no answer within ${seconds(ms)}`;
     return { kind: 'unknown', code: 'timeout', text, cause: err };
   }
+}
+
+/** No byte for this long on a connection sending a file: the attempt failed. */
+const IDLE_TIMEOUT_MS = 60_000;
+
+/** One send of `file` (see `HttpRequest.file`), through the runner's proxy, as a `Response`. */
+function sendFile(req: Sending, file: { path: string }, signal: AbortSignal): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = {};
+    req.headers.forEach((value, name) => (headers[name] = value));
+    const { method, url } = req;
+    // No pooled keep-alive socket: it would hold the process open after the run.
+    const options = { method, headers, signal, agent: agentFor(url) ?? false };
+    const sent = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, options);
+    const source = createReadStream(file.path).on('error', (error: NodeJS.ErrnoException) => {
+      sent.destroy();
+      reject(new ActionError(`${req.describe}: the file could not be read (${error.code}).`));
+    });
+    sent.setTimeout(IDLE_TIMEOUT_MS, () =>
+      sent.destroy(Object.assign(new Error('no progress'), { code: 'ETIMEDOUT' })),
+    );
+    sent.on('error', (error) => (source.destroy(), reject(error)));
+    sent.on('response', (res) => {
+      const answer = new Headers();
+      for (const [name, value] of Object.entries(res.headers)) {
+        for (const one of [value ?? []].flat()) answer.append(name, one);
+      }
+      resolve(
+        new Response(Readable.toWeb(res) as ReadableStream, {
+          status: res.statusCode,
+          headers: answer,
+        }),
+      );
+    });
+    source.pipe(sent);
+  });
 }
 
 function networkError(req: Sending, failure: Failure, attempts: number): ApiError {

@@ -1,8 +1,9 @@
 /**
  * The one retry rule and the one retry loop: what a failed `fetch` means (certainly not sent,
  * outcome unknown, or fatal), full-jitter backoff, `Retry-After` read and spread, and
- * `retrying()`, which the request loop, the upload's PUT and the health check all run, with
- * one call shape: the loop owns the deadline, the cancellation and their wording.
+ * `retrying()`, which the request loop (every request, the upload's PUT included) and the
+ * health check run, with one call shape: the loop owns the deadline, the cancellation and their
+ * wording.
  */
 import { CancelledError, DeadlineError } from '../../lib/errors.js';
 import { formatSeconds as seconds } from '../../lib/text.js';

@@ -5,25 +5,15 @@
  * create-revision call; an install without that endpoint, or a deployment made by
  * `langgraph deploy` (`internal_docker`, whose source changes), gets the CLI's PATCH instead.
  *
- * The PUT sends the three signed headers and no credential (the URL is signed), on
- * node:http(s) rather than fetch, which would add headers of its own.
+ * The PUT sends the three signed headers and no credential (the URL is signed), as a file body
+ * of `request()` (on node:http(s) rather than fetch, which would add headers of its own).
  */
-import { createReadStream } from 'node:fs';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import type {
   Deployment,
   DeploymentPatchRequest,
   RevisionCreateRequest,
 } from '../../api/schemas.js';
-import { agentFor } from '../../api/http/proxy.js';
-import type { HttpContext } from '../../api/http/request.js';
-import {
-  DEFAULTS,
-  parseRetryAfter,
-  retrying,
-  type Attempted,
-} from '../../api/http/retry-policy.js';
+import { request, type HttpContext } from '../../api/http/request.js';
 import { ActionError, CancelledError } from '../../lib/errors.js';
 import { inert, setSecret } from '../../lib/untrusted.js';
 import {
@@ -40,9 +30,6 @@ const STEPS = ['create', 'upload-url', 'upload', 'revision'] as const;
 
 /** The source of a deployment `langgraph deploy` made from a locally built image. */
 const CLI_IMAGE_SOURCE = 'internal_docker';
-
-/** No byte for this long on a connection: the attempt failed. */
-const IDLE_TIMEOUT_MS = 60_000;
 
 export async function upsertFromUpload(ctx: UpsertContext, found: Deployment | undefined) {
   const { client, config, logger, sourceArchive: archive } = ctx;
@@ -126,9 +113,10 @@ export function uploadHeaders(bytes: number): Record<string, string> {
 }
 
 /**
- * Uploads `file` (`bytes` long) to the signed `url`, through the runner's proxy when one is
- * set; retried on 5xx, 408, 429 and connection failures within the run's deadline, an expired
- * or refused URL an error at once. Throws `ActionError` with advice.
+ * Uploads `file` (`bytes` long) to the signed `url` with `request()`, as a file body (exactly
+ * the three signed headers), through the runner's proxy when one is set; retried on 5xx, 408,
+ * 429 and connection failures within the run's deadline, an expired or refused URL an error at
+ * once. Throws `ActionError` with advice.
  */
 export async function putArchive(ctx: HttpContext, url: string, file: string, bytes: number) {
   // The signature is a credential while it is valid: never printed.
@@ -141,85 +129,28 @@ export async function putArchive(ctx: HttpContext, url: string, file: string, by
     );
   }
   const host = inert(target.host, 200);
-  const agent = agentFor(target);
-  const maxAttempts = ctx.maxAttempts ?? DEFAULTS.maxAttempts;
-  // One PUT: done, again (why, and when if the server said), or rejected with the refusal.
-  const putOnce = () =>
-    new Promise<Attempted<void>>((resolve, reject) => {
-      const req = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, {
-        method: 'PUT',
-        headers: uploadHeaders(bytes),
-        // No pooled keep-alive socket: it would hold the process open after the run.
-        agent: agent ?? false,
-      });
-      const source = createReadStream(file);
-      // The first call settles the promise; every call stops the rest (it may run again).
-      const finish = (a: Attempted<void> | Error, destroy = false) => {
-        if (destroy) req.destroy();
-        clearTimeout(deadlineTimer);
-        ctx.signal?.removeEventListener('abort', onAbort);
-        source.destroy();
-        if (a instanceof Error) reject(a);
-        else resolve(a);
-      };
-      const onAbort = () =>
-        finish(new CancelledError('The run was cancelled during the upload.'), true);
-      ctx.signal?.addEventListener('abort', onAbort, { once: true });
-      const deadlineTimer = setTimeout(
-        () => finish({ again: 'timeout' }, true),
-        Math.max(1, ctx.deadline.remainingMs()),
-      );
-      req.setTimeout(IDLE_TIMEOUT_MS, () => finish({ again: 'no progress (timeout)' }, true));
-      req.on('error', (error: NodeJS.ErrnoException) =>
-        finish({ again: error.code ?? error.message }),
-      );
-      source.on('error', (error: NodeJS.ErrnoException) =>
-        finish(
-          uploadFailed(`the archive could not be read (${error.code ?? error.message}).`),
-          true,
-        ),
-      );
-      req.on('response', (res: IncomingMessage) => {
-        void classify(res, ctx.clock.now(), host).then(finish);
-      });
-      source.pipe(req);
-    });
-  const call = { http: ctx, what: `the upload to ${host}`, maxAttempts };
-  await retrying(call, async (attempt): Promise<Attempted<void>> => {
-    const result = await putOnce();
-    if ('done' in result || attempt < maxAttempts) return result;
-    throw uploadFailed(
-      `the upload to ${host} failed after ${attempt} attempts (last: ${result.again}). Check ` +
-        "the runner's network access to it (proxy: HTTPS_PROXY / NO_PROXY), then re-run the job.",
-    );
+  const res = await request(ctx, {
+    method: 'PUT',
+    url: target,
+    headers: uploadHeaders(bytes),
+    file: { path: file, bytes },
+    // The same object written again: safe to retry.
+    retry: 'idempotent',
+    describe: `the upload to ${host}`,
   });
-}
-
-/**
- * What the storage answered: done, again (and when), or the refusal. The first 4 KiB of the
- * body are read (enough for an error code), the rest is discarded.
- */
-async function classify(res: IncomingMessage, now: number, host: string) {
-  const status = res.statusCode ?? 0;
-  let body = '';
-  try {
-    for await (const chunk of res) body = (body + String(chunk)).slice(0, 4096);
-  } catch {
-    // a reset after the status line: the status decides
-  }
-  if (status >= 200 && status < 300) return { done: undefined };
+  const { status } = res;
+  if (status >= 200 && status < 300) return;
   if (status >= 500 || status === 408 || status === 429) {
-    return {
-      again: `HTTP ${status}`,
-      afterMs: parseRetryAfter(res.headers['retry-after'] ?? null, now),
-    };
+    throw uploadFailed(
+      `the upload to ${host} failed after ${res.attempts} attempts (last: HTTP ${status}). ` +
+        "Check the runner's network access to it (proxy: HTTPS_PROXY / NO_PROXY), then re-run the job.",
+    );
   }
   // Storage answers carry an XML or JSON error code (`ExpiredToken`, `AccessDenied`, …).
   const code =
-    /<Code>([A-Za-z]{1,60})<\/Code>/.exec(body)?.[1] ??
-    /"(?:code|error)"\s*:\s*"([A-Za-z]{1,60})"/.exec(body)?.[1] ??
-    (status >= 300 && status < 400 ? 'redirect (not followed)' : undefined);
-  return uploadFailed(
+    /<Code>([A-Za-z]{1,60})<\/Code>/.exec(res.text)?.[1] ??
+    /"(?:code|error)"\s*:\s*"([A-Za-z]{1,60})"/.exec(res.text)?.[1];
+  throw uploadFailed(
     `${host} refused the upload with HTTP ${status}${code ? ` ${inert(code, 60)}` : ''}. ` +
       (/expired/i.test(code ?? '') || status === 400 || status === 403
         ? 'The signed upload URL has expired or does not accept this request; it is issued ' +
