@@ -338,10 +338,10 @@ describe('skipDecision with settings (the keyed record)', () => {
         withRecord(API_KEY, deployment().name, { secrets: SECRETS }, { sourceDigest: DIGEST }),
       ),
     };
-    const upload = (sourceDigest: string) => withSecrets({ source: 'upload', sourceDigest });
-    const same = skipDecision(upload(DIGEST), d, revision());
+    const upload = withSecrets({ source: 'upload' });
+    const same = skipDecision(upload, d, revision(), undefined, { sourceDigest: DIGEST });
     expect(same).toMatchObject({ skip: true, revisionId: LIVE, commitSha: '' });
-    const other = skipDecision(upload('e'.repeat(64)), d, revision());
+    const other = skipDecision(upload, d, revision(), undefined, { sourceDigest: 'e'.repeat(64) });
     expect(other.skip ? '' : other.reason).toMatch(/source-digest/);
   });
 });

@@ -38,7 +38,7 @@ import { verifyDeployment } from '../verify/index.js';
 import { BuildLogStream } from '../deployment/logs.js';
 import {
   checkUnchanged,
-  recordSettings,
+  secretsToSend,
   skippedMessage,
   type SkipDecision,
 } from '../deployment/skip-unchanged.js';
@@ -89,14 +89,14 @@ export async function runDeploy(ctx: DeployContext): Promise<number> {
     if (unchanged.skip) return runSkipped(ctx, found, unchanged.skip);
     if (config.interruptPrevious) await interruptPrevious(client, found, logger, unchanged.latest);
   }
-  const recorded = await recordSettings(ctx, found, sourceArchive?.sha256);
+  const secrets = secretsToSend(config, found, sourceArchive?.sha256);
   // The upload path creates first and uploads after: the IDs go out as soon as they exist.
   const onCreated = (made: Deployment, created: boolean) => {
     setDeploymentOutputs(ctx, made);
     ctx.output('created', created);
   };
   const upserted = await (config.source === 'upload' ? upsertFromUpload : upsert)(
-    { ...ctx, config: recorded, sourceArchive, onCreated },
+    { ...ctx, config: { ...config, secrets }, sourceArchive, onCreated },
     found,
   );
   const { deployment, revisionId, created } = upserted;

@@ -5,7 +5,7 @@
  *
  * The decision is pure (`skipDecision`); `checkUnchanged`, a step of `command: deploy`, does
  * the reads it needs (the live and latest revisions, and for `github` across commits GitHub's
- * compare; which files count is `agent-files.ts`), and `recordSettings` adds the keyed record
+ * compare; which files count is `agent-files.ts`), and `secretsToSend` adds the keyed record
  * to what the write path sends, for the next run. The record, `RECORD_NAME` sent with the
  * secrets, is `v1:` and an HMAC-SHA-256 of the canonical form of the four recorded inputs and of
  * what the revision is built from (the commit, or the archive's SHA-256), keyed by HKDF-SHA-256
@@ -147,8 +147,6 @@ export type SkipConfig = RecordedSettings &
   Pick<DeployConfig, 'source' | 'skipUnchanged' | 'repoRef' | 'configPath' | 'github'> & {
     /** The key of the settings record is derived from it (never logged). */
     apiKey?: string;
-    /** `upload`: the SHA-256 of this run's archive. */
-    sourceDigest?: string | undefined;
   };
 
 export type SkipDecision =
@@ -173,6 +171,8 @@ type Skip = Extract<SkipDecision, { skip: true }>;
 export interface SkipEvidence {
   /** The parsed config of this checkout; `undefined` when there is no checkout. */
   configJson?: unknown;
+  /** `upload`: the SHA-256 of this run's archive. */
+  sourceDigest?: string | undefined;
   /** GitHub's compare of the live commit with this one, once read. */
   changes?: Comparison;
 }
@@ -186,10 +186,8 @@ export function workflowCommit(config: Pick<DeployConfig, 'github'>): string {
 }
 
 /** What a revision is built from, as the record binds it: the archive, or `commit`. */
-function bindingOf(config: SkipConfig, commit: string): RecordBinding {
-  return config.source === 'upload'
-    ? { sourceDigest: config.sourceDigest ?? '' }
-    : { commit: commit.toLowerCase() };
+function bindingOf(config: SkipConfig, commit: string, sourceDigest = ''): RecordBinding {
+  return config.source === 'upload' ? { sourceDigest } : { commit: commit.toLowerCase() };
 }
 
 /**
@@ -261,7 +259,7 @@ export function skipDecision(
         `a later revision (${inert(found.latest_revision_id)}, ${inert(latest?.status ?? '')}) replaced the record of the live revision's settings`,
       );
     }
-    const binding = bindingOf(config, built);
+    const binding = bindingOf(config, built, evidence.sourceDigest);
     const differs = recordMismatch(config.apiKey ?? '', found.name, config, found.secrets, binding);
     if (differs) {
       return build(
@@ -319,7 +317,7 @@ export async function checkUnchanged(
   sourceDigest: string | undefined,
   compare = (base: string, head: string): Promise<Comparison> => readChanges(ctx, base, head),
 ): Promise<{ skip?: Skip; latest?: Revision }> {
-  const config: SkipConfig = { ...ctx.config, sourceDigest };
+  const { config } = ctx;
   if (!config.skipUnchanged || config.source === 'external_docker') return {};
   const read = (id: string) =>
     ctx.client.getRevision(found.id, id).catch((error: unknown) => {
@@ -335,7 +333,7 @@ export async function checkUnchanged(
     active = await read(found.active_revision_id!);
     latest = latestId && latestId !== found.active_revision_id ? await read(latestId) : active;
   }
-  const evidence: SkipEvidence = { configJson: parsed?.json };
+  const evidence: SkipEvidence = { configJson: parsed?.json, sourceDigest };
   let decision = skipDecision(config, found, active, latest, evidence);
   if (!decision.skip && decision.compare) {
     evidence.changes = await compare(decision.compare.base, decision.compare.head);
@@ -350,20 +348,18 @@ export async function checkUnchanged(
 }
 
 /**
- * The configuration the write path sends: with `skip-unchanged` and `secrets`, the secrets
- * carry the keyed record of this run's settings, for the next run.
+ * The secrets the write path sends: with `skip-unchanged` and `secrets`, they carry the keyed
+ * record of this run's settings, for the next run (the `secrets` input as it is otherwise).
  */
-export async function recordSettings(
-  ctx: Pick<SkipStep, 'config'>,
+export function secretsToSend(
+  config: DeployConfig,
   found: Deployment | undefined,
   sourceDigest: string | undefined,
-): Promise<DeployConfig> {
-  const { config } = ctx;
-  if (!config.skipUnchanged || config.secrets === undefined) return config;
-  if (config.source === 'external_docker') return config;
-  const binding = bindingOf({ ...config, sourceDigest }, workflowCommit(config));
-  const secrets = withRecord(config.apiKey, found?.name ?? config.name ?? '', config, binding);
-  return { ...config, secrets };
+): DeployConfig['secrets'] {
+  const { secrets, skipUnchanged, source } = config;
+  if (!skipUnchanged || secrets === undefined || source === 'external_docker') return secrets;
+  const binding = bindingOf(config, workflowCommit(config), sourceDigest);
+  return withRecord(config.apiKey, found?.name ?? config.name ?? '', config, binding);
 }
 
 /** The log line of a skipped build: why, and how to force one. */
