@@ -11,7 +11,7 @@
  * as such before any request), a redirect (never followed), and an answer over the size cap.
  */
 import { formatSeconds as seconds } from '../../lib/text.js';
-import { ActionError, ApiError, CancelledError, DeadlineError } from '../../lib/errors.js';
+import { ActionError, ApiError, DeadlineError } from '../../lib/errors.js';
 import { redact } from '../../lib/untrusted.js';
 import type { RunBasics } from '../../lib/time.js';
 import { createReadStream } from 'node:fs';
@@ -24,6 +24,7 @@ import {
   DEFAULTS,
   retrying,
   serverDelay,
+  stopIfCancelledDuring,
   type Attempted,
   type Failure,
 } from './retry-policy.js';
@@ -85,7 +86,7 @@ export interface HttpRequest {
    * no header of its own (fetch would: a signed URL takes exactly the headers given). Bounded
    * by the deadline alone, and by `IDLE_TIMEOUT_MS` without progress.
    */
-  file?: { path: string; bytes: number };
+  file?: string;
 }
 
 /** The request as it is sent. */
@@ -208,12 +209,6 @@ export class OutcomeUnknownError extends ActionError {
 /** An answer as one attempt got it, before the attempts are counted. */
 type Answer = Omit<HttpResponse, 'attempts' | 'attemptsWithUnknownOutcome'>;
 
-function throwIfAborted(ctx: HttpContext, req: Sending): undefined {
-  if (ctx.signal?.aborted)
-    throw new CancelledError(redact(`The run was cancelled during ${req.describe}.`));
-  if (req.signal?.aborted) throw req.signal.reason;
-}
-
 /** One `fetch` of the request within `ms`: its answer, or what went wrong. */
 async function attemptOnce(ctx: HttpContext, req: Sending, ms: number): Promise<Answer | Failure> {
   const timeout = AbortSignal.timeout(Math.max(1, Math.round(ms)));
@@ -239,7 +234,7 @@ async function attemptOnce(ctx: HttpContext, req: Sending, ms: number): Promise<
     return { status: res.status, headers: res.headers, text, stream };
   } catch (err) {
     if (err instanceof ActionError) throw err; // refused, or the file could not be read
-    throwIfAborted(ctx, req);
+    stopIfCancelledDuring({ http: ctx, what: req.describe, signal: req.signal });
     if (!timeout.aborted) return classify(err, req.url);
     if (req.stream)
       throw new DeadlineError(redact(`The \`timeout\` ran out during ${req.describe}.`));
@@ -252,7 +247,7 @@ async function attemptOnce(ctx: HttpContext, req: Sending, ms: number): Promise<
 const IDLE_TIMEOUT_MS = 60_000;
 
 /** One send of `file` (see `HttpRequest.file`), through the runner's proxy, as a `Response`. */
-function sendFile(req: Sending, file: { path: string }, signal: AbortSignal): Promise<Response> {
+function sendFile(req: Sending, file: string, signal: AbortSignal): Promise<Response> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = {};
     req.headers.forEach((value, name) => (headers[name] = value));
@@ -260,7 +255,7 @@ function sendFile(req: Sending, file: { path: string }, signal: AbortSignal): Pr
     // No pooled keep-alive socket: it would hold the process open after the run.
     const options = { method, headers, signal, agent: agentFor(url) ?? false };
     const sent = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, options);
-    const source = createReadStream(file.path).on('error', (error: NodeJS.ErrnoException) => {
+    const source = createReadStream(file).on('error', (error: NodeJS.ErrnoException) => {
       sent.destroy();
       reject(new ActionError(`${req.describe}: the file could not be read (${error.code}).`));
     });
@@ -269,16 +264,8 @@ function sendFile(req: Sending, file: { path: string }, signal: AbortSignal): Pr
     );
     sent.on('error', (error) => (source.destroy(), reject(error)));
     sent.on('response', (res) => {
-      const answer = new Headers();
-      for (const [name, value] of Object.entries(res.headers)) {
-        for (const one of [value ?? []].flat()) answer.append(name, one);
-      }
-      resolve(
-        new Response(Readable.toWeb(res) as ReadableStream, {
-          status: res.statusCode,
-          headers: answer,
-        }),
-      );
+      const init = { status: res.statusCode, headers: res.headers as Record<string, string> };
+      resolve(new Response(Readable.toWeb(res) as ReadableStream, init));
     });
     source.pipe(sent);
   });

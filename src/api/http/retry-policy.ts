@@ -141,6 +141,13 @@ export interface RetryCall {
   outOfTime?: (last: string) => Error;
 }
 
+/** Throws when the run (or the caller's own signal) was cancelled during `what`. */
+export function stopIfCancelledDuring({ http, what, signal }: RetryCall): void {
+  if (http.signal?.aborted)
+    throw new CancelledError(redact(`The run was cancelled during ${what}.`));
+  if (signal?.aborted) throw signal.reason;
+}
+
 /**
  * Runs `attempt` until it is done: between attempts, the wait it named or the backoff (by
  * default full jitter), ending before the deadline. A cancelled run stops it with
@@ -155,11 +162,7 @@ export async function retrying<T>(
 ): Promise<T> {
   const { http, what } = call;
   const signals = [http.signal, call.signal].filter((s) => s !== undefined);
-  const stopIfCancelled = () => {
-    if (http.signal?.aborted)
-      throw new CancelledError(redact(`The run was cancelled during ${what}.`));
-    if (call.signal?.aborted) throw call.signal.reason;
-  };
+  const stopIfCancelled = () => stopIfCancelledDuring(call);
   const outOfTime = (last: string, text: string) =>
     call.outOfTime?.(last) ?? new DeadlineError(redact(text));
   let last = '';

@@ -133,7 +133,7 @@ export async function putArchive(ctx: HttpContext, url: string, file: string, by
     method: 'PUT',
     url: target,
     headers: uploadHeaders(bytes),
-    file: { path: file, bytes },
+    file,
     // The same object written again: safe to retry.
     retry: 'idempotent',
     describe: `the upload to ${host}`,
