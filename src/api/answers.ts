@@ -35,11 +35,11 @@ const RENAMED = new Map([
 ]);
 
 /** The action input a request field comes from (`source_config.repo_url`: `repo-url`), if any. */
-function inputOf(loc: (string | number)[], inputs: ReadonlySet<string>): string | undefined {
+function inputOf(loc: (string | number)[], inputs?: ReadonlySet<string>): string | undefined {
   const parts = loc.filter((p) => typeof p === 'string');
   const field = /^source_(revision_)?config$/.test(parts[0] ?? '') ? parts[1] : parts[0];
   const input = field === undefined ? '' : (RENAMED.get(field) ?? field.replaceAll('_', '-'));
-  return inputs.has(input) ? input : undefined;
+  return inputs?.has(input) ? input : undefined;
 }
 
 /**
@@ -73,10 +73,7 @@ function serverDetail(body: unknown): string | undefined {
  * `body`/`query`/`path`/`header` element of `loc` dropped, the input named when known. Never
  * the entry's `input` or `ctx` (they can echo the values sent, secrets included).
  */
-function renderValidationErrors(
-  body: unknown,
-  inputs: ReadonlySet<string> = new Set(),
-): string[] | undefined {
+function renderValidationErrors(body: unknown, inputs?: ReadonlySet<string>): string[] | undefined {
   const parsed = z.safeParse(HTTPValidationErrorSchema, body);
   if (!parsed.success) return undefined;
   return parsed.data.detail.map((entry) => {

@@ -346,31 +346,22 @@ export function renderInputErrorSummary(problems: readonly InputProblem[]): stri
     (p) =>
       `| ${codeSpan(p.input, { inTable: true })} | ${messageMarkdown(p.message, { inTable: true })} |`,
   );
-  return [
+  return sections(
     `### ❌ ${problems.length} input error${problems.length === 1 ? '' : 's'}: nothing was deployed`,
-    '',
     'The action stopped before any request: nothing was sent to the control plane and no ' +
       'deployment was changed.',
-    '',
-    '| Input | Problem |',
-    '|---|---|',
-    ...rows,
-    '',
+    ['| Input | Problem |', '|---|---|', ...rows].join('\n'),
     'Fix the `with:` inputs of this step (or the secrets and variables they read) and run the ' +
       'workflow again.',
-    '',
-  ].join('\n');
+  );
 }
 
 /** The summary of a bug of ours that ended the run (the log has the same message). */
 export function renderUnexpectedErrorSummary(message: string): string {
-  return [
+  return sections(
     '### ❌ The action stopped on an unexpected error',
-    '',
     messageMarkdown(message),
-    '',
     'This is a bug in the action; please report it with the log of this step (secrets are ' +
       'masked).',
-    '',
-  ].join('\n');
+  );
 }

@@ -137,11 +137,8 @@ export async function healthCheck(
   const { http } = ctx;
   const base = http.baseDelayMs ?? DEFAULTS.baseDelayMs;
   const started = http.clock.now();
-  const requestTimeoutMs = Math.min(
-    http.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
-    HEALTH_REQUEST_TIMEOUT_MS,
-  );
-  const oneRequest = { ...http, requestTimeoutMs };
+  const perRequest = http.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs;
+  const oneRequest = { ...http, requestTimeoutMs: Math.min(perRequest, HEALTH_REQUEST_TIMEOUT_MS) };
   let last = 'no answer yet';
   let attempts = 0;
   const failed = (message: string) => new CheckError(redact(message), 'Health check failed');

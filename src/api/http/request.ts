@@ -357,13 +357,12 @@ export function createResilientFetch(ctx: HttpContext): typeof fetch {
     const asked = new Request(input, init);
     const url = new URL(asked.url);
     const method = asked.method.toUpperCase();
-    const headers = new Headers(asked.headers);
     const path = url.pathname.replace(/\/+$/, '');
     const stream = path.endsWith('/stream');
     const res = await request(ctx, {
       method,
       url,
-      headers,
+      headers: asked.headers,
       body: asked.body ? await asked.text() : undefined,
       // `POST …/search` only reads (assistants, threads): safe to retry like a GET.
       retry: stream ? 'never' : path.endsWith('/search') ? 'idempotent' : undefined,
