@@ -83,3 +83,26 @@ describe('unknown and unused inputs', () => {
     );
   });
 });
+
+describe('progress during a long build', () => {
+  it('says which status the revision is still in, and for how long, while it builds', async () => {
+    // Four checks make the longest silence when polling fast (a minute at the default).
+    sim.queueTimeline([
+      { status: 'QUEUED', durationMs: 200 },
+      { status: 'BUILDING', durationMs: 2500 },
+      { status: 'DEPLOYING', durationMs: 200 },
+      { status: 'DEPLOYED', durationMs: 0 },
+    ]);
+    const result = await runAction({
+      inputs: baseInputs(sim, {
+        name: uniqueName('long-build'),
+        'integration-id': INTEGRATION_ID,
+        'poll-interval': '0.25',
+      }),
+    });
+    expectExit(result, 0);
+    const still = result.stdout.split('\n').filter((l) => / still BUILDING \(/.test(l));
+    expect(still.length).toBeGreaterThanOrEqual(1);
+    expect(still[0]).toMatch(/^Revision [0-9a-f]{8}… still BUILDING \(\d\.\d s\)$/);
+  });
+});
