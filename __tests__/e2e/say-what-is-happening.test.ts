@@ -106,3 +106,62 @@ describe('progress during a long build', () => {
     expect(still[0]).toMatch(/^Revision [0-9a-f]{8}… still BUILDING \(\d\.\d s\)$/);
   });
 });
+
+describe('how long it took, and what a stopped wait is', () => {
+  const createInputs = (name: string, extra: Record<string, string> = {}) =>
+    baseInputs(sim, { name, 'integration-id': INTEGRATION_ID, ...extra });
+
+  it('the step summary shows each phase and the total', async () => {
+    sim.queueTimeline([
+      { status: 'QUEUED', durationMs: 300 },
+      { status: 'BUILDING', durationMs: 600 },
+      { status: 'DEPLOYING', durationMs: 300 },
+      { status: 'DEPLOYED', durationMs: 0 },
+    ]);
+    const result = await runAction({ inputs: createInputs(uniqueName('durations')) });
+    expectExit(result, 0);
+    const durations = result.summary.slice(result.summary.indexOf('#### Durations'));
+    const rows = durations
+      .split('\n')
+      .filter((l) => /^\| (Queued|Build|Deploy|Checks|\*\*Total\*\*) \|/.test(l));
+    expect(rows.map((r) => r.split('|')[1]!.trim())).toEqual([
+      'Queued',
+      'Build',
+      'Deploy',
+      'Checks',
+      '**Total**',
+    ]);
+    const seconds = (row: string) => Number(/([\d.]+) s/.exec(row)?.[1]);
+    expect(seconds(rows[1]!)).toBeGreaterThanOrEqual(0.4);
+    expect(seconds(rows[4]!)).toBeGreaterThanOrEqual(1.2);
+  });
+
+  it('a run stopped by `timeout` is titled as not finished, with no agent link', async () => {
+    sim.queueTimeline([
+      { status: 'QUEUED', durationMs: 30 },
+      { status: 'BUILDING', durationMs: 600_000 },
+    ]);
+    const result = await runAction({
+      inputs: createInputs(uniqueName('stopped'), { timeout: '1.5' }),
+    });
+    expectExit(result, 1);
+    const title = result.summary.split('\n')[0];
+    expect(title).toMatch(/^### ⏱️ .*not finished.*the revision goes on/);
+    expect(title).not.toMatch(/❌|failed/);
+    expect(result.summary).not.toContain('Agent server');
+    expect(result.summary).toMatch(/\| Build \| [\d.]+ s so far/);
+  });
+
+  it('a failed build has no agent link', async () => {
+    sim.queueTimeline([
+      { status: 'QUEUED', durationMs: 30 },
+      { status: 'BUILDING', durationMs: 30 },
+      { status: 'BUILD_FAILED', durationMs: 0 },
+    ]);
+    const result = await runAction({ inputs: createInputs(uniqueName('broken')) });
+    expectExit(result, 1);
+    expect(result.outputs['url']).toMatch(/^http/);
+    expect(result.summary).toContain('### ❌ The build of');
+    expect(result.summary).not.toContain('Agent server');
+  });
+});
