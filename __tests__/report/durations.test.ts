@@ -58,6 +58,8 @@ describe('durationsTable', () => {
       '| Build | 1 min 00 s so far (the wait stopped) |',
       '| **Total** | **1 min 13 s** |',
     ]);
+    expect(durationsTable(stopped)).not.toMatch(/checks:/i);
+    expect(durationsTable(report())).toContain('checks: from `DEPLOYED` to the end of the run.');
   });
 
   it('is empty when the run followed no revision (delete, input errors)', () => {

@@ -42,7 +42,7 @@ export function durationsTable(report: RunReport): string {
     ...rows.map(([phase, took]) => `| ${phase} | ${took} |`),
     '',
     'As the status checks saw it: each phase from the first check that saw it to the first ' +
-      'that saw the next, so within one check interval (`poll-interval`) of the truth. Checks: ' +
-      'from `DEPLOYED` to the end of the run; total: the whole step.',
+      'that saw the next, so within one check interval (`poll-interval`) of the truth' +
+      (deployed ? '; checks: from `DEPLOYED` to the end of the run.' : '.'),
   ].join('\n');
 }
