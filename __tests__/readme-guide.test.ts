@@ -157,8 +157,12 @@ describe('README.md, top to bottom', () => {
   });
 
   it('guards both preview jobs against forks and Dependabot', () => {
-    const usage = section('Recipes');
-    const jobs = usage.slice(usage.indexOf('jobs:'), usage.indexOf('On pull requests the action'));
+    const recipes = section('Recipes');
+    const preview = recipes.indexOf('### Preview deployment per pull request');
+    const jobs = recipes.slice(
+      recipes.indexOf('jobs:', preview),
+      recipes.indexOf('\n### ', preview + 1),
+    );
     const guards = [...jobs.matchAll(/if: >-\n([\s\S]*?)\n {4}runs-on/g)].map((m) => m[1]!);
     expect(guards).toHaveLength(2);
     for (const guard of guards) {
