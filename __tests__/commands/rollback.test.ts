@@ -4,6 +4,7 @@
  */
 import { describe, expect, it, jest } from '@jest/globals';
 import { readConfig } from '../../src/inputs/read.js';
+import { unusedInputs } from '../../src/inputs/unused.js';
 import { actionEnv } from '../helpers/fakes.js';
 import {
   headline,
@@ -65,9 +66,10 @@ describe('rollback inputs', () => {
   });
 
   it('notes that rollback-to does nothing on a deploy', () => {
-    const result = read({ name: 'my-agent', 'rollback-to': UUID });
-    expect(result.ok && result.notes).toEqual([
-      expect.stringMatching(/`rollback-to` applies only/),
+    const env = actionEnv({ 'api-key': 'key', name: 'my-agent', 'rollback-to': UUID });
+    const result = readConfig(env, { mask: jest.fn() });
+    expect(result.ok && unusedInputs(env, result.config)).toEqual([
+      expect.stringMatching(/^Input `rollback-to` is set, but `command: deploy` does not use it/),
     ]);
   });
 });
