@@ -184,6 +184,8 @@ export async function healthCheck(
         attempts--; // it was never sent
         throw outOfTime();
       }
+      // Cut short by the deadline, not answered: the answer before it is the last one.
+      if (http.deadline.passed()) throw outOfTime();
       // A network fault or an unknown outcome: retried. Anything else (cancellation, the
       // key refused) ends the check.
       if (!(error instanceof ApiError || error instanceof OutcomeUnknownError)) throw error;
