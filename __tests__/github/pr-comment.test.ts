@@ -5,7 +5,7 @@ import {
   startsWithMarker,
   upsertPrComment,
 } from '../../src/github/pr-comment.js';
-import { commentFor, renderComment } from '../../src/report/render.js';
+import { renderComment } from '../../src/report/render.js';
 import type { RunReport } from '../../src/report/record.js';
 import { captureOutputForTests, resetSecretsForTests, setSecret } from '../../src/lib/untrusted.js';
 import { FakeGithub } from '../helpers/fake-github.js';
@@ -42,6 +42,16 @@ afterEach(async () => {
   await fake.close();
   resetSecretsForTests();
 });
+
+/** The comment of `report`, as the reports write it (`commands/context.ts`). */
+function commentFor(report: RunReport) {
+  const render = (marker: string, url?: string) => renderComment(report, marker, url);
+  return {
+    key: report.name ?? report.deploymentId,
+    updateOnly: report.command === 'delete',
+    render,
+  };
+}
 
 async function upsert(r: RunReport, logger = recordingLogger(), options: { pr?: boolean } = {}) {
   await upsertPrComment(

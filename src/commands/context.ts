@@ -14,7 +14,7 @@ import type { RunOutcome, RunReport } from '../report/record.js';
 import { appendStepSummary, inert, redact, setSecret } from '../lib/untrusted.js';
 import type { RunBasics } from '../lib/time.js';
 import { withoutCredentials } from '../lib/outputs.js';
-import { commentFor, renderSummary } from '../report/render.js';
+import { renderComment, renderSummary } from '../report/render.js';
 import { upsertPrComment } from '../github/pr-comment.js';
 import {
   createGithubDeployment,
@@ -73,10 +73,10 @@ export async function writeReports(ctx: RunContext): Promise<void> {
   }
   const { prComment, github, githubToken: token } = ctx.config;
   if (prComment && github.pullRequest && token) {
-    await bestEffortWithin(
-      upsertPrComment(ctx, commentFor(report)),
-      ctx.signal.aborted ? 1000 : 15000,
-    );
+    const key = report.name ?? report.deploymentId;
+    const render = (marker: string, url?: string) => renderComment(report, marker, url);
+    const comment = { key, updateOnly: report.command === 'delete', render };
+    await bestEffortWithin(upsertPrComment(ctx, comment), ctx.signal.aborted ? 1000 : 15000);
   }
 }
 

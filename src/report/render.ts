@@ -87,15 +87,6 @@ export function renderComment(report: RunReport, marker: string, runUrl?: string
   );
 }
 
-/** The PR comment of a run, as `upsertPrComment` writes it. */
-export function commentFor(report: RunReport) {
-  return {
-    key: report.name ?? report.deploymentId,
-    updateOnly: report.command === 'delete',
-    render: (marker: string, runUrl?: string) => renderComment(report, marker, runUrl),
-  };
-}
-
 /** One line: an emoji and what happened, with the name in a code span. */
 export function headline(report: RunReport): string {
   const name = codeSpan(report.name ?? report.deploymentId ?? 'deployment');

@@ -150,14 +150,10 @@ export async function healthCheck(
         "revision is DEPLOYED but its agent server is not serving: check the deployment's " +
         'logs in the LangSmith UI, or raise `timeout` if it needs longer to start.',
     );
-  const call = {
-    http,
-    what: `the health check of ${okUrl}`,
-    backoff: (retry: number) => backoffCeiling(retry, base, base * HEALTH_MAX_DELAY_FACTOR),
-    outOfTime,
-  };
-  return retrying<{ ok: true; attempts: number }>(call, async (attempt) => {
-    attempts = attempt;
+  const what = `the health check of ${okUrl}`;
+  const backoff = (retry: number) => backoffCeiling(retry, base, base * HEALTH_MAX_DELAY_FACTOR);
+  return retrying<{ ok: true; attempts: number }>({ http, what, backoff, outOfTime }, async (n) => {
+    attempts = n;
     try {
       const res = await request(oneRequest, {
         method: 'GET',

@@ -109,9 +109,6 @@ export function keyAllowedFor(url: URL): boolean {
   return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname.toLowerCase());
 }
 
-/** The headers that carry the API key (the control plane's, the SDK's). */
-const KEY_HEADERS = ['x-api-key', 'authorization'];
-
 /** Largest answer the action reads (control plane and agent server). */
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
@@ -251,10 +248,9 @@ function sendFile(req: Sending, file: string, signal: AbortSignal): Promise<Resp
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = {};
     req.headers.forEach((value, name) => (headers[name] = value));
-    const { method, url } = req;
     // No pooled keep-alive socket: it would hold the process open after the run.
-    const options = { method, headers, signal, agent: agentFor(url) ?? false };
-    const sent = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, options);
+    const options = { method: req.method, headers, signal, agent: agentFor(req.url) ?? false };
+    const sent = (req.url.protocol === 'https:' ? httpsRequest : httpRequest)(req.url, options);
     const source = createReadStream(file).on('error', (error: NodeJS.ErrnoException) => {
       sent.destroy();
       reject(new ActionError(`${req.describe}: the file could not be read (${error.code}).`));
@@ -295,7 +291,9 @@ function networkError(req: Sending, failure: Failure, attempts: number): ApiErro
  */
 export async function request(ctx: HttpContext, options: HttpRequest): Promise<HttpResponse> {
   const headers = new Headers(options.headers);
-  if (!keyAllowedFor(new URL(options.url))) for (const key of KEY_HEADERS) headers.delete(key);
+  // The headers that carry the API key (the control plane's, the SDK's).
+  const keyRefused = !keyAllowedFor(new URL(options.url));
+  if (keyRefused) for (const key of ['x-api-key', 'authorization']) headers.delete(key);
   const json = options.body !== undefined && typeof options.body !== 'string';
   const body = json ? JSON.stringify(options.body) : (options.body as string | undefined);
   if (json && !headers.has('content-type')) headers.set('content-type', 'application/json');
