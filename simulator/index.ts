@@ -13,6 +13,7 @@ import { AgentServers, type FeedbackRecord } from './agent-server.js';
 import { ControlPlane, INVALID_JSON } from './control-plane.js';
 import { FaultQueue, RateLimiter } from './faults.js';
 import { GithubPulls } from './github.js';
+import { Registry } from './registry.js';
 import { BodyTooLarge, readBody, send } from './http.js';
 import { emptyRevisionConfig, emptySourceConfig, Store, type DeploymentRecord } from './state.js';
 import { Storage } from './storage.js';
@@ -43,6 +44,7 @@ export type {
   TimelineStep,
 } from './types.js';
 export { DEFAULT_TIMELINE, parseTimeline, scaleTimeline } from './timeline.js';
+export { MEDIA, Registry, type Platform, type PushedImage } from './registry.js';
 export {
   GithubPulls,
   type SimChangedFile,
@@ -108,6 +110,11 @@ export interface Simulator {
    * request log, `expireAll()`. Its faults come from `inject` with path `/storage/<object>`.
    */
   readonly storage: Storage;
+  /**
+   * The image registry of `internal_docker` deployments (its own loopback server): the push
+   * tokens of `POST /v2/deployments/{id}/push-token` log in to it; `pushImage` puts images in.
+   */
+  readonly registry: Registry;
   /** Drops state, request log, faults and queued timelines. */
   reset(): void;
   close(): Promise<void>;
@@ -117,6 +124,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const sim = new SimulatorServer(options);
   await sim.listen(options.host ?? '127.0.0.1', options.port ?? 0);
   await sim.storage.listen(options.host ?? '127.0.0.1');
+  await sim.registry.listen(options.host ?? '127.0.0.1');
   return sim;
 }
 
@@ -139,6 +147,7 @@ class SimulatorServer implements Simulator {
   private baseUrl = '';
   private runs = { started: 0, inFlight: 0, maxInFlight: 0 };
   readonly storage: Storage;
+  readonly registry = new Registry();
 
   constructor(private readonly options: SimulatorOptions) {
     this.apiKeys = options.apiKeys ?? [DEFAULT_API_KEY];
@@ -172,6 +181,7 @@ class SimulatorServer implements Simulator {
       agentUrl: (id) => this.agentUrl(id),
       deletionRefused: (id) => this.refusedDeletions.get(id),
       storage: this.storage,
+      registry: this.registry,
     });
     this.server = createServer((req, res) => void this.onRequest(req, res));
   }
@@ -353,6 +363,7 @@ class SimulatorServer implements Simulator {
     this.refusedDeletions.clear();
     this.runs = { started: 0, inFlight: 0, maxInFlight: 0 };
     this.storage.clear();
+    this.registry.clear();
     this.queued = [];
     this.queuedAgents = [];
     this.timeline = this.initialTimeline;
@@ -361,7 +372,7 @@ class SimulatorServer implements Simulator {
   async close(): Promise<void> {
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeAllConnections();
-    await Promise.all([closed, this.storage.close()]);
+    await Promise.all([closed, this.storage.close(), this.registry.close()]);
   }
 
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
