@@ -22,6 +22,7 @@ import type { HttpContext, HttpRequest, HttpResponse } from './http/request.js';
 import {
   DeploymentSchema,
   DeploymentsListSchema,
+  PushTokenSchema,
   RevisionLogsSchema,
   UploadTargetSchema,
   RevisionSchema,
@@ -30,6 +31,7 @@ import {
   type DeploymentCreateRequest,
   type DeploymentPatchRequest,
   type DeploymentsList,
+  type PushToken,
   type Revision,
   type RevisionCreateRequest,
   type RevisionLogs,
@@ -46,7 +48,8 @@ export const USER_AGENT = 'langgraph-deploy-action/1 (+GitHub Action)';
  */
 export type ControlPlane = Omit<ControlPlaneClient, OptionalCalls | CommandCalls> &
   Partial<Pick<ControlPlaneClient, OptionalCalls>>;
-type OptionalCalls = 'interruptRevision' | 'createRevision' | 'requestUploadUrl';
+type OptionalCalls =
+  'interruptRevision' | 'createRevision' | 'requestUploadUrl' | 'requestPushToken';
 type CommandCalls = 'redeployRevision' | 'deleteDeployments';
 
 interface Call extends ErrorContext, Pick<HttpRequest, 'body' | 'retry'> {
@@ -298,6 +301,23 @@ export class ControlPlaneClient {
     });
     this.mask(target.upload_url);
     return target;
+  }
+
+  /**
+   * `POST /v2/deployments/{id}/push-token`: a registry token for the deployment's images
+   * (`internal_docker`). Asking again only issues another, so it is retried like a read. The
+   * token is masked at once, before anything could print it.
+   */
+  async requestPushToken(id: string): Promise<PushToken> {
+    const answer = await this.json(PushTokenSchema, [200, 201], {
+      method: 'POST',
+      path: apiPath('/v2/deployments', id, 'push-token'),
+      retry: 'idempotent',
+      describe: `POST push-token of deployment ${id}`,
+      notFound: deploymentNotFound(id, this.options.workspaceId),
+    });
+    this.mask(answer.token);
+    return answer;
   }
 
   /**
