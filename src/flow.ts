@@ -8,6 +8,7 @@ import { runPrune } from './commands/prune.js';
 import { runRegistryLogin } from './commands/registry-login.js';
 import { runRollback } from './commands/rollback.js';
 import type { Config } from './inputs/config.js';
+import { INPUT_NAMES } from './inputs/spec.js';
 import { ControlPlaneClient } from './api/client.js';
 import { CancelledError } from './lib/errors.js';
 import { outputGate } from './lib/outputs.js';
@@ -47,7 +48,7 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
     ...basics,
     config,
     http,
-    client: new ControlPlaneClient({ baseUrl, apiKey, workspaceId, http }),
+    client: new ControlPlaneClient({ baseUrl, apiKey, workspaceId, http, inputs: INPUT_NAMES }),
     state,
     output: outputGate(logger),
   };
