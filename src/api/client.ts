@@ -289,36 +289,36 @@ export class ControlPlaneClient {
   }
 
   /**
-   * `POST /v2/deployments/{id}/upload-url`: a signed URL for the `upload` archive. Asking again
-   * only issues another URL, so it is retried like a read. The URL is masked at once: its
-   * signature is a credential.
+   * `POST /v2/deployments/{id}/upload-url`: a signed URL for the `upload` archive. The URL is
+   * masked at once: its signature is a credential.
    */
-  async requestUploadUrl(id: string): Promise<UploadTarget> {
-    const target = await this.json(UploadTargetSchema, [200, 201], {
-      method: 'POST',
-      path: apiPath('/v2/deployments', id, 'upload-url'),
-      retry: 'idempotent',
-      describe: `POST upload-url of deployment ${id}`,
-      notFound: deploymentNotFound(id, this.options.workspaceId),
-    });
-    this.mask(target.upload_url);
-    return target;
+  requestUploadUrl(id: string): Promise<UploadTarget> {
+    return this.issue(UploadTargetSchema, id, 'upload-url', (target) => target.upload_url);
   }
 
   /**
    * `POST /v2/deployments/{id}/push-token`: a registry token for the deployment's images
-   * (`internal_docker`). Asking again only issues another, so it is retried like a read. The
-   * token is masked at once, before anything could print it.
+   * (`internal_docker`), masked at once, before anything could print it.
    */
-  async requestPushToken(id: string): Promise<PushToken> {
-    const answer = await this.json(PushTokenSchema, [200, 201], {
+  requestPushToken(id: string): Promise<PushToken> {
+    return this.issue(PushTokenSchema, id, 'push-token', (answer) => answer.token);
+  }
+
+  /** A credential the control plane issues: asking again only issues another (retried as a read). */
+  private async issue<S extends z.ZodMiniType>(
+    schema: S,
+    id: string,
+    what: string,
+    secret: (answer: z.infer<S>) => string,
+  ): Promise<z.infer<S>> {
+    const answer = await this.json(schema, [200, 201], {
       method: 'POST',
-      path: apiPath('/v2/deployments', id, 'push-token'),
+      path: apiPath('/v2/deployments', id, what),
       retry: 'idempotent',
-      describe: `POST push-token of deployment ${id}`,
+      describe: `POST ${what} of deployment ${id}`,
       notFound: deploymentNotFound(id, this.options.workspaceId),
     });
-    this.mask(answer.token);
+    this.mask(secret(answer));
     return answer;
   }
 
