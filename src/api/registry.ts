@@ -53,14 +53,7 @@ export function registryHost(registryUrl: string): string {
 }
 
 /** An image reference as `<host>/<name>` and the tag or digest it names (`latest` if none). */
-export interface ImageRef {
-  host: string;
-  name: string;
-  reference: string;
-  byDigest: boolean;
-}
-
-export function splitImage(uri: string): ImageRef {
+export function splitImage(uri: string) {
   const [named = '', digest] = uri.split('@');
   const colon = named.lastIndexOf(':');
   const tagged = colon > named.lastIndexOf('/');
@@ -70,6 +63,7 @@ export function splitImage(uri: string): ImageRef {
   const [host, name] = [repository.slice(0, slash), repository.slice(slash + 1)];
   return { host, name, reference, byDigest: digest !== undefined };
 }
+export type ImageRef = ReturnType<typeof splitImage>;
 
 /**
  * The image `ref` names, read with `pushToken`: its digest and platforms (`os/architecture`);

@@ -20,6 +20,7 @@ import {
 } from './validate.js';
 import { readGithubContext } from './github-event.js';
 import { NO_SECRETS_ON_FORKS, parseSecrets } from './secrets.js';
+import { SHA256_DIGEST } from '../api/registry.js';
 import { booleanDefault, choiceDefault, defaultOf, INPUTS, type InputName } from './spec.js';
 
 /** Inputs that only some sources use (`sources` in the spec): with another source, an error. */
@@ -322,7 +323,7 @@ function readDeployInputs(
     }
   } else if (source === 'internal_docker') {
     const digest = /@(.*)$/.exec(given['image-uri'])?.[1];
-    if (!given['image-uri'] || (digest !== undefined && !/^sha256:[0-9a-f]{64}$/.test(digest))) {
+    if (!given['image-uri'] || (digest !== undefined && !SHA256_DIGEST.test(digest))) {
       check.problem(
         'image-uri',
         `Input \`image-uri\` is "${given['image-uri']}": \`source: internal_docker\` needs the ` +
