@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it } from '@jest/globals';
 import { runAction, type RunResult } from '../../scripts/run-action.js';
 import { DEFAULT_TENANT_ID } from '../../simulator/index.js';
 import { useSimulator } from '../helpers/simulator.js';
@@ -75,11 +75,14 @@ function shown(r: RunResult): string {
 
 const repositoryOf = (name: string) => `${sim.registry.registryUrl(DEFAULT_TENANT_ID)}/${name}`;
 const notices = (r: RunResult) => r.annotations.filter((a) => a.kind === 'notice');
-const registryLogin = (name: string, config: string, extra: Record<string, string> = {}) =>
-  runAction({
+/** The step with `command: registry-login` (the real `docker login`: it needs the CLI). */
+const registryLogin = (name: string, config: string, extra: Record<string, string> = {}) => {
+  requireDocker();
+  return runAction({
     inputs: baseInputs(sim, { command: 'registry-login', name, ...extra }),
     env: { DOCKER_CONFIG: config, RUNNER_DEBUG: '1' },
   });
+};
 /** The post step of a step, as the runner runs it: same inputs, the state it saved. */
 const postStep = (main: RunResult, name: string, config: string) =>
   runAction({
@@ -87,8 +90,6 @@ const postStep = (main: RunResult, name: string, config: string) =>
     env: { DOCKER_CONFIG: config },
     state: main.state,
   });
-
-beforeAll(requireDocker);
 
 describe('command: registry-login', () => {
   it('creates the internal_docker deployment, logs docker in with the masked push token, and the post step logs out', async () => {
