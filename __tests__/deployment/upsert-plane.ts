@@ -313,6 +313,9 @@ export class FakePlane implements ControlPlane {
   getRevision(_id: string, _revisionId: string): Promise<Revision> {
     throw new Error('getRevision is not used by the upsert');
   }
+  requestPushToken(_id: string): never {
+    throw new Error('requestPushToken is not used by the upsert');
+  }
   getRevisionLogs(): Promise<RevisionLogs | undefined> {
     throw new Error('getRevisionLogs is not used by the upsert');
   }
