@@ -103,14 +103,15 @@ export async function runDeploy(ctx: DeployContext): Promise<number> {
     if (unchanged.skip) return runSkipped(ctx, found, unchanged.skip);
     if (config.interruptPrevious) await interruptPrevious(client, found, logger, unchanged.latest);
   }
-  const secrets = secretsToSend(config, found, sourceArchive?.sha256);
+  // `ctx.config`: with `internal_docker`, the image pinned by digest.
+  const secrets = secretsToSend(ctx.config, found, sourceArchive?.sha256);
   // The upload path creates first and uploads after: the IDs go out as soon as they exist.
   const onCreated = (made: Deployment, created: boolean) => {
     setDeploymentOutputs(ctx, made);
     ctx.output('created', created);
   };
   const upserted = await (config.source === 'upload' ? upsertFromUpload : upsert)(
-    { ...ctx, config: { ...config, secrets }, sourceArchive, onCreated },
+    { ...ctx, config: { ...ctx.config, secrets }, sourceArchive, onCreated },
     found,
   );
   const { deployment, revisionId, created } = upserted;
