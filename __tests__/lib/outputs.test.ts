@@ -37,6 +37,23 @@ describe('the output gate', () => {
     ['deleted', '[]', true],
     ['deleted', '["$(id)"]', false],
     ['deleted', '[ "a" ]', false],
+    ['eval-passed', 'false', true],
+    ['eval-passed', 'no', false],
+    [
+      'experiment-url',
+      'https://smith.langchain.com/o/t/datasets/d/compare?selectedSessions=a%2Cb',
+      true,
+    ],
+    [
+      'eval-scores',
+      '{"correctness":{"mean":0.5,"n":2,"baseline":null,"delta":null,"low":null,"high":null}}',
+      true,
+    ],
+    ['eval-scores', '{}', true],
+    ['eval-scores', '{"$(id)":{"mean":1}}', false],
+    ['eval-scores', '{"a":{"mean":"$(id)"}}', false],
+    ['eval-scores', '{ "a": {"mean": 1} }', false],
+    ['eval-scores', '[1]', false],
     // An output the gate has no own rule for gets the strictest one: an ID's.
     ['some-new-output', 'plain_value-1.0', true],
     ['some-new-output', 'https://x.example/"', false],

@@ -38,6 +38,10 @@ const RULES: Readonly<Record<string, Rule>> = {
   'source-digest': pattern(/^[0-9a-f]{64}$/, 'a SHA-256 digest (64 hexadecimal digits)'),
   'tests-passed': COUNT_RULE,
   'tests-failed': COUNT_RULE,
+  'experiment-id': ID_RULE,
+  'experiment-url': urlProblem,
+  'eval-passed': BOOLEAN_RULE,
+  'eval-scores': scoresProblem,
   // `deleted`: a JSON array of deployment names as `JSON.stringify` writes it, nothing else.
   deleted: pattern(
     /^\[("[a-z0-9-]{1,200}"(,"[a-z0-9-]{1,200}")*)?\]$/,
@@ -78,6 +82,32 @@ export function outputGate(logger: Pick<Logger, 'warning'>, write = core.setOutp
     written.set(name, text);
     write(name, text);
   };
+}
+
+/**
+ * `eval-scores`: a JSON object as `JSON.stringify` writes it, of feedback keys (letters, digits,
+ * `_ - . : /`) to objects of numbers and nulls, nothing else.
+ */
+function scoresProblem(value: string): string | undefined {
+  const parsed = ((): unknown => {
+    try {
+      return JSON.parse(value);
+    } catch {
+      return undefined;
+    }
+  })();
+  const entries = parsed && typeof parsed === 'object' ? Object.entries(parsed) : [];
+  const fine =
+    !Array.isArray(parsed) &&
+    JSON.stringify(parsed) === value &&
+    entries.every(
+      ([key, v]) =>
+        /^[A-Za-z0-9_.:/-]{1,100}$/.test(key) &&
+        v !== null &&
+        typeof v === 'object' &&
+        Object.values(v as object).every((n) => n === null || typeof n === 'number'),
+    );
+  return fine ? undefined : 'it is not a JSON object of feedback keys to scores';
 }
 
 /**

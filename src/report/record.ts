@@ -5,6 +5,7 @@
 import type { StatusChange } from '../deployment/wait.js';
 import type { Command } from '../inputs/config.js';
 import type { Finding } from '../preflight/document.js';
+import type { EvaluationReport } from '../verify/eval/index.js';
 
 /**
  * `skipped`: the revision was superseded by a newer one (`SKIPPED`); `deleted`, `not_found`:
@@ -56,7 +57,10 @@ export interface RunReport {
     health?: 'passed' | 'failed' | 'skipped';
     smoke?: 'passed' | 'interrupted' | 'failed' | 'skipped';
     tests?: 'passed' | 'failed' | 'skipped';
+    evaluation?: 'passed' | 'failed';
   };
+  /** The evaluation on `eval-dataset` (keys, names and errors are untrusted: escaped). */
+  evaluation?: EvaluationReport;
   /** Conversation tests, one entry per case. Names, reasons and replies are untrusted. */
   tests?: {
     name: string;

@@ -14,6 +14,7 @@ import {
   tailWithin,
 } from './markdown.js';
 import type { RunOutcome, RunReport, RunSource } from './record.js';
+import { evaluationSection } from './evaluation.js';
 
 /** The step summary limit is 1 MiB; a log tail never needs more than this. */
 const SUMMARY_LOG_CHARS = 60_000;
@@ -36,6 +37,7 @@ const CHECKS = [
   ['health', 'Health check'],
   ['smoke', 'Smoke test'],
   ['tests', 'Conversation tests'],
+  ['evaluation', 'Evaluation'],
 ] as const;
 
 /**
@@ -50,6 +52,7 @@ export function renderSummary(report: RunReport): string {
     titled('Status timeline', timelineTable(report)),
     rollbackSection(report),
     testsSection(report),
+    evaluationSection(report.evaluation),
     // The error as a fenced block (it may span lines and contains server text).
     titled('Error', report.error ? codeFence(report.error) : ''),
     titled('Pre-flight errors', preflightList(report)),
@@ -76,6 +79,7 @@ export function renderComment(report: RunReport, marker: string, runUrl?: string
     timeline ? collapsed('Status timeline', timeline) : '',
     rollbackSection(report),
     testsSection(report, 50),
+    evaluationSection(report.evaluation),
     report.error ? codeFence(truncate(report.error, COMMENT_ERROR_CHARS)) : '',
     preflightList(report),
     logBlock(report, COMMENT_LOG_CHARS),
