@@ -10,9 +10,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentServers, type FeedbackRecord } from './agent-server.js';
+import { traceAgentRun } from './agent-runs.js';
 import { ControlPlane, INVALID_JSON } from './control-plane.js';
 import { FaultQueue, RateLimiter } from './faults.js';
 import { GithubPulls } from './github.js';
+import { LangSmithApi, LANGSMITH_PREFIX, parseMultipart } from './langsmith.js';
+import { langSmithControls, type LangSmithControls } from './langsmith-controls.js';
 import { BodyTooLarge, readBody, send } from './http.js';
 import { emptyRevisionConfig, emptySourceConfig, Store, type DeploymentRecord } from './state.js';
 import { Storage } from './storage.js';
@@ -31,6 +34,15 @@ import type {
 } from './types.js';
 
 export type { FeedbackRecord } from './agent-server.js';
+export type { SimEvaluator, SimScorer } from './evaluator.js';
+export type { LangSmithOptions, LangSmithSettings } from './langsmith.js';
+export type {
+  LangSmithControls,
+  SeedDataset,
+  SeedExample,
+  SeedExperiment,
+  SeedScores,
+} from './langsmith-controls.js';
 export type {
   AgentBehaviour,
   Deployment,
@@ -108,6 +120,11 @@ export interface Simulator {
    * request log, `expireAll()`. Its faults come from `inject` with path `/storage/<object>`.
    */
   readonly storage: Storage;
+  /**
+   * The LangSmith API at `${url}/api/v1` (datasets, examples, sessions, runs, feedback): seed
+   * datasets and baselines, bind evaluators, refuse the key, read what was stored.
+   */
+  readonly langsmith: LangSmithControls;
   /** Drops state, request log, faults and queued timelines. */
   reset(): void;
   close(): Promise<void>;
@@ -139,6 +156,8 @@ class SimulatorServer implements Simulator {
   private baseUrl = '';
   private runs = { started: 0, inFlight: 0, maxInFlight: 0 };
   readonly storage: Storage;
+  private readonly langsmithApi: LangSmithApi;
+  readonly langsmith: LangSmithControls;
 
   constructor(private readonly options: SimulatorOptions) {
     this.apiKeys = options.apiKeys ?? [DEFAULT_API_KEY];
@@ -173,6 +192,12 @@ class SimulatorServer implements Simulator {
       deletionRefused: (id) => this.refusedDeletions.get(id),
       storage: this.storage,
     });
+    this.langsmithApi = new LangSmithApi(options.langsmith ?? {}, () => this.tenantId);
+    this.langsmith = langSmithControls(
+      this.langsmithApi,
+      () => this.tenantId,
+      () => this.requests,
+    );
     this.server = createServer((req, res) => void this.onRequest(req, res));
   }
 
@@ -353,6 +378,7 @@ class SimulatorServer implements Simulator {
     this.refusedDeletions.clear();
     this.runs = { started: 0, inFlight: 0, maxInFlight: 0 };
     this.storage.clear();
+    this.langsmithApi.reset();
     this.queued = [];
     this.queuedAgents = [];
     this.timeline = this.initialTimeline;
@@ -398,9 +424,12 @@ class SimulatorServer implements Simulator {
     }
     if (raw !== '') entry.body = parseOr(raw, raw);
 
+    const form = path.startsWith(`${LANGSMITH_PREFIX}/`)
+      ? await parseMultipart(header(req, 'content-type'), raw)
+      : undefined;
     const reply = async (response: SimResponse) => {
       entry.status = response.status;
-      if (!response.sse) return send(res, response);
+      if (!response.sse && !response.agentRun) return send(res, response);
       const runs = this.runs;
       runs.started++;
       runs.inFlight++;
@@ -415,7 +444,7 @@ class SimulatorServer implements Simulator {
       entry.status = 'reset';
       req.socket.destroy();
     };
-    const processIt = () => this.process(req, method, path, url.searchParams, raw);
+    const processIt = () => this.process(req, method, path, url.searchParams, raw, form);
 
     const fault = this.faults.take(method, path);
     switch (fault?.kind) {
@@ -463,6 +492,7 @@ class SimulatorServer implements Simulator {
     path: string,
     query: URLSearchParams,
     raw: string,
+    form?: [string, string][] | 'invalid',
   ): SimResponse {
     const now = Date.now();
     if (path === '/github' || path.startsWith('/github/')) {
@@ -493,7 +523,13 @@ class SimulatorServer implements Simulator {
       return { status: 401, body: { detail: 'Invalid API key' } };
     }
     const agent = /^\/agents\/([^/]+)(\/.*)?$/.exec(path);
-    if (!agent && this.options.requireTenant && header(req, 'x-tenant-id') === undefined) {
+    const langsmith = path.startsWith(`${LANGSMITH_PREFIX}/`);
+    if (
+      !agent &&
+      !langsmith &&
+      this.options.requireTenant &&
+      header(req, 'x-tenant-id') === undefined
+    ) {
       return {
         status: 403,
         body: {
@@ -510,6 +546,19 @@ class SimulatorServer implements Simulator {
       };
     }
     const json = raw === '' ? undefined : parseOr(raw, INVALID_JSON);
+    if (langsmith) {
+      if (json === INVALID_JSON && form === undefined) {
+        return { status: 422, body: { detail: 'The request body is not JSON.' } };
+      }
+      const lsPath = path.slice(LANGSMITH_PREFIX.length);
+      return this.langsmithApi.handle({
+        method,
+        path: lsPath,
+        query,
+        json,
+        ...(form ? { form } : {}),
+      });
+    }
     if (!agent) return this.controlPlane.handle({ method, path, query, json, now });
 
     const deploymentId = agent[1]!;
@@ -533,6 +582,7 @@ class SimulatorServer implements Simulator {
       now,
       createdAt: dep.createdAt,
       ...(active.agent ? { revision: active.agent } : {}),
+      trace: (t) => traceAgentRun(this.langsmithApi.store, t),
     });
   }
 }
