@@ -26,10 +26,11 @@ afterEach(async () => {
 
 async function setup(handler: Handler, http: Partial<HttpContext> = {}) {
   server = await startServer(handler);
-  const clock = new FakeClock();
+  // Fractions of a millisecond left, as with the system clock (the SDK's timeout must be whole).
+  const clock = new FakeClock(1_700_000_000_000.25);
   const ctx: HttpContext = {
     clock,
-    deadline: Deadline.fromSeconds(clock, 600),
+    deadline: new Deadline(clock, 1_700_000_600_000),
     logger: captureLogger(),
     random: () => 0,
     ...http,

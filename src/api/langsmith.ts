@@ -152,7 +152,7 @@ export async function langsmithClient(options: {
     ...(options.workspaceId && { workspaceId: options.workspaceId }),
     fetchImplementation,
     // Our layer bounds each call by the deadline; the SDK's own timeout only must not cut it.
-    timeout_ms: Math.max(1000, options.http.deadline.remainingMs() + 1000),
+    timeout_ms: Math.ceil(options.http.deadline.remainingMs()) + 1000,
     callerOptions: { maxRetries: 0 },
     autoBatchTracing: false,
     omitTracedRuntimeInfo: true,
