@@ -44,6 +44,11 @@ describe('agentRunner', () => {
       const body = JSON.parse(req.body) as { input: { q: number } };
       if (body.input.q === 1)
         return sendJson(res, 200, { __error__: { error: 'ValueError', message: 'boom' } });
+      if (body.input.q === 2) {
+        // As langgraph-api 2.0.0 answers: the graph's error serialised once more.
+        const message = JSON.stringify({ error: 'KeyError', message: 'missing' });
+        return sendJson(res, 200, { __error__: { error: 'Error', message } });
+      }
       sendJson(res, 200, { answer: body.input.q });
     });
     const { ctx } = context();
@@ -51,8 +56,9 @@ describe('agentRunner', () => {
     expect(graph).toBe('agent');
     await expect(run(examples(1)[0]!, 'exp-a')).resolves.toEqual({ outputs: { answer: 0 } });
     await expect(run(examples(2)[1]!, 'exp-a')).resolves.toEqual({ error: 'ValueError: boom' });
+    await expect(run(examples(3)[2]!, 'exp-a')).resolves.toEqual({ error: 'KeyError: missing' });
     const sent = server.requests.filter((r) => r.url === '/runs/wait');
-    expect(sent).toHaveLength(2);
+    expect(sent).toHaveLength(3);
     expect(JSON.parse(sent[0]!.body)).toMatchObject({
       assistant_id: 'asst-1',
       input: { q: 0 },

@@ -6,6 +6,7 @@
  * runs an agent server did not trace.
  */
 import type { Example, LangSmith } from '../../api/langsmith.js';
+import { parseJson } from '../../api/answers.js';
 import type { HttpContext } from '../../api/http/request.js';
 import { backoffCeiling, retrying } from '../../api/http/retry-policy.js';
 import { ActionError, CancelledError, DeadlineError } from '../../lib/errors.js';
@@ -75,7 +76,9 @@ export async function agentRunner(
       ...(http.signal && { signal: http.signal }),
     });
     const failed = isRecord(answer) ? answer['__error__'] : undefined;
-    if (failed !== undefined) return { error: describeRunError(failed) };
+    // langgraph-api serialises a graph's error once more: its message is the error as JSON.
+    const inner = isRecord(failed) ? parseJson(String(failed['message'])) : undefined;
+    if (failed !== undefined) return { error: describeRunError(isRecord(inner) ? inner : failed) };
     return { outputs: isRecord(answer) ? answer : { output: answer } };
   };
   return { run, graph: chosen.graph_id };
