@@ -7,6 +7,7 @@
 import { FakeGithub } from '../__tests__/helpers/fake-github.js';
 import { startSimulator } from '../simulator/index.js';
 import { runAction, type RunResult } from './run-action.js';
+import { demoEvaluation } from './demo-eval.js';
 
 const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
 
@@ -158,9 +159,11 @@ try {
   });
   show(pruned);
 
+  const evaluated = await demoEvaluation(sim, common, { banner, show });
+
   // The failed build is meant to fail (exit code 1); the others must succeed.
   const codes = [created.code, updated.code, deleted.code, pruned.code];
-  exitCode = codes.every((c) => c === 0) && failed.code === 1 ? 0 : 1;
+  exitCode = codes.every((c) => c === 0) && failed.code === 1 && evaluated ? 0 : 1;
   banner(
     exitCode === 0
       ? 'Demo finished: create, update, delete and prune succeeded; the broken build failed as it should'

@@ -44,6 +44,17 @@ describe('npm run demo', () => {
     expect(pr7.length).toBeGreaterThan(0);
     expect(pr7.join('\n')).not.toMatch(/does not exist|deleted/i);
     expect(prune).toMatch(/demo-agent-pr-13.*does not exist/i);
+    // The evaluation gate: one preview passes it, the one with wrong answers is caught.
+    const gate = out.slice(out.indexOf('━━ eval gate 1/2'));
+    const [pass, regression] = gate.split('━━ eval gate 2/2');
+    expect(pass).toContain('Exit code 0');
+    expect(pass).toMatch(/\| `correctness` \| 1\.000 \| 1\.000 \| .* \| 8 of 8 \| ✅ passed \|/);
+    expect(pass).toContain('[Compare in LangSmith](');
+    expect(regression).toContain('Exit code 1');
+    expect(regression).toMatch(
+      /title=Evaluation failed::The evaluation gate failed on dataset "support-qa"/,
+    );
+    expect(regression).toMatch(/\| `correctness` \| 0\.\d{3} \| 1\.000 \| .* \| ❌ failed \|/);
     expect(out).toContain('Demo finished');
   }, 160_000);
 });
