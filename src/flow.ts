@@ -7,6 +7,7 @@ import { runDeploy } from './commands/deploy.js';
 import { runPrune } from './commands/prune.js';
 import { runRollback } from './commands/rollback.js';
 import type { Config } from './inputs/config.js';
+import { INPUT_NAMES } from './inputs/spec.js';
 import { ControlPlaneClient } from './api/client.js';
 import { CancelledError } from './lib/errors.js';
 import { outputGate } from './lib/outputs.js';
@@ -46,7 +47,7 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
     ...basics,
     config,
     http,
-    client: new ControlPlaneClient({ baseUrl, apiKey, workspaceId, http }),
+    client: new ControlPlaneClient({ baseUrl, apiKey, workspaceId, http, inputs: INPUT_NAMES }),
     state,
     output: outputGate(logger),
   };

@@ -1,5 +1,5 @@
 /** Entry of a run: read and validate every input, then hand over to the flow. */
-import { renderInputErrorSummary, renderUnexpectedErrorSummary } from './inputs/validate.js';
+import { renderInputErrorSummary, renderUnexpectedErrorSummary } from './report/render.js';
 import { execute } from './flow.js';
 import { readInputs } from './inputs/read.js';
 import { appendStepSummary, redact, runnerLogger, setFailed } from './lib/untrusted.js';

@@ -20,7 +20,7 @@ import {
   type SkipEvidence,
 } from '../../src/deployment/skip-unchanged.js';
 import { RECORD_NAME } from '../../src/inputs/secrets.js';
-import type { Comparison } from '../../src/report/github/reads.js';
+import type { Comparison } from '../../src/github/reads.js';
 
 const SHA = 'a'.repeat(40);
 const HEAD = 'b'.repeat(40);

@@ -129,22 +129,22 @@ describe('parseGate', () => {
 
 describe('langsmithApiUrlFor', () => {
   it('is the region’s api.smith host on LangSmith Cloud', () => {
-    expect(langsmithApiUrlFor('https://api.host.langchain.com')).toBe(
+    expect(langsmithApiUrlFor('https://api.host.langchain.com', 'us')).toBe(
       'https://api.smith.langchain.com',
     );
-    expect(langsmithApiUrlFor('https://eu.api.host.langchain.com')).toBe(
+    expect(langsmithApiUrlFor('https://eu.api.host.langchain.com', 'eu')).toBe(
       'https://eu.api.smith.langchain.com',
     );
-    expect(langsmithApiUrlFor('https://aws.api.host.langchain.com')).toBe(
+    expect(langsmithApiUrlFor('https://aws.api.host.langchain.com', 'aws-us')).toBe(
       'https://aws.api.smith.langchain.com',
     );
   });
 
   it('is the same origin’s /api/v1 with another control-plane-url', () => {
-    expect(langsmithApiUrlFor('https://langsmith.example.com/api-host')).toBe(
+    expect(langsmithApiUrlFor('https://langsmith.example.com/api-host', 'us')).toBe(
       'https://langsmith.example.com/api/v1',
     );
-    expect(langsmithApiUrlFor('http://127.0.0.1:8123')).toBe('http://127.0.0.1:8123/api/v1');
+    expect(langsmithApiUrlFor('http://127.0.0.1:8123', 'us')).toBe('http://127.0.0.1:8123/api/v1');
   });
 
   it('follows control-plane-url when langsmith-api-url is empty', () => {

@@ -12,12 +12,13 @@
  * of the API key and the deployment's name: only a holder of the API key can compute or check it.
  */
 import { createHmac, hkdfSync } from 'node:crypto';
+import type { ControlPlane } from '../api/client.js';
 import type { Deployment, Revision } from '../api/schemas.js';
 import type { DeployConfig } from '../inputs/config.js';
 import { RECORD_NAME } from '../inputs/secrets.js';
 import type { ParsedLangGraphConfig } from '../preflight/index.js';
-import type { RunContext } from '../commands/context.js';
-import { readChanges, type Comparison } from '../report/github/reads.js';
+import type { GithubRun } from '../github/octokit.js';
+import { readChanges, type Comparison } from '../github/reads.js';
 import { inert } from '../lib/untrusted.js';
 import { errorMessage, isRecord } from '../lib/text.js';
 import { agentChange } from './agent-files.js';
@@ -298,6 +299,12 @@ export function skipDecision(
   return { skip: true, revisionId: active.id, commitSha: built, because, otherCommit: true };
 }
 
+/** What the step takes from the run: its configuration, client, logger and deadline. */
+export type SkipStep = GithubRun & {
+  config: DeployConfig;
+  client: Pick<ControlPlane, 'getRevision'>;
+};
+
 /**
  * The step: reads what `skipDecision` needs and decides; `skip` names the live revision when
  * nothing would change, and `latest` is the `latest_revision_id` revision when it was read on
@@ -306,7 +313,7 @@ export function skipDecision(
  * only when it could allow the skip.
  */
 export async function checkUnchanged(
-  ctx: RunContext<DeployConfig>,
+  ctx: SkipStep,
   found: Deployment,
   parsed: ParsedLangGraphConfig | undefined,
   sourceDigest: string | undefined,
@@ -347,7 +354,7 @@ export async function checkUnchanged(
  * carry the keyed record of this run's settings, for the next run.
  */
 export async function recordSettings(
-  ctx: RunContext<DeployConfig>,
+  ctx: Pick<SkipStep, 'config'>,
   found: Deployment | undefined,
   sourceDigest: string | undefined,
 ): Promise<DeployConfig> {

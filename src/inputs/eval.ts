@@ -3,8 +3,8 @@
  * gate"), checked with every other input before any request: each problem names its input.
  */
 import { parse, YAMLParseError } from 'yaml';
-import type { BaseConfig } from './config.js';
-import { REGION_CONTROL_PLANE_URLS, type Checks } from './validate.js';
+import type { BaseConfig, Region } from './config.js';
+import { feedbackHostFor, type Checks } from './validate.js';
 import { defaultOf, type InputName } from './spec.js';
 import { isRecord } from '../lib/text.js';
 import { inert } from '../lib/untrusted.js';
@@ -38,13 +38,14 @@ const RULES: Record<string, keyof GateRule> = { min: 'min', 'max-drop': 'maxDrop
 const GATE_EXAMPLE = 'e.g. `{correctness: {min: 0.8, max-drop: 0.05}, "*": {max-drop: 0.1}}`';
 
 /**
- * The LangSmith API of a control plane: a LangSmith Cloud region's `api.smith` host (as the
- * feedback host), else the same origin's `/api/v1` (a self-hosted install).
+ * The LangSmith API of a control plane: a LangSmith Cloud region's API host (the feedback
+ * host: `api.smith.langchain.com`, `eu.api.smith…`), else the same origin's `/api/v1` (a
+ * self-hosted install, the simulator).
  */
-export function langsmithApiUrlFor(controlPlaneUrl: string): string {
+export function langsmithApiUrlFor(controlPlaneUrl: string, region: Region): string {
   const url = new URL(controlPlaneUrl);
-  const cloud = Object.values(REGION_CONTROL_PLANE_URLS).includes(controlPlaneUrl);
-  return cloud ? `https://${url.host.replace('.host.', '.smith.')}` : `${url.origin}/api/v1`;
+  const host = feedbackHostFor(controlPlaneUrl, region);
+  return host === url.host ? `${url.origin}/api/v1` : `https://${host}`;
 }
 
 /** `eval-gate`: a YAML mapping of feedback key to rules, or the problem with it. */
@@ -116,7 +117,7 @@ function count(check: Checks, input: InputName, raw: string, max: number): numbe
 export function readEvalInputs(
   getInput: (name: InputName) => string,
   check: Checks,
-  base: Pick<BaseConfig, 'controlPlaneUrl'>,
+  base: Pick<BaseConfig, 'controlPlaneUrl' | 'region'>,
   wait: boolean,
 ): EvalConfig | undefined {
   const dataset = getInput('eval-dataset');
@@ -125,7 +126,7 @@ export function readEvalInputs(
   if (!gate.ok) check.problem('eval-gate', gate.message);
   const apiUrl =
     check.httpUrl('langsmith-api-url', getInput('langsmith-api-url'), true) ??
-    langsmithApiUrlFor(base.controlPlaneUrl);
+    langsmithApiUrlFor(base.controlPlaneUrl, base.region);
   const config: EvalConfig = {
     dataset,
     splits: getInput('eval-splits')

@@ -81,6 +81,9 @@ export const INPUTS = {
 
 export type InputName = keyof typeof INPUTS;
 
+/** Every input's name (the control-plane client names them in its advice on a 422). */
+export const INPUT_NAMES: ReadonlySet<string> = /* @__PURE__ */ new Set(Object.keys(INPUTS));
+
 /** The commands that read each input (`'all'`: every command), for the README. */
 export const USED_BY = /* @__PURE__ */ Object.fromEntries(
   Object.entries(INPUTS).map(([name, spec]: [string, InputSpec]) => [name, spec.use ?? 'all']),

@@ -5,7 +5,9 @@
 import type { StatusChange } from '../deployment/wait.js';
 import type { Command } from '../inputs/config.js';
 import type { Finding } from '../preflight/document.js';
+import type { CaseVerdict } from '../verify/conversation-tests.js';
 import type { EvaluationReport } from '../verify/eval/index.js';
+import type { Checks } from '../verify/index.js';
 
 /**
  * `skipped`: the revision was superseded by a newer one (`SKIPPED`); `deleted`, `not_found`:
@@ -53,25 +55,11 @@ export interface RunReport {
   logKind?: 'build' | 'deploy';
   /** Shown instead of a log tail when the install offers no logs (e.g. "see ui-url"). */
   logsUnavailableHint?: string;
-  checks?: {
-    health?: 'passed' | 'failed' | 'skipped';
-    smoke?: 'passed' | 'interrupted' | 'failed' | 'skipped';
-    tests?: 'passed' | 'failed' | 'skipped';
-    evaluation?: 'passed' | 'failed';
-  };
+  checks?: Checks & { evaluation?: 'passed' | 'failed' };
   /** The evaluation on `eval-dataset` (keys, names and errors are untrusted: escaped). */
   evaluation?: EvaluationReport;
   /** Conversation tests, one entry per case. Names, reasons and replies are untrusted. */
-  tests?: {
-    name: string;
-    turnsRun: number;
-    turns: number;
-    verdict: 'passed' | 'failed';
-    reason: string;
-    /** The agent's reply that failed the case, already masked and cut. Untrusted: fenced. */
-    reply?: string;
-    durationMs: number;
-  }[];
+  tests?: CaseVerdict[];
   /** The commit the revision was built from, when the platform reports it. */
   commitSha?: string;
   /** With `delete`: whether the tracing project was deleted too. */

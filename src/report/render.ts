@@ -13,6 +13,7 @@ import {
   messageMarkdown,
   tailWithin,
 } from './markdown.js';
+import type { InputProblem } from '../inputs/config.js';
 import type { RunOutcome, RunReport, RunSource } from './record.js';
 import { evaluationSection } from './evaluation.js';
 
@@ -86,6 +87,15 @@ export function renderComment(report: RunReport, marker: string, runUrl?: string
     warningsList(report),
     `<sub>${updated}${run}</sub>`,
   );
+}
+
+/** The PR comment of a run, as `upsertPrComment` writes it. */
+export function commentFor(report: RunReport) {
+  return {
+    key: report.name ?? report.deploymentId,
+    updateOnly: report.command === 'delete',
+    render: (marker: string, runUrl?: string) => renderComment(report, marker, runUrl),
+  };
 }
 
 /** One line: an emoji and what happened, with the name in a code span. */
@@ -329,3 +339,42 @@ function warningsList(report: RunReport): string {
 /** Joins non-empty blocks with blank lines; `sections` ends a document with a line break. */
 const blocks = (...parts: string[]) => parts.filter((p) => p.trim().length > 0).join('\n\n');
 const sections = (...parts: string[]) => `${blocks(...parts)}\n`;
+
+/**
+ * The step summary of a run that stopped on input errors: what failed (each input and its
+ * problem) and what to do, so a reviewer who opens the summary, not the log, sees it too.
+ * Written before any network call, from the problems alone (there is no run record yet).
+ */
+export function renderInputErrorSummary(problems: readonly InputProblem[]): string {
+  const rows = problems.map(
+    (p) =>
+      `| ${codeSpan(p.input, { inTable: true })} | ${messageMarkdown(p.message, { inTable: true })} |`,
+  );
+  return [
+    `### ❌ ${problems.length} input error${problems.length === 1 ? '' : 's'}: nothing was deployed`,
+    '',
+    'The action stopped before any request: nothing was sent to the control plane and no ' +
+      'deployment was changed.',
+    '',
+    '| Input | Problem |',
+    '|---|---|',
+    ...rows,
+    '',
+    'Fix the `with:` inputs of this step (or the secrets and variables they read) and run the ' +
+      'workflow again.',
+    '',
+  ].join('\n');
+}
+
+/** The summary of a bug of ours that ended the run (the log has the same message). */
+export function renderUnexpectedErrorSummary(message: string): string {
+  return [
+    '### ❌ The action stopped on an unexpected error',
+    '',
+    messageMarkdown(message),
+    '',
+    'This is a bug in the action; please report it with the log of this step (secrets are ' +
+      'masked).',
+    '',
+  ].join('\n');
+}

@@ -5,7 +5,7 @@ import { mkdtempSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadTestsFile, parseTestsFile } from '../../src/verify/tests-file.js';
+import { loadTestsFile, parseTestsFile } from '../../src/inputs/tests-file.js';
 import { patternMatches } from '../../src/verify/expectations.js';
 
 const FILE = 'tests/agent.yaml';
