@@ -1,83 +1,128 @@
 /**
- * The demo's evaluation gate (`npm run demo`, after the other steps): a LangSmith dataset with
- * an evaluator bound to it and a production experiment on the simulator, then two pull-request
- * deploys with `eval-dataset` and `eval-gate`: one whose agent scores as well as production
- * (the gate passes), one whose new revision answers half the examples wrong (the gate catches
- * the regression and fails the step). True when both did what they should.
+ * The evaluation gate part of `npm run demo` (scripts/demo.ts): a LangSmith dataset with an
+ * evaluator bound to it in the simulator; a production deploy on `main` that records the
+ * baseline experiment; then two pull requests deployed with `eval-dataset` and `eval-gate`:
+ * one scores as well as production (the gate passes), one answers 4 of the 12 examples wrong
+ * (the gate catches the regression and fails the step, with the table in the PR comment).
  */
+import { readFileSync } from 'node:fs';
+import { FakeGithub } from '../__tests__/helpers/fake-github.js';
 import type { Simulator } from '../simulator/index.js';
-import type { RunResult } from './run-action.js';
-import { runAction } from './run-action.js';
+import { DIST, runAction, type RunResult } from './run-action.js';
 
-export async function demoEvaluation(
+/** Whether the bundle the demo runs has the evaluation gate (its `eval-dataset` input). */
+export function bundleHasEvaluation(): boolean {
+  try {
+    return readFileSync(DIST, 'utf8').includes('eval-dataset');
+  } catch {
+    return false;
+  }
+}
+
+const QUESTIONS = [
+  'What is LangGraph?',
+  'How do I deploy an agent?',
+  'What is a revision?',
+  'What does the smoke test do?',
+  'How do previews get cleaned up?',
+  'What is a thread?',
+  'What is an assistant?',
+  'What does rollback do?',
+  'Where do traces go?',
+  'What is a dataset split?',
+  'What is an experiment?',
+  'What is a baseline?',
+];
+
+const FAST = [
+  { status: 'QUEUED', durationMs: 300 },
+  { status: 'BUILDING', durationMs: 1000 },
+  { status: 'DEPLOYING', durationMs: 700 },
+  { status: 'DEPLOYED', durationMs: 0 },
+];
+
+export interface DemoHelpers {
+  banner(text: string): void;
+  show(result: RunResult): void;
+  quote(text: string): string;
+  bold(text: string): string;
+}
+
+/** Runs the three steps; true when the production deploy and the good PR passed and the bad one failed. */
+export async function evaluationDemo(
   sim: Simulator,
   common: Record<string, string>,
-  say: { banner(text: string): void; show(result: RunResult): void },
+  ui: DemoHelpers,
 ): Promise<boolean> {
   sim.langsmith.seedDataset({
-    name: 'support-qa',
-    examples: Array.from({ length: 8 }, (_, i) => ({
-      inputs: { input: `question ${i}` },
-      outputs: { output: `echo: question ${i}` },
-    })),
-    // LangSmith runs it on every new experiment of the dataset; here: exact match, after 1 s.
-    evaluators: [{ key: 'correctness', delayMs: 1000 }],
+    name: 'demo-qa',
+    examples: QUESTIONS.map((q) => ({ inputs: { input: q }, outputs: { output: `echo: ${q}` } })),
+    // Bound to the dataset in LangSmith: it scores every new experiment's runs (here 1.5 s later).
+    evaluators: [{ key: 'correctness', delayMs: 1500 }],
   });
-  sim.langsmith.seedExperiment({
-    name: 'demo-agent-1a2b3c4-100',
-    dataset: 'support-qa',
-    metadata: { langgraph_deploy_action: true, repository: 'acme/agent', event: 'push' },
-    startTime: Date.now() - 86_400_000,
-    scores: { correctness: 1 },
-  });
-  const preview = (pr: number) =>
-    runAction({
-      inputs: {
-        ...common,
-        name: `demo-agent-pr-${pr}`,
-        'eval-dataset': 'support-qa',
-        'eval-gate': 'correctness: {min: 0.8, max-drop: 0.1}',
-        'eval-wait': '30',
-      },
-      event: {
-        name: 'pull_request',
-        payload: {
-          number: pr,
-          pull_request: {
-            number: pr,
-            head: {
-              sha: `${pr}`.repeat(40).slice(0, 40),
-              ref: `feature/${pr}`,
-              repo: { full_name: 'acme/agent' },
-            },
-            base: { sha: '0'.repeat(40), ref: 'main', repo: { full_name: 'acme/agent' } },
-          },
-        },
-      },
-      ref: `refs/pull/${pr}/merge`,
+  const evaluation = {
+    'eval-dataset': 'demo-qa',
+    'eval-gate': 'correctness: {min: 0.8, max-drop: 0.1}',
+    'eval-wait': '60',
+  };
+  const github = await FakeGithub.start();
+  try {
+    ui.banner('Evaluation 1/3: production deploy on main records the baseline experiment');
+    sim.queueTimeline(FAST);
+    const production = await runAction({
+      inputs: { ...common, name: 'demo-eval', ...evaluation },
       echo: true,
     });
-  const quick = [
-    { status: 'QUEUED', durationMs: 300 },
-    { status: 'BUILDING', durationMs: 700 },
-    { status: 'DEPLOYED', durationMs: 0 },
-  ] as const;
+    ui.show(production);
 
-  say.banner('eval gate 1/2: a preview evaluated on a LangSmith dataset, compared with production');
-  sim.queueTimeline([...quick]);
-  const passed = await preview(21);
-  say.show(passed);
+    const pullRequest = async (pr: number, wrongAnswerRate: number) => {
+      sim.queueTimeline(FAST);
+      // The agent server of the deployment this PR creates.
+      sim.setAgentDefaults({ wrongAnswerRate });
+      const result = await runAction({
+        inputs: {
+          ...common,
+          name: `demo-eval-pr-${pr}`,
+          'github-token': 'ghs_demo',
+          ...evaluation,
+        },
+        event: {
+          name: 'pull_request',
+          payload: {
+            action: 'synchronize',
+            number: pr,
+            pull_request: {
+              number: pr,
+              head: {
+                sha: `${pr}`.repeat(40).slice(0, 40),
+                ref: `feature/${pr}`,
+                repo: { full_name: 'acme/agent' },
+              },
+              base: { sha: '0'.repeat(40), ref: 'main', repo: { full_name: 'acme/agent' } },
+            },
+          },
+        },
+        ref: `refs/pull/${pr}/merge`,
+        env: { GITHUB_API_URL: github.url },
+        echo: true,
+      });
+      ui.show(result);
+      const comment = github.comments.at(-1)?.body;
+      console.log(
+        ui.bold(`\nPR comment it posted on pull request #${pr} (a fake GitHub API here):`),
+      );
+      console.log(comment ? ui.quote(comment) : '  (none)');
+      return result;
+    };
 
-  say.banner('eval gate 2/2: a preview that answers half the examples wrong: the gate fails it');
-  sim.queueTimeline([...quick]);
-  sim.queueRevisionAgent({ wrongAnswerRate: 0.5 });
-  const caught = await preview(22);
-  say.show(caught);
-  const ok = passed.code === 0 && caught.code === 1;
-  console.log(
-    ok
-      ? '\nEvaluation gate: the preview that scores as production passed; the regression failed the step.'
-      : '\nEvaluation gate: NOT as expected (see the two runs above).',
-  );
-  return ok;
+    ui.banner('Evaluation 2/3: a pull request that scores like production: the gate passes');
+    const good = await pullRequest(21, 0);
+    ui.banner('Evaluation 3/3: a pull request that answers 4 of 12 wrong: the gate catches it');
+    // wrongAnswerRate picks the wrong answers by a hash of the input: 0.23 is 4 of these 12.
+    const bad = await pullRequest(22, 0.23);
+    sim.setAgentDefaults({ wrongAnswerRate: 0 });
+    return production.code === 0 && good.code === 0 && bad.code === 1;
+  } finally {
+    await github.close();
+  }
 }

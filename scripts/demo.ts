@@ -2,12 +2,13 @@
  * `npm run demo`: the whole job against the bundled simulator, nothing to sign up for.
  * Starts the local control plane on a free loopback port and runs `node dist/index.js` as
  * the GitHub runner would, five times: create and wait, update, a pull request whose build
- * fails (the log tail and the PR comment it posts), delete, prune.
+ * fails (the log tail and the PR comment it posts), delete, prune; then the evaluation gate
+ * (scripts/demo-eval.ts): a production baseline, a pull request that passes, one that regresses.
  */
 import { FakeGithub } from '../__tests__/helpers/fake-github.js';
 import { startSimulator } from '../simulator/index.js';
+import { bundleHasEvaluation, evaluationDemo } from './demo-eval.js';
 import { runAction, type RunResult } from './run-action.js';
-import { demoEvaluation } from './demo-eval.js';
 
 const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
 
@@ -159,14 +160,21 @@ try {
   });
   show(pruned);
 
-  const evaluated = await demoEvaluation(sim, common, { banner, show });
+  // The evaluation gate (scripts/demo-eval.ts), when the bundle has it.
+  const gate = bundleHasEvaluation();
+  if (!gate)
+    console.log('\n(This bundle has no evaluation gate: its part of the demo is skipped.)');
+  const evaluated = !gate || (await evaluationDemo(sim, common, { banner, show, quote, bold }));
 
   // The failed build is meant to fail (exit code 1); the others must succeed.
   const codes = [created.code, updated.code, deleted.code, pruned.code];
   exitCode = codes.every((c) => c === 0) && failed.code === 1 && evaluated ? 0 : 1;
   banner(
     exitCode === 0
-      ? 'Demo finished: create, update, delete and prune succeeded; the broken build failed as it should'
+      ? 'Demo finished: create, update, delete and prune succeeded; the broken build failed as it should' +
+          (gate
+            ? '; the evaluation gate passed the good pull request and caught the regression'
+            : '')
       : 'Demo failed',
   );
   console.log(`Requests the simulator received: ${sim.requests.length}`);

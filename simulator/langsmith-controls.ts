@@ -176,3 +176,28 @@ function seededRun(sessionId: string, example: LsExample, at: number, outputs?: 
     endedAt: 0,
   };
 }
+
+/**
+ * Seeds from JSON (`npm run sim -- --langsmith-seed FILE`): `{datasets: SeedDataset[],
+ * experiments: SeedExperiment[]}` with declarative evaluators and scores only.
+ */
+export function seedFromJson(controls: LangSmithControls, text: string): void {
+  const seed = JSON.parse(text) as { datasets?: unknown; experiments?: unknown };
+  const list = (v: unknown, what: string) => {
+    if (v === undefined) return [];
+    if (!Array.isArray(v) || !v.every((x) => typeof x === 'object' && x !== null)) {
+      throw new Error(`"${what}" must be a list of objects.`);
+    }
+    return v as Json[];
+  };
+  for (const d of list(seed.datasets, 'datasets')) {
+    if (typeof d.name !== 'string') throw new Error('Each dataset needs a "name".');
+    controls.seedDataset(d as unknown as SeedDataset);
+  }
+  for (const e of list(seed.experiments, 'experiments')) {
+    if (typeof e.name !== 'string' || typeof e.dataset !== 'string') {
+      throw new Error('Each experiment needs a "name" and a "dataset".');
+    }
+    controls.seedExperiment(e as unknown as SeedExperiment);
+  }
+}

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { Client, RunTree } from 'langsmith';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
+import { seedFromJson } from '../../simulator/langsmith-controls.js';
 import { call } from './helpers.js';
 
 let sim: Simulator;
@@ -119,6 +120,8 @@ describe('sessions (experiments)', () => {
       start_time: '2026-03-01T12:00:00.000',
     });
     await expect(c.createProject({ projectName: 'agent-abc1234-42' })).rejects.toThrow(/409/);
+    const again = await c.createProject({ projectName: 'agent-abc1234-42', upsert: true });
+    expect(again.id).toBe(made.id);
     await expect(
       c.createProject({ projectName: 'x', referenceDatasetId: crypto.randomUUID() }),
     ).rejects.toThrow(/404/);
@@ -262,6 +265,77 @@ describe('runs', () => {
   });
 });
 
+describe('runs: ingest edge cases', () => {
+  /** A multipart body as the SDK builds it (parts `post.<id>`, `post.<id>.<field>`). */
+  function multipart(parts: [string, unknown][]) {
+    const boundary = 'b0und4ry';
+    const body = parts
+      .map(
+        ([name, value]) =>
+          `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n` +
+          `Content-Type: application/json\r\n\r\n${typeof value === 'string' ? value : JSON.stringify(value)}\r\n`,
+      )
+      .join('');
+    return fetch(`${sim.url}/api/v1/runs/multipart`, {
+      method: 'POST',
+      headers: {
+        'x-api-key': sim.apiKey,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      body: `${body}--${boundary}--\r\n`,
+    });
+  }
+
+  it('assembles a run from its parts, refuses one without trace_id/dotted_order or with a part that is not JSON', async () => {
+    const id = crypto.randomUUID();
+    const run = { id, name: 'r', run_type: 'chain', session_name: 'p', trace_id: id };
+    const ok = await multipart([
+      [`post.${id}`, { ...run, dotted_order: `20260301T120000000000Z${id}` }],
+      [`post.${id}.inputs`, { a: 1 }],
+      [`post.${id}.outputs`, { b: 2 }],
+      [`attachment.${id}.image`, 'not kept'],
+    ]);
+    expect(ok.status).toBe(202);
+    expect(sim.langsmith.runs('p')).toMatchObject([{ id, inputs: { a: 1 }, outputs: { b: 2 } }]);
+    const other = crypto.randomUUID();
+    expect((await multipart([[`post.${other}`, { ...run, id: other }]])).status).toBe(422);
+    expect((await multipart([[`post.${other}`, '{not json']])).status).toBe(422);
+    const json = await call(sim, 'POST', '/api/v1/runs/multipart', { body: {} });
+    expect(json.status).toBe(415);
+    const garbled = await fetch(`${sim.url}/api/v1/runs/multipart`, {
+      method: 'POST',
+      headers: { 'x-api-key': sim.apiKey, 'content-type': 'multipart/form-data; boundary=zz' },
+      body: '--x\r\nnothing',
+    });
+    expect(garbled.status).toBe(400);
+  });
+
+  it('keeps an update that arrives before its run, and applies it when the run comes', async () => {
+    const c = client();
+    const id = crypto.randomUUID();
+    await c.updateRun(id, { outputs: { late: true }, end_time: now });
+    expect(sim.langsmith.sessions()).toEqual([]);
+    await c.createRun({ id, name: 'r', run_type: 'chain', inputs: {}, project_name: 'p' });
+    expect(sim.langsmith.runs('p')).toMatchObject([{ id, outputs: { late: true } }]);
+  });
+
+  it('shows runs only ingestDelayMs after they arrived (LangSmith ingests in the background)', async () => {
+    sim.langsmith.settings.ingestDelayMs = 3000;
+    const c = client();
+    const project = await c.createProject({ projectName: 'p' });
+    await c.createRun({
+      id: crypto.randomUUID(),
+      name: 'r',
+      run_type: 'chain',
+      inputs: {},
+      project_name: 'p',
+    });
+    expect(await rootRuns(c, project.id)).toEqual([]);
+    now += 3000;
+    expect(await rootRuns(c, project.id)).toHaveLength(1);
+  });
+});
+
 describe('feedback and the dataset-bound evaluator', () => {
   async function experimentRun(c: Client, exampleId: string, outputs: Record<string, unknown>) {
     const id = crypto.randomUUID();
@@ -389,5 +463,34 @@ describe('the key', () => {
       'GET /api/v1/sessions/{id}': 2,
       'GET /api/v1/datasets': 1,
     });
+  });
+});
+
+describe('seeding from JSON (npm run sim -- --langsmith-seed FILE)', () => {
+  it('seeds datasets and experiments, and names what is wrong', () => {
+    seedFromJson(
+      sim.langsmith,
+      JSON.stringify({
+        datasets: [
+          { name: 'qa', examples: [{ inputs: { input: 'hi' } }], evaluators: [{ key: 'c' }] },
+        ],
+        experiments: [{ name: 'prod', dataset: 'qa', scores: { c: [0.5] } }],
+      }),
+    );
+    expect(sim.langsmith.sessions()).toMatchObject([
+      { name: 'prod', run_count: 1, feedback_stats: { c: { avg: 0.5 } } },
+    ]);
+    expect(() => seedFromJson(sim.langsmith, '{"datasets": {}}')).toThrow(
+      /"datasets" must be a list/,
+    );
+    expect(() => seedFromJson(sim.langsmith, '{"experiments": [{"name": "x"}]}')).toThrow(
+      /"dataset"/,
+    );
+    expect(() =>
+      seedFromJson(
+        sim.langsmith,
+        '{"datasets": [{"name": "d", "evaluators": [{"key": "k", "score": "judge"}]}]}',
+      ),
+    ).toThrow(/unknown score judge/);
   });
 });
