@@ -160,13 +160,13 @@ describe('langsmithClient', () => {
   it('records a finished root run in the experiment with its example', async () => {
     const { api, requests } = await setup((req, res) => sendJson(res, 200, {}));
     await api.createRun({
-      experiment: 'exp',
+      project_name: 'exp',
       name: 'agent',
-      exampleId: 'ex-1',
+      reference_example_id: 'ex-1',
       inputs: { q: 1 },
       outputs: { a: 2 },
-      startTime: 1,
-      endTime: 2,
+      start_time: 1,
+      end_time: 2,
     });
     expect(`${requests[0]!.method} ${path(requests[0]!.url)}`).toBe('POST /api/v1/runs');
     expect(JSON.parse(requests[0]!.body)).toMatchObject({

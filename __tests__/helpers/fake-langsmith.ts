@@ -93,7 +93,7 @@ export class FakeLangSmith implements LangSmith {
   async createRun(run: Parameters<LangSmith['createRun']>[0]) {
     this.calls.push('createRun');
     this.created.push(run);
-    this.trace(run.experiment, run.exampleId);
+    this.trace(run.project_name, run.reference_example_id);
   }
   /** A finished experiment of the past with its scores (a baseline candidate). */
   past(

@@ -54,6 +54,7 @@ describe('the output gate', () => {
     ['eval-scores', '{"a":{"mean":"$(id)"}}', false],
     ['eval-scores', '{ "a": {"mean": 1} }', false],
     ['eval-scores', '[1]', false],
+    ['eval-scores', '{"a":{"mean":1,}}', false],
     // An output the gate has no own rule for gets the strictest one: an ID's.
     ['some-new-output', 'plain_value-1.0', true],
     ['some-new-output', 'https://x.example/"', false],

@@ -39,38 +39,8 @@ export type Experiment = z.infer<typeof SessionSchema>;
 export type FeedbackStats = z.infer<typeof StatsSchema>;
 export type RootRun = z.infer<typeof RunSchema>;
 export type Example = z.infer<typeof ExampleSchema>;
-
 /** What the evaluation asks of LangSmith (tests implement it in memory). */
-export interface LangSmith {
-  /** A dataset by ID (a UUID) or name; undefined when there is none. */
-  dataset(nameOrId: string): Promise<{ id: string; name: string } | undefined>;
-  /** The dataset's examples (in `splits`, when given), every page, but at most `max` + 1. */
-  examples(datasetId: string, splits: string[], max: number): Promise<Example[]>;
-  /** An experiment by ID (a UUID) or name; undefined when there is none. */
-  experiment(nameOrId: string): Promise<Experiment | undefined>;
-  /** The dataset's experiments whose metadata holds `metadata`, every page (at most 5,000). */
-  experiments(datasetId: string, metadata: Record<string, unknown>): Promise<Experiment[]>;
-  createExperiment(
-    name: string,
-    datasetId: string,
-    metadata: Record<string, unknown>,
-  ): Promise<Experiment>;
-  /** The experiment's feedback per key, read as a whole (`include_stats`). */
-  feedbackStats(experimentId: string): Promise<FeedbackStats>;
-  /** The experiment's root runs (`is_root`), every page (at most `max`). */
-  rootRuns(experimentId: string, max: number): Promise<RootRun[]>;
-  /** Records a finished root run of `experiment` (for an agent server that did not trace it). */
-  createRun(run: {
-    experiment: string;
-    name: string;
-    exampleId: string;
-    inputs: Record<string, unknown>;
-    outputs?: Record<string, unknown>;
-    error?: string;
-    startTime: number;
-    endTime: number;
-  }): Promise<void>;
-}
+export type LangSmith = Awaited<ReturnType<typeof langsmithClient>>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_EXPERIMENTS = 5000;
@@ -112,16 +82,27 @@ function shaped<S extends z.ZodType>(schema: S, value: unknown, what: string): z
   );
 }
 
-const notFound = (error: unknown) => error instanceof LangSmithError && error.status === 404;
-
 /** At most `max` items of an SDK list. */
 async function take<T>(list: AsyncIterable<T>, max: number): Promise<T[]> {
   const items: T[] = [];
-  for await (const item of list) {
-    items.push(item);
-    if (items.length >= max) break;
-  }
+  for await (const item of list) if (items.push(item) >= max) break;
   return items;
+}
+
+/** The first of a list, or what a read by ID found (404: none), checked against `schema`. */
+async function first<T>(
+  source: Promise<unknown> | AsyncIterable<unknown>,
+  schema: z.ZodType<T>,
+  what: string,
+): Promise<T | undefined> {
+  const found =
+    source instanceof Promise
+      ? await source.catch((error: unknown) => {
+          if (error instanceof LangSmithError && error.status === 404) return undefined;
+          throw error;
+        })
+      : (await take(source, 1))[0];
+  return found === undefined ? undefined : shaped(schema, found, what);
 }
 
 /** The SDK's client on our HTTP layer (loaded when an evaluation runs: it is large). */
@@ -130,7 +111,7 @@ export async function langsmithClient(options: {
   apiKey: string;
   workspaceId?: string | undefined;
   http: HttpContext;
-}): Promise<LangSmith> {
+}) {
   const { Client } = await import('langsmith/client');
   const origin = new URL(options.apiUrl).origin;
   const transport = createResilientFetch(options.http);
@@ -162,64 +143,58 @@ export async function langsmithClient(options: {
   // cancellation included, would be retried on top of our own retries.
   (client as unknown as { caller: { maxRetries: number } }).caller.maxRetries = 0;
 
-  const byIdOrName = async <T>(
-    nameOrId: string,
-    byId: (id: string) => Promise<unknown>,
-    byName: (name: string) => AsyncIterable<unknown>,
-    schema: z.ZodType<T>,
-    what: string,
-  ): Promise<T | undefined> => {
-    if (UUID.test(nameOrId)) {
-      const found = await byId(nameOrId).catch((error: unknown) => {
-        if (notFound(error)) return undefined;
-        throw error;
-      });
-      return found === undefined ? undefined : shaped(schema, found, what);
-    }
-    const [first] = await take(byName(nameOrId), 1);
-    return first === undefined ? undefined : shaped(schema, first, what);
-  };
-
+  const byId = (nameOrId: string) => UUID.test(nameOrId);
   return {
-    dataset: (nameOrId) =>
-      byIdOrName(
-        nameOrId,
-        (datasetId) => client.readDataset({ datasetId }),
-        (datasetName) => client.listDatasets({ datasetName }),
+    /** A dataset by ID (a UUID) or name; undefined when there is none. */
+    dataset: (nameOrId: string) =>
+      first(
+        byId(nameOrId)
+          ? client.readDataset({ datasetId: nameOrId })
+          : client.listDatasets({ datasetName: nameOrId }),
         DatasetSchema,
         'a dataset',
       ),
-    examples: async (datasetId, splits, max) => {
+    /** The dataset's examples (in `splits`, when given), every page, but at most `max` + 1. */
+    examples: async (datasetId: string, splits: string[], max: number) => {
       const list = client.listExamples({ datasetId, ...(splits.length > 0 && { splits }) });
       return shaped(z.array(ExampleSchema), await take(list, max + 1), 'the examples');
     },
-    experiment: (nameOrId) =>
-      byIdOrName(
-        nameOrId,
-        (projectId) => client.readProject({ projectId }),
-        (name) => client.listProjects({ name }),
+    /** An experiment by ID (a UUID) or name; undefined when there is none. */
+    experiment: (nameOrId: string) =>
+      first(
+        byId(nameOrId)
+          ? client.readProject({ projectId: nameOrId })
+          : client.listProjects({ name: nameOrId }),
         SessionSchema,
         'an experiment',
       ),
-    experiments: async (datasetId, metadata) => {
+    /** The dataset's experiments whose metadata holds `metadata`, every page (at most 5,000). */
+    experiments: async (datasetId: string, metadata: Record<string, unknown>) => {
       const list = client.listProjects({ referenceDatasetId: datasetId, metadata });
       return shaped(z.array(SessionSchema), await take(list, MAX_EXPERIMENTS), 'the experiments');
     },
-    createExperiment: async (name, datasetId, metadata) => {
+    createExperiment: async (
+      name: string,
+      datasetId: string,
+      metadata: Record<string, unknown>,
+    ) => {
+      const description = 'Evaluation of a deployment by langgraph-deploy-action';
       const made = await client.createProject({
         projectName: name,
         referenceDatasetId: datasetId,
         metadata,
-        description: 'Evaluation of a deployment by langgraph-deploy-action',
+        description,
       });
       return shaped(SessionSchema, made, 'the new experiment');
     },
-    feedbackStats: async (experimentId) => {
+    /** The experiment's feedback per key, read as a whole (`include_stats`). */
+    feedbackStats: async (experimentId: string) => {
       const session = await client.readProject({ projectId: experimentId, includeStats: true });
       const stats = (session as { feedback_stats?: unknown }).feedback_stats ?? {};
       return shaped(StatsSchema, stats, "the experiment's feedback");
     },
-    rootRuns: async (experimentId, max) => {
+    /** The experiment's root runs (`is_root`), every page (at most `max`). */
+    rootRuns: async (experimentId: string, max: number) => {
       // `_listRuns`: `listRuns` without its deprecation warning (the same POST /runs/query).
       const list = (client as unknown as { _listRuns: Client['listRuns'] })._listRuns({
         projectId: experimentId,
@@ -228,18 +203,16 @@ export async function langsmithClient(options: {
       });
       return shaped(z.array(RunSchema), await take(list, max), "the experiment's runs");
     },
-    createRun: (run) =>
-      client.createRun({
-        id: crypto.randomUUID(),
-        name: run.name,
-        run_type: 'chain',
-        project_name: run.experiment,
-        reference_example_id: run.exampleId,
-        inputs: run.inputs,
-        ...(run.outputs && { outputs: run.outputs }),
-        ...(run.error !== undefined && { error: run.error }),
-        start_time: run.startTime,
-        end_time: run.endTime,
-      }),
+    /** Records a finished root run (for an agent server that did not trace it). */
+    createRun: (run: Omit<RunCreate, 'id' | 'run_type'>): Promise<void> =>
+      client.createRun({ ...run, id: crypto.randomUUID(), run_type: 'chain' }),
   };
 }
+
+/** The fields of a run the action records itself (the SDK's names). */
+type RunCreate = Parameters<Client['createRun']>[0] & {
+  project_name: string;
+  reference_example_id: string;
+  start_time: number;
+  end_time: number;
+};

@@ -41,7 +41,19 @@ const RULES: Readonly<Record<string, Rule>> = {
   'experiment-id': ID_RULE,
   'experiment-url': urlProblem,
   'eval-passed': BOOLEAN_RULE,
-  'eval-scores': scoresProblem,
+  // `eval-scores`: JSON as `JSON.stringify` writes it, of keys and numbers only (no space, `$`,
+  // quote but `"`, backslash or bracket a shell reads).
+  'eval-scores': (value) => {
+    let same = false;
+    try {
+      same = JSON.stringify(JSON.parse(value)) === value;
+    } catch {
+      // not JSON
+    }
+    return same && /^\{[A-Za-z0-9_.:/"{},+-]*\}$/.test(value)
+      ? undefined
+      : 'it is not a JSON object of feedback keys to scores';
+  },
   // `deleted`: a JSON array of deployment names as `JSON.stringify` writes it, nothing else.
   deleted: pattern(
     /^\[("[a-z0-9-]{1,200}"(,"[a-z0-9-]{1,200}")*)?\]$/,
@@ -82,32 +94,6 @@ export function outputGate(logger: Pick<Logger, 'warning'>, write = core.setOutp
     written.set(name, text);
     write(name, text);
   };
-}
-
-/**
- * `eval-scores`: a JSON object as `JSON.stringify` writes it, of feedback keys (letters, digits,
- * `_ - . : /`) to objects of numbers and nulls, nothing else.
- */
-function scoresProblem(value: string): string | undefined {
-  const parsed = ((): unknown => {
-    try {
-      return JSON.parse(value);
-    } catch {
-      return undefined;
-    }
-  })();
-  const entries = parsed && typeof parsed === 'object' ? Object.entries(parsed) : [];
-  const fine =
-    !Array.isArray(parsed) &&
-    JSON.stringify(parsed) === value &&
-    entries.every(
-      ([key, v]) =>
-        /^[A-Za-z0-9_.:/-]{1,100}$/.test(key) &&
-        v !== null &&
-        typeof v === 'object' &&
-        Object.values(v as object).every((n) => n === null || typeof n === 'number'),
-    );
-  return fine ? undefined : 'it is not a JSON object of feedback keys to scores';
 }
 
 /**

@@ -217,8 +217,8 @@ describe('evaluate', () => {
     expect(langsmith.created).toEqual(
       examples(3).map((e) =>
         expect.objectContaining({
-          experiment: report.experimentName,
-          exampleId: e.id,
+          project_name: report.experimentName,
+          reference_example_id: e.id,
           inputs: e.inputs,
           outputs: { answer: `a-${e.id}` },
         }),

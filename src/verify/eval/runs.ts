@@ -91,38 +91,31 @@ export async function runAll(
   project: string,
   concurrency: number,
   run: RunExample,
-): Promise<Map<string, Outcome & { startTime: number; endTime: number }>> {
-  const outcomes = new Map<string, Outcome & { startTime: number; endTime: number }>();
+): Promise<Map<string, Outcome & { start_time: number; end_time: number }>> {
+  const outcomes = new Map<string, Outcome & { start_time: number; end_time: number }>();
   const { clock } = ctx.http;
   let next = 0;
   const worker = async () => {
-    while (next < examples.length) {
-      const example = examples[next++] as Example;
-      const startTime = clock.now();
-      let outcome: Outcome;
-      try {
-        outcome = await run(example, project);
-      } catch (error) {
-        let failure: ReturnType<typeof stepFailure>;
-        try {
-          failure = stepFailure(ctx, error, 'the evaluation runs');
-        } catch (cancelled) {
-          next = examples.length;
-          throw cancelled;
-        }
-        if (failure.timedOut) {
-          next = examples.length;
+    try {
+      while (next < examples.length) {
+        const example = examples[next++] as Example;
+        const start_time = clock.now();
+        let outcome = await run(example, project).catch((error: unknown): Outcome => {
+          const { timedOut, text } = stepFailure(ctx, error, 'the evaluation runs');
+          if (!timedOut) return { error: text };
           throw new DeadlineError(
             `The \`timeout\` ran out during the evaluation runs (${outcomes.size} of ` +
               `${examples.length} examples run). Raise \`timeout\`, or lower \`eval-max-examples\`.`,
           );
+        });
+        if ('outputs' in outcome && JSON.stringify(outcome.outputs).length > MAX_KEPT_OUTPUT) {
+          outcome = { outputs: { note: 'output over 1 MiB, not kept by the action' } };
         }
-        outcome = { error: failure.text };
+        outcomes.set(example.id, { ...outcome, start_time, end_time: clock.now() });
       }
-      if ('outputs' in outcome && JSON.stringify(outcome.outputs).length > MAX_KEPT_OUTPUT) {
-        outcome = { outputs: { note: 'output over 1 MiB, not kept by the action' } };
-      }
-      outcomes.set(example.id, { ...outcome, startTime, endTime: clock.now() });
+    } catch (error) {
+      next = examples.length; // the other workers stop after their current run
+      throw error;
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, examples.length) }, worker));
@@ -155,18 +148,18 @@ export async function recordMissing(
   ctx: Context,
   langsmith: LangSmith,
   missing: readonly Example[],
-  outcomes: Map<string, Outcome & { startTime: number; endTime: number }>,
+  outcomes: Map<string, Outcome & { start_time: number; end_time: number }>,
   experiment: string,
   graph: string,
 ): Promise<void> {
   for (const example of missing) {
-    const outcome = outcomes.get(example.id) ?? { error: 'not run', startTime: 0, endTime: 0 };
+    const outcome = outcomes.get(example.id) ?? { error: 'not run', start_time: 0, end_time: 0 };
     await langsmith.createRun({
-      experiment,
-      name: graph,
-      exampleId: example.id,
-      inputs: example.inputs,
       ...outcome,
+      name: graph,
+      project_name: experiment,
+      reference_example_id: example.id,
+      inputs: example.inputs,
     });
   }
   if (missing.length > 0) {
