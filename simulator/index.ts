@@ -113,7 +113,7 @@ export interface Simulator {
   refuseDeletion(deploymentId: string, detail?: string): void;
   /** Every POST to a pre-signed feedback URL handed out in a run's `feedback` event. */
   feedback(): FeedbackRecord[];
-  /** Streamed runs: how many started, are in flight now, and the most at once. */
+  /** Agent runs (streamed, and `POST /runs/wait`): how many started, in flight now, most at once. */
   agentRuns(): { started: number; inFlight: number; maxInFlight: number };
   /**
    * The object storage of `source: upload` (its own loopback server): uploaded objects, its

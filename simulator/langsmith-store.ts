@@ -353,7 +353,11 @@ export interface FeedbackStat {
 
 export function feedbackStats(items: LsFeedback[]): Record<string, FeedbackStat> {
   const byKey = new Map<string, LsFeedback[]>();
-  for (const f of items) byKey.set(f.key, [...(byKey.get(f.key) ?? []), f]);
+  for (const f of items) {
+    const list = byKey.get(f.key);
+    if (list) list.push(f);
+    else byKey.set(f.key, [f]);
+  }
   const stats: Record<string, FeedbackStat> = {};
   for (const [key, list] of byKey) {
     const scores = list.map((f) => f.score).filter((s): s is number => typeof s === 'number');
