@@ -28,7 +28,9 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
   // The budget starts at process start, so it bounds the lookup and create too.
   const deadline = new Deadline(clock, performance.timeOrigin + config.timeoutSeconds * 1000);
   const controller = new AbortController();
-  const state: RunState = { report: { command: config.command, timeline: [], outcome: 'failure' } };
+  const state: RunState = {
+    report: { command: config.command, timeline: [], outcome: 'failure', startedAt: clock.now() },
+  };
   // Warnings are repeated in the step summary and the PR comment.
   const logger: Logger = {
     ...runnerLogger,

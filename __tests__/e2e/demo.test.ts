@@ -1,7 +1,7 @@
 /**
  * `npm run demo` (scripts/demo.ts) end to end: what it promises a newcomer in the README.
  */
-import { describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { bundleHasEvaluation } from '../../scripts/demo-eval.js';
 
@@ -26,8 +26,14 @@ function runDemo(): Promise<{ code: number | null; out: string }> {
 }
 
 describe('npm run demo', () => {
+  // One run of the demo for both tests (it takes most of a minute).
+  let demo: Promise<{ code: number | null; out: string }>;
+  beforeAll(() => {
+    demo = runDemo();
+  });
+
   it('explains the terms, runs create, update, a failed build with its PR comment, delete, prune, and the evaluation gate', async () => {
-    const { code, out } = await runDemo();
+    const { code, out } = await demo;
     expect([code, out.slice(-400)]).toEqual([0, expect.any(String)]);
     expect(out).toMatch(/Control plane: .*revision: one build of your code/);
     expect(out).toMatch(/Agent server: /);
@@ -45,6 +51,10 @@ describe('npm run demo', () => {
     expect(pr7.length).toBeGreaterThan(0);
     expect(pr7.join('\n')).not.toMatch(/does not exist|deleted/i);
     expect(prune).toMatch(/demo-agent-pr-13.*does not exist/i);
+    // The previews were made by the action's own pull-request runs, and prune really deletes
+    // those of the closed (#12) and the vanished (#13) pull requests.
+    expect(prune).toMatch(/pull_request run of #12.*demo-agent-pr-12/);
+    expect(prune).toContain('deleted = ["demo-agent-pr-12","demo-agent-pr-13"]');
     expect(out).toContain('Demo finished');
 
     // The evaluation gate's part (scripts/demo-eval.ts) runs when the bundle has the gate.
@@ -61,9 +71,27 @@ describe('npm run demo', () => {
     expect(good).toContain('Exit code 0');
     const bad = out.slice(at(3));
     expect(bad).toContain('eval-passed = false');
-    expect(bad).toContain('title=Evaluation failed');
+    expect(bad).toMatch(/^Error: The evaluation gate failed on dataset "demo-qa"/m);
     expect(bad).toContain('Exit code 1');
     expect(bad).toContain('<!-- langgraph-deploy:demo-eval-pr-22 -->');
     expect(bad).toMatch(/`correctness` \| 0\.667 \| 1\.000/);
+  }, 160_000);
+
+  it('prints what the runner would show: no raw workflow commands, no secret', async () => {
+    const { out } = await demo;
+    const lines = out.split('\n');
+    // Masks applied silently, debug hidden, commands never printed as such.
+    expect(lines.filter((l) => /^\s*::[a-z-]+/i.test(l))).toEqual([]);
+    expect(out).not.toContain('sk-demo-not-a-real-key');
+    // Annotations and groups as the runner shows them in the log.
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^Error: Revision \S+ of deployment 'demo-agent-pr-7' ended in BUILD_FAILED/,
+      ),
+    );
+    expect(lines).toContainEqual(expect.stringMatching(/^▶ Last \d+ log lines of revision /));
+    // The build log inside the group is shown as text, its stop-commands markers are not.
+    expect(out).toContain('ERROR: failed to solve');
+    expect(out).not.toMatch(/untrusted-[0-9a-f-]{36}/);
   }, 160_000);
 });

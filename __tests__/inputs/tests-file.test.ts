@@ -273,9 +273,9 @@ describe('loadTestsFile', () => {
   });
 });
 
-describe('the README example', () => {
+describe('the documented example (docs/conversation-tests.md)', () => {
   it('is a valid tests file', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const readme = readFileSync(join(ROOT, 'docs', 'conversation-tests.md'), 'utf8');
     const start = readme.indexOf('`.github/agent-tests.yaml`, for a chat agent');
     expect(start).toBeGreaterThan(0);
     const block = /```yaml\n([\s\S]*?)```/.exec(readme.slice(start))?.[1] ?? '';

@@ -8,7 +8,7 @@ import { errorMessage } from '../lib/text.js';
 import type { BaseConfig } from '../inputs/config.js';
 import type { ControlPlaneClient } from '../api/client.js';
 import type { Deployment } from '../api/schemas.js';
-import { ActionError } from '../lib/errors.js';
+import { ActionError, DeadlineError } from '../lib/errors.js';
 import type { HttpContext } from '../api/http/request.js';
 import type { RunOutcome, RunReport } from '../report/record.js';
 import { appendStepSummary, inert, redact, setSecret } from '../lib/untrusted.js';
@@ -51,6 +51,7 @@ export function fail(ctx: RunContext, error: unknown): void {
   const title = error instanceof ActionError ? error.title : 'Deployment failed';
   ctx.state.report.outcome = 'failure';
   ctx.state.report.error = redact(message);
+  if (error instanceof DeadlineError) ctx.state.report.timedOut = true;
   ctx.logger.error(redact(message), { title });
 }
 

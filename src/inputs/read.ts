@@ -364,11 +364,6 @@ function readDeployInputs(
         'so nothing can trigger a rollback.',
     );
   }
-  if (getInput('rollback-to') !== '') {
-    check.note(
-      '`rollback-to` applies only to `command: rollback`; this deploy ignores it. To serve the ' +
-        'previous revision again when the checks fail, set `rollback-on-failure: true`.',
-    );
-  }
+  // An input the command does not read (`rollback-to` here) is a notice: `./unused.ts`.
   return fields;
 }

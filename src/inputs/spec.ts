@@ -18,6 +18,8 @@ export interface InputSpec {
   readonly values?: readonly string[];
   /** For an input only some sources use: those sources (with another one, it is an error). */
   readonly sources?: readonly Source[];
+  /** For a defaulted input only some sources read: those (with another, a set value is a notice). */
+  readonly usedWith?: readonly Source[];
   /** The commands that read it (for the README); absent: every command. */
   readonly use?: readonly Command[];
 }
@@ -34,7 +36,7 @@ export const INPUTS = {
   'integration-id': { sources: ['github'], use: ['deploy'] },
   'repo-url': { sources: ['github'], use: ['deploy'] },
   'repo-ref': { sources: ['github'], use: ['deploy'] },
-  'config-path': { default: 'langgraph.json', use: ['deploy'] },
+  'config-path': { default: 'langgraph.json', use: ['deploy'], usedWith: ['github', 'upload'] },
   'image-uri': { sources: ['external_docker'], use: ['deploy'] },
   'custom-url': { sources: ['external_docker'], use: ['deploy'] },
   'listener-id': { sources: ['external_docker'], use: ['deploy'] },
@@ -44,8 +46,9 @@ export const INPUTS = {
     // The Terraform provider's list (internal/provider/deployment_resource.go).
     values: ['dev_free', 'dev', 'prod', 'dev_zero', 'dev_free_zero'],
     use: ['deploy'],
+    usedWith: ['github', 'upload'],
   },
-  'build-on-push': { default: 'false', use: ['deploy'] },
+  'build-on-push': { default: 'false', use: ['deploy'], usedWith: ['github'] },
   secrets: { use: ['deploy'] },
   'resource-spec': { sources: ['external_docker'], use: ['deploy'] },
   'dry-run': { default: 'false', use: ['prune'] },

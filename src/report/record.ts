@@ -46,8 +46,11 @@ export interface RunReport {
   source?: RunSource;
   /** The statuses this run's checks saw, in the order they were first seen. */
   timeline: TimelineEntry[];
-  /** When the run ended (epoch ms): closes the last timeline entry when it is not final. */
+  /** When the run started and ended (epoch ms); the end closes the last timeline entry. */
+  startedAt?: number;
   finishedAt?: number;
+  /** The run stopped at `timeout`: the wait ended, not the revision (it goes on). */
+  timedOut?: boolean;
   /** The failure, already written for the workflow's author. Untrusted: escaped on output. */
   error?: string;
   /** Last lines of the build or deploy log (oldest first). Untrusted: fenced on output. */

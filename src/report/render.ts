@@ -15,6 +15,7 @@ import {
 } from './markdown.js';
 import type { InputProblem } from '../inputs/config.js';
 import type { RunOutcome, RunReport, RunSource } from './record.js';
+import { durationsTable } from './durations.js';
 import { evaluationSection } from './evaluation.js';
 
 /** The step summary limit is 1 MiB; a log tail never needs more than this. */
@@ -51,6 +52,7 @@ export function renderSummary(report: RunReport): string {
     `### ${headline(report)}`,
     detailsTable(report),
     titled('Status timeline', timelineTable(report)),
+    titled('Durations', durationsTable(report)),
     rollbackSection(report),
     testsSection(report),
     evaluationSection(report.evaluation),
@@ -111,7 +113,10 @@ export function headline(report: RunReport): string {
       : `✅ ${name} is deployed`,
     failure: asRollback
       ? `❌ Rollback of ${name} failed`
-      : `❌ ${whatFailed(report, name)}${restored}`,
+      : report.timedOut && report.status !== 'DEPLOYED'
+        ? `⏱️ Deployment of ${name} not finished: this run stopped waiting at its \`timeout\`` +
+          (report.revisionId ? ' (the wait stopped; the revision goes on on the platform)' : '')
+        : `❌ ${whatFailed(report, name)}${restored}`,
     skipped: `⚠️ The revision of ${name} was ${REVISION_STATUS.SKIPPED.summary} (SKIPPED)`,
     cancelled: `🛑 Deployment of ${name} was cancelled (the revision goes on on the platform)`,
     started: `🚀 ${asRollback ? 'Rollback' : 'Deployment'} of ${name} started (not waiting for it)`,
@@ -151,6 +156,7 @@ function whatFailed(report: RunReport, name: string): string {
 export function accessSection(report: RunReport): string {
   if (report.command !== 'deploy') return '';
   const { uiUrl, url = '' } = report;
+  // No agent link for a revision that never reached DEPLOYED: nothing answers there.
   const live = url && report.status === 'DEPLOYED';
   const target = `${url.replace(/\/+$/, '')}/ok`.replace(/'/g, '%27');
   return blocks(
@@ -158,7 +164,7 @@ export function accessSection(report: RunReport): string {
     live
       ? `Agent server (answers only with a LangSmith API key; set ` +
           `${codeSpan(API_KEY_VARIABLE)} in your shell first):`
-      : url && `Agent server: ${codeSpan(url)}`,
+      : '',
     live ? codeFence(`curl -H "X-Api-Key: $${API_KEY_VARIABLE}" '${target}'`, 'sh') : '',
   );
 }
@@ -197,7 +203,7 @@ function detailsTable(report: RunReport, links = true): string {
     ['Deployment ID', code(report.deploymentId)],
     ['Revision ID', code(report.revisionId)],
     ['Status', report.status !== undefined && `**${cell(report.status)}**${message}`],
-    ['Agent server', link(report.url ?? '', report.url)],
+    ['Agent server', report.status === 'DEPLOYED' && link(report.url ?? '', report.url)],
     ['LangSmith', link('Open in LangSmith', report.uiUrl)],
     ['Action', report.command === 'deploy' && either(report.created, 'created', 'updated')],
     ['Source', report.source && sourceCell(report.source)],
