@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { langsmithClient, LangSmithError } from '../../src/api/langsmith.js';
+import { langsmithClient } from '../../src/api/langsmith.js';
 import type { HttpContext } from '../../src/api/http/request.js';
-import { CancelledError } from '../../src/lib/errors.js';
+import { ApiError, CancelledError } from '../../src/lib/errors.js';
 import { Deadline } from '../../src/lib/time.js';
 import { resetSecretsForTests, setSecret } from '../../src/lib/untrusted.js';
 import { FakeClock } from '../helpers/fakes.js';
@@ -54,12 +54,24 @@ describe('langsmithClient', () => {
     expect(requests[0]!.headers['x-api-key']).toBe(KEY);
   });
 
-  it('answers undefined for a dataset ID that does not exist, after one request (no SDK retries)', async () => {
-    const { api, requests } = await setup((req, res) =>
-      sendJson(res, 404, { detail: 'Not found' }),
-    );
+  it('finds a dataset by ID, and none when there is none, after one request (no SDK retries)', async () => {
+    const { api, requests } = await setup((req, res) => sendJson(res, 200, []));
     await expect(api.dataset(DATASET)).resolves.toBeUndefined();
-    expect(requests.map((r) => path(r.url))).toEqual([`/api/v1/datasets/${DATASET}`]);
+    expect(requests).toHaveLength(1);
+    expect(path(requests[0]!.url)).toBe('/api/v1/datasets');
+    expect(query(requests[0]!.url).getAll('id')).toEqual([DATASET]);
+  });
+
+  it('finds an experiment by ID or by name', async () => {
+    const { api, requests } = await setup((req, res) => sendJson(res, 200, [{ id: SESSION }]));
+    await expect(api.experiment(SESSION)).resolves.toEqual({ id: SESSION });
+    await expect(api.experiment('prod-1')).resolves.toEqual({ id: SESSION });
+    expect(
+      requests.map((r) => [path(r.url), query(r.url).get('id'), query(r.url).get('name')]),
+    ).toEqual([
+      ['/api/v1/sessions', SESSION, null],
+      ['/api/v1/sessions', null, 'prod-1'],
+    ]);
   });
 
   it('retries a 503 with the action’s retries only, then says LangSmith failed', async () => {
@@ -67,7 +79,7 @@ describe('langsmithClient', () => {
       maxAttempts: 2,
     });
     const error = await api.dataset('qa').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(LangSmithError);
+    expect(error).toBeInstanceOf(ApiError);
     expect((error as Error).message).toMatch(/answered HTTP 503: busy/);
     expect(requests).toHaveLength(2);
   });
@@ -75,7 +87,7 @@ describe('langsmithClient', () => {
   it('names `api-key` when LangSmith refuses the key, masked (as the inputs mask it)', async () => {
     setSecret(KEY);
     const { api } = await setup((req, res) => sendJson(res, 401, { detail: `bad key ${KEY}` }));
-    const error = (await api.dataset('qa').catch((e: unknown) => e)) as LangSmithError;
+    const error = (await api.dataset('qa').catch((e: unknown) => e)) as ApiError;
     expect(error.title).toBe('LangSmith refused the API key');
     expect(error.message).toMatch(/`api-key`/);
     expect(error.message).not.toContain(KEY);

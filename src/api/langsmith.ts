@@ -46,11 +46,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_EXPERIMENTS = 5000;
 
 /** A LangSmith answer that was not a success, worded for the workflow's author. */
-export class LangSmithError extends ApiError {
-  override name = 'LangSmithError';
-}
-
-function answerError(status: number, text: string, url: URL): LangSmithError {
+function answerError(status: number, text: string, url: URL): ApiError {
   const body = parseJson(text) as { detail?: unknown; message?: unknown } | undefined;
   const said = body?.detail ?? body?.message;
   const detail =
@@ -67,7 +63,7 @@ function answerError(status: number, text: string, url: URL): LangSmithError {
         ? ' LangSmith may be having trouble: re-run the job later.'
         : '');
   const title = refused ? 'LangSmith refused the API key' : 'LangSmith request failed';
-  return new LangSmithError(message, { status, method: '', path: url.pathname, title });
+  return new ApiError(message, { status, method: '', path: url.pathname, title });
 }
 
 /** A shape check of what the SDK returned: a mismatch names the call, never the values. */
@@ -89,19 +85,9 @@ async function take<T>(list: AsyncIterable<T>, max: number): Promise<T[]> {
   return items;
 }
 
-/** The first of a list, or what a read by ID found (404: none), checked against `schema`. */
-async function first<T>(
-  source: Promise<unknown> | AsyncIterable<unknown>,
-  schema: z.ZodType<T>,
-  what: string,
-): Promise<T | undefined> {
-  const found =
-    source instanceof Promise
-      ? await source.catch((error: unknown) => {
-          if (error instanceof LangSmithError && error.status === 404) return undefined;
-          throw error;
-        })
-      : (await take(source, 1))[0];
+/** The first item of a list, checked against `schema`; undefined when it is empty. */
+async function first<T>(list: AsyncIterable<unknown>, schema: z.ZodType<T>, what: string) {
+  const [found] = await take(list, 1);
   return found === undefined ? undefined : shaped(schema, found, what);
 }
 
@@ -143,31 +129,22 @@ export async function langsmithClient(options: {
   // cancellation included, would be retried on top of our own retries.
   (client as unknown as { caller: { maxRetries: number } }).caller.maxRetries = 0;
 
-  const byId = (nameOrId: string) => UUID.test(nameOrId);
   return {
     /** A dataset by ID (a UUID) or name; undefined when there is none. */
-    dataset: (nameOrId: string) =>
-      first(
-        byId(nameOrId)
-          ? client.readDataset({ datasetId: nameOrId })
-          : client.listDatasets({ datasetName: nameOrId }),
-        DatasetSchema,
-        'a dataset',
-      ),
+    dataset: (key: string) => {
+      const query = UUID.test(key) ? { datasetIds: [key] } : { datasetName: key };
+      return first(client.listDatasets(query), DatasetSchema, 'a dataset');
+    },
     /** The dataset's examples (in `splits`, when given), every page, but at most `max` + 1. */
     examples: async (datasetId: string, splits: string[], max: number) => {
       const list = client.listExamples({ datasetId, ...(splits.length > 0 && { splits }) });
       return shaped(z.array(ExampleSchema), await take(list, max + 1), 'the examples');
     },
     /** An experiment by ID (a UUID) or name; undefined when there is none. */
-    experiment: (nameOrId: string) =>
-      first(
-        byId(nameOrId)
-          ? client.readProject({ projectId: nameOrId })
-          : client.listProjects({ name: nameOrId }),
-        SessionSchema,
-        'an experiment',
-      ),
+    experiment: (key: string) => {
+      const query = UUID.test(key) ? { projectIds: [key] } : { name: key };
+      return first(client.listProjects(query), SessionSchema, 'an experiment');
+    },
     /** The dataset's experiments whose metadata holds `metadata`, every page (at most 5,000). */
     experiments: async (datasetId: string, metadata: Record<string, unknown>) => {
       const list = client.listProjects({ referenceDatasetId: datasetId, metadata });
