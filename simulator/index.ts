@@ -14,6 +14,7 @@ import { traceAgentRun } from './agent-runs.js';
 import { ControlPlane, INVALID_JSON } from './control-plane.js';
 import { FaultQueue, RateLimiter } from './faults.js';
 import { GithubPulls } from './github.js';
+import { Registry } from './registry.js';
 import { LangSmithApi, LANGSMITH_PREFIX, parseMultipart } from './langsmith.js';
 import { langSmithControls, type LangSmithControls } from './langsmith-controls.js';
 import { BodyTooLarge, readBody, send } from './http.js';
@@ -55,6 +56,7 @@ export type {
   TimelineStep,
 } from './types.js';
 export { DEFAULT_TIMELINE, parseTimeline, scaleTimeline } from './timeline.js';
+export { MEDIA, Registry, type Platform, type PushedImage } from './registry.js';
 export {
   GithubPulls,
   type SimChangedFile,
@@ -121,6 +123,11 @@ export interface Simulator {
    */
   readonly storage: Storage;
   /**
+   * The image registry of `internal_docker` deployments (its own loopback server): the push
+   * tokens of `POST /v2/deployments/{id}/push-token` log in to it; `pushImage` puts images in.
+   */
+  readonly registry: Registry;
+  /**
    * The LangSmith API at `${url}/api/v1` (datasets, examples, sessions, runs, feedback): seed
    * datasets and baselines, bind evaluators, refuse the key, read what was stored.
    */
@@ -134,6 +141,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const sim = new SimulatorServer(options);
   await sim.listen(options.host ?? '127.0.0.1', options.port ?? 0);
   await sim.storage.listen(options.host ?? '127.0.0.1');
+  await sim.registry.listen(options.host ?? '127.0.0.1');
   return sim;
 }
 
@@ -156,6 +164,7 @@ class SimulatorServer implements Simulator {
   private baseUrl = '';
   private runs = { started: 0, inFlight: 0, maxInFlight: 0 };
   readonly storage: Storage;
+  readonly registry = new Registry();
   private readonly langsmithApi: LangSmithApi;
   readonly langsmith: LangSmithControls;
 
@@ -191,6 +200,7 @@ class SimulatorServer implements Simulator {
       agentUrl: (id) => this.agentUrl(id),
       deletionRefused: (id) => this.refusedDeletions.get(id),
       storage: this.storage,
+      registry: this.registry,
     });
     this.langsmithApi = new LangSmithApi(options.langsmith ?? {}, () => this.tenantId);
     this.langsmith = langSmithControls(
@@ -378,6 +388,7 @@ class SimulatorServer implements Simulator {
     this.refusedDeletions.clear();
     this.runs = { started: 0, inFlight: 0, maxInFlight: 0 };
     this.storage.clear();
+    this.registry.clear();
     this.langsmithApi.reset();
     this.queued = [];
     this.queuedAgents = [];
@@ -387,7 +398,7 @@ class SimulatorServer implements Simulator {
   async close(): Promise<void> {
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeAllConnections();
-    await Promise.all([closed, this.storage.close()]);
+    await Promise.all([closed, this.storage.close(), this.registry.close()]);
   }
 
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -169,7 +169,10 @@ export class LangSmithApi {
     const ids = query.getAll('id');
     const name = query.get('name');
     const contains = query.get('name_contains')?.toLowerCase();
+    // Seeded datasets carry no metadata: a metadata filter matches none (an empty one, all).
+    const metadata = query.get('metadata');
     const found = [...this.store.datasets.values()]
+      .filter(() => metadata === null || matchesMetadata(null, parseOr(metadata)))
       .filter((d) => ids.length === 0 || ids.includes(d.id))
       .filter((d) => name === null || d.name === name)
       .filter((d) => contains === undefined || d.name.toLowerCase().includes(contains))
@@ -316,6 +319,14 @@ export class LangSmithApi {
 function accepted(error: string | undefined): SimResponse {
   return error === undefined ? { status: 202, body: {} } : detail(422, error);
 }
+
+const parseOr = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
 
 /** Every key of the filter has the same (JSON) value in the metadata. */
 function matchesMetadata(metadata: unknown, filter: unknown): boolean {

@@ -75,4 +75,7 @@ export const CONTRACT_OUTPUTS = [
   'experiment-url',
   'eval-passed',
   'eval-scores',
+  // v1.3: `command: registry-login`.
+  'registry',
+  'image',
 ];

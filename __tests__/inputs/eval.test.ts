@@ -103,6 +103,11 @@ describe('parseGate', () => {
       gate: { a: { min: 0 }, b: { maxDrop: 0.1, min: -1 } },
     });
     expect(parseGate('')).toEqual({ ok: true, gate: {} });
+    // The README's one-line form (a YAML flow mapping).
+    expect(parseGate('{correctness: {min: 0.8}, "*": {max-drop: 0.05}}')).toEqual({
+      ok: true,
+      gate: { correctness: { min: 0.8 }, '*': { maxDrop: 0.05 } },
+    });
   });
 
   it.each([

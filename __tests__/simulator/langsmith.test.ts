@@ -67,6 +67,9 @@ describe('datasets and examples', () => {
     expect(byName).toMatchObject({ id: seeded.id, name: 'qa', example_count: 3 });
     expect(await c.readDataset({ datasetId: seeded.id })).toMatchObject({ name: 'qa' });
     await expect(c.readDataset({ datasetName: 'nope' })).rejects.toThrow(/not found/);
+    // Seeded datasets have no metadata: a metadata filter finds none of them.
+    expect(await all(c.listDatasets({ metadata: { team: 'x' } }))).toEqual([]);
+    expect(await all(c.listDatasets({ metadata: {} }))).toHaveLength(1);
     const unknown = await call(sim, 'GET', `/api/v1/datasets/${crypto.randomUUID()}`);
     expect(unknown.status).toBe(404);
   });

@@ -53,7 +53,10 @@ export async function upsert(ctx: UpsertContext, found?: Deployment): Promise<Up
   }
   checkSameKind(ctx.config, found);
   const body = revisionRequest(ctx.config);
-  return requestRevision(ctx, found, body, body, false);
+  // The PATCH of older installs names the image source, as the `langgraph deploy` CLI does.
+  const image = ctx.config.source === 'internal_docker';
+  const patch = image ? { ...body, revision_source: 'internal_docker' as const } : body;
+  return requestRevision(ctx, found, body, patch, false);
 }
 
 /**
@@ -61,7 +64,10 @@ export async function upsert(ctx: UpsertContext, found?: Deployment): Promise<Up
  * change of source is allowed: `source: upload` onto a deployment that `langgraph deploy` made
  * from a local image (`internal_docker`), as the CLI itself does (a notice says so).
  */
-export function checkSameKind(config: DeployConfig, found: Deployment): void {
+export function checkSameKind(
+  config: Pick<DeployConfig, 'source' | 'repoUrl'>,
+  found: Deployment,
+): void {
   if (config.source === 'upload' && found.source === 'internal_docker') return;
   // The platform's name of the source: `upload` is its `internal_source`.
   const wire = config.source === 'upload' ? 'internal_source' : config.source;
@@ -175,7 +181,7 @@ export function revisionRequest(config: DeployConfig): RevisionCreateRequest {
  * exists (a concurrent run) gives that deployment back with `created: false`, to update.
  */
 export async function createDeployment(
-  ctx: UpsertContext,
+  ctx: TargetContext & { config: Pick<DeployConfig, 'name' | 'source' | 'repoUrl'> },
   body: DeploymentCreateRequest,
 ): Promise<{ deployment: Deployment; created: boolean }> {
   const { client, config, logger } = ctx;
