@@ -5,7 +5,7 @@
  * (keys, names, errors) goes through `./markdown.ts`.
  */
 import type { EvaluationReport } from '../verify/eval/index.js';
-import { figure } from '../verify/eval/compare.js';
+import { figure, interval } from '../verify/eval/compare.js';
 import { codeSpan, escapeMarkdown, markdownLink } from './markdown.js';
 
 const VERDICTS = {
@@ -27,13 +27,12 @@ export function evaluationSection(evaluation: EvaluationReport | undefined): str
     ? ` compared with ${codeSpan(evaluation.baselineName)}`
     : ' (no baseline)';
   const rows = keys.map((k) => {
-    const interval = k.low === null ? '' : ` (${figure(k.low, true)} to ${figure(k.high, true)})`;
     const paired = k.delta !== null && k.paired < k.n ? `, ${k.paired} paired` : '';
     const cells = [
       codeSpan(k.key, { inTable: true }),
       figure(k.mean),
       evaluation.baselineName ? figure(k.baseline) : '—',
-      k.delta === null ? '—' : `${figure(k.delta, true)}${interval}${paired}`,
+      `${interval(k)}${paired}`,
       `${k.n} of ${examples}`,
       VERDICTS[k.verdict],
     ];

@@ -5,8 +5,8 @@ import { Deadline } from '../../../src/lib/time.js';
 import {
   agentRunner,
   pollWithin,
+  recordUntraced,
   runAll,
-  untraced,
   type Outcome,
 } from '../../../src/verify/eval/runs.js';
 import { FakeClock, recordingLogger } from '../../helpers/fakes.js';
@@ -143,39 +143,79 @@ describe('runAll', () => {
   });
 });
 
-describe('untraced', () => {
+describe('recordUntraced', () => {
   function langsmith(readsUntilTraced: number, traced: string[]) {
     let reads = 0;
+    const created: unknown[] = [];
     const api = {
+      created,
       reads: () => reads,
       rootRuns: async (): Promise<RootRun[]> => {
         reads++;
         const ids = reads >= readsUntilTraced ? traced : [];
         return ids.map((id) => ({ id: `r-${id}`, reference_example_id: id }));
       },
+      createRun: async (run: unknown) => void created.push(run),
     };
     return api;
   }
+  const experiment = { id: 'exp-id', name: 'exp', graph: 'agent' };
+  const outcomes = (n: number) =>
+    new Map(examples(n).map((e) => [e.id, { outputs: { a: e.id }, start_time: 1, end_time: 2 }]));
 
-  it('reads the experiment until every example has a root run', async () => {
+  it('reads the experiment until every example has a root run, and records none', async () => {
     const { ctx } = context();
     const api = langsmith(3, ['ex-0', 'ex-1']);
-    await expect(
-      untraced(ctx, api as unknown as LangSmith, 'exp', examples(2), 300),
-    ).resolves.toEqual([]);
+    const recorded = await recordUntraced(
+      ctx,
+      api as unknown as LangSmith,
+      experiment,
+      examples(2),
+      outcomes(2),
+      300,
+    );
+    expect(recorded).toBe(0);
     expect(api.reads()).toBe(3);
+    expect(api.created).toEqual([]);
   });
 
-  it('gives up after 60 s (or eval-wait, when less) with the examples still missing', async () => {
+  it('after 60 s (or eval-wait, when less) records the examples still missing, with a notice', async () => {
     const { ctx, clock } = context();
     const api = langsmith(1, ['ex-0']);
     const started = clock.now();
-    const missing = await untraced(ctx, api as unknown as LangSmith, 'exp', examples(3), 300);
-    expect(missing.map((e) => e.id)).toEqual(['ex-1', 'ex-2']);
+    const recorded = await recordUntraced(
+      ctx,
+      api as unknown as LangSmith,
+      experiment,
+      examples(3),
+      outcomes(3),
+      300,
+    );
+    expect(recorded).toBe(2);
+    expect(api.created).toEqual([
+      {
+        outputs: { a: 'ex-1' },
+        start_time: 1,
+        end_time: 2,
+        name: 'agent',
+        project_name: 'exp',
+        reference_example_id: 'ex-1',
+        inputs: { q: 1 },
+      },
+      expect.objectContaining({ reference_example_id: 'ex-2' }),
+    ]);
     expect(clock.now() - started).toBeLessThanOrEqual(60_000);
     expect(api.reads()).toBeLessThanOrEqual(16);
+    expect(ctx.logger.messages('notice').join('\n')).toMatch(/2 of 3 example runs did not show up/);
     const short = context();
-    await untraced(short.ctx, langsmith(1, []) as unknown as LangSmith, 'exp', examples(1), 10);
+    await recordUntraced(
+      short.ctx,
+      langsmith(1, []) as unknown as LangSmith,
+      experiment,
+      examples(1),
+      outcomes(1),
+      10,
+    );
     expect(short.clock.sleeps.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(10_000);
   });
 });

@@ -50,6 +50,12 @@ export function scoresOf(runs: readonly RootRun[]): Map<string, Map<string, numb
 export const figure = (value: number | null, sign = false) =>
   value === null ? 'n/a' : `${sign && value > 0 ? '+' : ''}${value.toFixed(3)}`;
 
+/** The difference and its interval: `-0.050 (-0.120 to +0.020)`, `—` without a baseline. */
+export const interval = (k: Pick<KeyScore, 'delta' | 'low' | 'high'>) =>
+  k.delta === null
+    ? '—'
+    : `${figure(k.delta, true)}${k.low === null ? '' : ` (${figure(k.low, true)} to ${figure(k.high, true)})`}`;
+
 /**
  * Every key either experiment scored or the gate names (`*` aside), compared and judged: `min`
  * fails a mean below it, `max-drop` a drop larger than it whose interval lies wholly below zero;

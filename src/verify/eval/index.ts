@@ -9,41 +9,35 @@
  */
 import { langsmithClient, type Experiment, type LangSmith } from '../../api/langsmith.js';
 import type { HttpContext } from '../../api/http/request.js';
-import type { GithubContext } from '../../inputs/config.js';
+import type { BaseConfig } from '../../inputs/config.js';
 import type { EvalConfig } from '../../inputs/eval.js';
 import { PULL_REQUEST_EVENTS } from '../../inputs/github-event.js';
 import { ActionError } from '../../lib/errors.js';
 import { inert, type Logger } from '../../lib/untrusted.js';
 import { CheckError } from '../agent-server.js';
-import { compareScores, figure, scoresOf, scoresOutput, type KeyScore } from './compare.js';
+import {
+  compareScores,
+  figure,
+  interval,
+  scoresOf,
+  scoresOutput,
+  type KeyScore,
+} from './compare.js';
 import {
   agentRunner,
   NOT_RUN,
   pollWithin,
-  recordMissing,
+  recordUntraced,
   runAll,
-  untraced,
   type RunExample,
 } from './runs.js';
 
 export interface EvalContext {
   http: HttpContext;
   logger: Logger;
-  config: {
-    apiKey: string;
-    workspaceId?: string | undefined;
-    uiBaseUrl: string;
-    github: GithubContext;
+  config: Pick<BaseConfig, 'apiKey' | 'workspaceId' | 'uiBaseUrl' | 'github'> & {
     evaluation: EvalConfig;
   };
-}
-
-/** The deployment evaluated: its agent server and the IDs its experiment records. */
-export interface EvalTarget {
-  url: string | undefined;
-  name: string;
-  deploymentId: string;
-  revisionId?: string | undefined;
 }
 
 /** What the evaluation found, for the outputs, the step summary and the PR comment. */
@@ -56,7 +50,7 @@ export interface EvaluationReport {
   /** The compare view of the experiment and its baseline (else the experiment alone). */
   url?: string;
   keys: KeyScore[];
-  /** Example runs that failed, and the first of them (example ID, inert and cut error). */
+  /** Example runs that failed, the first of them (example ID, inert and cut error). */
   failedRuns: number;
   errors: { example: string; error: string }[];
   /** Runs the action recorded itself (the agent server did not trace them). */
@@ -69,9 +63,10 @@ export interface EvaluationReport {
 
 const MAX_SHOWN_ERRORS = 10;
 
+/** `target`: the deployment evaluated, its agent server and the IDs its experiment records. */
 export async function evaluate(
   ctx: EvalContext,
-  target: EvalTarget,
+  target: { url: string | undefined; name: string; deploymentId: string; revisionId?: string },
   deps: { langsmith?: LangSmith; runner?: { run: RunExample; graph: string } } = {},
 ): Promise<{ report: EvaluationReport; failure?: CheckError }> {
   const { config, logger } = ctx;
@@ -155,8 +150,8 @@ export async function evaluate(
       { title: 'Evaluation runs failed' },
     );
   }
-  const missing = await untraced(ctx, langsmith, experiment.id, examples, ev.waitSeconds);
-  await recordMissing(ctx, langsmith, missing, outcomes, experimentName, runner.graph);
+  const traced = { id: experiment.id, name: experimentName, graph: runner.graph };
+  const recorded = await recordUntraced(ctx, langsmith, traced, examples, outcomes, ev.waitSeconds);
 
   // 4. The dataset's evaluators score the runs: the experiment's feedback, read as a whole.
   const expected = new Set([
@@ -192,13 +187,11 @@ export async function evaluate(
     gate: ev.gate,
     complete: new Set(Object.keys(stats).filter(scored)),
   });
+  const compared = (k: KeyScore) =>
+    baseline ? `, baseline ${figure(k.baseline)}, difference ${interval(k)}` : '';
   for (const k of keys) {
     logger.info(
-      `  ${inert(k.key, 100)}: ${figure(k.mean)} (${k.n} examples)` +
-        (baseline
-          ? `, baseline ${figure(k.baseline)}, difference ${figure(k.delta, true)} (95% ${figure(k.low, true)} to ${figure(k.high, true)})`
-          : '') +
-        `: ${k.verdict}`,
+      `  ${inert(k.key, 100)}: ${figure(k.mean)} (${k.n} examples)${compared(k)}: ${k.verdict}`,
     );
   }
   const failed = keys.filter((k) => k.verdict === 'failed');
@@ -212,7 +205,7 @@ export async function evaluate(
     keys,
     failedRuns: errors.length,
     errors: errors.slice(0, MAX_SHOWN_ERRORS),
-    recorded: missing.length,
+    recorded,
     gated: Object.keys(ev.gate).length > 0,
     passed: failed.length === 0,
     scores: scoresOutput(keys),

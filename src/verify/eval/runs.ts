@@ -124,40 +124,30 @@ export async function runAll(
 
 /**
  * Reads the experiment's root runs (every page, one read at a time) until each example has one,
- * for at most 60 s (or `waitSeconds`, when less); returns the examples still without one.
+ * for at most 60 s (or `waitSeconds`, when less); then records those still missing (inputs,
+ * output or error, the example), as the agent server did not trace them. Returns how many.
  */
-export async function untraced(
+export async function recordUntraced(
   ctx: Context,
   langsmith: LangSmith,
-  experimentId: string,
+  experiment: { id: string; name: string; graph: string },
   examples: readonly Example[],
+  outcomes: Map<string, Outcome & { start_time: number; end_time: number }>,
   waitSeconds: number,
-): Promise<Example[]> {
+): Promise<number> {
   let missing = [...examples];
   await pollWithin(ctx.http, Math.min(TRACE_WAIT_MS, waitSeconds * 1000), 5000, async () => {
-    const runs = await langsmith.rootRuns(experimentId, examples.length * 10 + 100);
+    const runs = await langsmith.rootRuns(experiment.id, examples.length * 10 + 100);
     const traced = new Set(runs.map((r) => r.reference_example_id));
     missing = examples.filter((e) => !traced.has(e.id));
     return missing.length === 0;
   });
-  return missing;
-}
-
-/** Records the runs the agent server did not trace (inputs, output or error, the example). */
-export async function recordMissing(
-  ctx: Context,
-  langsmith: LangSmith,
-  missing: readonly Example[],
-  outcomes: Map<string, Outcome & { start_time: number; end_time: number }>,
-  experiment: string,
-  graph: string,
-): Promise<void> {
   for (const example of missing) {
     const outcome = outcomes.get(example.id) ?? { error: 'not run', start_time: 0, end_time: 0 };
     await langsmith.createRun({
       ...outcome,
-      name: graph,
-      project_name: experiment,
+      name: experiment.graph,
+      project_name: experiment.name,
       reference_example_id: example.id,
       inputs: example.inputs,
     });
@@ -165,12 +155,13 @@ export async function recordMissing(
   if (missing.length > 0) {
     ctx.logger.notice(
       `${missing.length} of ${outcomes.size} example runs did not show up in the experiment ` +
-        `"${inert(experiment, 200)}" (the agent server did not trace them with ` +
+        `"${inert(experiment.name, 200)}" (the agent server did not trace them with ` +
         '`langsmith_tracer`, or traced them to another LangSmith): the action recorded them ' +
         'itself (inputs, output, reference example), so the experiment is complete.',
       { title: 'Evaluation runs recorded by the action' },
     );
   }
+  return missing.length;
 }
 
 /**
