@@ -9,7 +9,7 @@ import type { Example, LangSmith } from '../../api/langsmith.js';
 import { parseJson } from '../../api/answers.js';
 import type { HttpContext } from '../../api/http/request.js';
 import { backoffCeiling, retrying } from '../../api/http/retry-policy.js';
-import { ActionError, CancelledError, DeadlineError } from '../../lib/errors.js';
+import { ActionError, DeadlineError } from '../../lib/errors.js';
 import { isRecord } from '../../lib/text.js';
 import { Deadline } from '../../lib/time.js';
 import { inert, type Logger } from '../../lib/untrusted.js';
@@ -174,22 +174,17 @@ export async function pollWithin(
   maxDelayMs: number,
   check: () => Promise<boolean>,
 ): Promise<boolean> {
-  const { clock, signal } = http;
-  const deadline = new Deadline(clock, Math.min(http.deadline.at, clock.now() + windowMs));
+  const { clock } = http;
+  // At least one call, as the window may be 0 (`eval-wait: 0`).
+  const end = Math.max(clock.now() + 1, Math.min(http.deadline.at, clock.now() + windowMs));
   const over = new Error('window over');
   try {
     return await retrying<boolean>(
       {
-        clock,
-        deadline,
-        signal,
+        http: { ...http, deadline: new Deadline(clock, end) },
+        what: 'the evaluation',
         backoff: (retry) => backoffCeiling(retry, 1000, maxDelayMs),
-        tooLate: () => over,
-        log: () => undefined,
-        interrupted: () =>
-          signal?.aborted
-            ? new CancelledError('The run was cancelled during the evaluation.')
-            : undefined,
+        outOfTime: () => over,
       },
       async () => ((await check()) ? { done: true } : { again: 'not yet' }),
     );
