@@ -3,7 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { pageOfLogs, revisionLogs } from './logs.js';
 import { emptyRevisionConfig, type DeploymentRecord, type Store } from './state.js';
 import type { RevisionAgent, SimResponse, TimelineStep } from './types.js';
-import { validateCreate, validatePatch, validationError, type Issue } from './validation.js';
+import {
+  TYPE_FAMILIES,
+  validateCreate,
+  validatePatch,
+  validationError,
+  type Issue,
+} from './validation.js';
 
 export interface ControlPlaneConfig {
   tenantId: string;
@@ -14,6 +20,8 @@ export interface ControlPlaneConfig {
   interruptionPath: boolean;
   logsEndpoint: boolean;
   commitSha: string | null;
+  /** The pricing family whose deployment types a create is refused (`SimulatorOptions`). */
+  refuseDeploymentTypes?: keyof typeof TYPE_FAMILIES | undefined;
   /** The timeline of the next revision (consumes a queued one). */
   nextTimeline(): TimelineStep[];
   /** Agent behaviour of the next revision a create or PATCH makes (consumes a queued one). */
@@ -139,6 +147,15 @@ export class ControlPlane {
     const checked = validateCreate(req.json);
     if ('error' in checked) return checked.error;
     const input = checked.input;
+    const refused = this.config.refuseDeploymentTypes;
+    const type = input.sourceConfig.deployment_type;
+    if (refused && (TYPE_FAMILIES[refused] as readonly (string | null)[]).includes(type)) {
+      const other = TYPE_FAMILIES[refused === 'previous' ? 'usage-based' : 'previous'];
+      const msg = `Input should be ${other.map((t) => `'${t}'`).join(' or ')}`;
+      return validationError([
+        { loc: ['body', 'source_config', 'deployment_type'], msg, type: 'enum' },
+      ]);
+    }
     if (this.store.byName(input.name, req.now)) {
       return {
         status: 409,

@@ -166,6 +166,7 @@ class SimulatorServer implements Simulator {
         return commit.sha;
       },
       revisionsEndpoint: options.revisionsEndpoint ?? true,
+      refuseDeploymentTypes: options.refuseDeploymentTypes,
       interruptionPath: options.interruptionPath ?? true,
       nextTimeline: () => this.queued.shift() ?? this.timeline,
       nextRevisionAgent: () => this.queuedAgents.shift(),

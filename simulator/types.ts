@@ -42,6 +42,12 @@ export interface SimulatorOptions {
    * (`INTERRUPTED`), and the queued one starts.
    */
   queueBehind?: boolean;
+  /**
+   * Refuses the deployment types of one pricing family on create (422 on
+   * `source_config.deployment_type`, naming the accepted ones), as an organization on the other
+   * pricing would. Default: both families are accepted.
+   */
+  refuseDeploymentTypes?: 'usage-based' | 'previous';
   /** `repo_commit_sha` reported by `github` revisions (default null: not reported). */
   commitSha?: string;
   /** Agent-server behaviour of every deployment until `agent(id)` changes it. */

@@ -90,7 +90,7 @@ describe('source: upload', () => {
     expect(create[0]!.body).toEqual({
       name,
       source: 'internal_source',
-      source_config: { deployment_type: 'dev' },
+      source_config: { deployment_type: 'serverless' },
       source_revision_config: { langgraph_config_path: 'apps/agent/langgraph.json' },
       secrets: sentSecrets([{ name: 'A', value: '1' }]),
     });

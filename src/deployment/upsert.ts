@@ -23,6 +23,7 @@ import { inert, type Logger } from '../lib/untrusted.js';
 import { revisionStatus } from './revision-status.js';
 import type { SourceArchive } from './upload/archive.js';
 import { shortWaitMs, type TargetContext } from './target.js';
+import { explainRefusal } from './create-refusals.js';
 
 /** `sourceArchive`: with `source: upload`, the archive built before the lookup. */
 export type UpsertContext = TargetContext & {
@@ -188,7 +189,8 @@ export async function createDeployment(
       // again. A 400/409: perhaps a concurrent run created it first, and this run updates it.
       const lost = error instanceof OutcomeUnknownError;
       const refused = error instanceof ApiError && (error.status === 400 || error.status === 409);
-      if (!lost && !refused) throw error;
+      const explained = () => explainRefusal(error, body.name, config.deploymentType);
+      if (!lost && !refused) throw explained();
       if (lost) {
         logger.warning(
           `The create request for '${config.name}' got no usable answer (${error.message}); ` +
@@ -206,32 +208,10 @@ export async function createDeployment(
         );
         return { deployment: existing, created: lost };
       }
-      if (refused) throw tracingProjectConflict(error, body.name) ?? error;
+      if (refused) throw explained();
       if (attempt >= MAX_UNKNOWN_OUTCOMES) throw error;
     }
   }
-}
-
-/**
- * A create refused (HTTP 409: "There already exists a project in LangSmith named: <name>"): a
- * deployment of that name was deleted without `delete-tracing-project` (a reopened pull
- * request, typically), and its tracing project name is taken. The error gives the remedies.
- */
-function tracingProjectConflict(error: ApiError, name: string): ActionError | undefined {
-  if (error.status !== 409 || !/already exists a project in LangSmith named/i.test(error.message)) {
-    return undefined;
-  }
-  const shown = inert(name, 100);
-  return new ActionError(
-    `Creating deployment '${shown}' was refused (HTTP 409): a LangSmith tracing project named ` +
-      `'${shown}' already exists, and no deployment of that name does. A deployment of that name ` +
-      'was deleted earlier without `delete-tracing-project: true` (for example when its pull ' +
-      'request was closed, and the pull request has now been reopened), and its tracing project ' +
-      `was kept. Remedies: delete the tracing project '${shown}' in LangSmith (Tracing projects; ` +
-      'its traces go with it) and re-run this job; or, so that it does not happen again, give ' +
-      'the cleanup job `delete-tracing-project: true`; or deploy under another `name`.',
-    'Tracing project of that name exists',
-  );
 }
 
 /**
