@@ -24,6 +24,7 @@ import { revisionStatus } from './revision-status.js';
 import type { SourceArchive } from './upload/archive.js';
 import { shortWaitMs, type TargetContext } from './target.js';
 import { explainRefusal } from './create-refusals.js';
+import { mergeResourceSpec } from './resource-spec.js';
 
 /** `sourceArchive`: with `source: upload`, the archive built before the lookup. */
 export type UpsertContext = TargetContext & {
@@ -53,7 +54,7 @@ export async function upsert(ctx: UpsertContext, found?: Deployment): Promise<Up
     found = made.deployment;
   }
   checkSameKind(ctx.config, found);
-  const body = revisionRequest(ctx.config);
+  const body = revisionRequest(mergeResourceSpec(ctx.config, found, ctx.logger));
   return requestRevision(ctx, found, body, body, false);
 }
 
