@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { pageOfLogs, revisionLogs } from './logs.js';
 import { emptyRevisionConfig, type DeploymentRecord, type Store } from './state.js';
-import type { RevisionAgent, SimResponse, TimelineStep } from './types.js';
+import type { RevisionAgent, SimGithubIntegration, SimResponse, TimelineStep } from './types.js';
 import {
   TYPE_FAMILIES,
   validateCreate,
@@ -22,6 +22,8 @@ export interface ControlPlaneConfig {
   commitSha: string | null;
   /** The pricing family whose deployment types a create is refused (`SimulatorOptions`). */
   refuseDeploymentTypes?: keyof typeof TYPE_FAMILIES | undefined;
+  /** The workspace's GitHub integrations (`Simulator.setGithubIntegrations`). */
+  githubIntegrations(): SimGithubIntegration[];
   /** The timeline of the next revision (consumes a queued one). */
   nextTimeline(): TimelineStep[];
   /** Agent behaviour of the next revision a create or PATCH makes (consumes a queued one). */
@@ -65,6 +67,7 @@ export class ControlPlane {
     this.store.startDeleteClocks(req.now);
     const parts = req.path.split('/').filter((p) => p !== '');
     if (parts[0] === 'v1' && parts[1] === 'projects') return this.v1Projects(parts, req);
+    if (parts[0] === 'v1' && parts[1] === 'integrations') return this.integrations(parts, req);
     if (parts[0] !== 'v2' || parts[1] !== 'deployments') return notFound();
     const [, , id, sub, revId, tail, ...rest] = parts;
     if (rest.length > 0) return notFound();
@@ -123,6 +126,30 @@ export class ControlPlane {
     }
     if (req.method !== 'POST') return methodNotAllowed();
     return this.logs(id, revId, tail === 'build_logs' ? 'build' : 'deploy', req);
+  }
+
+  /**
+   * `GET /v1/integrations/github/install` (`[{id, installation_id, name}]`) and
+   * `GET /v1/integrations/github/{id}/repos` (`[{host_integration_id, id, name, owner, url,
+   * default_branch}]`), the shapes of the spec snapshot.
+   */
+  private integrations(parts: string[], req: CpRequest): SimResponse {
+    const [, , provider, id, tail, ...rest] = parts;
+    const all = this.config.githubIntegrations();
+    if (provider !== 'github' || rest.length > 0) return notFound();
+    if (req.method !== 'GET') return methodNotAllowed();
+    if (id === 'install' && tail === undefined) {
+      const body = all.map(({ id, name }, i) => ({ id, installation_id: 1000 + i, name }));
+      return { status: 200, body };
+    }
+    const integration = all.find((i) => i.id === id);
+    if (!integration || tail !== 'repos') return notFound();
+    const body = integration.repos.map((full, i) => {
+      const [owner, name] = full.split('/');
+      const url = `https://github.com/${full}`;
+      return { host_integration_id: id, id: i + 1, name, owner, url, default_branch: 'main' };
+    });
+    return { status: 200, body };
   }
 
   private list(req: CpRequest): SimResponse {

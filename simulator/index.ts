@@ -25,6 +25,7 @@ import type {
   Revision,
   RevisionAgent,
   SeedDeployment,
+  SimGithubIntegration,
   SimResponse,
   SimulatorOptions,
   TimelineStep,
@@ -39,6 +40,7 @@ export type {
   Revision,
   RevisionAgent,
   SeedDeployment,
+  SimGithubIntegration,
   SimulatorOptions,
   TimelineStep,
 } from './types.js';
@@ -97,6 +99,8 @@ export interface Simulator {
    * set): a push moves it, as the platform builds the branch's new head.
    */
   setCommitSha(sha: string | null): void;
+  /** The workspace's GitHub integrations and the repositories each may build (default: none). */
+  setGithubIntegrations(integrations: SimGithubIntegration[]): void;
   /** Refuses to delete this deployment (409 alone; a failed entry in a bulk delete's 207). */
   refuseDeletion(deploymentId: string, detail?: string): void;
   /** Every POST to a pre-signed feedback URL handed out in a run's `feedback` event. */
@@ -130,6 +134,7 @@ class SimulatorServer implements Simulator {
   private timeline: TimelineStep[];
   private queued: TimelineStep[][] = [];
   private queuedAgents: RevisionAgent[] = [];
+  private integrations: SimGithubIntegration[] = [];
   private readonly faults = new FaultQueue();
   private readonly limiter: RateLimiter;
   private readonly store: Store;
@@ -172,6 +177,7 @@ class SimulatorServer implements Simulator {
       nextRevisionAgent: () => this.queuedAgents.shift(),
       agentUrl: (id) => this.agentUrl(id),
       deletionRefused: (id) => this.refusedDeletions.get(id),
+      githubIntegrations: () => this.integrations,
       storage: this.storage,
     });
     this.server = createServer((req, res) => void this.onRequest(req, res));
@@ -251,6 +257,10 @@ class SimulatorServer implements Simulator {
 
   setCommitSha(sha: string | null): void {
     this.commit.sha = sha;
+  }
+
+  setGithubIntegrations(integrations: SimGithubIntegration[]): void {
+    this.integrations = structuredClone(integrations);
   }
 
   refuseDeletion(deploymentId: string, detail?: string): void {
@@ -356,6 +366,7 @@ class SimulatorServer implements Simulator {
     this.storage.clear();
     this.queued = [];
     this.queuedAgents = [];
+    this.integrations = [];
     this.timeline = this.initialTimeline;
   }
 

@@ -128,6 +128,15 @@ export interface SeedDeployment {
   id?: string;
 }
 
+/** A GitHub integration of the workspace (`GET /v1/integrations/github/install`). */
+export interface SimGithubIntegration {
+  id: string;
+  /** The GitHub account it is installed on. */
+  name: string;
+  /** The repositories it may build, as `owner/name`. */
+  repos: string[];
+}
+
 export interface Secret {
   name: string;
   value: string;

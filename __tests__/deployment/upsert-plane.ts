@@ -105,7 +105,8 @@ export type Call =
   | { method: 'get'; id: string; at: number }
   | { method: 'create'; body: DeploymentCreateRequest; at: number }
   | { method: 'patch'; id: string; body: DeploymentPatchRequest; at: number }
-  | { method: 'revision'; id: string; body: RevisionCreateRequest; at: number };
+  | { method: 'revision'; id: string; body: RevisionCreateRequest; at: number }
+  | { method: 'integrations' | 'repos'; id?: string; at: number };
 
 export function unknownOutcome(method: string, path: string): OutcomeUnknownError {
   return new OutcomeUnknownError(method, `${method} ${path}`, 'ECONNRESET');
@@ -137,6 +138,24 @@ export class FakePlane implements ControlPlane {
   private ids = 0;
 
   constructor(private readonly clock: FakeClock) {}
+
+  /** The workspace's GitHub integrations, each with the repositories (`owner/name`) it may build. */
+  integrations: { id: string; name: string; repos: string[] }[] = [];
+
+  async listGithubIntegrations() {
+    this.calls.push({ method: 'integrations', at: this.clock.now() });
+    return this.integrations.map(({ id, name }, i) => ({ id, name, installation_id: i + 1 }));
+  }
+
+  async listGithubRepos(id: string) {
+    this.calls.push({ method: 'repos', id, at: this.clock.now() });
+    const integration = this.integrations.find((i) => i.id === id);
+    if (!integration) throw apiError(404, 'GET', `/v1/integrations/github/${id}/repos`);
+    return integration.repos.map((full, i) => {
+      const [owner = '', name = ''] = full.split('/');
+      return { host_integration_id: id, id: i + 1, owner, name, url: `https://github.com/${full}` };
+    });
+  }
 
   /** Absent until `offerRevisions`: the upsert then PATCHes, as with an older install. */
   createRevision?: (id: string, body: RevisionCreateRequest) => Promise<Revision | 404 | 405>;

@@ -45,11 +45,32 @@ describe('upsert: create', () => {
     expect(result.deployment.name).toBe('my-agent');
   });
 
-  it('github without integration-id: an error before any request', async () => {
-    const { plane, ctx } = setup(makeConfig({ integrationId: undefined }));
-    const error = await caught(upsert(ctx, undefined));
-    expect(error.message).toContain('integration-id');
-    expect(plane.calls).toStrictEqual([]);
+  describe('github without integration-id (v1.3; the cases: integration.test.ts)', () => {
+    const ours = { id: 'int-ours', name: 'acme', repos: ['other/x', 'Acme/Agent'] };
+    const theirs = { id: 'int-theirs', name: 'umbrella', repos: ['umbrella/agent'] };
+
+    it('creates through the one integration whose repositories hold this repository, with a notice', async () => {
+      const { plane, ctx, logger } = setup(makeConfig({ integrationId: undefined }));
+      plane.integrations = [theirs, ours];
+      await upsert(ctx, undefined);
+      expect(plane.creates().map((c) => c.source_config.integration_id)).toEqual(['int-ours']);
+      expect(plane.calls.slice(0, 3).map((c) => c.method)).toEqual([
+        'integrations',
+        'repos',
+        'repos',
+      ]);
+      expect(logger.messages('notice')).toEqual([
+        expect.stringMatching(
+          /`integration-id` is empty: .*GitHub integration int-ours \(account acme\).*acme\/agent/,
+        ),
+      ]);
+    });
+
+    it('an update needs no integration: nothing is listed', async () => {
+      const { plane, ctx } = setup(makeConfig({ integrationId: undefined }));
+      await upsert(ctx, plane.add({ name: 'my-agent' }));
+      expect(plane.count('integrations')).toBe(0);
+    });
   });
 
   it('outcome unknown but created: looks the name up and adopts it (one deployment)', async () => {
@@ -701,11 +722,8 @@ describe('checkSameKind', () => {
 });
 
 describe('checkCreatable', () => {
-  it('a github create needs integration-id', () => {
-    expect(() => checkCreatable(makeConfig({ integrationId: undefined }))).toThrow(
-      /integration-id/,
-    );
-    expect(() => checkCreatable(makeConfig())).not.toThrow();
+  it('a github create may leave integration-id empty (it is found from the integrations)', () => {
+    expect(() => checkCreatable(makeConfig({ integrationId: undefined }))).not.toThrow();
   });
 
   it('external_docker needs no integration-id', () => {

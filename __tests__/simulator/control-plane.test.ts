@@ -775,3 +775,27 @@ describe('deployment types', () => {
     },
   );
 });
+
+describe('GitHub integrations (v1)', () => {
+  it('lists the integrations and the repositories of each, in the spec snapshot’s shapes', async () => {
+    const id = '11111111-2222-4333-8444-555555555555';
+    sim.setGithubIntegrations([{ id, name: 'acme', repos: ['acme/agent'] }]);
+    const install = await call(sim, 'GET', '/v1/integrations/github/install');
+    expect(install).toMatchObject({ status: 200, body: [{ id, name: 'acme' }] });
+    const repos = await call(sim, 'GET', `/v1/integrations/github/${id}/repos`);
+    expect(repos).toMatchObject({
+      status: 200,
+      body: [
+        {
+          host_integration_id: id,
+          owner: 'acme',
+          name: 'agent',
+          url: 'https://github.com/acme/agent',
+        },
+      ],
+    });
+    expect((await call(sim, 'GET', '/v1/integrations/github/nope/repos')).status).toBe(404);
+    sim.reset();
+    expect((await call(sim, 'GET', '/v1/integrations/github/install')).body).toEqual([]);
+  });
+});

@@ -22,6 +22,8 @@ import type { HttpContext, HttpRequest, HttpResponse } from './http/request.js';
 import {
   DeploymentSchema,
   DeploymentsListSchema,
+  GithubIntegrationsSchema,
+  GithubRepositoriesSchema,
   RevisionLogsSchema,
   UploadTargetSchema,
   RevisionSchema,
@@ -46,7 +48,12 @@ export const USER_AGENT = 'langgraph-deploy-action/1 (+GitHub Action)';
  */
 export type ControlPlane = Omit<ControlPlaneClient, OptionalCalls | CommandCalls> &
   Partial<Pick<ControlPlaneClient, OptionalCalls>>;
-type OptionalCalls = 'interruptRevision' | 'createRevision' | 'requestUploadUrl';
+type OptionalCalls =
+  | 'interruptRevision'
+  | 'createRevision'
+  | 'requestUploadUrl'
+  | 'listGithubIntegrations'
+  | 'listGithubRepos';
 type CommandCalls = 'redeployRevision' | 'deleteDeployments';
 
 interface Call extends ErrorContext, Pick<HttpRequest, 'body' | 'retry'> {
@@ -221,6 +228,25 @@ export class ControlPlaneClient {
       notFound:
         `Revision ${revisionId} of deployment ${id} does not exist (HTTP 404): the deployment ` +
         'may have been deleted or replaced meanwhile. Check the deployment in the LangSmith UI.',
+    });
+  }
+
+  /** `GET /v1/integrations/github/install`: the workspace's GitHub integrations. */
+  listGithubIntegrations() {
+    const path = '/v1/integrations/github/install';
+    return this.json(GithubIntegrationsSchema, [200], {
+      method: 'GET',
+      path,
+      describe: 'GET GitHub integrations',
+    });
+  }
+
+  /** `GET /v1/integrations/github/{id}/repos`: the repositories the integration may build. */
+  listGithubRepos(id: string) {
+    return this.json(GithubRepositoriesSchema, [200], {
+      method: 'GET',
+      path: apiPath('/v1/integrations/github', id, 'repos'),
+      describe: `GET repositories of GitHub integration ${id}`,
     });
   }
 

@@ -25,6 +25,7 @@ import type { SourceArchive } from './upload/archive.js';
 import { shortWaitMs, type TargetContext } from './target.js';
 import { explainRefusal } from './create-refusals.js';
 import { mergeResourceSpec } from './resource-spec.js';
+import { withIntegration } from './integration.js';
 
 /** `sourceArchive`: with `source: upload`, the archive built before the lookup. */
 export type UpsertContext = TargetContext & {
@@ -49,7 +50,8 @@ const MAX_UNKNOWN_OUTCOMES = 3;
 export async function upsert(ctx: UpsertContext, found?: Deployment): Promise<UpsertResult> {
   if (!found) {
     checkCreatable(ctx.config);
-    const made = await createDeployment(ctx, createRequest(ctx.config));
+    const config = await withIntegration(ctx, ctx.config);
+    const made = await createDeployment({ ...ctx, config }, createRequest(config));
     if (made.created) return withRevision(ctx, made.deployment, 'create');
     found = made.deployment;
   }
@@ -100,14 +102,6 @@ export function normalizeRepoUrl(url: string): string {
 export type CreatableConfig = DeployConfig & { name: string };
 
 export function checkCreatable(config: DeployConfig): asserts config is CreatableConfig {
-  if (config.source === 'github' && !config.integrationId) {
-    throw new ActionError(
-      `No deployment named '${config.name}' exists, so this run creates it, and creating a ` +
-        '`github` deployment needs input `integration-id` (the GitHub integration ID, from ' +
-        'LangSmith > Deployments > the GitHub integration, or GET /v1/integrations/github/install).',
-      'Invalid input: integration-id',
-    );
-  }
   if (!config.name) {
     throw new ActionError(
       'Input `name` is required to create a deployment.',
