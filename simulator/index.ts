@@ -135,6 +135,8 @@ class SimulatorServer implements Simulator {
   private queued: TimelineStep[][] = [];
   private queuedAgents: RevisionAgent[] = [];
   private integrations: SimGithubIntegration[] = [];
+  /** Requests a `status-then-commit` fault applies later. */
+  private readonly late = new Set<NodeJS.Timeout>();
   private readonly faults = new FaultQueue();
   private readonly limiter: RateLimiter;
   private readonly store: Store;
@@ -355,6 +357,8 @@ class SimulatorServer implements Simulator {
   }
 
   reset(): void {
+    for (const timer of this.late) clearTimeout(timer);
+    this.late.clear();
     this.requests.length = 0;
     this.store.clear();
     this.faults.clear();
@@ -371,6 +375,7 @@ class SimulatorServer implements Simulator {
   }
 
   async close(): Promise<void> {
+    for (const timer of this.late) clearTimeout(timer);
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeAllConnections();
     await Promise.all([closed, this.storage.close()]);
@@ -460,6 +465,17 @@ class SimulatorServer implements Simulator {
         await new Promise<void>((resolve) => res.once('close', () => resolve()));
         entry.status = 'reset';
         return;
+      case 'status-then-commit': {
+        const timer = setTimeout(() => {
+          this.late.delete(timer);
+          processIt();
+        }, fault.afterMs);
+        this.late.add(timer);
+        return reply({
+          status: fault.status,
+          body: { detail: `Simulated fault: HTTP ${fault.status}, applied later.` },
+        });
+      }
       case 'commit-then-status':
         processIt();
         return reply({

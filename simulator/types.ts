@@ -87,6 +87,8 @@ export type Fault = {
   | { kind: 'delay'; ms: number }
   | { kind: 'malformed-json' }
   | { kind: 'commit-then-status'; status: number }
+  /** Answers `status` at once and applies the request `afterMs` later (a gateway's 504). */
+  | { kind: 'status-then-commit'; status: number; afterMs: number }
   /** Answers as usual, then lets a test change the answer (e.g. put hostile text in it). */
   | { kind: 'rewrite'; rewrite: (response: SimResponse) => SimResponse }
   /** Never answers; the request ends when the client goes away (or the simulator closes). */

@@ -1,7 +1,8 @@
 /**
  * End to end, on the built bundle against the simulator: the platform as it is sold today
  * (INTERFACE v1.3): both pricing families of `deployment-type`, the GitHub integration found
- * when `integration-id` is empty, `resource-spec` merged with the live one on update.
+ * when `integration-id` is empty, `resource-spec` merged with the live one on update; and one
+ * revision per run when the answer of its request comes late.
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { runAction } from '../../scripts/run-action.js';
@@ -13,6 +14,7 @@ import {
   errors,
   expectExit,
   mark,
+  REPO_URL,
   REVISIONS_PATH,
   SHORT_TIMELINE,
   uniqueName,
@@ -106,5 +108,28 @@ describe('resource-spec on update', () => {
     expect(update.stdout).toMatch(
       /^resource-spec: merged with the live resource spec of '.*': changes cpu; keeps memory_mb, max_scale/m,
     );
+  });
+});
+
+describe('a lost answer never makes a second revision', () => {
+  it('a revision request answered 504 at once and applied 1.5 s later: exactly one revision, the one reported', async () => {
+    const name = uniqueName('late');
+    const seeded = sim.seedDeployment({ name, repoUrl: REPO_URL });
+    sim.inject({
+      kind: 'status-then-commit',
+      status: 504,
+      afterMs: 1500,
+      method: 'POST',
+      path: REVISIONS_PATH,
+    });
+    const log = mark(sim);
+    const result = await runAction({ inputs: baseInputs(sim, { name }) });
+    expectExit(result, 0);
+    expect(byRoute(log.since(), 'POST', REVISIONS_PATH).map((r) => r.status)).toEqual([504]);
+    const [newest, ...older] = sim.revisions(seeded.id);
+    expect(older).toHaveLength(1); // the seeded one: this run made exactly one
+    expect(result.outputs['revision-id']).toBe(newest!.id);
+    expect(result.outputs['status']).toBe('DEPLOYED');
+    expect(result.stdout).toMatch(/looking for the revision it may have made/);
   });
 });

@@ -25,6 +25,7 @@ import type { SourceArchive } from './upload/archive.js';
 import { shortWaitMs, type TargetContext } from './target.js';
 import { explainRefusal } from './create-refusals.js';
 import { mergeResourceSpec } from './resource-spec.js';
+import { findLostRevision, LOOKUP_MS, type SentSource } from './lost-answer.js';
 import { withIntegration } from './integration.js';
 
 /** `sourceArchive`: with `source: upload`, the archive built before the lookup. */
@@ -225,10 +226,18 @@ export async function requestRevision(
   const name = `'${inert(found.name)}' (${inert(found.id)})`;
   const first = `Requesting the first revision of the new deployment ${name}.`;
   if (body && client.createRevision) {
-    const sent = await writeOnce(ctx, found, 'new revision', MAX_UNKNOWN_OUTCOMES, () => {
-      logger.info(created ? first : `Requesting a new revision of ${name}.`);
-      return client.createRevision!(found.id, body);
-    });
+    const source = body.source_revision_config;
+    const sent = await writeOnce(
+      ctx,
+      found,
+      'new revision',
+      MAX_UNKNOWN_OUTCOMES,
+      () => {
+        logger.info(created ? first : `Requesting a new revision of ${name}.`);
+        return client.createRevision!(found.id, body);
+      },
+      source,
+    );
     if (!('answer' in sent)) return { ...sent, created };
     if (typeof sent.answer === 'object') {
       return { deployment: found, revisionId: sent.answer.id, revision: sent.answer, created };
@@ -239,27 +248,35 @@ export async function requestRevision(
       { title: 'Revision requested with PATCH' },
     );
   }
-  const sent = await writeOnce(ctx, found, 'update', MAX_UNKNOWN_OUTCOMES, () => {
-    logger.info(created ? first : `Updating deployment ${name}.`);
-    return client.patchDeployment(found.id, patch);
-  });
+  const sent = await writeOnce(
+    ctx,
+    found,
+    'update',
+    MAX_UNKNOWN_OUTCOMES,
+    () => {
+      logger.info(created ? first : `Updating deployment ${name}.`);
+      return client.patchDeployment(found.id, patch);
+    },
+    patch.source_revision_config,
+  );
   if (!('answer' in sent)) return { ...sent, created };
   return withRevision(ctx, sent.answer, created ? 'create' : 'update', found.latest_revision_id);
 }
 
 /**
  * Sends a write that makes a revision (an update, a new revision, a redeploy) and its answer.
- * A lost answer (reset, timeout, 5xx after sending) is resolved by reading the deployment: a
- * `latest_revision_id` other than `found`'s is this write's revision; otherwise it is sent
+ * A lost answer (reset, timeout, 5xx after sending) is resolved by looking for the revision it
+ * made (`lost-answer.ts`, `sent`: what it is built from); only when none is listed is it sent
  * again, up to `attempts` times in all.
  */
-export async function writeOnce<T>(
+export async function writeOnce<T, D extends Pick<Deployment, 'id' | 'latest_revision_id'>>(
   ctx: TargetContext,
-  found: Pick<Deployment, 'id' | 'latest_revision_id'>,
+  found: D,
   what: string,
   attempts: number,
   send: () => Promise<T>,
-): Promise<{ answer: T } | { deployment: Deployment; revisionId: string }> {
+  sent?: SentSource,
+): Promise<{ answer: T } | { deployment: D; revisionId: string; revision: Revision }> {
   for (let attempt = 1; ; attempt++) {
     try {
       return { answer: await send() };
@@ -267,13 +284,12 @@ export async function writeOnce<T>(
       if (!(error instanceof OutcomeUnknownError)) throw error;
       ctx.logger.warning(
         `The ${what} request for ${inert(found.id)} got no usable answer (${inert(error.message, 300)}); ` +
-          'reading the deployment to see whether it was applied.',
+          `looking for the revision it may have made (for ${LOOKUP_MS / 1000} s at least) before sending it again.`,
       );
-      const now = await ctx.client.getDeployment(found.id);
-      const latest = now.latest_revision_id;
-      if (latest && latest !== found.latest_revision_id) {
-        ctx.logger.info(`The ${what} was applied: revision ${inert(latest)}.`);
-        return { deployment: now, revisionId: latest };
+      const revision = await findLostRevision(ctx, found, sent, what);
+      if (revision) {
+        ctx.logger.info(`The ${what} was applied: revision ${inert(revision.id)}.`);
+        return { deployment: found, revisionId: revision.id, revision };
       }
       if (attempt >= attempts) throw error;
     }
