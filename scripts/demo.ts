@@ -5,6 +5,7 @@
  * fails (the log tail and the PR comment it posts), delete, prune.
  */
 import { FakeGithub } from '../__tests__/helpers/fake-github.js';
+import { seedPreview } from '../__tests__/helpers/previews.js';
 import { startSimulator } from '../simulator/index.js';
 import { runAction, type RunResult } from './run-action.js';
 
@@ -139,7 +140,15 @@ try {
   show(deleted);
 
   banner('5/5 prune: removes the previews of closed PRs (what a nightly schedule does)');
-  for (const pr of [11, 12, 13]) sim.seedDeployment({ name: `demo-agent-pr-${pr}` });
+  // Previews as the action creates them on pull-request runs: with the origin record prune needs.
+  for (const pr of [11, 12, 13]) {
+    seedPreview(
+      sim,
+      'acme/agent',
+      { name: `demo-agent-pr-${pr}`, repoUrl: 'https://github.com/acme/agent' },
+      pr,
+    );
+  }
   sim.github.setPullRequest('acme/agent', 11, { state: 'open', title: 'Add search tool' });
   sim.github.setPullRequest('acme/agent', 12, { state: 'closed', merged: true, title: 'Memory' });
   // #7 is the pull request of step 3, still open: its preview is kept.

@@ -34,6 +34,12 @@ import { ActionError, ApiError, CancelledError } from '../../src/lib/errors.js';
 import { deploymentFixture, recordingLogger } from '../helpers/fakes.js';
 import { OutcomeUnknownError } from '../../src/api/http/request.js';
 
+/** The origin record a create writes (a push run of acme/agent: `origin.test.ts`). */
+const ORIGIN = {
+  name: 'LANGGRAPH_DEPLOY_ACTION_ORIGIN',
+  value: expect.stringMatching(/^v1:[A-Za-z0-9_-]{43}$/),
+};
+
 describe('upsert: create', () => {
   it('no deployment: POST the create body; created=true and its revision', async () => {
     const { plane, ctx, config } = setup();
@@ -421,7 +427,7 @@ describe('secret values', () => {
     const { plane, ctx, logger } = setup(makeConfig({ secrets }));
     plane.createSteps = ['lost-before-apply', 'lost-before-apply', 'lost-before-apply'];
     const error = await caught(upsert(ctx, undefined));
-    expect(plane.creates()[0]!.secrets).toStrictEqual(secrets);
+    expect(plane.creates()[0]!.secrets).toStrictEqual([...secrets, ORIGIN]);
 
     const updating = setup(makeConfig({ secrets }));
     const found = updating.plane.add({ name: 'my-agent' });
@@ -520,7 +526,7 @@ describe('normalizeRepoUrl', () => {
 });
 
 describe('createRequest', () => {
-  it('github: exactly the github fields, secrets [] when the input is empty', () => {
+  it('github: exactly the github fields, only the origin record when secrets is empty', () => {
     const config = makeConfig({
       repoRef: 'feature/x',
       configPath: 'apps/agent/langgraph.json',
@@ -546,20 +552,26 @@ describe('createRequest', () => {
         repo_ref: 'feature/x',
         langgraph_config_path: 'apps/agent/langgraph.json',
       },
-      secrets: [],
+      secrets: [ORIGIN],
     });
   });
 
-  it('sends the secrets as given', () => {
+  it('sends the secrets as given, and the origin record (v1.3)', () => {
     const secrets = [
       { name: 'OPENAI_API_KEY', value: SECRET_VALUE },
       { name: 'MODE', value: 'a=b' },
     ];
-    expect(createRequest(named(makeConfig({ secrets }))).secrets).toStrictEqual(secrets);
-    expect(createRequest(named(dockerConfig({ secrets }))).secrets).toStrictEqual(secrets);
+    expect(createRequest(named(makeConfig({ secrets }))).secrets).toStrictEqual([
+      ...secrets,
+      ORIGIN,
+    ]);
+    expect(createRequest(named(dockerConfig({ secrets }))).secrets).toStrictEqual([
+      ...secrets,
+      ORIGIN,
+    ]);
   });
 
-  it('external_docker minimal: image_uri only, no github fields, secrets []', () => {
+  it('external_docker minimal: image_uri only, no github fields, only the origin record', () => {
     // Defaulted github inputs (config-path, deployment-type, build-on-push) are in the Config
     // but must not be sent, nor github fields that happen to be set.
     const config = dockerConfig({ repoUrl: 'https://github.com/acme/agent', repoRef: 'main' });
@@ -568,7 +580,7 @@ describe('createRequest', () => {
       source: 'external_docker',
       source_config: {},
       source_revision_config: { image_uri: 'ghcr.io/acme/agent:1.2.3' },
-      secrets: [],
+      secrets: [ORIGIN],
     });
   });
 
@@ -589,7 +601,7 @@ describe('createRequest', () => {
         listener_config: { k8s_namespace: 'agents' },
       },
       source_revision_config: { image_uri: 'ghcr.io/acme/agent:1.2.3' },
-      secrets: [],
+      secrets: [ORIGIN],
     });
   });
 

@@ -14,7 +14,7 @@
 import { createHmac, hkdfSync } from 'node:crypto';
 import type { Deployment, Revision } from '../api/schemas.js';
 import type { DeployConfig } from '../inputs/config.js';
-import { RECORD_NAME } from '../inputs/secrets.js';
+import { ACTION_ENTRIES, RECORD_NAME } from '../inputs/secrets.js';
 import type { ParsedLangGraphConfig } from '../preflight/index.js';
 import type { RunContext } from '../commands/context.js';
 import { readChanges, type Comparison } from '../report/github/reads.js';
@@ -63,7 +63,7 @@ export function canonicalJson(value: unknown): string {
 /** The canonical text the HMAC covers (the record entry itself is never part of it). */
 export function canonicalSettings(settings: RecordedSettings, binding: RecordBinding): string {
   const secrets = (settings.secrets ?? [])
-    .filter((s) => s.name !== RECORD_NAME)
+    .filter((s) => !ACTION_ENTRIES.has(s.name))
     .map((s) => [s.name, s.value] as const)
     .sort(byKey);
   return canonicalJson({
@@ -82,9 +82,17 @@ export function recordValue(
   settings: RecordedSettings,
   binding: RecordBinding,
 ): string {
-  const key = Buffer.from(hkdfSync('sha256', apiKey, `deployment:${deploymentName}`, INFO, 32));
-  const mac = createHmac('sha256', key).update(canonicalSettings(settings, binding)).digest();
-  return `${VERSION}:${mac.toString('base64url')}`;
+  return keyedValue(apiKey, deploymentName, INFO, canonicalSettings(settings, binding));
+}
+
+/**
+ * `v1:` and the base64url HMAC-SHA-256 of `text`, keyed by HKDF-SHA-256 of the API key, the
+ * deployment's name and `info` (what the value is for): only a holder of the API key can
+ * compute or check it.
+ */
+export function keyedValue(apiKey: string, name: string, info: string, text: string): string {
+  const key = Buffer.from(hkdfSync('sha256', apiKey, `deployment:${name}`, info, 32));
+  return `${VERSION}:${createHmac('sha256', key).update(text).digest('base64url')}`;
 }
 
 /**

@@ -27,6 +27,7 @@ import { explainRefusal } from './create-refusals.js';
 import { mergeResourceSpec } from './resource-spec.js';
 import { findLostRevision, LOOKUP_MS, type SentSource } from './lost-answer.js';
 import { withIntegration } from './integration.js';
+import { withOrigin } from './origin.js';
 
 /** `sourceArchive`: with `source: upload`, the archive built before the lookup. */
 export type UpsertContext = TargetContext & {
@@ -58,6 +59,7 @@ export async function upsert(ctx: UpsertContext, found?: Deployment): Promise<Up
   }
   checkSameKind(ctx.config, found);
   const body = revisionRequest(mergeResourceSpec(ctx.config, found, ctx.logger));
+  if (body.secrets) body.secrets = withOrigin(ctx.config, body.secrets, found);
   return requestRevision(ctx, found, body, body, false);
 }
 
@@ -140,7 +142,7 @@ export function createRequest(config: CreatableConfig): DeploymentCreateRequest 
           ...(k8sNamespace ? { listener_config: { k8s_namespace: k8sNamespace } } : {}),
         },
     source_revision_config,
-    secrets: config.secrets ?? [],
+    secrets: withOrigin(config, config.secrets ?? []),
   };
 }
 
