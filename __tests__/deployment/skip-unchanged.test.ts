@@ -323,6 +323,17 @@ describe('skipDecision with settings (the keyed record)', () => {
     }
   });
 
+  it('a secret changed out of band after the record (which stays): builds, naming it (v1.3)', () => {
+    const d = recorded();
+    const rogue = d.secrets.map((s) =>
+      s.name === 'OPENAI_API_KEY' ? { ...s, value: 'sk-ROGUE' } : s,
+    );
+    const decision = skipDecision(withSecrets(), { ...d, secrets: rogue }, revision());
+    expect(decision.skip ? 'skipped' : decision.reason).toMatch(
+      /live environment differs from `secrets` \(OPENAI_API_KEY\)/,
+    );
+  });
+
   it('a later revision (even a failed one) replaced the record: builds', () => {
     const d = recorded(SECRETS, SHA, { latest_revision_id: 'rev-new' });
     const failed = revision({ id: 'rev-new', status: 'BUILD_FAILED' });

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { gitIn } from '../helpers/git.js';
+import { call, pollUntil } from '../simulator/helpers.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runAction, type RunResult } from '../../scripts/run-action.js';
@@ -98,6 +99,54 @@ describe('skip-unchanged with secrets', () => {
     );
     const shown = changed.stdout.split('\n').filter((l) => !l.startsWith('::add-mask::'));
     expect(shown.join('\n')).not.toContain('sk-e2e-second');
+  });
+});
+
+describe('the skip record is trusted only while the live environment says the same (v1.3)', () => {
+  it('a secret changed out of band (the record stays, its revision is live): the next run builds, saying why', async () => {
+    const name = uniqueName('skip-rogue');
+    const workspace = workspaces.make({
+      'langgraph.json': '{"dependencies":["."],"graphs":{"a":"./a.py:g"}}',
+      'a.py': '',
+    });
+    sim.setCommitSha(sha('a'));
+    const run = () =>
+      runAction({
+        inputs: baseInputs(sim, {
+          name,
+          'integration-id': INTEGRATION_ID,
+          secrets: 'OPENAI_API_KEY=sk-workflow-value',
+        }),
+        sha: sha('a'),
+        workspace,
+      });
+    expectExit(await run(), 0);
+    const id = idOf(sim, name)!;
+    // Someone edits the secret in the LangSmith UI: the other entries (the record) stay, and
+    // the new revision of the same commit goes live.
+    const live = sim.deployments().find((d) => d.id === id)!;
+    const rogue = live.secrets.map((s) =>
+      s.name === 'OPENAI_API_KEY' ? { ...s, value: 'sk-ROGUE' } : s,
+    );
+    const edited = await call(sim, 'PATCH', `/v2/deployments/${id}`, { body: { secrets: rogue } });
+    expect(edited.status).toBe(200);
+    await pollUntil(
+      async () => sim.revisions(id)[0]!.status,
+      (status) => status === 'DEPLOYED',
+    );
+
+    const log = mark(sim);
+    const again = await run();
+    expectExit(again, 0);
+    expect(again.outputs['skipped-build']).toBe('false');
+    expect(writes(log)).toBe(1);
+    expect(again.stdout).toMatch(
+      /^skip-unchanged: a new revision is requested because the live environment differs from `secrets` \(OPENAI_API_KEY\): changed in the LangSmith UI or by another client/m,
+    );
+    const after = sim.deployments().find((d) => d.id === id)!;
+    expect(after.secrets.find((s) => s.name === 'OPENAI_API_KEY')?.value).toBe('sk-workflow-value');
+    const shown = again.stdout.split('\n').filter((l) => !l.startsWith('::add-mask::'));
+    expect(shown.join('\n')).not.toContain('sk-ROGUE');
   });
 });
 

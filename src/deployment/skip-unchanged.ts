@@ -21,6 +21,7 @@ import { readChanges, type Comparison } from '../report/github/reads.js';
 import { inert } from '../lib/untrusted.js';
 import { errorMessage, isRecord } from '../lib/text.js';
 import { agentChange } from './agent-files.js';
+import { liveDrift } from './live-settings.js';
 import { revisionStatus } from './revision-status.js';
 
 const VERSION = 'v1';
@@ -277,6 +278,8 @@ export function skipDecision(
           : differs,
       );
     }
+    const drift = liveDrift(config, found);
+    if (drift) return build(drift);
     if (config.source === 'upload') because.push('the same archive (`source-digest`)');
     because.push(`the same ${sent.join(', ')} (keyed record)`);
   }
