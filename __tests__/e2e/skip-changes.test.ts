@@ -212,6 +212,71 @@ describe('skip-unchanged across commits (monorepo)', () => {
   });
 });
 
+describe('skip-unchanged for a JS agent in a monorepo (v1.3)', () => {
+  // Built from the repository root with its workspace packages (the platform's Monorepo support).
+  const MONOREPO = {
+    'package.json': JSON.stringify({ private: true, workspaces: ['agents/*', 'packages/*'] }),
+    'package-lock.json': '{}',
+    'agents/chat/langgraph.json': JSON.stringify({
+      node_version: '20',
+      dependencies: ['.'],
+      graphs: { chat: './src/graph.ts:graph' },
+    }),
+    'agents/chat/package.json': JSON.stringify({
+      name: '@acme/chat',
+      dependencies: { '@acme/tools': '*', zod: '^4' },
+    }),
+    'agents/chat/src/graph.ts': '',
+    'packages/tools/package.json': JSON.stringify({
+      name: '@acme/tools',
+      dependencies: { '@acme/shared': '*' },
+    }),
+    'packages/shared/package.json': JSON.stringify({ name: '@acme/shared' }),
+    'packages/ui/package.json': JSON.stringify({ name: '@acme/ui' }),
+  };
+  beforeAll(() => {
+    sim.github.addCommits('acme/agent', [
+      { sha: sha('5'), files: [{ filename: 'agents/chat/src/graph.ts', status: 'added' }] },
+      { sha: sha('6'), files: [{ filename: 'packages/ui/button.tsx', status: 'modified' }] },
+      { sha: sha('7'), files: [{ filename: 'packages/shared/index.ts', status: 'modified' }] },
+      { sha: sha('8'), files: [{ filename: 'package-lock.json', status: 'modified' }] },
+    ]);
+  });
+  const push = (name: string, commit: string) =>
+    agentRun(name, commit, {
+      workspace: workspaces.make(MONOREPO),
+      inputs: { 'github-token': 'ghs_e2e', 'config-path': 'agents/chat/langgraph.json' },
+      env: { GITHUB_API_URL: `${sim.url}/github` },
+    });
+
+  it('an unrelated workspace package: skip; one the agent depends on (through another): build; the root lockfile: build', async () => {
+    const name = uniqueName('skip-js');
+    expectExit(await push(name, sha('5')), 0);
+    const id = idOf(sim, name)!;
+
+    const ui = await push(name, sha('6'));
+    expectExit(ui, 0);
+    expect(ui.outputs).toMatchObject({ 'skipped-build': 'true', 'commit-sha': sha('5') });
+    expect(ui.stdout).toMatch(
+      /\(packages\/ui\/button.tsx\) are outside what the agent is built from/,
+    );
+    expect(sim.revisions(id)).toHaveLength(1);
+
+    const shared = await push(name, sha('7'));
+    expectExit(shared, 0);
+    expect(shared.outputs['skipped-build']).toBe('false');
+    expect(shared.stdout).toMatch(
+      /files the agent is built from changed since commit 555555555555: packages\/shared\/index.ts/,
+    );
+    expect(sim.revisions(id)).toHaveLength(2);
+
+    const lockfile = await push(name, sha('8'));
+    expectExit(lockfile, 0);
+    expect(lockfile.outputs['skipped-build']).toBe('false');
+    expect(lockfile.stdout).toMatch(/changed since commit 777777777777: package-lock.json/);
+  });
+});
+
 describe('skip-unchanged with source: upload', () => {
   it('the same files and secrets: no upload, no revision; a changed file: a new revision', async () => {
     const name = uniqueName('skip-upload');

@@ -21,6 +21,7 @@ import { readChanges, type Comparison } from '../report/github/reads.js';
 import { inert } from '../lib/untrusted.js';
 import { errorMessage, isRecord } from '../lib/text.js';
 import { agentChange } from './agent-files.js';
+import { jsBuildPaths } from './js-workspace.js';
 import { liveDrift } from './live-settings.js';
 import { revisionStatus } from './revision-status.js';
 
@@ -183,6 +184,8 @@ export interface SkipEvidence {
   configJson?: unknown;
   /** GitHub's compare of the live commit with this one, once read. */
   changes?: Comparison;
+  /** What a JS agent in a monorepo is built from besides its folder (`js-workspace.ts`). */
+  buildPaths?: ReturnType<typeof jsBuildPaths>;
 }
 
 const HEX_SHA = /^[0-9a-f]{7,64}$/i;
@@ -303,7 +306,8 @@ export function skipDecision(
     return build(`${runs}, and the change since cannot be read: ${evidence.changes.unreadable}`);
   }
   const { files } = evidence.changes;
-  const change = agentChange(config.configPath, evidence.configJson, files, built, expected);
+  const { configJson, buildPaths } = evidence;
+  const change = agentChange(config.configPath, configJson, files, built, expected, buildPaths);
   if ('build' in change) return build(change.build);
   because.unshift(change.because);
   return { skip: true, revisionId: active.id, commitSha: built, because, otherCommit: true };
@@ -343,6 +347,7 @@ export async function checkUnchanged(
   let decision = skipDecision(config, found, active, latest, evidence);
   if (!decision.skip && decision.compare) {
     evidence.changes = await compare(decision.compare.base, decision.compare.head);
+    evidence.buildPaths = jsBuildPaths(config, parsed?.json);
     decision = skipDecision(config, found, active, latest, evidence);
   }
   if (latest?.id !== latestId) latest = undefined;
