@@ -44,18 +44,15 @@ export function jsBuildPaths(
   const dir = posix.dirname(posix.normalize(configPath));
   if (!isRecord(json) || json['node_version'] === undefined || dir === '.') return undefined;
   try {
-    const root = readJson(workspace, 'package.json');
-    const pnpm = readText(workspace, 'pnpm-workspace.yaml');
-    const declared = isRecord(root?.['workspaces'])
-      ? root['workspaces']['packages']
-      : root?.['workspaces'];
-    const globs = [declared, pnpm && (parse(pnpm) as Record<string, unknown> | null)?.['packages']];
-    const packages = workspacePackages(
-      workspace,
-      globs.flatMap((g) => (Array.isArray(g) ? g : [])),
-    );
+    const root = readData(workspace, 'package.json');
+    const npm = root?.['workspaces'];
+    const globs = [
+      isRecord(npm) ? npm['packages'] : npm,
+      readData(workspace, 'pnpm-workspace.yaml')?.['packages'],
+    ];
+    const packages = workspacePackages(workspace, globs.flat());
     const folders = new Set(commandPaths([installCommand, buildCommand]));
-    const queue = [readJson(workspace, `${dir}/package.json`) ?? root];
+    const queue = [readData(workspace, `${dir}/package.json`) ?? root];
     for (let manifest = queue.pop(); manifest; manifest = queue.pop()) {
       for (const field of DEPENDENCY_FIELDS) {
         const deps = manifest[field];
@@ -74,18 +71,13 @@ export function jsBuildPaths(
 
 type Manifest = Record<string, unknown>;
 
-function readText(workspace: string, path: string): string | undefined {
+/** A JSON or YAML file of the checkout (YAML reads JSON too); `undefined` when there is none. */
+function readData(workspace: string, path: string): Manifest | undefined {
   const read = readInsideWorkspace(workspace, path, 1024 * 1024);
-  if (read.ok) return read.text;
-  if (read.refusal === 'missing') return undefined;
-  throw new Error(`${path} ${refusalText(read.refusal, read.code)}`);
-}
-
-function readJson(workspace: string, path: string): Manifest | undefined {
-  const text = readText(workspace, path);
-  if (text === undefined) return undefined;
-  const value: unknown = JSON.parse(text);
-  if (!isRecord(value)) throw new Error(`${path} is not a JSON object`);
+  if (!read.ok && read.refusal === 'missing') return undefined;
+  if (!read.ok) throw new Error(`${path} ${refusalText(read.refusal, read.code)}`);
+  const value: unknown = parse(read.text);
+  if (!isRecord(value)) throw new Error(`${path} is not an object`);
   return value;
 }
 
@@ -104,7 +96,7 @@ function workspacePackages(workspace: string, globs: unknown[]) {
       const path = folder ? `${folder}/${entry.name}` : entry.name;
       queue.push(path);
       const manifest = matcher.ignores(`${path}/`)
-        ? readJson(workspace, `${path}/package.json`)
+        ? readData(workspace, `${path}/package.json`)
         : undefined;
       if (typeof manifest?.['name'] === 'string')
         packages.set(manifest['name'], { folder: path, manifest });
