@@ -1,9 +1,10 @@
 /**
- * The shape of src/: no import cycles (static imports and dynamic `import()` alike; type-only
- * imports are erased and do not count), no file over 400 lines, and every source file with
- * logic tested at its mirrored path or listed with the test that covers it. The graph is read
- * from the sources themselves, so a new cycle, a grown file or an untested file fails here,
- * naming it.
+ * The shape of src/: its rooms on floors (every import between rooms, type-only ones included,
+ * points down, or sideways where `FLOORS` allows it), no import cycles between files (static
+ * imports and dynamic `import()` alike; type-only imports are erased and do not count), no file
+ * over 400 lines, and every source file with logic tested at its mirrored path or listed with
+ * the test that covers it. The graph is read from the sources themselves, so an arrow that
+ * climbs, a new cycle, a grown file or an untested file fails here, naming it.
  */
 import { describe, expect, it } from '@jest/globals';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -12,6 +13,27 @@ import { dirname, join, relative, resolve } from 'node:path';
 const ROOT = resolve(import.meta.dirname, '..');
 const SRC = join(ROOT, 'src');
 const MAX_LINES = 400;
+const rel = (file: string) => relative(ROOT, file);
+
+/**
+ * The floor plan, bottom up (README "Architecture" shows it): a room is a folder of src/ (a
+ * top-level file is a room of its own). A room imports only rooms on lower floors, and on its
+ * own floor only the rooms its `uses` names. A room missing here fails the test: place it first.
+ */
+const FLOORS: Readonly<Record<string, { floor: number; uses?: readonly string[] }>> = {
+  lib: { floor: 0 }, // untrusted text, paths, outputs, time, errors
+  api: { floor: 1 }, // clients of remote services: one transport, one retry call, the key rule
+  github: { floor: 1, uses: ['api'] }, // GitHub's answers capped like the control plane's
+  inputs: { floor: 2 }, // what the user asked for
+  preflight: { floor: 2, uses: ['inputs'] }, // checked before any request
+  deployment: { floor: 3 }, // steps: upsert, wait, skip, upload
+  verify: { floor: 3 }, // steps: health, smoke, conversation tests, evaluation
+  report: { floor: 4 }, // the run's record, all its Markdown
+  commands: { floor: 5 }, // deploy, delete, rollback, prune
+  'index.ts': { floor: 6, uses: ['main.ts'] }, // the run
+  'main.ts': { floor: 6, uses: ['flow.ts'] },
+  'flow.ts': { floor: 6 },
+};
 
 /**
  * Files still over the limit, each waiting for its split (issue #12). The list may only
@@ -85,6 +107,38 @@ export function runtimeImports(text: string): string[] {
   return found.filter((s) => s.startsWith('.'));
 }
 
+/** Every relative import of a module, type-only ones and `import('…').T` included. */
+export function allImports(text: string): string[] {
+  const code = withoutComments(text);
+  const re = /(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)['"](\.[^'"]+)['"]/gm;
+  return [...code.matchAll(re)].map((m) => m[1]!);
+}
+
+/** The room of a file under src/: its first folder, or the file itself at the top. */
+const roomOf = (file: string) => relative(SRC, file).split('/')[0]!;
+
+/**
+ * Each import between rooms (`[from file, to file]`) that breaks the plan, with why: to a
+ * higher floor, sideways to a room not in `uses`, or from or to a room not in the plan.
+ */
+export function floorViolations(
+  imports: readonly (readonly [string, string])[],
+  floors: typeof FLOORS = FLOORS,
+): string[] {
+  return imports.flatMap(([from, to]) => {
+    const [a, b] = [roomOf(from), roomOf(to)];
+    if (a === b) return [];
+    const [fa, fb] = [floors[a], floors[b]];
+    const arrow = `${rel(from)} -> ${rel(to)}`;
+    if (!fa || !fb) return [`${arrow}: room ${!fa ? a : b} is not in FLOORS`];
+    if (fb.floor > fa.floor) return [`${arrow}: up from floor ${fa.floor} to ${fb.floor}`];
+    if (fb.floor === fa.floor && !fa.uses?.includes(b)) {
+      return [`${arrow}: sideways on floor ${fa.floor}, not in ${a}'s uses`];
+    }
+    return [];
+  });
+}
+
 /** Whether a file has code that runs (not only types and interfaces, comments aside). */
 function hasLogic(text: string): boolean {
   return /\bfunction\b|=>|\bclass\s|\bnew\s/.test(withoutComments(text));
@@ -156,9 +210,22 @@ export function cycles(edges: Map<string, string[]>): string[][] {
   return found;
 }
 
-const rel = (file: string) => relative(ROOT, file);
-
 describe('src/ architecture', () => {
+  it('has every import between rooms (type-only too) pointing down the floors, or allowed sideways', () => {
+    const imports = sourceFiles(SRC).flatMap((file) =>
+      allImports(readFileSync(file, 'utf8')).map(
+        (spec) => [file, resolve(dirname(file), spec.replace(/\.js$/, '.ts'))] as const,
+      ),
+    );
+    expect(imports.length).toBeGreaterThan(100);
+    expect(floorViolations(imports)).toEqual([]);
+  });
+
+  it('places every room of src/ on a floor', () => {
+    const rooms = new Set(sourceFiles(SRC).map(roomOf));
+    expect([...rooms].filter((room) => !(room in FLOORS))).toEqual([]);
+  });
+
   it('has no import cycle, static or dynamic', () => {
     const found = cycles(graph()).map((c) => c.map(rel).sort());
     expect(found).toEqual([]);
@@ -205,6 +272,55 @@ describe('tests mirror src/', () => {
 });
 
 describe('the checks themselves', () => {
+  it('read every import for the floors, type-only ones and type positions included', () => {
+    const text = [
+      "import { a } from './a.js';",
+      "import type { B } from '../b.js';",
+      "export { g } from './g.js';",
+      "export type { K } from './k.js';",
+      "const h = await import('./h.js');",
+      "type I = import('./i.js').I;",
+      "import './side.js';",
+      "// import { j } from './j.js';",
+      "import * as z from 'zod';",
+    ].join('\n');
+    expect(allImports(text)).toEqual([
+      './a.js',
+      '../b.js',
+      './g.js',
+      './k.js',
+      './h.js',
+      './i.js',
+      './side.js',
+    ]);
+  });
+
+  it('fail an arrow up, one sideways not allowed and a room off the plan; pass the rest', () => {
+    const at = (path: string) => join(SRC, path);
+    const floors = {
+      lib: { floor: 0 },
+      api: { floor: 1 },
+      github: { floor: 1, uses: ['api'] },
+      report: { floor: 4 },
+    };
+    const found = floorViolations(
+      [
+        [at('report/a.ts'), at('lib/b.ts')], // down
+        [at('github/a.ts'), at('api/b.ts')], // sideways, allowed
+        [at('api/a.ts'), at('api/http/b.ts')], // within a room
+        [at('api/a.ts'), at('report/b.ts')], // up
+        [at('api/a.ts'), at('github/b.ts')], // sideways, not allowed
+        [at('attic/a.ts'), at('lib/b.ts')], // off the plan
+      ],
+      floors,
+    );
+    expect(found).toEqual([
+      'src/api/a.ts -> src/report/b.ts: up from floor 1 to 4',
+      "src/api/a.ts -> src/github/b.ts: sideways on floor 1, not in api's uses",
+      'src/attic/a.ts -> src/lib/b.ts: room attic is not in FLOORS',
+    ]);
+  });
+
   it('read static, dynamic and re-exports, and skip type-only imports and comments', () => {
     const text = [
       "import { a } from './a.js';",

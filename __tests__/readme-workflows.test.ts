@@ -9,7 +9,11 @@
  * - `delete-tracing-project: true` on a pull request's cleanup;
  * - a job-level `environment:` (approval) where production changes, the manual rollback included,
  *   and no shared `environment: preview` across pull requests;
- * - outputs reach scripts only through `env:`, never `${{ steps.*.outputs.* }}` inside `run:`.
+ * - outputs reach scripts only through `env:`, never `${{ steps.*.outputs.* }}` inside `run:`;
+ * - complete as pasted: `workspace-id` on every step (the set-up says organization-scoped keys
+ *   need it); a cleanup passes the `environment` its workflow's deploy sets (so that GitHub
+ *   deployment is marked inactive; the permission check then asks for `deployments: write`);
+ *   a prune that can be started by hand is not always a dry run then.
  */
 import { describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -189,6 +193,37 @@ function outputsInRun(block: Block, problems: Problem[]): void {
   visit(block.doc, '');
 }
 
+/** What a workflow needs to work as pasted, beyond safety (the issue's point 5). */
+function checkComplete(block: Block, workflow: Map, problems: Problem[]): void {
+  const steps = Object.entries(asMap(workflow['jobs'])).flatMap(([id, job]) =>
+    actionSteps(asMap(job)).map((step) => ({ id, step })),
+  );
+  const deployEnvironment = steps.some(
+    ({ step }) => command(step) === 'deploy' && step.with['environment'] !== undefined,
+  );
+  for (const { id, step } of steps) {
+    const fail = (problem: string) =>
+      problems.push({ where: `${block.file}:${block.line} job ${id}`, problem });
+    if (step.with['workspace-id'] === undefined) {
+      fail('no `workspace-id`: organization-scoped keys need it (see Set-up)');
+    }
+    if (command(step) === 'delete' && deployEnvironment && step.with['environment'] === undefined) {
+      fail(
+        'cleanup without the `environment` the deploy sets: that GitHub deployment stays active',
+      );
+    }
+    const dryRun = String(step.with['dry-run'] ?? 'false');
+    const byHand = triggers(workflow).includes('workflow_dispatch');
+    if (
+      command(step) === 'prune' &&
+      byHand &&
+      (dryRun === 'true' || (dryRun.includes('${{') && !dryRun.includes('inputs.')))
+    ) {
+      fail('`dry-run` is always true when the prune is started by hand');
+    }
+  }
+}
+
 export function workflowProblems(blocks: Block[]): Problem[] {
   const problems: Problem[] = [];
   for (const block of blocks) {
@@ -197,6 +232,7 @@ export function workflowProblems(blocks: Block[]): Problem[] {
     for (const [id, job] of Object.entries(block.doc['jobs'])) {
       checkJob(block, block.doc, id, asMap(job), problems);
     }
+    checkComplete(block, block.doc, problems);
   }
   return problems;
 }
@@ -292,6 +328,55 @@ jobs:
         'job rollback: `command: rollback` outside a PR without a job-level environment',
       ]),
     );
+  });
+
+  it('lists what made the old upload, rollback and prune examples incomplete as pasted', () => {
+    const incomplete = `
+on:
+  pull_request:
+  workflow_dispatch:
+jobs:
+  preview:
+    if: github.event.pull_request.head.repo.full_name == github.repository && github.actor != 'dependabot[bot]'
+    concurrency: p-\${{ github.event.pull_request.number }}
+    runs-on: ubuntu-latest
+    permissions: {pull-requests: write, deployments: write}
+    steps:
+      - uses: your-org/langgraph-deploy-action@v1
+        with:
+          workspace-id: w
+          name: a-pr-\${{ github.event.pull_request.number }}
+          environment: preview-pr-\${{ github.event.pull_request.number }}
+  cleanup:
+    if: github.event.pull_request.head.repo.full_name == github.repository && github.actor != 'dependabot[bot]'
+    concurrency: p-\${{ github.event.pull_request.number }}
+    runs-on: ubuntu-latest
+    permissions: {pull-requests: write}
+    steps:
+      - uses: your-org/langgraph-deploy-action@v1
+        with:
+          command: delete
+          name: a-pr-\${{ github.event.pull_request.number }}
+          delete-tracing-project: true
+  prune:
+    if: github.event_name == 'workflow_dispatch'
+    concurrency: prune
+    runs-on: ubuntu-latest
+    permissions: {pull-requests: read}
+    steps:
+      - uses: your-org/langgraph-deploy-action@v1
+        with:
+          workspace-id: w
+          command: prune
+          name: a-pr-{pr}
+          dry-run: \${{ github.event_name == 'workflow_dispatch' }}
+`;
+    const problems = workflowProblems(yamlBlocks('x.md', `\`\`\`yaml\n${incomplete}\n\`\`\`\n`));
+    expect(problems.map((p) => `${p.where.replace(/^x\.md:\d+ /, '')}: ${p.problem}`)).toEqual([
+      'job cleanup: no `workspace-id`: organization-scoped keys need it (see Set-up)',
+      'job cleanup: cleanup without the `environment` the deploy sets: that GitHub deployment stays active',
+      'job prune: `dry-run` is always true when the prune is started by hand',
+    ]);
   });
 
   it('asks for exactly the permissions a job uses, no more', () => {

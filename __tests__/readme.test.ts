@@ -1,23 +1,30 @@
 /**
- * README.md's Inputs and Outputs tables are what scripts/readme-tables.ts generates from
- * action.yml: a changed action.yml without regenerated tables fails here.
+ * The reference's Inputs and Outputs tables (docs/reference.md, linked from the README) are what
+ * scripts/readme-tables.ts generates from action.yml: a changed action.yml without regenerated
+ * tables fails here.
  */
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseActionYml, readActionYml, ROOT } from '../scripts/action-yml.js';
-import { cell, inputsTable, outputsTable, renderReadme } from '../scripts/readme-tables.js';
+import {
+  cell,
+  inputsTable,
+  outputsTable,
+  renderReadme,
+  TABLES_FILE,
+} from '../scripts/readme-tables.js';
 
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const readme = readFileSync(join(ROOT, TABLES_FILE), 'utf8');
 const action = readActionYml();
 
-describe('README.md', () => {
+describe('docs/reference.md', () => {
   it('has the Inputs and Outputs tables generated from action.yml', async () => {
     const expected = await renderReadme(readme, action);
     if (expected !== readme) {
       throw new Error(
-        'README.md: the Inputs/Outputs tables differ from action.yml. ' +
-          'Run `npx tsx scripts/readme-tables.ts` and commit README.md.',
+        `${TABLES_FILE}: the Inputs/Outputs tables differ from action.yml. ` +
+          'Run `npm run readme` and commit it.',
       );
     }
   });

@@ -13,7 +13,7 @@ import { startSimulator } from '../simulator/index.js';
 import type { Logger } from '../src/lib/untrusted.js';
 import { Deadline, systemClock } from '../src/lib/time.js';
 import { runConversationTests } from '../src/verify/conversation-tests.js';
-import { parseTestsFile } from '../src/verify/tests-file.js';
+import { parseTestsFile } from '../src/inputs/tests-file.js';
 import { median } from './stats.js';
 
 const CASES = 12;

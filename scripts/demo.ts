@@ -2,10 +2,11 @@
  * `npm run demo`: the whole job against the bundled simulator, nothing to sign up for.
  * Starts the local control plane on a free loopback port and runs `node dist/index.js` as
  * the GitHub runner would, five times: create and wait, update, a pull request whose build
- * fails (the log tail and the PR comment it posts), delete, prune.
+ * fails (the log tail and the PR comment it posts), delete, prune (of previews the action's own
+ * pull-request runs made). Each run's log is printed as the runner shows it (`RUNNER_DEBUG=1`
+ * adds the debug lines): masked values as `***`, no raw workflow commands.
  */
 import { FakeGithub } from '../__tests__/helpers/fake-github.js';
-import { seedPreview } from '../__tests__/helpers/previews.js';
 import { startSimulator } from '../simulator/index.js';
 import { runAction, type RunResult } from './run-action.js';
 
@@ -64,6 +65,20 @@ const common = {
   secrets: 'OPENAI_API_KEY=sk-demo-not-a-real-key\nFEATURE_FLAGS=beta-search',
 };
 
+/** A `pull_request` (synchronize) event of acme/agent, from a branch of that repository. */
+function pullRequestEvent(number: number, branch: string) {
+  const repo = { full_name: 'acme/agent' };
+  const pullRequest = {
+    number,
+    head: { sha: 'f'.repeat(40), ref: branch, repo },
+    base: { sha: '0'.repeat(40), ref: 'main', repo },
+  };
+  return {
+    name: 'pull_request',
+    payload: { action: 'synchronize', number, pull_request: pullRequest },
+  };
+}
+
 let exitCode = 0;
 try {
   banner('1/5 deploy: creates demo-agent from acme/agent@main and waits for DEPLOYED');
@@ -95,22 +110,7 @@ try {
     ]);
     failed = await runAction({
       inputs: { ...common, name: 'demo-agent-pr-7', 'github-token': 'ghs_demo' },
-      event: {
-        name: 'pull_request',
-        payload: {
-          action: 'synchronize',
-          number: 7,
-          pull_request: {
-            number: 7,
-            head: {
-              sha: 'f'.repeat(40),
-              ref: 'feature/new-tool',
-              repo: { full_name: 'acme/agent' },
-            },
-            base: { sha: '0'.repeat(40), ref: 'main', repo: { full_name: 'acme/agent' } },
-          },
-        },
-      },
+      event: pullRequestEvent(7, 'feature/new-tool'),
       ref: 'refs/pull/7/merge',
       env: { GITHUB_API_URL: github.url },
       echo: true,
@@ -140,13 +140,23 @@ try {
   show(deleted);
 
   banner('5/5 prune: removes the previews of closed PRs (what a nightly schedule does)');
-  // Previews as the action creates them on pull-request runs: with the origin record prune needs.
+  // The previews are made the way a preview workflow makes them: by this action's own runs on
+  // pull_request events (so each carries whatever record such a run leaves).
   for (const pr of [11, 12, 13]) {
-    seedPreview(
-      sim,
-      'acme/agent',
-      { name: `demo-agent-pr-${pr}`, repoUrl: 'https://github.com/acme/agent' },
-      pr,
+    sim.queueTimeline([
+      { status: 'QUEUED', durationMs: 100 },
+      { status: 'BUILDING', durationMs: 200 },
+      { status: 'DEPLOYING', durationMs: 100 },
+      { status: 'DEPLOYED', durationMs: 0 },
+    ]);
+    const preview = await runAction({
+      inputs: { ...common, name: `demo-agent-pr-${pr}`, 'poll-interval': '0.2' },
+      event: pullRequestEvent(pr, `feature/change-${pr}`),
+      ref: `refs/pull/${pr}/merge`,
+    });
+    console.log(
+      `The pull_request run of #${pr} deployed demo-agent-pr-${pr}: ` +
+        `${preview.outputs['status'] ?? 'no status'} (exit code ${preview.code}).`,
     );
   }
   sim.github.setPullRequest('acme/agent', 11, { state: 'open', title: 'Add search tool' });
@@ -167,12 +177,15 @@ try {
   });
   show(pruned);
 
-  // The failed build is meant to fail (exit code 1); the others must succeed.
+  // The failed build is meant to fail (exit code 1); the others must succeed, and prune must
+  // delete the previews of the closed (#12) and the vanished (#13) pull requests.
   const codes = [created.code, updated.code, deleted.code, pruned.code];
-  exitCode = codes.every((c) => c === 0) && failed.code === 1 ? 0 : 1;
+  const prunedBoth = pruned.outputs['deleted'] === '["demo-agent-pr-12","demo-agent-pr-13"]';
+  exitCode = codes.every((c) => c === 0) && failed.code === 1 && prunedBoth ? 0 : 1;
   banner(
     exitCode === 0
-      ? 'Demo finished: create, update, delete and prune succeeded; the broken build failed as it should'
+      ? 'Demo finished: create, update, delete and prune succeeded (prune deleted the previews of ' +
+          'PRs #12 and #13); the broken build failed as it should'
       : 'Demo failed',
   );
   console.log(`Requests the simulator received: ${sim.requests.length}`);

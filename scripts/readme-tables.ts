@@ -1,13 +1,14 @@
 /**
- * Writes the Inputs and Outputs tables of README.md from action.yml (name, default,
+ * Writes the Inputs and Outputs tables of the reference (docs/reference.md; the README links
+ * it) from action.yml (name, default,
  * description) and the input spec (`src/inputs/spec.ts`: the commands that use each input;
  * action.yml's names and defaults are checked against the spec by action-yml.test.ts), between the markers `<!-- inputs:start -->` / `<!-- inputs:end -->` and
  * `<!-- outputs:start -->` / `<!-- outputs:end -->`. Everything outside the markers is kept.
  *
- *   npx tsx scripts/readme-tables.ts           # rewrite README.md when the tables changed
- *   npx tsx scripts/readme-tables.ts --check   # exit 1 when README.md is out of date
+ *   npm run readme                             # rewrite docs/reference.md when the tables changed
+ *   npm run readme -- --check                  # exit 1 when docs/reference.md is out of date
  *
- * __tests__/readme.test.ts fails when README.md differs from what this script writes.
+ * __tests__/readme.test.ts fails when docs/reference.md differs from what this script writes.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -21,8 +22,10 @@ export const MARKERS = {
 } as const;
 
 /** A note on top of each table, so that nobody edits it by hand. */
-const GENERATED =
-  '<!-- Generated from action.yml and src/inputs/spec.ts by `npx tsx scripts/readme-tables.ts`. -->';
+const GENERATED = '<!-- Generated from action.yml and src/inputs/spec.ts by `npm run readme`. -->';
+
+/** The file that holds the tables, relative to the repository root. */
+export const TABLES_FILE = join('docs', 'reference.md');
 
 /**
  * Text for a table cell: `|` escaped (also inside code spans, as GFM tables require), and
@@ -90,11 +93,11 @@ export function outputsTable(action: ActionYml): string {
  */
 async function prettierTable(table: string, root: string): Promise<string> {
   const prettier = await import('prettier');
-  const options = (await prettier.resolveConfig(join(root, 'README.md'))) ?? {};
+  const options = (await prettier.resolveConfig(join(root, TABLES_FILE))) ?? {};
   return (await prettier.format(table, { ...options, parser: 'markdown' })).trim();
 }
 
-/** `readme` with the text between each pair of markers replaced by the generated table. */
+/** `readme` (the text of `TABLES_FILE`) with the text between each pair of markers replaced. */
 export async function renderReadme(
   readme: string,
   action: ActionYml,
@@ -111,7 +114,7 @@ export async function renderReadme(
     const to = text.indexOf(end);
     if (from < 0 || to < from || text.indexOf(start, from + 1) >= 0) {
       throw new Error(
-        `README.md needs exactly one ${start} followed by ${end}: the ${kind} table goes between them.`,
+        `${TABLES_FILE} needs exactly one ${start} followed by ${end}: the ${kind} table goes between them.`,
       );
     }
     text = `${text.slice(0, from + start.length)}\n${GENERATED}\n\n${table}\n\n${text.slice(to)}`;
@@ -119,9 +122,9 @@ export async function renderReadme(
   return text;
 }
 
-/** Rewrites README.md; returns whether it changed. With `check`, only compares. */
+/** Rewrites `TABLES_FILE`; returns whether it changed. With `check`, only compares. */
 export async function updateReadme(root: string = ROOT, check = false): Promise<boolean> {
-  const path = join(root, 'README.md');
+  const path = join(root, TABLES_FILE);
   const before = readFileSync(path, 'utf8');
   const after = await renderReadme(before, readActionYml(root), root);
   if (after === before) return false;
@@ -136,10 +139,10 @@ if (isMain) {
   const changed = await updateReadme(ROOT, check);
   if (check && changed) {
     console.error(
-      'README.md: the Inputs/Outputs tables differ from action.yml. Run `npx tsx scripts/readme-tables.ts`.',
+      `${TABLES_FILE}: the Inputs/Outputs tables differ from action.yml. Run \`npm run readme\`.`,
     );
     process.exitCode = 1;
   } else {
-    console.log(changed ? 'README.md: tables updated.' : 'README.md: tables up to date.');
+    console.log(`${TABLES_FILE}: tables ${changed ? 'updated' : 'up to date'}.`);
   }
 }

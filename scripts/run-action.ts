@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readActionYml, ROOT } from './action-yml.js';
+import { runnerView } from './runner-view.js';
 
 export { ROOT };
 
@@ -40,7 +41,10 @@ export interface RunOptions {
   /** Sends this signal once `when(stdout)` is true. */
   signal?: { name: NodeJS.Signals; when: (stdout: string) => boolean };
   timeoutMs?: number;
-  /** Also print the action's stdout and stderr as they come (the demo). */
+  /**
+   * Also print the action's stdout and stderr as they come, as the runner shows them in the
+   * job's log (the demo; `RUNNER_DEBUG=1` shows the debug lines too).
+   */
   echo?: boolean;
 }
 
@@ -132,9 +136,12 @@ export async function runAction(options: RunOptions): Promise<RunResult> {
   let stdout = '';
   let stderr = '';
   let signalledAt: number | undefined;
+  const view = options.echo
+    ? runnerView((text) => process.stdout.write(text), { debug: process.env.RUNNER_DEBUG === '1' })
+    : undefined;
   child.stdout.setEncoding('utf8').on('data', (d: string) => {
     stdout += d;
-    if (options.echo) process.stdout.write(d);
+    view?.push(d);
     if (options.signal && signalledAt === undefined && options.signal.when(stdout)) {
       signalledAt = performance.now();
       child.kill(options.signal.name);
@@ -142,7 +149,7 @@ export async function runAction(options: RunOptions): Promise<RunResult> {
   });
   child.stderr.setEncoding('utf8').on('data', (d: string) => {
     stderr += d;
-    if (options.echo) process.stderr.write(d);
+    if (view) process.stderr.write(view.mask(d));
   });
   const timeoutMs = options.timeoutMs ?? 60000;
   const code = await new Promise<number | null>((resolveExit, reject) => {
@@ -153,6 +160,7 @@ export async function runAction(options: RunOptions): Promise<RunResult> {
     // 'close', not 'exit': only then has all of stdout and stderr been read from the pipes.
     child.on('close', (c) => {
       clearTimeout(timer);
+      view?.end();
       resolveExit(c);
     });
   });

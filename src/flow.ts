@@ -7,6 +7,7 @@ import { runDeploy } from './commands/deploy.js';
 import { runPrune } from './commands/prune.js';
 import { runRollback } from './commands/rollback.js';
 import type { Config } from './inputs/config.js';
+import { INPUT_NAMES } from './inputs/spec.js';
 import { ControlPlaneClient } from './api/client.js';
 import { CancelledError } from './lib/errors.js';
 import { outputGate } from './lib/outputs.js';
@@ -27,7 +28,9 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
   // The budget starts at process start, so it bounds the lookup and create too.
   const deadline = new Deadline(clock, performance.timeOrigin + config.timeoutSeconds * 1000);
   const controller = new AbortController();
-  const state: RunState = { report: { command: config.command, timeline: [], outcome: 'failure' } };
+  const state: RunState = {
+    report: { command: config.command, timeline: [], outcome: 'failure', startedAt: clock.now() },
+  };
   // Warnings are repeated in the step summary and the PR comment.
   const logger: Logger = {
     ...runnerLogger,
@@ -46,7 +49,7 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
     ...basics,
     config,
     http,
-    client: new ControlPlaneClient({ baseUrl, apiKey, workspaceId, http }),
+    client: new ControlPlaneClient({ baseUrl, apiKey, workspaceId, http, inputs: INPUT_NAMES }),
     state,
     output: outputGate(logger),
   };

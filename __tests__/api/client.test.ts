@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { ControlPlaneClient, USER_AGENT } from '../../src/api/client.js';
+import { INPUT_NAMES } from '../../src/inputs/spec.js';
 import { OutcomeUnknownError, type HttpContext } from '../../src/api/http/request.js';
 import { ActionError, ApiError } from '../../src/lib/errors.js';
 import { captureOutputForTests, resetSecretsForTests } from '../../src/lib/untrusted.js';
@@ -87,6 +88,7 @@ async function setup(
     baseUrl: `${s.url}/api-host/`,
     apiKey: API_KEY,
     http,
+    inputs: INPUT_NAMES,
     ...(options.workspaceId ? { workspaceId: options.workspaceId } : {}),
     ...(options.pageLimit ? { pageLimit: options.pageLimit } : {}),
     ...(options.defaultMask ? {} : { mask: (v: string) => masked.push(v) }),

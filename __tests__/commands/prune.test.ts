@@ -16,7 +16,7 @@ import {
   shouldDelete,
   type PruneRow,
 } from '../../src/commands/prune.js';
-import type { PullState } from '../../src/report/github/reads.js';
+import type { PullState } from '../../src/github/reads.js';
 import type { PruneConfig } from '../../src/inputs/config.js';
 import { ControlPlaneClient } from '../../src/api/client.js';
 import type { RunContext } from '../../src/commands/context.js';

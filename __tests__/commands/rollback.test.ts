@@ -21,6 +21,7 @@ import { recordingLogger } from '../helpers/fakes.js';
 import type { ControlPlane } from '../../src/api/client.js';
 import type { Revision, RevisionsList } from '../../src/api/schemas.js';
 import { readConfig } from '../../src/inputs/read.js';
+import { unusedInputs } from '../../src/inputs/unused.js';
 import { actionEnv } from '../helpers/fakes.js';
 import {
   headline,
@@ -82,9 +83,10 @@ describe('rollback inputs', () => {
   });
 
   it('notes that rollback-to does nothing on a deploy', () => {
-    const result = read({ name: 'my-agent', 'rollback-to': UUID });
-    expect(result.ok && result.notes).toEqual([
-      expect.stringMatching(/`rollback-to` applies only/),
+    const env = actionEnv({ 'api-key': 'key', name: 'my-agent', 'rollback-to': UUID });
+    const result = readConfig(env, { mask: jest.fn() });
+    expect(result.ok && unusedInputs(env, result.config)).toEqual([
+      expect.stringMatching(/^Input `rollback-to` is set, but `command: deploy` does not use it/),
     ]);
   });
 });

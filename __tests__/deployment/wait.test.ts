@@ -562,3 +562,49 @@ describe('isTransientPollError', () => {
     expect(isTransientPollError('string')).toBe(false);
   });
 });
+
+describe('waitForRevision progress during long phases', () => {
+  /** The wait's info lines, each with the fake clock's time (seconds since START). */
+  function timedLines(pollIntervalMs: number, buildMs: number) {
+    const statusAt = (now: number) =>
+      now - START < 20_000 ? 'QUEUED' : now - START < 20_000 + buildMs ? 'BUILDING' : 'DEPLOYED';
+    const { opts, clock } = setup([], { pollIntervalMs, statusAt });
+    const lines: [number, string][] = [];
+    const logger = {
+      ...opts.logger,
+      info: (message: string) => void lines.push([(clock.now() - START) / 1000, message]),
+    };
+    return { run: () => waitForRevision({ ...opts, logger }), lines };
+  }
+
+  it('says at least once a minute which status it is still in, and for how long', async () => {
+    const { run, lines } = timedLines(15_000, 10 * 60_000);
+    await expect(run()).resolves.toMatchObject({ outcome: 'deployed' });
+    const still = lines.filter(([, m]) => m.includes('still BUILDING'));
+    expect(still.length).toBeGreaterThanOrEqual(9);
+    expect(still[0]).toEqual([90, 'Revision 1a2b3c4d… still BUILDING (1 min 00 s)']);
+    expect(still.at(-1)?.[1]).toMatch(/still BUILDING \(9 min 00 s\)$/);
+    const times = lines.map(([t]) => t);
+    const gaps = times.slice(1).map((t, i) => t - times[i]!);
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(60);
+  });
+
+  it('keeps that pace with a poll-interval longer than a minute', async () => {
+    const { run, lines } = timedLines(150_000, 5 * 60_000);
+    await run();
+    const times = lines.map(([t]) => t);
+    const gaps = times.slice(1).map((t, i) => t - times[i]!);
+    expect(lines.filter(([, m]) => m.includes('still BUILDING')).length).toBeGreaterThanOrEqual(3);
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(60);
+  });
+
+  it('speaks as often as every four checks when polling faster (a quick simulator)', async () => {
+    const { run, lines } = timedLines(1_000, 10_000);
+    await run();
+    const still = lines.filter(([, m]) => m.includes('still BUILDING'));
+    expect(still.map(([t, m]) => [t, m.replace(/.*still/, 'still')])).toEqual([
+      [24, 'still BUILDING (4.0 s)'],
+      [28, 'still BUILDING (8.0 s)'],
+    ]);
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * `npm run demo` (scripts/demo.ts) end to end: what it promises a newcomer in the README.
  */
-import { describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
 
 function runDemo(): Promise<{ code: number | null; out: string }> {
@@ -25,8 +25,14 @@ function runDemo(): Promise<{ code: number | null; out: string }> {
 }
 
 describe('npm run demo', () => {
+  // One run of the demo for both tests (it takes most of a minute).
+  let demo: Promise<{ code: number | null; out: string }>;
+  beforeAll(() => {
+    demo = runDemo();
+  });
+
   it('explains the terms, runs create, update, a failed build with its PR comment, delete, prune', async () => {
-    const { code, out } = await runDemo();
+    const { code, out } = await demo;
     expect([code, out.slice(-400)]).toEqual([0, expect.any(String)]);
     expect(out).toMatch(/Control plane: .*revision: one build of your code/);
     expect(out).toMatch(/Agent server: /);
@@ -44,6 +50,28 @@ describe('npm run demo', () => {
     expect(pr7.length).toBeGreaterThan(0);
     expect(pr7.join('\n')).not.toMatch(/does not exist|deleted/i);
     expect(prune).toMatch(/demo-agent-pr-13.*does not exist/i);
+    // The previews were made by the action's own pull-request runs, and prune really deletes
+    // those of the closed (#12) and the vanished (#13) pull requests.
+    expect(prune).toMatch(/pull_request run of #12.*demo-agent-pr-12/);
+    expect(prune).toContain('deleted = ["demo-agent-pr-12","demo-agent-pr-13"]');
     expect(out).toContain('Demo finished');
+  }, 160_000);
+
+  it('prints what the runner would show: no raw workflow commands, no secret', async () => {
+    const { out } = await demo;
+    const lines = out.split('\n');
+    // Masks applied silently, debug hidden, commands never printed as such.
+    expect(lines.filter((l) => /^\s*::[a-z-]+/i.test(l))).toEqual([]);
+    expect(out).not.toContain('sk-demo-not-a-real-key');
+    // Annotations and groups as the runner shows them in the log.
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^Error: Revision \S+ of deployment 'demo-agent-pr-7' ended in BUILD_FAILED/,
+      ),
+    );
+    expect(lines).toContainEqual(expect.stringMatching(/^▶ Last \d+ log lines of revision /));
+    // The build log inside the group is shown as text, its stop-commands markers are not.
+    expect(out).toContain('ERROR: failed to solve');
+    expect(out).not.toMatch(/untrusted-[0-9a-f-]{36}/);
   }, 160_000);
 });

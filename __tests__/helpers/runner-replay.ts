@@ -29,7 +29,8 @@ function unescapeData(s: string): string {
   return s.replace(/%0D/gi, '\r').replace(/%0A/gi, '\n').replace(/%25/g, '%');
 }
 
-function parseV2(line: string): Omit<ReplayedCommand, 'line'> | undefined {
+/** `::name props::data` at the start of a (trimmed) line, as the runner parses it. */
+export function parseV2(line: string): Omit<ReplayedCommand, 'line'> | undefined {
   if (!line.startsWith('::')) return undefined;
   const end = line.indexOf('::', 2);
   if (end < 0) return undefined;

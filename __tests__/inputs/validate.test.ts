@@ -1,19 +1,15 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   Checks,
   fillTemplate,
   listFilter,
   matchTemplate,
   parseNameTemplate,
-  renderInputErrorSummary,
-  renderUnexpectedErrorSummary,
+  feedbackHostFor,
   type NameTemplate,
 } from '../../src/inputs/validate.js';
 import { messageMarkdown } from '../../src/report/markdown.js';
-import { appendStepSummary, resetSecretsForTests, setSecret } from '../../src/lib/untrusted.js';
+import { resetSecretsForTests } from '../../src/lib/untrusted.js';
 
 function template(raw: string): NameTemplate {
   const parsed = parseNameTemplate(raw);
@@ -139,47 +135,15 @@ describe('messageMarkdown', () => {
   });
 });
 
-describe('input-error step summary', () => {
-  it('names every input and its problem, and says nothing was deployed', () => {
-    const md = renderInputErrorSummary([
-      { input: 'api-key', message: '`api-key` is empty: forks and Dependabot get no secrets.' },
-      { input: 'timeout', message: '`timeout` must be a number of seconds, got "ten".' },
-    ]);
-    expect(md).toMatch(/^### ❌ 2 input errors: nothing was deployed/);
-    expect(md).toContain('nothing was sent to the control plane');
-    expect(md).toContain(
-      '| `api-key` | `api-key` is empty: forks and Dependabot get no secrets. |',
-    );
-    expect(md).toContain(
-      '| `timeout` | `timeout` must be a number of seconds, got &#34;ten&#34;. |',
-    );
-  });
-
-  it('is appended to GITHUB_STEP_SUMMARY, with secret values redacted', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'input-summary-'));
-    try {
-      const file = join(dir, 'summary.md');
-      setSecret('hunter2-secret');
-      appendStepSummary(
-        renderInputErrorSummary([{ input: 'secrets', message: 'bad line hunter2-secret' }]),
-        { GITHUB_STEP_SUMMARY: file },
-      );
-      const text = readFileSync(file, 'utf8');
-      expect(text).toContain('1 input error');
-      expect(text).not.toContain('hunter2-secret');
-      // Without GITHUB_STEP_SUMMARY nothing is written and nothing throws.
-      expect(() =>
-        appendStepSummary(renderInputErrorSummary([{ input: 'x', message: 'y' }]), {}),
-      ).not.toThrow();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  it('an unexpected error gets a summary that says it is a bug', () => {
-    const md = renderUnexpectedErrorSummary('Unexpected error: boom');
-    expect(md).toContain('unexpected error');
-    expect(md).toContain('boom');
-    expect(md).toContain('bug in the action');
+describe('feedbackHostFor', () => {
+  it.each([
+    ['https://api.host.langchain.com', 'us', 'api.smith.langchain.com'],
+    ['https://eu.api.host.langchain.com', 'eu', 'eu.api.smith.langchain.com'],
+    ['https://apac.api.host.langchain.com', 'apac', 'apac.api.smith.langchain.com'],
+    ['https://aws.api.host.langchain.com', 'aws-us', 'aws.api.smith.langchain.com'],
+    ['https://langsmith.corp.example/api-host', 'us', 'langsmith.corp.example'],
+    ['http://127.0.0.1:4010', 'eu', '127.0.0.1:4010'],
+  ] as const)('%s (%s) → %s', (controlPlane, region, host) => {
+    expect(feedbackHostFor(controlPlane, region)).toBe(host);
   });
 });

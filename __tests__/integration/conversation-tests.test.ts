@@ -8,7 +8,7 @@ import type { HttpContext } from '../../src/api/http/request.js';
 import type { Logger } from '../../src/lib/untrusted.js';
 import { Deadline, systemClock } from '../../src/lib/time.js';
 import { runConversationTests } from '../../src/verify/conversation-tests.js';
-import { parseTestsFile } from '../../src/verify/tests-file.js';
+import { parseTestsFile } from '../../src/inputs/tests-file.js';
 import type { VerifyContext } from '../../src/verify/agent-server.js';
 import {
   SKIP_MESSAGE,

@@ -1,8 +1,14 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { renderComment, renderSummary, testsSection } from '../../src/report/render.js';
+import {
+  renderComment,
+  renderInputErrorSummary,
+  renderSummary,
+  renderUnexpectedErrorSummary,
+  testsSection,
+} from '../../src/report/render.js';
 import type { RunReport } from '../../src/report/record.js';
 import {
   appendStepSummary,
@@ -132,7 +138,10 @@ describe('renderSummary', () => {
       finishedAt: T0 + 90_000,
     });
     expect(md).toContain('| `BUILDING` | 2024-05-01 12:00:00 UTC | 2024-05-01 12:01:25 UTC |');
-    expect(md).not.toContain('1 min 30 s');
+    // The timeline claims no time in a status; the durations say the phase was not over.
+    const [timeline, durations] = md.split('#### Durations');
+    expect(timeline).not.toContain('1 min 30 s');
+    expect(durations).toContain('| Build | 1 min 30 s so far (the wait stopped) |');
   });
 
   it('puts the error and the log tail of a failure in a collapsed block', () => {
@@ -351,5 +360,50 @@ describe('the conversation tests table', () => {
       expect(table.split('\n').filter((l) => l.startsWith('| c'))).toHaveLength(50);
       expect(table).toContain('10 more cases in the log.');
     });
+  });
+});
+
+describe('input-error step summary', () => {
+  it('names every input and its problem, and says nothing was deployed', () => {
+    const md = renderInputErrorSummary([
+      { input: 'api-key', message: '`api-key` is empty: forks and Dependabot get no secrets.' },
+      { input: 'timeout', message: '`timeout` must be a number of seconds, got "ten".' },
+    ]);
+    expect(md).toMatch(/^### ❌ 2 input errors: nothing was deployed/);
+    expect(md).toContain('nothing was sent to the control plane');
+    expect(md).toContain(
+      '| `api-key` | `api-key` is empty: forks and Dependabot get no secrets. |',
+    );
+    expect(md).toContain(
+      '| `timeout` | `timeout` must be a number of seconds, got &#34;ten&#34;. |',
+    );
+  });
+
+  it('is appended to GITHUB_STEP_SUMMARY, with secret values redacted', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'input-summary-'));
+    try {
+      const file = join(dir, 'summary.md');
+      setSecret('hunter2-secret');
+      appendStepSummary(
+        renderInputErrorSummary([{ input: 'secrets', message: 'bad line hunter2-secret' }]),
+        { GITHUB_STEP_SUMMARY: file },
+      );
+      const text = readFileSync(file, 'utf8');
+      expect(text).toContain('1 input error');
+      expect(text).not.toContain('hunter2-secret');
+      // Without GITHUB_STEP_SUMMARY nothing is written and nothing throws.
+      expect(() =>
+        appendStepSummary(renderInputErrorSummary([{ input: 'x', message: 'y' }]), {}),
+      ).not.toThrow();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('an unexpected error gets a summary that says it is a bug', () => {
+    const md = renderUnexpectedErrorSummary('Unexpected error: boom');
+    expect(md).toContain('unexpected error');
+    expect(md).toContain('boom');
+    expect(md).toContain('bug in the action');
   });
 });

@@ -74,12 +74,13 @@ describe('the PR comment: one link each, commands only when they can work', () =
     expect(fenced).toContainEqual([`curl -H "X-Api-Key: $LANGSMITH_API_KEY" '${URL}/ok'`]);
   });
 
-  it('a failed build: the agent URL once and no curl', () => {
+  it('a failed build: no agent URL (nothing answers there) and no curl', () => {
     const body = renderComment(report({ status: 'BUILD_FAILED' }), 'm');
     expect(count(body, UI)).toBe(1);
-    expect(count(body, URL)).toBe(1);
+    expect(count(body, URL)).toBe(0);
     expect(body).not.toContain('curl');
-    expect(accessSection(report({ status: 'BUILD_FAILED' }))).toContain(`Agent server: \`${URL}\``);
+    expect(renderSummary(report({ status: 'BUILD_FAILED' }))).not.toContain('Agent server');
+    expect(accessSection(report({ status: 'BUILD_FAILED' }))).not.toContain('Agent server');
   });
 
   it('the step summary keeps its table rows (it has no access section)', () => {

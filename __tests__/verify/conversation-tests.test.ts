@@ -18,12 +18,8 @@ import {
 } from '../../src/lib/untrusted.js';
 import { Deadline, systemClock } from '../../src/lib/time.js';
 import { lastMessageContent, partialMismatch } from '../../src/verify/expectations.js';
-import {
-  feedbackHostFor,
-  feedbackTarget,
-  runConversationTests,
-} from '../../src/verify/conversation-tests.js';
-import { parseTestsFile, type TestCase } from '../../src/verify/tests-file.js';
+import { feedbackTarget, runConversationTests } from '../../src/verify/conversation-tests.js';
+import { parseTestsFile, type TestCase } from '../../src/inputs/tests-file.js';
 import { verifyDeployment } from '../../src/verify/index.js';
 import type { VerifyContext } from '../../src/verify/agent-server.js';
 
@@ -358,19 +354,6 @@ describe('default printing', () => {
       text.indexOf(`::stop-commands::${token}`),
     );
     expect(text.indexOf('::error::owned')).toBeLessThan(text.indexOf(`::${token}::`));
-  });
-});
-
-describe('feedbackHostFor', () => {
-  it.each([
-    ['https://api.host.langchain.com', 'us', 'api.smith.langchain.com'],
-    ['https://eu.api.host.langchain.com', 'eu', 'eu.api.smith.langchain.com'],
-    ['https://apac.api.host.langchain.com', 'apac', 'apac.api.smith.langchain.com'],
-    ['https://aws.api.host.langchain.com', 'aws-us', 'aws.api.smith.langchain.com'],
-    ['https://langsmith.corp.example/api-host', 'us', 'langsmith.corp.example'],
-    ['http://127.0.0.1:4010', 'eu', '127.0.0.1:4010'],
-  ] as const)('%s (%s) → %s', (controlPlane, region, host) => {
-    expect(feedbackHostFor(controlPlane, region)).toBe(host);
   });
 });
 

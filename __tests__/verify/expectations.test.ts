@@ -11,8 +11,8 @@ import {
   checkTurn,
   describeValue,
   patternMatches,
-  patternProblem,
 } from '../../src/verify/expectations.js';
+import { patternProblem } from '../../src/inputs/tests-file.js';
 import { captureOutputForTests, resetSecretsForTests, setSecret } from '../../src/lib/untrusted.js';
 
 const SIXTY_FOUR_KIB = 64 * 1024;

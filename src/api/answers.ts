@@ -10,7 +10,6 @@ import { ActionError, ApiError } from '../lib/errors.js';
 import { isRecord } from '../lib/text.js';
 import { withoutCredentials } from '../lib/outputs.js';
 import { collapseWhitespace, inert, redact } from '../lib/untrusted.js';
-import { INPUTS } from '../inputs/spec.js';
 import type { HttpRequest } from './http/request.js';
 import { DetailSchema, HTTPValidationErrorSchema, type Deployment } from './schemas.js';
 
@@ -22,6 +21,8 @@ export interface ErrorContext extends Pick<HttpRequest, 'method' | 'describe'> {
   notFound?: string;
   /** The `workspace-id` input, when set (changes the 403 advice). */
   workspaceId?: string;
+  /** The action's input names, to name the input behind a field of a 422 (`inputs/spec.ts`). */
+  inputs?: ReadonlySet<string>;
 }
 
 const STATUS_PAGE = 'https://status.smith.langchain.com';
@@ -34,11 +35,11 @@ const RENAMED = new Map([
 ]);
 
 /** The action input a request field comes from (`source_config.repo_url`: `repo-url`), if any. */
-function inputOf(loc: (string | number)[]): string | undefined {
+function inputOf(loc: (string | number)[], inputs: ReadonlySet<string>): string | undefined {
   const parts = loc.filter((p) => typeof p === 'string');
   const field = /^source_(revision_)?config$/.test(parts[0] ?? '') ? parts[1] : parts[0];
   const input = field === undefined ? '' : (RENAMED.get(field) ?? field.replaceAll('_', '-'));
-  return Object.hasOwn(INPUTS, input) ? input : undefined;
+  return inputs.has(input) ? input : undefined;
 }
 
 /**
@@ -72,14 +73,17 @@ function serverDetail(body: unknown): string | undefined {
  * `body`/`query`/`path`/`header` element of `loc` dropped, the input named when known. Never
  * the entry's `input` or `ctx` (they can echo the values sent, secrets included).
  */
-function renderValidationErrors(body: unknown): string[] | undefined {
+function renderValidationErrors(
+  body: unknown,
+  inputs: ReadonlySet<string> = new Set(),
+): string[] | undefined {
   const parsed = z.safeParse(HTTPValidationErrorSchema, body);
   if (!parsed.success) return undefined;
   return parsed.data.detail.map((entry) => {
     const where = ['body', 'query', 'path', 'header'].includes(String(entry.loc[0]));
     const loc = where ? entry.loc.slice(1) : entry.loc;
     const field = loc.map(String).join('.');
-    const input = inputOf(loc);
+    const input = inputOf(loc, inputs);
     const msg = oneLine(entry.msg, 300);
     return `${inert(field, 120) || '(request)'}: ${msg}${input ? ` (input \`${input}\`)` : ''}`;
   });
@@ -142,7 +146,7 @@ export function errorFromResponse(
       '. Check the inputs the message names.';
   } else if (status === 422) {
     title = 'Request rejected as invalid';
-    const lines = renderValidationErrors(body)?.map((l) => `\n  - ${l}`);
+    const lines = renderValidationErrors(body, ctx.inputs)?.map((l) => `\n  - ${l}`);
     message = lines?.length
       ? `${ctx.describe} was rejected as invalid (HTTP 422):${lines.join('')}\nFix the inputs named above.`
       : `${ctx.describe} was rejected as invalid (HTTP 422)${withDetail}. Check the inputs.`;

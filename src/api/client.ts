@@ -82,6 +82,8 @@ export class ControlPlaneClient {
       apiKey: string;
       workspaceId?: string;
       http: HttpContext;
+      /** The action's input names, for the advice of a 422 (`ErrorContext.inputs`). */
+      inputs?: ReadonlySet<string>;
       /** Masks a secret value; default `setSecret`. */
       mask?: (value: string) => void;
       /** `limit` of list calls; default (and the API's maximum) 100. */
@@ -379,6 +381,7 @@ export class ControlPlaneClient {
   /** The call as messages name it: its whole path, and the workspace. */
   private context(call: Call): ErrorContext {
     const path = new URL(this.baseUrl + call.path).pathname;
-    return { ...call, path, workspaceId: this.options.workspaceId };
+    const { workspaceId, inputs } = this.options;
+    return { ...call, path, workspaceId, inputs };
   }
 }

@@ -8,19 +8,19 @@ import { errorMessage } from '../lib/text.js';
 import type { BaseConfig } from '../inputs/config.js';
 import type { ControlPlaneClient } from '../api/client.js';
 import type { Deployment } from '../api/schemas.js';
-import { ActionError } from '../lib/errors.js';
+import { ActionError, DeadlineError } from '../lib/errors.js';
 import type { HttpContext } from '../api/http/request.js';
 import type { RunOutcome, RunReport } from '../report/record.js';
 import { appendStepSummary, inert, redact, setSecret } from '../lib/untrusted.js';
 import type { RunBasics } from '../lib/time.js';
 import { withoutCredentials } from '../lib/outputs.js';
-import { renderSummary } from '../report/render.js';
-import { upsertPrComment } from '../report/github/pr-comment.js';
+import { commentFor, renderSummary } from '../report/render.js';
+import { upsertPrComment } from '../github/pr-comment.js';
 import {
   createGithubDeployment,
   deactivateEnvironment,
   type GithubDeployment,
-} from '../report/github/github-deployment.js';
+} from '../github/github-deployment.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fetchLogTail, printLogBlock } from '../deployment/logs.js';
 import { revisionStatus } from '../deployment/revision-status.js';
@@ -51,6 +51,7 @@ export function fail(ctx: RunContext, error: unknown): void {
   const title = error instanceof ActionError ? error.title : 'Deployment failed';
   ctx.state.report.outcome = 'failure';
   ctx.state.report.error = redact(message);
+  if (error instanceof DeadlineError) ctx.state.report.timedOut = true;
   ctx.logger.error(redact(message), { title });
 }
 
@@ -72,7 +73,10 @@ export async function writeReports(ctx: RunContext): Promise<void> {
   }
   const { prComment, github, githubToken: token } = ctx.config;
   if (prComment && github.pullRequest && token) {
-    await bestEffortWithin(upsertPrComment(ctx, report), ctx.signal.aborted ? 1000 : 15000);
+    await bestEffortWithin(
+      upsertPrComment(ctx, commentFor(report)),
+      ctx.signal.aborted ? 1000 : 15000,
+    );
   }
 }
 

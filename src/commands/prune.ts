@@ -22,11 +22,11 @@ import { ActionError, CancelledError } from '../lib/errors.js';
 import { deactivate, fail, type RunContext } from './context.js';
 import type { PruneConfig } from '../inputs/config.js';
 import { codeFence, codeSpan, escapeMarkdown, markdownLink } from '../report/markdown.js';
-import { readPullStates, type PullState } from '../report/github/reads.js';
+import { readPullStates, type PullState } from '../github/reads.js';
 import { fillTemplate, listFilter, matchTemplate, type NameTemplate } from '../inputs/validate.js';
 import { appendStepSummary, inert, redact } from '../lib/untrusted.js';
 import { normalizeRepoUrl } from '../deployment/upsert.js';
-import { recordedDeploymentIds } from '../report/github/github-deployment.js';
+import { recordedDeploymentIds } from '../github/github-deployment.js';
 import { notAPreview } from '../deployment/origin.js';
 
 type Match = { deployment: Deployment; pr: number };

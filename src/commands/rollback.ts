@@ -23,9 +23,10 @@ import {
   startGithubDeployment,
   type RunContext,
 } from './context.js';
-import type { GithubDeployment } from '../report/github/github-deployment.js';
+import type { GithubDeployment } from '../github/github-deployment.js';
 import type { RollbackReport } from '../report/record.js';
 import type { DeployConfig, RollbackConfig } from '../inputs/config.js';
+import { INPUT_NAMES as inputs } from '../inputs/spec.js';
 import { inert } from '../lib/untrusted.js';
 import { Deadline } from '../lib/time.js';
 import { verifyDeployment } from '../verify/index.js';
@@ -186,7 +187,7 @@ export async function rollBackAfterFailedChecks(
   const deadline = Deadline.fromSeconds(ctx.clock, config.timeoutSeconds);
   const http = { ...ctx.http, deadline };
   const { controlPlaneUrl: baseUrl, apiKey, workspaceId } = config;
-  const client = new ControlPlaneClient({ baseUrl, apiKey, workspaceId, http });
+  const client = new ControlPlaneClient({ baseUrl, apiKey, workspaceId, http, inputs });
   // Touch only what this run owns: when another run has requested a newer revision since (or
   // that cannot be made sure of), the deployment is that run's now, and serving the old
   // revision again would undo its work.

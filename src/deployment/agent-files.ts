@@ -10,7 +10,7 @@
  * builds).
  */
 import { posix } from 'node:path';
-import type { ChangedFile } from '../report/github/reads.js';
+import type { ChangedFile } from '../github/reads.js';
 import { isRecord } from '../lib/text.js';
 
 /** Folders (every file below counts) and single files the agent is built from. */

@@ -6,7 +6,7 @@
 import type { Deployment } from '../api/schemas.js';
 import type { DeployConfig } from '../inputs/config.js';
 import { inert, type Logger } from '../lib/untrusted.js';
-import { canonicalJson } from './skip-unchanged.js';
+import { canonicalJson } from '../lib/keyed.js';
 
 export function mergeResourceSpec(
   config: DeployConfig,

@@ -11,21 +11,21 @@
  * what the revision is built from (the commit, or the archive's SHA-256), keyed by HKDF-SHA-256
  * of the API key and the deployment's name: only a holder of the API key can compute or check it.
  */
-import { createHmac, hkdfSync } from 'node:crypto';
+import type { ControlPlane } from '../api/client.js';
 import type { Deployment, Revision } from '../api/schemas.js';
 import type { DeployConfig } from '../inputs/config.js';
 import { ACTION_ENTRIES, RECORD_NAME } from '../inputs/secrets.js';
 import type { ParsedLangGraphConfig } from '../preflight/index.js';
-import type { RunContext } from '../commands/context.js';
-import { readChanges, type Comparison } from '../report/github/reads.js';
+import type { GithubRun } from '../github/octokit.js';
+import { readChanges, type Comparison } from '../github/reads.js';
 import { inert } from '../lib/untrusted.js';
-import { errorMessage, isRecord } from '../lib/text.js';
+import { errorMessage } from '../lib/text.js';
+import { byKey, canonicalJson, keyedValue, VERSION } from '../lib/keyed.js';
 import { agentChange } from './agent-files.js';
 import { jsBuildPaths } from './js-workspace.js';
 import { liveDrift } from './live-settings.js';
 import { revisionStatus } from './revision-status.js';
 
-const VERSION = 'v1';
 const INFO = 'langgraph-deploy-action/skip-unchanged/v1';
 
 /** The inputs the record covers (their values go into the revision), and their `Config` keys. */
@@ -44,23 +44,6 @@ export type RecordedSettings = Pick<DeployConfig, (typeof UNSKIPPABLE_INPUTS)[nu
  * archive's SHA-256.
  */
 export type RecordBinding = { commit: string } | { sourceDigest: string };
-
-const byKey = ([a]: readonly [string, unknown], [b]: readonly [string, unknown]) =>
-  a < b ? -1 : a > b ? 1 : 0;
-
-/** JSON with object keys sorted at every depth: one text for one value. */
-export function canonicalJson(value: unknown): string {
-  // Not a JSON.stringify replacer: an object rebuilt from sorted entries puts integer-like keys
-  // ("9", "10") first in numeric order, and the text would differ from earlier records.
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (isRecord(value)) {
-    const entries = Object.entries(value)
-      .filter(([, v]) => v !== undefined)
-      .sort(byKey);
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
 
 /** The canonical text the HMAC covers (the record entry itself is never part of it). */
 export function canonicalSettings(settings: RecordedSettings, binding: RecordBinding): string {
@@ -85,16 +68,6 @@ export function recordValue(
   binding: RecordBinding,
 ): string {
   return keyedValue(apiKey, deploymentName, INFO, canonicalSettings(settings, binding));
-}
-
-/**
- * `v1:` and the base64url HMAC-SHA-256 of `text`, keyed by HKDF-SHA-256 of the API key, the
- * deployment's name and `info` (what the value is for): only a holder of the API key can
- * compute or check it.
- */
-export function keyedValue(apiKey: string, name: string, info: string, text: string): string {
-  const key = Buffer.from(hkdfSync('sha256', apiKey, `deployment:${name}`, info, 32));
-  return `${VERSION}:${createHmac('sha256', key).update(text).digest('base64url')}`;
 }
 
 /**
@@ -313,6 +286,12 @@ export function skipDecision(
   return { skip: true, revisionId: active.id, commitSha: built, because, otherCommit: true };
 }
 
+/** What the step takes from the run: its configuration, client, logger and deadline. */
+export type SkipStep = GithubRun & {
+  config: DeployConfig;
+  client: Pick<ControlPlane, 'getRevision'>;
+};
+
 /**
  * The step: reads what `skipDecision` needs and decides; `skip` names the live revision when
  * nothing would change, and `latest` is the `latest_revision_id` revision when it was read on
@@ -321,7 +300,7 @@ export function skipDecision(
  * only when it could allow the skip.
  */
 export async function checkUnchanged(
-  ctx: RunContext<DeployConfig>,
+  ctx: SkipStep,
   found: Deployment,
   parsed: ParsedLangGraphConfig | undefined,
   sourceDigest: string | undefined,
@@ -363,7 +342,7 @@ export async function checkUnchanged(
  * carry the keyed record of this run's settings, for the next run.
  */
 export async function recordSettings(
-  ctx: RunContext<DeployConfig>,
+  ctx: Pick<SkipStep, 'config'>,
   found: Deployment | undefined,
   sourceDigest: string | undefined,
 ): Promise<DeployConfig> {

@@ -57,6 +57,13 @@ export interface WaitOptions extends RunBasics {
   initial?: Revision;
 }
 
+/**
+ * While a revision is in progress, the longest silence: a line at least this often (a minute,
+ * or four checks when polling faster), so a 10-minute build never looks hung.
+ */
+const PROGRESS_EVERY_MS = 60_000;
+const PROGRESS_EVERY_CHECKS = 4;
+
 /** Failed checks in a row after which the platform is taken to be down. */
 const MAX_FAILED_POLLS = 10;
 
@@ -97,6 +104,13 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
   let previousCheckAt = start;
   let pollCount = 0;
   let failuresInRow = 0;
+  const progressEveryMs = Math.min(PROGRESS_EVERY_MS, PROGRESS_EVERY_CHECKS * opts.pollIntervalMs);
+  let lastLineAt = start;
+  /** A line of the wait's own: the time of the last one paces the progress lines. */
+  const say = (line: string) => {
+    logger.info(line);
+    lastLineAt = clock.now();
+  };
 
   const lastSeen = () =>
     current === undefined
@@ -185,7 +199,7 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
           'Control plane unavailable',
         );
       }
-      logger.info(
+      say(
         `Status check of ${label} failed (${describe(error)}); the action keeps waiting ` +
           (rateLimited
             ? '(rate limited).'
@@ -211,9 +225,7 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
           ? ` (the previous check, ${formatDuration(now - current.lastSeenAt)} earlier, saw ${inert(current.status, 80)})`
           : '';
         const { note } = revisionStatus(status);
-        logger.info(
-          `${label} status: ${inert(status, 80)}${previous}${note ? ` — ${note}` : ''}${said}`,
-        );
+        say(`${label} status: ${inert(status, 80)}${previous}${note ? ` — ${note}` : ''}${said}`);
         statusSince = !current
           ? now
           : statusStartEstimate({ ...revision, waitStartedAt: start, previousCheckAt, now });
@@ -222,7 +234,7 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
         callback('status', () => opts.onStatus?.(change));
       } else {
         if (current) current.lastSeenAt = now;
-        if (said) logger.info(`${label} status: ${inert(status, 80)}${said}`);
+        if (said) say(`${label} status: ${inert(status, 80)}${said}`);
       }
       callback('poll', () => opts.onPoll?.(status));
       previousCheckAt = now;
@@ -247,7 +259,14 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
     const { finalAfterMs } = revisionStatus(status);
     const untilGiveUp =
       finalAfterMs === undefined || !current ? Infinity : finalAfterMs - (clock.now() - current.at);
-    const sleepMs = Math.max(0, Math.min(delay, deadline.remainingMs(), untilGiveUp));
+    const sleepMs = Math.max(
+      0,
+      Math.min(delay, deadline.remainingMs(), untilGiveUp, progressEveryMs),
+    );
+    // A sign of life now when the next check would come more than that long after the last line.
+    if (current && clock.now() + sleepMs - lastLineAt > progressEveryMs) {
+      say(`${label} still ${inert(status, 80)} (${formatDuration(clock.now() - statusSince)})`);
+    }
     await clock.sleep(sleepMs, signal).catch((error: unknown) => {
       throw signal?.aborted ? cancelled() : error;
     });

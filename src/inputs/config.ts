@@ -2,7 +2,10 @@
  * The one typed, validated configuration a run works from. `inputs/read.ts` builds it from the
  * action inputs and the GitHub context; nothing else reads `INPUT_*` variables.
  */
+import type { GithubContext } from '../github/octokit.js';
 import type { ChoiceOf } from './spec.js';
+
+export type { GithubContext };
 
 // Not `ChoiceOf` like the others: the spec's own types use these two.
 export type Command = 'deploy' | 'delete' | 'rollback' | 'prune';
@@ -12,29 +15,6 @@ export type Region = ChoiceOf<'region'>;
 export interface SecretEntry {
   name: string;
   value: string;
-}
-
-export interface GithubContext {
-  eventName: string;
-  /** `GITHUB_REF`, e.g. `refs/heads/main`, `refs/tags/v1.2.0`, `refs/pull/7/merge`. */
-  ref: string;
-  /** `GITHUB_SHA`. */
-  sha: string;
-  /** `owner/name`. */
-  repository: string;
-  serverUrl: string;
-  apiUrl: string;
-  runId: string;
-  runAttempt: string;
-  workspace: string;
-  /** Set on `pull_request` / `pull_request_target` events (from the event payload). */
-  pullRequest?: {
-    number: number;
-    headRef: string;
-    headSha: string;
-    headRepoFullName: string;
-    baseRepoFullName: string;
-  };
 }
 
 /** What every command reads. */
@@ -95,7 +75,7 @@ export type DeployConfig = Target & {
   /** The validated conversation tests file (`tests`), when set. */
   tests?: {
     file: string;
-    cases: import('../verify/tests-file.js').TestCase[];
+    cases: import('./tests-file.js').TestCase[];
     /** `tests-feedback-key`; absent when empty (no feedback). */
     feedbackKey?: string;
     /** The only host verdicts are sent to (`verify/conversation-tests.ts`). */

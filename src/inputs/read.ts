@@ -11,11 +11,16 @@
  */
 import type { BaseConfig, Config, DeployConfig, InputProblem, Source, Target } from './config.js';
 import { getInput as inputOf, setSecret } from '../lib/untrusted.js';
-import { Checks, parseNameTemplate, REGION_CONTROL_PLANE_URLS, uiBaseUrlFor } from './validate.js';
+import {
+  Checks,
+  feedbackHostFor,
+  parseNameTemplate,
+  REGION_CONTROL_PLANE_URLS,
+  uiBaseUrlFor,
+} from './validate.js';
 import { readGithubContext } from './github-event.js';
 import { NO_SECRETS_ON_FORKS, parseSecrets } from './secrets.js';
 import { booleanDefault, choiceDefault, defaultOf, INPUTS, type InputName } from './spec.js';
-import { feedbackHostFor } from '../verify/conversation-tests.js';
 
 /** Inputs that only some sources use (`sources` in the spec): with another source, an error. */
 type SourceInput = {
@@ -222,7 +227,7 @@ export async function readInputs(
   const tests = inputOf('tests', env);
   const command = (inputOf('command', env) || defaultOf('command')).toLowerCase();
   if (command !== 'deploy' || tests === '') return read;
-  const { loadTestsFile } = await import('../verify/tests-file.js');
+  const { loadTestsFile } = await import('./tests-file.js');
   const loaded = loadTestsFile(env['GITHUB_WORKSPACE'] || process.cwd(), tests);
   if (!loaded.ok) {
     const problems = loaded.problems.map((message) => ({ input: 'tests', message }));
@@ -356,11 +361,6 @@ function readDeployInputs(
         'so nothing can trigger a rollback.',
     );
   }
-  if (getInput('rollback-to') !== '') {
-    check.note(
-      '`rollback-to` applies only to `command: rollback`; this deploy ignores it. To serve the ' +
-        'previous revision again when the checks fail, set `rollback-on-failure: true`.',
-    );
-  }
+  // An input the command does not read (`rollback-to` here) is a notice: `./unused.ts`.
   return fields;
 }

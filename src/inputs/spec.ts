@@ -18,6 +18,8 @@ export interface InputSpec {
   readonly values?: readonly string[];
   /** For an input only some sources use: those sources (with another one, it is an error). */
   readonly sources?: readonly Source[];
+  /** For a defaulted input only some sources read: those (with another, a set value is a notice). */
+  readonly usedWith?: readonly Source[];
   /** The commands that read it (for the README); absent: every command. */
   readonly use?: readonly Command[];
 }
@@ -34,7 +36,7 @@ export const INPUTS = {
   'integration-id': { sources: ['github'], use: ['deploy'] },
   'repo-url': { sources: ['github'], use: ['deploy'] },
   'repo-ref': { sources: ['github'], use: ['deploy'] },
-  'config-path': { default: 'langgraph.json', use: ['deploy'] },
+  'config-path': { default: 'langgraph.json', use: ['deploy'], usedWith: ['github', 'upload'] },
   'image-uri': { sources: ['external_docker'], use: ['deploy'] },
   'custom-url': { sources: ['external_docker'], use: ['deploy'] },
   'listener-id': { sources: ['external_docker'], use: ['deploy'] },
@@ -45,8 +47,9 @@ export const INPUTS = {
     // previous pricing (internal/provider/deployment_resource.go): README, platform facts.
     values: ['serverless', 'dedicated', 'dev_free', 'dev', 'prod', 'dev_zero', 'dev_free_zero'],
     use: ['deploy'],
+    usedWith: ['github', 'upload'],
   },
-  'build-on-push': { default: 'false', use: ['deploy'] },
+  'build-on-push': { default: 'false', use: ['deploy'], usedWith: ['github'] },
   secrets: { use: ['deploy'] },
   'resource-spec': { sources: ['external_docker'], use: ['deploy'] },
   'dry-run': { default: 'false', use: ['prune'] },
@@ -72,6 +75,9 @@ export const INPUTS = {
 } as const satisfies Record<string, InputSpec>;
 
 export type InputName = keyof typeof INPUTS;
+
+/** Every input's name (the control-plane client names them in its advice on a 422). */
+export const INPUT_NAMES: ReadonlySet<string> = /* @__PURE__ */ new Set(Object.keys(INPUTS));
 
 /** The commands that read each input (`'all'`: every command), for the README. */
 export const USED_BY = /* @__PURE__ */ Object.fromEntries(

@@ -8,7 +8,6 @@ import type { GithubContext, InputProblem, Region } from './config.js';
 import { PULL_REQUEST_EVENTS } from './github-event.js';
 import { describeJsonError } from './secrets.js';
 import { isRecord } from '../lib/text.js';
-import { codeSpan, messageMarkdown } from '../report/markdown.js';
 import { parseBoolean } from '../lib/untrusted.js';
 import { keyAllowedFor } from '../api/http/request.js';
 import { defaultOf, INPUTS, type ChoiceInput, type ChoiceOf, type InputName } from './spec.js';
@@ -254,42 +253,14 @@ export class Checks {
 }
 
 /**
- * The step summary of a run that stopped on input errors: what failed (each input and its
- * problem) and what to do, so a reviewer who opens the summary, not the log, sees it too.
- * Written before any network call: only the Markdown escaping helpers, no report module.
+ * The host (with its port, when it has one) feedback may go to for this run's settings (a
+ * validated `control-plane-url`). A region's LangSmith API host is its control plane's with
+ * `host` for `smith`: `eu.api.host.langchain.com` → `eu.api.smith.langchain.com`.
  */
-export function renderInputErrorSummary(problems: readonly InputProblem[]): string {
-  const rows = problems.map(
-    (p) =>
-      `| ${codeSpan(p.input, { inTable: true })} | ${messageMarkdown(p.message, { inTable: true })} |`,
-  );
-  return [
-    `### ❌ ${problems.length} input error${problems.length === 1 ? '' : 's'}: nothing was deployed`,
-    '',
-    'The action stopped before any request: nothing was sent to the control plane and no ' +
-      'deployment was changed.',
-    '',
-    '| Input | Problem |',
-    '|---|---|',
-    ...rows,
-    '',
-    'Fix the `with:` inputs of this step (or the secrets and variables they read) and run the ' +
-      'workflow again.',
-    '',
-  ].join('\n');
-}
-
-/** The summary of a bug of ours that ended the run (the log has the same message). */
-export function renderUnexpectedErrorSummary(message: string): string {
-  return [
-    '### ❌ The action stopped on an unexpected error',
-    '',
-    messageMarkdown(message),
-    '',
-    'This is a bug in the action; please report it with the log of this step (secrets are ' +
-      'masked).',
-    '',
-  ].join('\n');
+export function feedbackHostFor(controlPlaneUrl: string, region: Region): string {
+  const regional = controlPlaneUrl === REGION_CONTROL_PLANE_URLS[region];
+  const { host } = new URL(controlPlaneUrl);
+  return regional ? host.replace('.host.', '.smith.') : host;
 }
 
 /** Whether a repository URL names `owner/name` (case-insensitive, `.git` optional). */

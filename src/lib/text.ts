@@ -34,6 +34,12 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** `url` when it is an absolute http(s) URL (as parsed), else `undefined`. */
+export function httpUrl(url: string | undefined): string | undefined {
+  const parsed = url ? URL.parse(url.trim()) : null;
+  return parsed && /^https?:$/.test(parsed.protocol) ? parsed.href : undefined;
+}
+
 /** The message of a thrown value (an `Error`'s message, anything else as a string). */
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -4,6 +4,7 @@
  * document's structure (close a `<details>`, a code block or a table row) nor inject HTML.
  */
 import { stripVTControlCharacters } from 'node:util';
+import { httpUrl } from '../lib/text.js';
 import { redact } from '../lib/untrusted.js';
 
 // Control characters other than tab and line breaks.
@@ -66,12 +67,6 @@ export function codeFence(lines: string | readonly string[], info = 'text'): str
     .join('\n');
   const fence = '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
   return `${fence}${info}\n${text}\n${fence}`;
-}
-
-/** `url` when it is an absolute http(s) URL (as parsed), else `undefined`. */
-export function httpUrl(url: string | undefined): string | undefined {
-  const parsed = url ? URL.parse(url.trim()) : null;
-  return parsed && /^https?:$/.test(parsed.protocol) ? parsed.href : undefined;
 }
 
 /**

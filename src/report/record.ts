@@ -5,6 +5,8 @@
 import type { StatusChange } from '../deployment/wait.js';
 import type { Command } from '../inputs/config.js';
 import type { Finding } from '../preflight/document.js';
+import type { CaseVerdict } from '../verify/conversation-tests.js';
+import type { Checks } from '../verify/index.js';
 
 /**
  * `skipped`: the revision was superseded by a newer one (`SKIPPED`); `deleted`, `not_found`:
@@ -43,8 +45,11 @@ export interface RunReport {
   source?: RunSource;
   /** The statuses this run's checks saw, in the order they were first seen. */
   timeline: TimelineEntry[];
-  /** When the run ended (epoch ms): closes the last timeline entry when it is not final. */
+  /** When the run started and ended (epoch ms); the end closes the last timeline entry. */
+  startedAt?: number;
   finishedAt?: number;
+  /** The run stopped at `timeout`: the wait ended, not the revision (it goes on). */
+  timedOut?: boolean;
   /** The failure, already written for the workflow's author. Untrusted: escaped on output. */
   error?: string;
   /** Last lines of the build or deploy log (oldest first). Untrusted: fenced on output. */
@@ -52,22 +57,9 @@ export interface RunReport {
   logKind?: 'build' | 'deploy';
   /** Shown instead of a log tail when the install offers no logs (e.g. "see ui-url"). */
   logsUnavailableHint?: string;
-  checks?: {
-    health?: 'passed' | 'failed' | 'skipped';
-    smoke?: 'passed' | 'interrupted' | 'failed' | 'skipped';
-    tests?: 'passed' | 'failed' | 'skipped';
-  };
+  checks?: Checks;
   /** Conversation tests, one entry per case. Names, reasons and replies are untrusted. */
-  tests?: {
-    name: string;
-    turnsRun: number;
-    turns: number;
-    verdict: 'passed' | 'failed';
-    reason: string;
-    /** The agent's reply that failed the case, already masked and cut. Untrusted: fenced. */
-    reply?: string;
-    durationMs: number;
-  }[];
+  tests?: CaseVerdict[];
   /** The commit the revision was built from, when the platform reports it. */
   commitSha?: string;
   /** With `delete`: whether the tracing project was deleted too. */

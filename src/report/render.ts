@@ -13,7 +13,9 @@ import {
   messageMarkdown,
   tailWithin,
 } from './markdown.js';
+import type { InputProblem } from '../inputs/config.js';
 import type { RunOutcome, RunReport, RunSource } from './record.js';
+import { durationsTable } from './durations.js';
 
 /** The step summary limit is 1 MiB; a log tail never needs more than this. */
 const SUMMARY_LOG_CHARS = 60_000;
@@ -48,6 +50,7 @@ export function renderSummary(report: RunReport): string {
     `### ${headline(report)}`,
     detailsTable(report),
     titled('Status timeline', timelineTable(report)),
+    titled('Durations', durationsTable(report)),
     rollbackSection(report),
     testsSection(report),
     // The error as a fenced block (it may span lines and contains server text).
@@ -84,6 +87,15 @@ export function renderComment(report: RunReport, marker: string, runUrl?: string
   );
 }
 
+/** The PR comment of a run, as `upsertPrComment` writes it. */
+export function commentFor(report: RunReport) {
+  return {
+    key: report.name ?? report.deploymentId,
+    updateOnly: report.command === 'delete',
+    render: (marker: string, runUrl?: string) => renderComment(report, marker, runUrl),
+  };
+}
+
 /** One line: an emoji and what happened, with the name in a code span. */
 export function headline(report: RunReport): string {
   const name = codeSpan(report.name ?? report.deploymentId ?? 'deployment');
@@ -97,7 +109,10 @@ export function headline(report: RunReport): string {
       : `✅ ${name} is deployed`,
     failure: asRollback
       ? `❌ Rollback of ${name} failed`
-      : `❌ ${whatFailed(report, name)}${restored}`,
+      : report.timedOut && report.status !== 'DEPLOYED'
+        ? `⏱️ Deployment of ${name} not finished: this run stopped waiting at its \`timeout\`` +
+          (report.revisionId ? ' (the wait stopped; the revision goes on on the platform)' : '')
+        : `❌ ${whatFailed(report, name)}${restored}`,
     skipped: `⚠️ The revision of ${name} was ${REVISION_STATUS.SKIPPED.summary} (SKIPPED)`,
     cancelled: `🛑 Deployment of ${name} was cancelled (the revision goes on on the platform)`,
     started: `🚀 ${asRollback ? 'Rollback' : 'Deployment'} of ${name} started (not waiting for it)`,
@@ -137,6 +152,7 @@ function whatFailed(report: RunReport, name: string): string {
 export function accessSection(report: RunReport): string {
   if (report.command !== 'deploy') return '';
   const { uiUrl, url = '' } = report;
+  // No agent link for a revision that never reached DEPLOYED: nothing answers there.
   const live = url && report.status === 'DEPLOYED';
   const target = `${url.replace(/\/+$/, '')}/ok`.replace(/'/g, '%27');
   return blocks(
@@ -144,7 +160,7 @@ export function accessSection(report: RunReport): string {
     live
       ? `Agent server (answers only with a LangSmith API key; set ` +
           `${codeSpan(API_KEY_VARIABLE)} in your shell first):`
-      : url && `Agent server: ${codeSpan(url)}`,
+      : '',
     live ? codeFence(`curl -H "X-Api-Key: $${API_KEY_VARIABLE}" '${target}'`, 'sh') : '',
   );
 }
@@ -183,7 +199,7 @@ function detailsTable(report: RunReport, links = true): string {
     ['Deployment ID', code(report.deploymentId)],
     ['Revision ID', code(report.revisionId)],
     ['Status', report.status !== undefined && `**${cell(report.status)}**${message}`],
-    ['Agent server', link(report.url ?? '', report.url)],
+    ['Agent server', report.status === 'DEPLOYED' && link(report.url ?? '', report.url)],
     ['LangSmith', link('Open in LangSmith', report.uiUrl)],
     ['Action', report.command === 'deploy' && either(report.created, 'created', 'updated')],
     ['Source', report.source && sourceCell(report.source)],
@@ -325,3 +341,42 @@ function warningsList(report: RunReport): string {
 /** Joins non-empty blocks with blank lines; `sections` ends a document with a line break. */
 const blocks = (...parts: string[]) => parts.filter((p) => p.trim().length > 0).join('\n\n');
 const sections = (...parts: string[]) => `${blocks(...parts)}\n`;
+
+/**
+ * The step summary of a run that stopped on input errors: what failed (each input and its
+ * problem) and what to do, so a reviewer who opens the summary, not the log, sees it too.
+ * Written before any network call, from the problems alone (there is no run record yet).
+ */
+export function renderInputErrorSummary(problems: readonly InputProblem[]): string {
+  const rows = problems.map(
+    (p) =>
+      `| ${codeSpan(p.input, { inTable: true })} | ${messageMarkdown(p.message, { inTable: true })} |`,
+  );
+  return [
+    `### ❌ ${problems.length} input error${problems.length === 1 ? '' : 's'}: nothing was deployed`,
+    '',
+    'The action stopped before any request: nothing was sent to the control plane and no ' +
+      'deployment was changed.',
+    '',
+    '| Input | Problem |',
+    '|---|---|',
+    ...rows,
+    '',
+    'Fix the `with:` inputs of this step (or the secrets and variables they read) and run the ' +
+      'workflow again.',
+    '',
+  ].join('\n');
+}
+
+/** The summary of a bug of ours that ended the run (the log has the same message). */
+export function renderUnexpectedErrorSummary(message: string): string {
+  return [
+    '### ❌ The action stopped on an unexpected error',
+    '',
+    messageMarkdown(message),
+    '',
+    'This is a bug in the action; please report it with the log of this step (secrets are ' +
+      'masked).',
+    '',
+  ].join('\n');
+}

@@ -6,11 +6,15 @@
  */
 import { ActionError, CancelledError, DeadlineError } from '../lib/errors.js';
 import { parseJson } from '../api/answers.js';
-import { OutcomeUnknownError, createResilientFetch, keyAllowedFor } from '../api/http/request.js';
+import {
+  OutcomeUnknownError,
+  createResilientFetch,
+  keyAllowedFor,
+  type HttpContext,
+} from '../api/http/request.js';
 import { errorCodes } from '../api/http/retry-policy.js';
-import type { RunContext } from '../commands/context.js';
 import { isRecord, safeJson } from '../lib/text.js';
-import { inert, setSecret } from '../lib/untrusted.js';
+import { inert, setSecret, type Logger } from '../lib/untrusted.js';
 import type { Assistant, Client as SdkClient } from '@langchain/langgraph-sdk';
 
 /** A check (or a conversation test) failed; the message is written for the workflow's author. */
@@ -21,7 +25,11 @@ export class CheckError extends ActionError {
 }
 
 /** What the checks take from the run: its HTTP settings, logger and API key. */
-export type VerifyContext = Pick<RunContext, 'http' | 'logger'> & { config: { apiKey: string } };
+export interface VerifyContext {
+  http: HttpContext;
+  logger: Logger;
+  config: { apiKey: string };
+}
 
 /**
  * Why the checks cannot run against this URL (no URL, not a URL, or plain http to a

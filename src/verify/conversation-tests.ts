@@ -8,9 +8,7 @@
  */
 import { CancelledError } from '../lib/errors.js';
 import { truncate } from '../lib/text.js';
-import type { DeployConfig, Region } from '../inputs/config.js';
-import type { RunReport } from '../report/record.js';
-import { REGION_CONTROL_PLANE_URLS } from '../inputs/validate.js';
+import type { DeployConfig } from '../inputs/config.js';
 import { keyAllowedFor, request } from '../api/http/request.js';
 import { inert, printUntrusted, redact } from '../lib/untrusted.js';
 import {
@@ -27,7 +25,7 @@ import {
   type VerifyContext,
 } from './agent-server.js';
 import { checkTurn } from './expectations.js';
-import type { TestCase } from './tests-file.js';
+import type { TestCase } from '../inputs/tests-file.js';
 
 const MAX_PARALLEL_CASES = 4;
 const REASON_MAX_CHARS = 400;
@@ -35,8 +33,20 @@ const REASON_MAX_CHARS = 400;
 const REPLY_MAX_CHARS = 1000;
 const TIMED_OUT = 'the `timeout` ran out (raise `timeout` if the tests need longer)';
 
-/** A case's verdict as the report keeps it, with the runs it made. */
-export type CaseResult = NonNullable<RunReport['tests']>[number] & { runIds: string[] };
+/** A case's verdict as the report keeps it. Names, reasons and replies are untrusted. */
+export interface CaseVerdict {
+  name: string;
+  turnsRun: number;
+  turns: number;
+  verdict: 'passed' | 'failed';
+  reason: string;
+  /** The agent's reply that failed the case, already masked and cut. Untrusted: fenced. */
+  reply?: string;
+  durationMs: number;
+}
+
+/** A case's verdict, with the runs it made. */
+export type CaseResult = CaseVerdict & { runIds: string[] };
 
 /** The validated `tests` (as in `Config`) and the agent server URL (checked by the caller). */
 export type ConversationTestsOptions = NonNullable<DeployConfig['tests']> & {
@@ -244,17 +254,6 @@ export async function runConversationTests(ctx: VerifyContext, options: Conversa
       }
     }
   }
-}
-
-/**
- * The host (with its port, when it has one) feedback may go to for this run's settings (a
- * validated `control-plane-url`). A region's LangSmith API host is its control plane's with
- * `host` for `smith`: `eu.api.host.langchain.com` → `eu.api.smith.langchain.com`.
- */
-export function feedbackHostFor(controlPlaneUrl: string, region: Region): string {
-  const regional = controlPlaneUrl === REGION_CONTROL_PLANE_URLS[region];
-  const { host } = new URL(controlPlaneUrl);
-  return regional ? host.replace('.host.', '.smith.') : host;
 }
 
 const TOKEN_PATH = /^\/api\/v1\/feedback\/tokens\/[A-Za-z0-9_-]{1,100}$/;

@@ -3,43 +3,17 @@
  * `values` as a partial match) and the last message of a reply.
  *
  * `matches` is RE2 syntax (no lookarounds or back-references) on `re2js`, whose time grows
- * linearly with the text, on the first 64 KiB of the reply. Linear time still scales with the
- * compiled program (`(.*){1,1000}[bc]`, 5,002 instructions: about 10 s on 64 KiB), so that is
- * bounded too (`MAX_PROGRAM`: about 0.3 s at worst on a shared 2-core runner). A refused
- * expression is an input error before any request.
+ * linearly with the text, on the first 64 KiB of the reply; the size of the compiled program
+ * is bounded as the tests file is read (`patternProblem` in `inputs/tests-file.ts`).
  */
 import { isRecord, safeJson, truncate } from '../lib/text.js';
 import { redact } from '../lib/untrusted.js';
-import type { TestTurn } from './tests-file.js';
+import type { TestTurn } from '../inputs/tests-file.js';
 import { CheckError } from './agent-server.js';
 import { RE2JS } from 're2js';
 
 /** The most of a reply that `contains` and `matches` look at (in UTF-16 code units). */
 export const MAX_CHECKED_CHARS = 64 * 1024;
-
-/** The most instructions of a compiled expression (`(.*){1,32}[bc]` has 162). */
-const MAX_PROGRAM = 300;
-
-/** Why `source` is not an RE2 expression the checks can run, or undefined when it is. */
-export function patternProblem(source: string): string | undefined {
-  let pattern: RE2JS;
-  try {
-    pattern = RE2JS.compile(source);
-  } catch (error) {
-    return (error as Error).message.replace(/^error parsing regexp: /, '');
-  }
-  // The number of instructions of the compiled program (re2js 2.x internals); without it
-  // (another re2js version): a short expression, no big counts.
-  const inst = (pattern as unknown as { re2Input?: { prog?: { inst?: unknown } } }).re2Input?.prog
-    ?.inst;
-  const size = Array.isArray(inst) ? inst.length : undefined;
-  const tooLarge =
-    size !== undefined ? size > MAX_PROGRAM : source.length > 200 || /\{\d{3,}/.test(source);
-  return tooLarge
-    ? `it compiles to ${size ?? 'too many'} instructions, more than the ${MAX_PROGRAM} that keep ` +
-        'a check within a fraction of a second (use smaller repeat counts such as `{1,30}`)'
-    : undefined;
-}
 
 const compiled = new Map<string, RE2JS>();
 

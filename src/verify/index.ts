@@ -11,7 +11,6 @@ import type { RetryLoop } from '../api/http/retry-policy.js';
 import { formatSeconds as seconds, safeJson } from '../lib/text.js';
 import { inert, redact } from '../lib/untrusted.js';
 import type { DeployConfig } from '../inputs/config.js';
-import type { RunReport } from '../report/record.js';
 import {
   CheckError,
   baseUrl,
@@ -37,8 +36,15 @@ export type VerifyOptions = Pick<
   tests?: Omit<ConversationTestsOptions, 'url'>;
 };
 
+/** What each check came to, as the report keeps it. */
+export interface Checks {
+  health?: 'passed' | 'failed' | 'skipped';
+  smoke?: 'passed' | 'interrupted' | 'failed' | 'skipped';
+  tests?: 'passed' | 'failed' | 'skipped';
+}
+
 /** The report's `checks`; `error` is set when a check failed. */
-export type VerifyResult = NonNullable<RunReport['checks']> & {
+export type VerifyResult = Checks & {
   error?: unknown;
   testsResult?: Awaited<ReturnType<typeof runConversationTests>>;
 };

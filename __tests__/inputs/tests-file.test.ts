@@ -5,7 +5,7 @@ import { mkdtempSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadTestsFile, parseTestsFile } from '../../src/verify/tests-file.js';
+import { loadTestsFile, parseTestsFile } from '../../src/inputs/tests-file.js';
 import { patternMatches } from '../../src/verify/expectations.js';
 
 const FILE = 'tests/agent.yaml';
@@ -273,9 +273,9 @@ describe('loadTestsFile', () => {
   });
 });
 
-describe('the README example', () => {
+describe('the documented example (docs/conversation-tests.md)', () => {
   it('is a valid tests file', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const readme = readFileSync(join(ROOT, 'docs', 'conversation-tests.md'), 'utf8');
     const start = readme.indexOf('`.github/agent-tests.yaml`, for a chat agent');
     expect(start).toBeGreaterThan(0);
     const block = /```yaml\n([\s\S]*?)```/.exec(readme.slice(start))?.[1] ?? '';

@@ -3,9 +3,9 @@ import {
   createGithubDeployment,
   deactivateEnvironment,
   recordedDeploymentIds,
-} from '../../../src/report/github/github-deployment.js';
-import { FakeGithub } from '../../helpers/fake-github.js';
-import { githubContext, HEAD_SHA, PUSH_SHA, recordingLogger } from '../../helpers/fakes.js';
+} from '../../src/github/github-deployment.js';
+import { FakeGithub } from '../helpers/fake-github.js';
+import { githubContext, HEAD_SHA, PUSH_SHA, recordingLogger } from '../helpers/fakes.js';
 
 const RUN_URL = 'https://github.com/octo/app/actions/runs/42';
 const DEPLOYMENTS = '/repos/octo/app/deployments';

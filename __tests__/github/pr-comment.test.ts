@@ -4,17 +4,13 @@ import {
   isOwnComment,
   startsWithMarker,
   upsertPrComment,
-} from '../../../src/report/github/pr-comment.js';
-import { renderComment } from '../../../src/report/render.js';
-import type { RunReport } from '../../../src/report/record.js';
-import {
-  captureOutputForTests,
-  resetSecretsForTests,
-  setSecret,
-} from '../../../src/lib/untrusted.js';
-import { FakeGithub } from '../../helpers/fake-github.js';
-import { githubContext, recordingLogger } from '../../helpers/fakes.js';
-import { splitFences } from '../support.js';
+} from '../../src/github/pr-comment.js';
+import { commentFor, renderComment } from '../../src/report/render.js';
+import type { RunReport } from '../../src/report/record.js';
+import { captureOutputForTests, resetSecretsForTests, setSecret } from '../../src/lib/untrusted.js';
+import { FakeGithub } from '../helpers/fake-github.js';
+import { githubContext, recordingLogger } from '../helpers/fakes.js';
+import { splitFences } from '../report/support.js';
 
 const COMMENTS = '/repos/octo/app/issues/7/comments';
 const T0 = Date.UTC(2024, 4, 1, 12, 0, 0);
@@ -50,7 +46,7 @@ afterEach(async () => {
 async function upsert(r: RunReport, logger = recordingLogger(), options: { pr?: boolean } = {}) {
   await upsertPrComment(
     { config: { githubToken: 'ghs_test', github: githubContext(fake.url, options) }, logger },
-    r,
+    commentFor(r),
   );
   return logger;
 }
@@ -272,7 +268,7 @@ describe('upsertPrComment', () => {
         logger: slow,
         githubTimeoutMs: 200,
       },
-      report(),
+      commentFor(report()),
     );
     expect(slow.warnings()).toHaveLength(1);
     expect(slow.warnings()[0]!.message).toContain('did not answer within 0.2 s');
@@ -320,7 +316,10 @@ describe('upsertPrComment', () => {
 
   it('asks GitHub nothing without a token (the callers skip the comment then)', async () => {
     const logger = recordingLogger();
-    await upsertPrComment({ config: { github: githubContext(fake.url) }, logger }, report());
+    await upsertPrComment(
+      { config: { github: githubContext(fake.url) }, logger },
+      commentFor(report()),
+    );
     expect(logger.warnings()).toHaveLength(0);
     expect(fake.requests).toHaveLength(0);
   });

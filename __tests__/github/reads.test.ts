@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { GithubContext } from '../../../src/inputs/config.js';
+import type { GithubContext } from '../../src/inputs/config.js';
 import {
   COMPARE_FILE_CAP,
   gitChanges,
@@ -12,10 +12,10 @@ import {
   readChanges,
   readComparison,
   readPullStates,
-} from '../../../src/report/github/reads.js';
-import { FakeGithub } from '../../helpers/fake-github.js';
-import { githubContext, recordingLogger } from '../../helpers/fakes.js';
-import { gitIn } from '../../helpers/git.js';
+} from '../../src/github/reads.js';
+import { FakeGithub } from '../helpers/fake-github.js';
+import { githubContext, recordingLogger } from '../helpers/fakes.js';
+import { gitIn } from '../helpers/git.js';
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);

@@ -13,7 +13,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import * as z from 'zod/mini';
-import { inert } from '../../lib/untrusted.js';
+import { inert } from '../lib/untrusted.js';
 import {
   connectGithub,
   DEFAULT_GITHUB_TIMEOUT_MS,

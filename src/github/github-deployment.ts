@@ -5,17 +5,15 @@
  * missing permission is one warning, after which the object stops calling GitHub.
  */
 import * as z from 'zod/mini';
-import type { GithubContext } from '../../inputs/config.js';
-import { truncate } from '../../lib/text.js';
-import { collapseWhitespace, redact } from '../../lib/untrusted.js';
-import { httpUrl } from '../markdown.js';
-import type { RunReport } from '../record.js';
+import { httpUrl, truncate } from '../lib/text.js';
+import { collapseWhitespace, redact } from '../lib/untrusted.js';
 import {
   bestEffort,
   connectGithub,
   describeGithubError,
   warnGithub,
   workflowRunUrl,
+  type GithubContext,
   type GithubFailure,
   type GithubRepo,
   type GithubRun,
@@ -85,7 +83,7 @@ export type GithubDeployment = NonNullable<Awaited<ReturnType<typeof createGithu
 export async function createGithubDeployment(
   run: GithubRun,
   environment: string,
-  { name, deploymentId }: Pick<RunReport, 'name' | 'deploymentId'>,
+  { name, deploymentId }: { name?: string | undefined; deploymentId?: string | undefined },
 ) {
   const { github } = run.config;
   const { logger } = run;

@@ -6,9 +6,39 @@
  */
 import { isRecord } from '../lib/text.js';
 import { readInsideWorkspace, refusalText } from '../lib/paths.js';
-import { patternProblem } from './expectations.js';
 import { LineCounter, parseDocument } from 'yaml';
+import { RE2JS } from 're2js';
 import * as z from 'zod';
+
+/**
+ * The most instructions of a compiled expression (`(.*){1,32}[bc]` has 162). `matches` runs in
+ * time linear in the text (`verify/expectations.ts`), but that time still scales with the
+ * compiled program (`(.*){1,1000}[bc]`, 5,002 instructions: about 10 s on 64 KiB), so that is
+ * bounded too (300: about 0.3 s at worst on a shared 2-core runner). A refused expression is an
+ * input error before any request.
+ */
+const MAX_PROGRAM = 300;
+
+/** Why `source` is not an RE2 expression the checks can run, or undefined when it is. */
+export function patternProblem(source: string): string | undefined {
+  let pattern: RE2JS;
+  try {
+    pattern = RE2JS.compile(source);
+  } catch (error) {
+    return (error as Error).message.replace(/^error parsing regexp: /, '');
+  }
+  // The number of instructions of the compiled program (re2js 2.x internals); without it
+  // (another re2js version): a short expression, no big counts.
+  const inst = (pattern as unknown as { re2Input?: { prog?: { inst?: unknown } } }).re2Input?.prog
+    ?.inst;
+  const size = Array.isArray(inst) ? inst.length : undefined;
+  const tooLarge =
+    size !== undefined ? size > MAX_PROGRAM : source.length > 200 || /\{\d{3,}/.test(source);
+  return tooLarge
+    ? `it compiles to ${size ?? 'too many'} instructions, more than the ${MAX_PROGRAM} that keep ` +
+        'a check within a fraction of a second (use smaller repeat counts such as `{1,30}`)'
+    : undefined;
+}
 
 /** Bounds that keep one run of the file finite. */
 const MAX_CASES = 200;

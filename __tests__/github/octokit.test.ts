@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { connectGithub } from '../../../src/report/github/octokit.js';
-import { MAX_ANSWER_BYTES } from '../../../src/api/http/request.js';
-import type { Logger } from '../../../src/lib/untrusted.js';
-import type { GithubContext } from '../../../src/inputs/config.js';
+import { connectGithub } from '../../src/github/octokit.js';
+import { MAX_ANSWER_BYTES } from '../../src/api/http/request.js';
+import type { Logger } from '../../src/lib/untrusted.js';
+import type { GithubContext } from '../../src/inputs/config.js';
 
 const quiet: Logger = {
   info: () => {},

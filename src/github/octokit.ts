@@ -4,12 +4,35 @@
  * says why). It adds no retry or throttling plugin (only REST endpoint methods and pagination),
  * so a failed call fails once; each request is bounded by a timeout.
  */
-import type { GithubContext } from '../../inputs/config.js';
-import { readCapped } from '../../api/http/request.js';
-import { formatSeconds } from '../../lib/text.js';
-import { inert, type Logger } from '../../lib/untrusted.js';
+import { readCapped } from '../api/http/request.js';
+import { formatSeconds } from '../lib/text.js';
+import { inert, type Logger } from '../lib/untrusted.js';
 
 export const DEFAULT_GITHUB_TIMEOUT_MS = 10_000;
+
+/** The workflow run as GitHub describes it (`inputs/github-event.ts` reads it). */
+export interface GithubContext {
+  eventName: string;
+  /** `GITHUB_REF`, e.g. `refs/heads/main`, `refs/tags/v1.2.0`, `refs/pull/7/merge`. */
+  ref: string;
+  /** `GITHUB_SHA`. */
+  sha: string;
+  /** `owner/name`. */
+  repository: string;
+  serverUrl: string;
+  apiUrl: string;
+  runId: string;
+  runAttempt: string;
+  workspace: string;
+  /** Set on `pull_request` / `pull_request_target` events (from the event payload). */
+  pullRequest?: {
+    number: number;
+    headRef: string;
+    headSha: string;
+    headRepoFullName: string;
+    baseRepoFullName: string;
+  };
+}
 
 /**
  * What the GitHub helpers take from the run (its `RunContext` is one). Only the reads that decide

@@ -2,9 +2,7 @@
  * One pull-request comment per PR and deployment name, found again by a hidden marker and
  * updated in place on every run. Best effort: nothing here throws, failures are one warning.
  */
-import { inert, redact } from '../../lib/untrusted.js';
-import type { RunReport } from '../record.js';
-import { renderComment } from '../render.js';
+import { inert, redact } from '../lib/untrusted.js';
 import { bestEffort, workflowRunUrl, type GithubRun, type SideEffect } from './octokit.js';
 
 /** 100 comments a page: 5,000 comments. */
@@ -55,22 +53,30 @@ export function startsWithMarker(body: string | null | undefined, marker: string
   return rest !== false && /^(\r?\n|$)/.test(rest);
 }
 
+/** This deployment's comment: its key (name or ID), and its body for a marker and run URL. */
+export interface PrComment {
+  key: string | undefined;
+  /** `command: delete`: only an existing comment is updated (none is created on a closed PR). */
+  updateOnly: boolean;
+  render: (marker: string, runUrl: string | undefined) => string;
+}
+
 /**
  * Creates or updates this deployment's comment on the pull request of the event. Does nothing
  * outside `pull_request`/`pull_request_target` events (`github.pullRequest` unset). With
- * `delete`, only an existing comment is updated (none is created on a closed PR). Never throws.
+ * `updateOnly`, only an existing comment is updated. Never throws.
  */
-export async function upsertPrComment(run: GithubRun, report: RunReport): Promise<void> {
+export async function upsertPrComment(run: GithubRun, comment: PrComment): Promise<void> {
   const { github } = run.config;
   const { logger } = run;
   const pr = github.pullRequest;
-  const key = report.name ?? report.deploymentId;
+  const { key } = comment;
   if (!pr || !key) {
     logger.debug(`${pr ? 'No deployment name or ID' : 'Not a pull-request event'}: no PR comment.`);
     return;
   }
   const marker = commentMarker(key);
-  const body = redact(renderComment(report, marker, workflowRunUrl(github)));
+  const body = redact(comment.render(marker, workflowRunUrl(github)));
   const doing = `Could not create or update the comment on pull request #${pr.number} (${inert(key)})`;
   await bestEffort(run, PR_COMMENT, doing, async ({ octokit, owner, repo }) => {
     // This run's comment: its first line is `marker` and it was written as this run writes.
@@ -98,7 +104,7 @@ export async function upsertPrComment(run: GithubRun, report: RunReport): Promis
     if (existing) {
       await octokit.rest.issues.updateComment({ owner, repo, comment_id: existing.id, body });
       logger.info(`Updated the comment on pull request #${pr.number}.`);
-    } else if (report.command === 'delete') {
+    } else if (comment.updateOnly) {
       logger.debug(
         `No comment for ${inert(key)} on pull request #${pr.number}: nothing to update.`,
       );
