@@ -6,7 +6,7 @@
  *   --quick             fewer replays and rounds
  *   --write             also write this benchmark's section of bench/RESULTS.md (table,
  *                       date, Node version, cores); the rest of the file is kept
- *   --only lag|cold|scale|rerun|interrupt|upload|monorepo   some parts only (repeatable, or comma-separated)
+ *   --only lag|cold|scale|rerun|interrupt|upload|monorepo|eval   some parts only (repeatable, or comma-separated)
  *   --replays N         replays of the lag part per history setting (default 48; --quick 4)
  *   --concurrency N     lag replays at once (default 8; --quick 4): fewer on a loaded machine
  *   --seed N            seed of the ±40 % variations (default 20240611)
@@ -38,8 +38,9 @@ import {
 import { bytes, count, median, millis, p95, seconds } from './stats.js';
 import { benchUpload, uploadSection } from './upload.js';
 import { benchMonorepo, monorepoSection } from './monorepo.js';
+import { benchEval, evalSection } from './eval.js';
 
-const PARTS = ['lag', 'cold', 'scale', 'rerun', 'interrupt', 'upload', 'monorepo'] as const;
+const PARTS = ['lag', 'cold', 'scale', 'rerun', 'interrupt', 'upload', 'monorepo', 'eval'] as const;
 type Part = (typeof PARTS)[number];
 
 /** Wall time of one nominal (290 s) replay. */
@@ -86,7 +87,7 @@ function parseSettings(argv: string[]): Settings {
   });
   if (values.help) {
     console.log(
-      'Usage: npm run bench -- [--quick] [--write] [--only lag|cold|scale|rerun|interrupt|upload|monorepo] ' +
+      'Usage: npm run bench -- [--quick] [--write] [--only lag|cold|scale|rerun|interrupt|upload|monorepo|eval] ' +
         '[--replays N] [--concurrency N] [--seed N]\n' +
         'Run `npm run package` first: the bench measures dist/index.js.',
     );
@@ -560,7 +561,8 @@ async function markdown(text: string): Promise<string> {
 
 async function main(): Promise<void> {
   const settings = parseCli(process.argv.slice(2));
-  if (!existsSync(DIST)) {
+  // The evaluation part runs in process against the simulator: it needs no bundle.
+  if (settings.parts.some((p) => p !== 'eval') && !existsSync(DIST)) {
     console.error(`${DIST} is missing: run \`npm run package\` first.`);
     process.exitCode = 1;
     return;
@@ -625,6 +627,10 @@ async function main(): Promise<void> {
   if (settings.parts.includes('monorepo')) {
     const monorepo = await benchMonorepo({ progress });
     sections.push(monorepoSection(monorepo, goals));
+  }
+  if (settings.parts.includes('eval')) {
+    const evaluation = await benchEval({ progress });
+    sections.push(evalSection(evaluation, goals));
   }
   progress('done');
 

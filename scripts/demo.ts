@@ -3,11 +3,14 @@
  * Starts the local control plane on a free loopback port and runs `node dist/index.js` as
  * the GitHub runner would, five times: create and wait, update, a pull request whose build
  * fails (the log tail and the PR comment it posts), delete, prune (of previews the action's own
- * pull-request runs made). Each run's log is printed as the runner shows it (`RUNNER_DEBUG=1`
- * adds the debug lines): masked values as `***`, no raw workflow commands.
+ * pull-request runs made); then the evaluation gate (scripts/demo-eval.ts): a production
+ * baseline, a pull request that passes, one that regresses. Each run's log is printed as the
+ * runner shows it (`RUNNER_DEBUG=1` adds the debug lines): masked values as `***`, no raw
+ * workflow commands.
  */
 import { FakeGithub } from '../__tests__/helpers/fake-github.js';
 import { startSimulator } from '../simulator/index.js';
+import { bundleHasEvaluation, evaluationDemo } from './demo-eval.js';
 import { runAction, type RunResult } from './run-action.js';
 
 const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
@@ -177,15 +180,24 @@ try {
   });
   show(pruned);
 
+  // The evaluation gate (scripts/demo-eval.ts), when the bundle has it.
+  const gate = bundleHasEvaluation();
+  if (!gate)
+    console.log('\n(This bundle has no evaluation gate: its part of the demo is skipped.)');
+  const evaluated = !gate || (await evaluationDemo(sim, common, { banner, show, quote, bold }));
+
   // The failed build is meant to fail (exit code 1); the others must succeed, and prune must
   // delete the previews of the closed (#12) and the vanished (#13) pull requests.
   const codes = [created.code, updated.code, deleted.code, pruned.code];
   const prunedBoth = pruned.outputs['deleted'] === '["demo-agent-pr-12","demo-agent-pr-13"]';
-  exitCode = codes.every((c) => c === 0) && failed.code === 1 && prunedBoth ? 0 : 1;
+  exitCode = codes.every((c) => c === 0) && failed.code === 1 && prunedBoth && evaluated ? 0 : 1;
   banner(
     exitCode === 0
       ? 'Demo finished: create, update, delete and prune succeeded (prune deleted the previews of ' +
-          'PRs #12 and #13); the broken build failed as it should'
+          'PRs #12 and #13); the broken build failed as it should' +
+          (gate
+            ? '; the evaluation gate passed the good pull request and caught the regression'
+            : '')
       : 'Demo failed',
   );
   console.log(`Requests the simulator received: ${sim.requests.length}`);

@@ -33,6 +33,11 @@ export interface RunOptions {
   inputs: Record<string, string>;
   /** Extra or overriding environment variables. */
   env?: Record<string, string | undefined>;
+  /**
+   * The action's saved state (`STATE_<name>`), as the runner passes it to the post step: give
+   * the `state` of the main step's result to run its post step.
+   */
+  state?: Record<string, string>;
   event?: { name: string; payload?: unknown };
   /** GITHUB_REF, default refs/heads/main. */
   ref?: string;
@@ -53,6 +58,8 @@ export interface RunResult {
   stdout: string;
   stderr: string;
   outputs: Record<string, string>;
+  /** What the step saved for its post step (`core.saveState`, the GITHUB_STATE file). */
+  state: Record<string, string>;
   summary: string;
   /** Milliseconds from spawn to exit. */
   elapsedMs: number;
@@ -98,9 +105,11 @@ export async function runAction(options: RunOptions): Promise<RunResult> {
   const dir = mkdtempSync(join(tmpdir(), 'e2e-'));
   const outputFile = join(dir, 'output');
   const summaryFile = join(dir, 'summary');
+  const stateFile = join(dir, 'state');
   const eventFile = join(dir, 'event.json');
   writeFileSync(outputFile, '');
   writeFileSync(summaryFile, '');
+  writeFileSync(stateFile, '');
   writeFileSync(eventFile, JSON.stringify(options.event?.payload ?? {}));
   const workspace = options.workspace ?? mkdtempSync(join(tmpdir(), 'ws-'));
 
@@ -111,6 +120,7 @@ export async function runAction(options: RunOptions): Promise<RunResult> {
     GITHUB_ACTIONS: 'true',
     GITHUB_OUTPUT: outputFile,
     GITHUB_STEP_SUMMARY: summaryFile,
+    GITHUB_STATE: stateFile,
     GITHUB_EVENT_PATH: eventFile,
     GITHUB_EVENT_NAME: options.event?.name ?? 'push',
     GITHUB_REF: options.ref ?? 'refs/heads/main',
@@ -124,6 +134,7 @@ export async function runAction(options: RunOptions): Promise<RunResult> {
     RUNNER_TEMP: dir,
   };
   for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
+  for (const [name, value] of Object.entries(options.state ?? {})) env[`STATE_${name}`] = value;
   for (const [k, v] of Object.entries(options.env ?? {})) {
     if (v === undefined) delete env[k];
     else env[k] = v;
@@ -170,6 +181,7 @@ export async function runAction(options: RunOptions): Promise<RunResult> {
     stdout,
     stderr,
     outputs: parseOutputs(readFileSync(outputFile, 'utf8')),
+    state: parseOutputs(readFileSync(stateFile, 'utf8')),
     summary: readFileSync(summaryFile, 'utf8'),
     elapsedMs: ended - started,
     afterSignalMs: signalledAt === undefined ? undefined : ended - signalledAt,

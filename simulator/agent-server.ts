@@ -1,8 +1,10 @@
 /**
- * The agent server of each deployment (LangGraph API subset): `/ok`, assistants, threads and
- * streamed runs in the LangGraph server-sent-events wire format.
+ * The agent server of each deployment (LangGraph API subset): `/ok`, assistants, threads,
+ * streamed runs in the LangGraph server-sent-events wire format, and stateless `POST /runs/wait`
+ * (agent-runs.ts).
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { waitRun, type AgentTrace } from './agent-runs.js';
 import type { AgentBehaviour, RevisionAgent, SimResponse } from './types.js';
 
 export interface AgentRequest {
@@ -18,6 +20,8 @@ export interface AgentRequest {
   createdAt: number;
   /** Behaviour of the live revision, over the deployment's. */
   revision?: RevisionAgent;
+  /** Records a stateless run's trace in the simulated LangSmith (`langsmith_tracer`). */
+  trace?: (trace: AgentTrace) => void;
 }
 
 interface Thread {
@@ -194,6 +198,13 @@ export class AgentServers {
         return { status: 204 };
       case 'POST /threads/:id/runs/stream':
         return this.stream(req, b, parts[1]!);
+      case 'POST /runs/wait':
+        return waitRun(
+          req.json,
+          b,
+          (id) => this.assistants(req, b).find((a) => a.assistant_id === id || a.graph_id === id),
+          req.trace,
+        );
       default:
         return detail(404, 'Not Found');
     }

@@ -48,6 +48,16 @@ Limits and faults
                            e.g. --fault status=503,method=GET,times=3
                                 --fault commit-then-reset,method=POST,path=/v2/deployments
 
+LangSmith API (/api/v1: datasets, examples, sessions, runs, feedback)
+  --evaluator-delay ms     a dataset's evaluators score a run this long after it ended
+                           (default 0)
+  --langsmith-seed FILE    datasets and experiments to start with, a JSON file:
+                           {"datasets": [{"name", "examples": [{"inputs", "outputs",
+                           "splits"}], "evaluators": [{"key", "score": "match" | "no-error"
+                           | number, "delayMs", "never"}]}], "experiments": [{"name",
+                           "dataset", "metadata", "startTime", "scores": {"<key>": number |
+                           [number per example]}}]} (see simulator/README.md)
+
 Agent servers (of every deployment)
   --graphs a,b             graph IDs, one assistant each (default agent)
   --agent-run KIND         how a streamed run ends: success, error or interrupt (default success)
@@ -60,6 +70,8 @@ simulator/README.md.`;
 /** What the CLI starts: the simulator's options plus the faults to inject once it listens. */
 export interface CliOptions extends SimulatorOptions {
   faults?: Fault[];
+  /** `--langsmith-seed`: a JSON file of datasets and experiments to seed once listening. */
+  langsmithSeed?: string;
 }
 
 function number(flag: string, text: string, min: number, options: { above?: boolean } = {}) {
@@ -140,6 +152,8 @@ export const FLAGS = {
   graphs: { type: 'string' },
   'agent-run': { type: 'string' },
   unhealthy: { type: 'string' },
+  'evaluator-delay': { type: 'string' },
+  'langsmith-seed': { type: 'string' },
   help: { type: 'boolean', default: false },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -176,6 +190,12 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' {
     options.rateLimit = { requests: Number(match[1]), windowMs: Number(match[2]) };
   }
   if (values.fault) options.faults = values.fault.map(parseFault);
+  if (values['evaluator-delay']) {
+    options.langsmith = {
+      evaluatorDelayMs: number('evaluator-delay', values['evaluator-delay'], 0),
+    };
+  }
+  if (values['langsmith-seed']) options.langsmithSeed = values['langsmith-seed'];
   const agent: Partial<AgentBehaviour> = {};
   if (values.graphs) {
     const graphs = values.graphs.split(',').map((g) => g.trim());

@@ -4,8 +4,9 @@
  * Prints `Simulator listening at <url> (API key: <key>)`; with SIM_READY_FILE set, also writes
  * `{url, apiKey}` there once listening. Stops on SIGINT/SIGTERM.
  */
-import { renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { parseCliArgs, USAGE, type CliOptions } from './cli-args.js';
+import { seedFromJson } from './langsmith-controls.js';
 import { startSimulator } from './index.js';
 
 async function main(): Promise<void> {
@@ -20,9 +21,18 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const { faults = [], ...simOptions } = options;
+  const { faults = [], langsmithSeed, ...simOptions } = options;
   const sim = await startSimulator(simOptions);
   for (const fault of faults) sim.inject(fault);
+  if (langsmithSeed) {
+    try {
+      seedFromJson(sim.langsmith, readFileSync(langsmithSeed, 'utf8'));
+    } catch (error) {
+      console.error(`--langsmith-seed ${langsmithSeed}: ${(error as Error).message}`);
+      await sim.close();
+      process.exit(2);
+    }
+  }
   console.log(`Simulator listening at ${sim.url} (API key: ${sim.apiKey})`);
   const readyFile = process.env.SIM_READY_FILE;
   if (readyFile) {

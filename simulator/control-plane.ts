@@ -36,6 +36,8 @@ export interface ControlPlaneConfig {
     issue(deploymentId: string, now: number): { upload_url: string; object_path: string };
     uploadedFor(objectPath: string, deploymentId: string): boolean;
   };
+  /** The registry of `internal_docker` images (`registry.ts`). */
+  registry: { issue(tenantId: string, now: number): { token: string; registry_url: string } };
 }
 
 export interface CpRequest {
@@ -86,6 +88,9 @@ export class ControlPlane {
     }
     if (sub === 'upload-url' && revId === undefined) {
       return m === 'POST' ? this.uploadUrl(id, req.now) : methodNotAllowed();
+    }
+    if (sub === 'push-token' && revId === undefined) {
+      return m === 'POST' ? this.pushToken(id, req.now) : methodNotAllowed();
     }
     if (sub !== 'revisions') return notFound();
     if (revId !== undefined && tail === 'redeploy') {
@@ -198,8 +203,10 @@ export class ControlPlane {
     }
     const id = randomUUID();
     const sourceConfig = { ...input.sourceConfig };
+    const cloudBuilt = input.source !== 'external_docker';
+    const image = input.source === 'internal_docker';
+    if (cloudBuilt) sourceConfig.deployment_type ??= 'dev';
     if (input.source === 'github' || input.source === 'internal_source') {
-      sourceConfig.deployment_type ??= 'dev';
       sourceConfig.build_on_push ??= false;
     }
     const dep: DeploymentRecord = {
@@ -214,13 +221,14 @@ export class ControlPlane {
       status: 'READY',
       revisions: [],
       // LangSmith Cloud fills the top-level `url` of what it builds; `custom_url` stays null.
-      ...(input.source === 'github' || input.source === 'internal_source'
-        ? { url: this.config.agentUrl(id) }
-        : {}),
+      ...(cloudBuilt ? { url: this.config.agentUrl(id) } : {}),
     };
     this.store.add(dep);
-    // A remote build starts with the PATCH that names the uploaded archive.
-    if (input.source !== 'internal_source') this.addRevision(dep, input.revisionConfig, req.now);
+    // A remote build starts with the PATCH that names the uploaded archive; an image
+    // deployment with the revision that names the pushed image.
+    if (input.source !== 'internal_source' && !(image && !input.revisionConfig.image_uri)) {
+      this.addRevision(dep, input.revisionConfig, req.now);
+    }
     return { status: 201, body: this.store.toWire(dep, req.now) };
   }
 
@@ -236,6 +244,25 @@ export class ControlPlane {
       };
     }
     return { status: 200, body: this.config.storage.issue(id, now) };
+  }
+
+  /**
+   * `POST /v2/deployments/{id}/push-token`: a short-lived token for the deployment's images in
+   * the registry (user `oauth2accesstoken`), and the registry path they go under. Only for
+   * `internal_docker` deployments, with the platform's words (as the CLI matches them).
+   */
+  private pushToken(id: string, now: number): SimResponse {
+    const dep = this.store.get(id, now);
+    if (!dep) return deploymentNotFound(id);
+    if (dep.source !== 'internal_docker') {
+      return {
+        status: 400,
+        body: {
+          detail: "Push tokens are only available for 'internal_docker' source deployments.",
+        },
+      };
+    }
+    return { status: 200, body: this.config.registry.issue(dep.tenantId, now) };
   }
 
   private get(id: string, now: number): SimResponse {

@@ -30,15 +30,7 @@ export async function send(res: ServerResponse, response: SimResponse): Promise<
     res.writeHead(response.status, headers);
     res.flushHeaders();
     for (const [index, event] of response.sse.entries()) {
-      if (index === 1 && response.sseDelayMs) {
-        // Ends early when the client goes away (cancelled run, closed simulator).
-        const gone = new AbortController();
-        const onClose = () => gone.abort();
-        res.once('close', onClose);
-        await sleep(response.sseDelayMs, undefined, { signal: gone.signal }).catch(() => {});
-        res.off('close', onClose);
-        if (res.destroyed) return;
-      }
+      if (index === 1 && response.sseDelayMs && !(await pause(res, response.sseDelayMs))) return;
       // Split each event across two writes so clients must reassemble lines.
       const cut = Math.floor(event.length / 2);
       res.write(event.slice(0, cut));
@@ -50,6 +42,22 @@ export async function send(res: ServerResponse, response: SimResponse): Promise<
     res.end();
     return;
   }
+  if (response.delayMs && !(await pause(res, response.delayMs))) return;
+  writeJson(res, response, headers);
+  response.onSent?.();
+}
+
+/** Waits `ms`; false when the client went away meanwhile (cancelled run, closed simulator). */
+async function pause(res: ServerResponse, ms: number): Promise<boolean> {
+  const gone = new AbortController();
+  const onClose = () => gone.abort();
+  res.once('close', onClose);
+  await sleep(ms, undefined, { signal: gone.signal }).catch(() => {});
+  res.off('close', onClose);
+  return !res.destroyed;
+}
+
+function writeJson(res: ServerResponse, response: SimResponse, headers: Record<string, string>) {
   if (response.status === 204 || (response.body === undefined && response.raw === undefined)) {
     res.writeHead(response.status, headers);
     res.end();

@@ -10,9 +10,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AgentServers, type FeedbackRecord } from './agent-server.js';
+import { traceAgentRun } from './agent-runs.js';
 import { ControlPlane, INVALID_JSON } from './control-plane.js';
 import { FaultQueue, RateLimiter } from './faults.js';
 import { GithubPulls } from './github.js';
+import { Registry } from './registry.js';
+import { LangSmithApi, LANGSMITH_PREFIX, parseMultipart } from './langsmith.js';
+import { langSmithControls, type LangSmithControls } from './langsmith-controls.js';
 import { BodyTooLarge, readBody, send } from './http.js';
 import { emptyRevisionConfig, emptySourceConfig, Store, type DeploymentRecord } from './state.js';
 import { Storage } from './storage.js';
@@ -32,6 +36,15 @@ import type {
 } from './types.js';
 
 export type { FeedbackRecord } from './agent-server.js';
+export type { SimEvaluator, SimScorer } from './evaluator.js';
+export type { LangSmithOptions, LangSmithSettings } from './langsmith.js';
+export type {
+  LangSmithControls,
+  SeedDataset,
+  SeedExample,
+  SeedExperiment,
+  SeedScores,
+} from './langsmith-controls.js';
 export type {
   AgentBehaviour,
   Deployment,
@@ -45,6 +58,7 @@ export type {
   TimelineStep,
 } from './types.js';
 export { DEFAULT_TIMELINE, parseTimeline, scaleTimeline } from './timeline.js';
+export { MEDIA, Registry, type Platform, type PushedImage } from './registry.js';
 export {
   GithubPulls,
   type SimChangedFile,
@@ -105,13 +119,23 @@ export interface Simulator {
   refuseDeletion(deploymentId: string, detail?: string): void;
   /** Every POST to a pre-signed feedback URL handed out in a run's `feedback` event. */
   feedback(): FeedbackRecord[];
-  /** Streamed runs: how many started, are in flight now, and the most at once. */
+  /** Agent runs (streamed, and `POST /runs/wait`): how many started, in flight now, most at once. */
   agentRuns(): { started: number; inFlight: number; maxInFlight: number };
   /**
    * The object storage of `source: upload` (its own loopback server): uploaded objects, its
    * request log, `expireAll()`. Its faults come from `inject` with path `/storage/<object>`.
    */
   readonly storage: Storage;
+  /**
+   * The image registry of `internal_docker` deployments (its own loopback server): the push
+   * tokens of `POST /v2/deployments/{id}/push-token` log in to it; `pushImage` puts images in.
+   */
+  readonly registry: Registry;
+  /**
+   * The LangSmith API at `${url}/api/v1` (datasets, examples, sessions, runs, feedback): seed
+   * datasets and baselines, bind evaluators, refuse the key, read what was stored.
+   */
+  readonly langsmith: LangSmithControls;
   /** Drops state, request log, faults and queued timelines. */
   reset(): void;
   close(): Promise<void>;
@@ -121,6 +145,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const sim = new SimulatorServer(options);
   await sim.listen(options.host ?? '127.0.0.1', options.port ?? 0);
   await sim.storage.listen(options.host ?? '127.0.0.1');
+  await sim.registry.listen(options.host ?? '127.0.0.1');
   return sim;
 }
 
@@ -146,6 +171,9 @@ class SimulatorServer implements Simulator {
   private baseUrl = '';
   private runs = { started: 0, inFlight: 0, maxInFlight: 0 };
   readonly storage: Storage;
+  readonly registry = new Registry();
+  private readonly langsmithApi: LangSmithApi;
+  readonly langsmith: LangSmithControls;
 
   constructor(private readonly options: SimulatorOptions) {
     this.apiKeys = options.apiKeys ?? [DEFAULT_API_KEY];
@@ -181,7 +209,14 @@ class SimulatorServer implements Simulator {
       deletionRefused: (id) => this.refusedDeletions.get(id),
       githubIntegrations: () => this.integrations,
       storage: this.storage,
+      registry: this.registry,
     });
+    this.langsmithApi = new LangSmithApi(options.langsmith ?? {}, () => this.tenantId);
+    this.langsmith = langSmithControls(
+      this.langsmithApi,
+      () => this.tenantId,
+      () => this.requests,
+    );
     this.server = createServer((req, res) => void this.onRequest(req, res));
   }
 
@@ -368,6 +403,8 @@ class SimulatorServer implements Simulator {
     this.refusedDeletions.clear();
     this.runs = { started: 0, inFlight: 0, maxInFlight: 0 };
     this.storage.clear();
+    this.registry.clear();
+    this.langsmithApi.reset();
     this.queued = [];
     this.queuedAgents = [];
     this.integrations = [];
@@ -378,7 +415,7 @@ class SimulatorServer implements Simulator {
     for (const timer of this.late) clearTimeout(timer);
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeAllConnections();
-    await Promise.all([closed, this.storage.close()]);
+    await Promise.all([closed, this.storage.close(), this.registry.close()]);
   }
 
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -415,9 +452,12 @@ class SimulatorServer implements Simulator {
     }
     if (raw !== '') entry.body = parseOr(raw, raw);
 
+    const form = path.startsWith(`${LANGSMITH_PREFIX}/`)
+      ? await parseMultipart(header(req, 'content-type'), raw)
+      : undefined;
     const reply = async (response: SimResponse) => {
       entry.status = response.status;
-      if (!response.sse) return send(res, response);
+      if (!response.sse && !response.agentRun) return send(res, response);
       const runs = this.runs;
       runs.started++;
       runs.inFlight++;
@@ -432,7 +472,7 @@ class SimulatorServer implements Simulator {
       entry.status = 'reset';
       req.socket.destroy();
     };
-    const processIt = () => this.process(req, method, path, url.searchParams, raw);
+    const processIt = () => this.process(req, method, path, url.searchParams, raw, form);
 
     const fault = this.faults.take(method, path);
     switch (fault?.kind) {
@@ -491,6 +531,7 @@ class SimulatorServer implements Simulator {
     path: string,
     query: URLSearchParams,
     raw: string,
+    form?: [string, string][] | 'invalid',
   ): SimResponse {
     const now = Date.now();
     if (path === '/github' || path.startsWith('/github/')) {
@@ -521,7 +562,13 @@ class SimulatorServer implements Simulator {
       return { status: 401, body: { detail: 'Invalid API key' } };
     }
     const agent = /^\/agents\/([^/]+)(\/.*)?$/.exec(path);
-    if (!agent && this.options.requireTenant && header(req, 'x-tenant-id') === undefined) {
+    const langsmith = path.startsWith(`${LANGSMITH_PREFIX}/`);
+    if (
+      !agent &&
+      !langsmith &&
+      this.options.requireTenant &&
+      header(req, 'x-tenant-id') === undefined
+    ) {
       return {
         status: 403,
         body: {
@@ -538,6 +585,19 @@ class SimulatorServer implements Simulator {
       };
     }
     const json = raw === '' ? undefined : parseOr(raw, INVALID_JSON);
+    if (langsmith) {
+      if (json === INVALID_JSON && form === undefined) {
+        return { status: 422, body: { detail: 'The request body is not JSON.' } };
+      }
+      const lsPath = path.slice(LANGSMITH_PREFIX.length);
+      return this.langsmithApi.handle({
+        method,
+        path: lsPath,
+        query,
+        json,
+        ...(form ? { form } : {}),
+      });
+    }
     if (!agent) return this.controlPlane.handle({ method, path, query, json, now });
 
     const deploymentId = agent[1]!;
@@ -561,6 +621,7 @@ class SimulatorServer implements Simulator {
       now,
       createdAt: dep.createdAt,
       ...(active.agent ? { revision: active.agent } : {}),
+      trace: (t) => traceAgentRun(this.langsmithApi.store, t),
     });
   }
 }

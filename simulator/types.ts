@@ -3,6 +3,8 @@
  * shapes of the control-plane resources it serves (written from the published API description).
  */
 
+import type { LangSmithOptions } from './langsmith.js';
+
 export interface TimelineStep {
   status: string;
   /** How long the status lasts. Ignored for the last step (it never ends). */
@@ -52,6 +54,8 @@ export interface SimulatorOptions {
   commitSha?: string;
   /** Agent-server behaviour of every deployment until `agent(id)` changes it. */
   agent?: Partial<AgentBehaviour>;
+  /** The simulated LangSmith API at `/api/v1` (clock, evaluator and ingest delays). */
+  langsmith?: LangSmithOptions;
   /** Lifetime of the signed upload URLs of `source: upload` (default 15 minutes). */
   uploadUrlTtlMs?: number;
   /** Default `127.0.0.1`. */
@@ -106,15 +110,29 @@ export interface AgentBehaviour {
   run: 'success' | 'error' | 'interrupt';
   /** Message of the `error` event. */
   errorMessage: string;
-  /** How long each streamed run takes (between its `metadata` and its result). Default 0. */
+  /**
+   * How long each run takes: a streamed run between its `metadata` and its result, a
+   * `POST /runs/wait` before it answers. Default 0.
+   */
   runDelayMs?: number;
+  /** `POST /runs/wait` does not trace into `langsmith_tracer`'s project (an older server). */
+  ignoreTracer?: boolean;
+  /**
+   * The share (0–1) of stateless runs whose `output` is wrong (`echo: <input> (wrong)`), chosen
+   * by a hash of the input, so the same examples are wrong on every run: a regression.
+   */
+  wrongAnswerRate?: number;
+  /** The state a stateless run answers for its input (default: the input with `output`). */
+  answer?: (input: Record<string, unknown>) => Record<string, unknown>;
 }
 
 /**
  * How the agent server behaves while one revision is the live one; unset fields follow the
  * deployment's `AgentBehaviour`. A redeployed revision inherits the one it replays (same code).
  */
-export type RevisionAgent = Partial<Pick<AgentBehaviour, 'healthy' | 'run' | 'errorMessage'>>;
+export type RevisionAgent = Partial<
+  Pick<AgentBehaviour, 'healthy' | 'run' | 'errorMessage' | 'wrongAnswerRate' | 'answer'>
+>;
 
 export interface SeedDeployment {
   name: string;
@@ -206,4 +224,10 @@ export interface SimResponse {
   sse?: string[];
   /** Pause after the first event (a run's `metadata`), as a graph that takes time would. */
   sseDelayMs?: number;
+  /** Pause before a JSON answer (a `POST /runs/wait` whose graph takes time). */
+  delayMs?: number;
+  /** Called once the answer was written in full (not when the client went away first). */
+  onSent?: () => void;
+  /** An agent run: counted by `sim.agentRuns()` (streams always are). */
+  agentRun?: boolean;
 }

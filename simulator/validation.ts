@@ -15,7 +15,7 @@ export interface Issue {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const NAME_RULE = /^[a-z0-9-]+$/;
-const SOURCES = ['github', 'external_docker', 'internal_source'];
+const SOURCES = ['github', 'external_docker', 'internal_source', 'internal_docker'];
 /**
  * Deployment types by pricing: usage-based (since 1 October 2026; langgraph-cli 0.4.36), and the
  * previous one (the Terraform provider's list, internal/provider/deployment_resource.go).
@@ -51,6 +51,13 @@ const NOT_FOR_UPLOAD_CONFIG = [
   ...DOCKER_ONLY_CONFIG,
 ] as const;
 const NOT_FOR_UPLOAD_REVISION = ['repo_ref', 'image_uri'] as const;
+/** `internal_docker` (an image pushed to the platform's registry): only the image and the type. */
+const NOT_FOR_IMAGE_CONFIG = [
+  ...NOT_FOR_UPLOAD_CONFIG,
+  'install_command',
+  'build_command',
+] as const;
+const NOT_FOR_IMAGE_REVISION = [...GITHUB_ONLY_REVISION, 'source_tarball_path'] as const;
 /** Cannot be changed by PATCH (per the spec's field descriptions). */
 const IMMUTABLE_CONFIG = ['integration_id', 'repo_url', 'deployment_type', 'listener_id'] as const;
 
@@ -255,6 +262,9 @@ export function validateCreate(body: unknown): { input: CreateInput } | { error:
     }
     r.notApplicable(sc, GITHUB_ONLY_CONFIG, scLoc, source);
     r.notApplicable(src, [...GITHUB_ONLY_REVISION, 'source_tarball_path'], srcLoc, source);
+  } else if (source === 'internal_docker' && sc && src) {
+    r.notApplicable(sc, NOT_FOR_IMAGE_CONFIG, scLoc, source);
+    r.notApplicable(src, NOT_FOR_IMAGE_REVISION, srcLoc, source);
   } else if (source === 'internal_source' && sc && src) {
     r.notApplicable(sc, NOT_FOR_UPLOAD_CONFIG, scLoc, source);
     r.notApplicable(src, [...NOT_FOR_UPLOAD_REVISION, 'source_tarball_path'], srcLoc, source);
@@ -338,14 +348,19 @@ export function validatePatch(
   const sourceChange =
     !asRevision && dep.source === 'internal_docker' && root.revision_source === 'internal_source';
   const upload = dep.source === 'internal_source' || sourceChange;
+  const image = dep.source === 'internal_docker' && !sourceChange;
   const foreignConfig: readonly (keyof SourceConfig)[] = upload
     ? NOT_FOR_UPLOAD_CONFIG
-    : github
-      ? DOCKER_ONLY_CONFIG
-      : GITHUB_ONLY_CONFIG;
+    : image
+      ? NOT_FOR_IMAGE_CONFIG
+      : github
+        ? DOCKER_ONLY_CONFIG
+        : GITHUB_ONLY_CONFIG;
   const foreignRevision: readonly (keyof SourceRevisionConfig)[] = upload
     ? NOT_FOR_UPLOAD_REVISION
-    : [...(github ? DOCKER_ONLY_REVISION : GITHUB_ONLY_REVISION), 'source_tarball_path'];
+    : image
+      ? NOT_FOR_IMAGE_REVISION
+      : [...(github ? DOCKER_ONLY_REVISION : GITHUB_ONLY_REVISION), 'source_tarball_path'];
   if (upload) {
     if (!asRevision && root.revision_source !== 'internal_source') {
       return {

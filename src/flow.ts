@@ -5,6 +5,7 @@
 import { runDelete } from './commands/delete.js';
 import { runDeploy } from './commands/deploy.js';
 import { runPrune } from './commands/prune.js';
+import { runRegistryLogin } from './commands/registry-login.js';
 import { runRollback } from './commands/rollback.js';
 import type { Config } from './inputs/config.js';
 import { INPUT_NAMES } from './inputs/spec.js';
@@ -89,6 +90,7 @@ function runCommand(ctx: RunContext<Config>): Promise<number> {
   if (config.command === 'deploy') return runDeploy({ ...ctx, config });
   if (config.command === 'delete') return runDelete({ ...ctx, config });
   if (config.command === 'rollback') return runRollback({ ...ctx, config });
+  if (config.command === 'registry-login') return runRegistryLogin({ ...ctx, config });
   return runPrune({ ...ctx, config });
 }
 

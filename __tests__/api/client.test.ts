@@ -221,6 +221,29 @@ describe('secrets in responses', () => {
     t.done();
   });
 
+  it('masks an issued push token or upload URL at once, and retries asking for one like a read', async () => {
+    const token = 'push-token-value-0123456789';
+    const t = await setup((req, res, n) => {
+      if (n === 1) return sendJson(res, 503, { detail: 'busy' });
+      if (req.url?.endsWith('/push-token')) {
+        return sendJson(res, 200, { token, registry_url: 'reg.io/x/tenant' });
+      }
+      sendJson(res, 200, { upload_url: 'https://storage/x?sig=1', object_path: 'o/x.tgz' });
+    });
+    expect(await t.client.requestPushToken('d-1')).toEqual({
+      token,
+      registry_url: 'reg.io/x/tenant',
+    });
+    await t.client.requestUploadUrl('d-1');
+    expect(t.masked).toEqual([API_KEY, token, 'https://storage/x?sig=1']);
+    expect(t.server.requests.map((r) => [r.method, pathOf(r.url)])).toEqual([
+      ['POST', '/api-host/v2/deployments/d-1/push-token'],
+      ['POST', '/api-host/v2/deployments/d-1/push-token'],
+      ['POST', '/api-host/v2/deployments/d-1/upload-url'],
+    ]);
+    t.done();
+  });
+
   it('masks the credentials of URLs in a deployment as soon as it arrives', async () => {
     const t = await setup((_req, res) =>
       sendJson(

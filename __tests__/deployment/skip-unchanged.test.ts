@@ -356,6 +356,53 @@ describe('skipDecision with settings (the keyed record)', () => {
   });
 });
 
+describe('skipDecision for internal_docker (an image pinned by digest)', () => {
+  const API_KEY = 'lsv2_sk_test_key';
+  const IMAGE = `reg.io/tenant/my-agent@sha256:${'1'.repeat(64)}`;
+  const OTHER = `reg.io/tenant/my-agent@sha256:${'2'.repeat(64)}`;
+  const SECRETS = [{ name: 'OPENAI_API_KEY', value: 'sk-one' }];
+  const image = (overrides: Partial<SkipConfig> = {}) =>
+    config({ source: 'internal_docker', imageUri: IMAGE, apiKey: API_KEY, ...overrides });
+  const live = (uri = IMAGE) => revision({ source: 'internal_docker' }, { image_uri: uri });
+
+  it('skips when the live revision runs that digest (no secrets sent: the environment is kept)', () => {
+    expect(skipDecision(image(), deployment(), live())).toMatchObject({
+      skip: true,
+      revisionId: LIVE,
+      commitSha: '',
+    });
+    const other = skipDecision(image(), deployment(), live(OTHER));
+    expect(other.skip ? '' : other.reason).toMatch(/another image/);
+  });
+
+  it('with secrets, skips only when the record binds them to that image', () => {
+    const bound = (uri: string) => ({
+      ...deployment(),
+      secrets: (
+        withRecord(API_KEY, deployment().name, { secrets: SECRETS }, { image: uri }) ?? []
+      ).map((e) => ({ ...e })),
+    });
+    const same = skipDecision(image({ secrets: SECRETS }), bound(IMAGE), live());
+    expect(same).toMatchObject({ skip: true });
+    expect(same.skip && same.because?.join(' ')).toMatch(/the same `secrets`/);
+    // A record written for another image (the live one was changed by hand since).
+    const moved = skipDecision(image({ secrets: SECRETS }), bound(OTHER), live());
+    expect(moved.skip ? '' : moved.reason).toMatch(/differ/);
+    const changed = skipDecision(
+      image({ secrets: [{ name: 'OPENAI_API_KEY', value: 'sk-two' }] }),
+      bound(IMAGE),
+      live(),
+    );
+    expect(changed.skip ? '' : changed.reason).toMatch(/differ/);
+  });
+
+  it('says which image runs when it skips', () => {
+    const decision = skipDecision(image(), deployment(), live());
+    if (!decision.skip) throw new Error(decision.reason);
+    expect(skippedMessage('my-agent', decision, image())).toContain(`already runs image ${IMAGE}`);
+  });
+});
+
 describe('skipDecision across commits (agent files unchanged)', () => {
   const JSON_CONFIG = {
     dependencies: ['.', '../shared'],

@@ -3,6 +3,7 @@
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
+import { bundleHasEvaluation } from '../../scripts/demo-eval.js';
 
 function runDemo(): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
@@ -31,7 +32,7 @@ describe('npm run demo', () => {
     demo = runDemo();
   });
 
-  it('explains the terms, runs create, update, a failed build with its PR comment, delete, prune', async () => {
+  it('explains the terms, runs create, update, a failed build with its PR comment, delete, prune, and the evaluation gate', async () => {
     const { code, out } = await demo;
     expect([code, out.slice(-400)]).toEqual([0, expect.any(String)]);
     expect(out).toMatch(/Control plane: .*revision: one build of your code/);
@@ -55,6 +56,25 @@ describe('npm run demo', () => {
     expect(prune).toMatch(/pull_request run of #12.*demo-agent-pr-12/);
     expect(prune).toContain('deleted = ["demo-agent-pr-12","demo-agent-pr-13"]');
     expect(out).toContain('Demo finished');
+
+    // The evaluation gate's part (scripts/demo-eval.ts) runs when the bundle has the gate.
+    if (!bundleHasEvaluation()) {
+      expect(out).toContain('This bundle has no evaluation gate');
+      return;
+    }
+    const at = (step: number) => out.indexOf(`━━ Evaluation ${step}/3`);
+    const production = out.slice(at(1), at(2));
+    expect(production).toContain('Exit code 0');
+    expect(production).toMatch(/experiment-id = [0-9a-f-]{36}/);
+    const good = out.slice(at(2), at(3));
+    expect(good).toContain('eval-passed = true');
+    expect(good).toContain('Exit code 0');
+    const bad = out.slice(at(3));
+    expect(bad).toContain('eval-passed = false');
+    expect(bad).toMatch(/^Error: The evaluation gate failed on dataset "demo-qa"/m);
+    expect(bad).toContain('Exit code 1');
+    expect(bad).toContain('<!-- langgraph-deploy:demo-eval-pr-22 -->');
+    expect(bad).toMatch(/`correctness` \| 0\.667 \| 1\.000/);
   }, 160_000);
 
   it('prints what the runner would show: no raw workflow commands, no secret', async () => {

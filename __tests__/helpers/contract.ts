@@ -62,4 +62,7 @@ export const CONTRACT_OUTPUTS = [
   'tests-failed',
   'skipped-build',
   'source-digest',
+  // v1.3: `command: registry-login`.
+  'registry',
+  'image',
 ];

@@ -44,6 +44,11 @@ export interface LangGraphServer {
 export interface StartOptions {
   /** How long to wait for the "Server running" line; default 90 s (2 shared cores). */
   readyTimeoutMs?: number;
+  /**
+   * Variables set over the defaults, e.g. tracing pointed at the simulator
+   * (`LANGSMITH_TRACING: 'true'`, `LANGSMITH_ENDPOINT`, `LANGSMITH_API_KEY`).
+   */
+  env?: Record<string, string>;
 }
 
 /** Whether `npm ci --prefix fixtures/agent-app` has been run. */
@@ -77,8 +82,11 @@ function cliPath(): string {
   return join(pkgDir, bin);
 }
 
-/** The server's environment: no tracing, no analytics, no key that could reach LangSmith. */
-function serverEnv(): NodeJS.ProcessEnv {
+/**
+ * The server's environment: no analytics, and unless `extra` says otherwise no tracing and no
+ * key that could reach LangSmith.
+ */
+function serverEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(env)) {
     if (/^(LANGSMITH|LANGCHAIN|LANGGRAPH)_/.test(name) || name.startsWith('INPUT_')) {
@@ -93,6 +101,7 @@ function serverEnv(): NodeJS.ProcessEnv {
     BROWSER: 'none',
     NO_COLOR: '1',
     FORCE_COLOR: '0',
+    ...extra,
   };
 }
 
@@ -150,7 +159,7 @@ export async function startLangGraphServer(options: StartOptions = {}): Promise<
       '--config',
       join(dir, 'langgraph.json'),
     ],
-    { cwd: dir, env: serverEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: dir, env: serverEnv(options.env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const pid = child.pid;
   if (pid === undefined) {

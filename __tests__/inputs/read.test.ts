@@ -391,6 +391,28 @@ describe('source-specific inputs', () => {
     expect(config.repoRef).toBeUndefined();
   });
 
+  it('reads internal_docker: image-uri by tag or by a sha256 digest, required', () => {
+    const image = 'reg.io/langsmith/tenant/my-agent';
+    const digest = `sha256:${'0'.repeat(64)}`;
+    for (const uri of [`${image}:v1`, `${image}@${digest}`]) {
+      expect(ok({ source: 'internal_docker', 'image-uri': uri }).config).toMatchObject({
+        source: 'internal_docker',
+        imageUri: uri,
+      });
+    }
+    for (const uri of ['', `${image}@sha256:abc`, `${image}@sha512:${'0'.repeat(128)}`]) {
+      const problem = problemFor('image-uri', { source: 'internal_docker', 'image-uri': uri });
+      expect(problem.message).toMatch(/sha256:.*64 lowercase hex.*steps\.login\.outputs\.image/);
+    }
+    // The inputs of external_docker's own data plane do not apply.
+    const found = problems({
+      source: 'internal_docker',
+      'image-uri': `${image}:v1`,
+      'listener-id': UUID,
+    });
+    expect(found.map((p) => p.input)).toEqual(['listener-id']);
+  });
+
   it('needs image-uri for external_docker', () => {
     expect(problemFor('image-uri', { source: 'external_docker' }).message).toMatch(/required/);
   });

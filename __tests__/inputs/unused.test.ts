@@ -82,4 +82,15 @@ describe('unusedInputs', () => {
     ]);
     expect(unused({ name: 'a', 'deployment-type': 'prod', 'build-on-push': 'true' })).toEqual([]);
   });
+
+  it('registry-login reads deployment-type (for its create); deploy with internal_docker does not', () => {
+    expect(unused({ command: 'registry-login', name: 'a', 'deployment-type': 'prod' })).toEqual([]);
+    expect(unused({ command: 'registry-login', name: 'a', secrets: 'A=b' })).toEqual([
+      'Input `secrets` is set, but `command: registry-login` does not use it: it is ignored.',
+    ]);
+    const image = { source: 'internal_docker', name: 'a', 'image-uri': 'r.example/a/b:1' };
+    expect(unused({ ...image, 'deployment-type': 'prod' })).toEqual([
+      'Input `deployment-type` is set, but `source: internal_docker` does not use it: it is ignored.',
+    ]);
+  });
 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FLAGS, parseCliArgs, parseFault, USAGE } from '../../simulator/cli-args.js';
@@ -43,6 +43,10 @@ describe('CLI flags', () => {
       '2',
       '--fault',
       'status=503,method=get,times=3',
+      '--evaluator-delay',
+      '2000',
+      '--langsmith-seed',
+      'seed.json',
     ]);
     expect(options).toMatchObject({
       port: 4100,
@@ -57,6 +61,8 @@ describe('CLI flags', () => {
       supersede: false,
       agent: { graphs: ['agent', 'other'], run: 'error', unhealthyCount: 2 },
       faults: [{ kind: 'status', status: 503, method: 'GET', times: 3 }],
+      langsmith: { evaluatorDelayMs: 2000 },
+      langsmithSeed: 'seed.json',
     });
     const timeline = (options as { timeline: { durationMs: number }[] }).timeline;
     expect(timeline.map((s) => s.durationMs)).toEqual(
@@ -85,6 +91,7 @@ describe('CLI flags', () => {
     expect(() => parseCliArgs(['--fault', 'status=abc'])).toThrow(/status code/);
     expect(() => parseCliArgs(['--fault', 'reset,where=x'])).toThrow(/unknown part/);
     expect(() => parseCliArgs(['--bogus'])).toThrow();
+    expect(() => parseCliArgs(['--evaluator-delay', 'soon'])).toThrow(/--evaluator-delay/);
   });
 
   it('parses every fault kind, with method, exact or regular-expression path and times', () => {
@@ -140,7 +147,13 @@ describe('npm run sim (spawned)', () => {
   it('announces its URL, writes SIM_READY_FILE, checks the key and stops on SIGTERM', async () => {
     dir = mkdtempSync(join(tmpdir(), 'sim-cli-'));
     const readyFile = join(dir, 'ready.json');
+    const seed = join(dir, 'seed.json');
+    const example = { inputs: { input: 'hi' }, outputs: { output: 'echo: hi' } };
+    const dataset = { name: 'qa', examples: [example], evaluators: [{ key: 'correctness' }] };
+    const experiment = { name: 'prod', dataset: 'qa', scores: { correctness: 1 } };
+    writeFileSync(seed, JSON.stringify({ datasets: [dataset], experiments: [experiment] }));
     const args = ['--port', '0', '--api-key', 'cli-key', '--fault', 'status=503,method=GET'];
+    args.push('--langsmith-seed', seed);
     child = spawn('npx', ['tsx', 'simulator/cli.ts', ...args], {
       cwd: process.cwd(),
       env: { ...process.env, SIM_READY_FILE: readyFile },
@@ -174,6 +187,13 @@ describe('npm run sim (spawned)', () => {
     expect(withKey.status).toBe(200);
     expect(await withKey.json()).toEqual({ resources: [], offset: 0 });
     expect(stdout).toContain(`Simulator listening at ${ready.url} (API key: cli-key)`);
+    // The --langsmith-seed file: its dataset and its experiment with the scores.
+    const sessions = await fetch(`${ready.url}/api/v1/sessions?include_stats=true`, {
+      headers: { 'x-api-key': ready.apiKey },
+    });
+    expect(await sessions.json()).toMatchObject([
+      { name: 'prod', run_count: 1, feedback_stats: { correctness: { n: 1, avg: 1 } } },
+    ]);
 
     process.kill(-child.pid!, 'SIGTERM');
     let timer: NodeJS.Timeout | undefined;

@@ -24,6 +24,7 @@ import {
   DeploymentsListSchema,
   GithubIntegrationsSchema,
   GithubRepositoriesSchema,
+  PushTokenSchema,
   RevisionLogsSchema,
   UploadTargetSchema,
   RevisionSchema,
@@ -32,6 +33,7 @@ import {
   type DeploymentCreateRequest,
   type DeploymentPatchRequest,
   type DeploymentsList,
+  type PushToken,
   type Revision,
   type RevisionCreateRequest,
   type RevisionLogs,
@@ -49,11 +51,7 @@ export const USER_AGENT = 'langgraph-deploy-action/1 (+GitHub Action)';
 export type ControlPlane = Omit<ControlPlaneClient, OptionalCalls | CommandCalls> &
   Partial<Pick<ControlPlaneClient, OptionalCalls>>;
 type OptionalCalls =
-  | 'interruptRevision'
-  | 'createRevision'
-  | 'requestUploadUrl'
-  | 'listGithubIntegrations'
-  | 'listGithubRepos';
+  'interruptRevision' | 'createRevision' | 'requestUploadUrl' | 'requestPushToken';
 type CommandCalls = 'redeployRevision' | 'deleteDeployments';
 
 interface Call extends ErrorContext, Pick<HttpRequest, 'body' | 'retry'> {
@@ -235,21 +233,12 @@ export class ControlPlaneClient {
 
   /** `GET /v1/integrations/github/install`: the workspace's GitHub integrations. */
   listGithubIntegrations() {
-    const path = '/v1/integrations/github/install';
-    return this.json(GithubIntegrationsSchema, [200], {
-      method: 'GET',
-      path,
-      describe: 'GET GitHub integrations',
-    });
+    return this.read(GithubIntegrationsSchema, '/v1/integrations/github/install');
   }
 
   /** `GET /v1/integrations/github/{id}/repos`: the repositories the integration may build. */
   listGithubRepos(id: string) {
-    return this.json(GithubRepositoriesSchema, [200], {
-      method: 'GET',
-      path: apiPath('/v1/integrations/github', id, 'repos'),
-      describe: `GET repositories of GitHub integration ${id}`,
-    });
+    return this.read(GithubRepositoriesSchema, apiPath('/v1/integrations/github', id, 'repos'));
   }
 
   /**
@@ -312,20 +301,37 @@ export class ControlPlaneClient {
   }
 
   /**
-   * `POST /v2/deployments/{id}/upload-url`: a signed URL for the `upload` archive. Asking again
-   * only issues another URL, so it is retried like a read. The URL is masked at once: its
-   * signature is a credential.
+   * `POST /v2/deployments/{id}/upload-url`: a signed URL for the `upload` archive. The URL is
+   * masked at once: its signature is a credential.
    */
-  async requestUploadUrl(id: string): Promise<UploadTarget> {
-    const target = await this.json(UploadTargetSchema, [200, 201], {
+  requestUploadUrl(id: string): Promise<UploadTarget> {
+    return this.issue(UploadTargetSchema, id, 'upload-url', (target) => target.upload_url);
+  }
+
+  /**
+   * `POST /v2/deployments/{id}/push-token`: a registry token for the deployment's images
+   * (`internal_docker`), masked at once, before anything could print it.
+   */
+  requestPushToken(id: string): Promise<PushToken> {
+    return this.issue(PushTokenSchema, id, 'push-token', (answer) => answer.token);
+  }
+
+  /** A credential the control plane issues: asking again only issues another (retried as a read). */
+  private async issue<S extends z.ZodMiniType>(
+    schema: S,
+    id: string,
+    what: string,
+    secret: (answer: z.infer<S>) => string,
+  ): Promise<z.infer<S>> {
+    const answer = await this.json(schema, [200, 201], {
       method: 'POST',
-      path: apiPath('/v2/deployments', id, 'upload-url'),
+      path: apiPath('/v2/deployments', id, what),
       retry: 'idempotent',
-      describe: `POST upload-url of deployment ${id}`,
+      describe: `POST ${what} of deployment ${id}`,
       notFound: deploymentNotFound(id, this.options.workspaceId),
     });
-    this.mask(target.upload_url);
-    return target;
+    this.mask(secret(answer));
+    return answer;
   }
 
   /**
@@ -360,6 +366,11 @@ export class ControlPlaneClient {
       else if (value !== undefined) url.searchParams.set(key, String(value));
     }
     return request(this.options.http, { ...call, url: url.href, headers: this.headers });
+  }
+
+  /** A plain `GET` of `path`, its answer read by `parseAnswer`. */
+  private read<S extends z.ZodMiniType>(schema: S, path: string): Promise<z.infer<S>> {
+    return this.json(schema, [200], { method: 'GET', path, describe: `GET ${path}` });
   }
 
   /** The answer (sent now unless given) of an `ok` status, read by `parseAnswer`. */

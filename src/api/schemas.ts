@@ -111,6 +111,17 @@ export const UploadTargetSchema = z.looseObject({
 });
 export type UploadTarget = z.infer<typeof UploadTargetSchema>;
 
+/**
+ * `POST /v2/deployments/{id}/push-token` (`internal_docker` only): a short-lived registry
+ * token (user `oauth2accesstoken`) and where the deployment's images go, e.g.
+ * `<host>/<path>` (the CLI's `request_push_token`; a scheme is tolerated and dropped).
+ */
+export const PushTokenSchema = z.looseObject({
+  token: z.string().check(z.minLength(1)),
+  registry_url: z.string().check(z.minLength(1)),
+});
+export type PushToken = z.infer<typeof PushTokenSchema>;
+
 /** 400/404/409 bodies: `{detail: "..."}`. */
 export const DetailSchema = z.looseObject({ detail: z.string() });
 
@@ -141,9 +152,9 @@ export type SourceConfigRequest = Sent<z.infer<typeof SourceConfigSchema>> & {
 
 export type DeploymentCreateRequest = Required<RevisionCreateRequest> & {
   name: string;
-  source: 'github' | 'external_docker' | 'internal_source';
+  source: 'github' | 'external_docker' | 'internal_source' | 'internal_docker';
 };
 
 export type DeploymentPatchRequest = Partial<RevisionCreateRequest> & {
-  revision_source?: 'internal_source';
+  revision_source?: 'internal_source' | 'internal_docker';
 };

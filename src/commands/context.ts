@@ -72,7 +72,8 @@ export async function writeReports(ctx: RunContext): Promise<void> {
     ctx.logger.warning(`Could not write the step summary: ${redact(errorMessage(error))}`);
   }
   const { prComment, github, githubToken: token } = ctx.config;
-  if (prComment && github.pullRequest && token) {
+  // A registry login deploys nothing a reviewer could open: no PR comment.
+  if (prComment && github.pullRequest && token && report.command !== 'registry-login') {
     await bestEffortWithin(
       upsertPrComment(ctx, commentFor(report)),
       ctx.signal.aborted ? 1000 : 15000,

@@ -6,6 +6,7 @@ import type { Deployment } from '../api/schemas.js';
 import { revisionStatus } from '../deployment/revision-status.js';
 import { findTarget } from '../deployment/target.js';
 import { checkSameKind, interruptPrevious, upsert } from '../deployment/upsert.js';
+import { pinImage } from '../deployment/image.js';
 import { upsertFromUpload } from '../deployment/upload/upload.js';
 import { ActionError } from '../lib/errors.js';
 import {
@@ -54,7 +55,7 @@ export async function runDeploy(ctx: DeployContext): Promise<number> {
       ? { kind: 'github', repoUrl: config.repoUrl, repoRef: config.repoRef }
       : config.source === 'upload'
         ? { kind: 'upload' }
-        : { kind: 'external_docker', imageUri: config.imageUri };
+        : { kind: config.source, imageUri: config.imageUri };
 
   // 1. Pre-flight: what can be known without the platform.
   const parsed = preflight(ctx);
@@ -70,6 +71,19 @@ export async function runDeploy(ctx: DeployContext): Promise<number> {
   // 2. Find the deployment, then the checks that depend on what was found.
   const found = await findTarget(ctx);
   if (found) ctx.output('name', found.name);
+  if (config.source === 'internal_docker') {
+    if (!found) {
+      throw new ActionError(
+        `No deployment named '${config.name}' exists. \`source: internal_docker\` deploys an ` +
+          'image pushed to the registry of its deployment: run `command: registry-login` with ' +
+          'this `name` first (it creates the deployment), then push, then deploy.',
+        'Deployment not found',
+      );
+    }
+    // From here on the revision, the skip and the reports use the image pinned by digest.
+    ctx = { ...ctx, config: { ...config, imageUri: await pinImage(ctx, found, config.imageUri!) } };
+    report.source = { kind: 'internal_docker', imageUri: ctx.config.imageUri };
+  }
   // With an empty `secrets` input, a create sends no environment and an update keeps the deployment's.
   if (parsed && config.secrets === undefined) {
     const names = found?.secrets.map((s) => s.name) ?? [];
@@ -271,7 +285,7 @@ function revisionFailure(ctx: DeployContext, name: string, revisionId: string, s
 /** Pre-flight checks. Returns the parsed LangGraph config, undefined, or false on errors. */
 function preflight(ctx: DeployContext): ParsedLangGraphConfig | undefined | false {
   const { config } = ctx;
-  if (config.source === 'external_docker') {
+  if (config.source === 'external_docker' || config.source === 'internal_docker') {
     return annotateFindings(ctx, checkImageUri(config.imageUri ?? '')) ? undefined : false;
   }
   const result = preflightConfig(config);

@@ -24,8 +24,8 @@ export async function withIntegration(
     .slice(-2)
     .join('/');
   const holding = [];
-  for (const integration of (await client.listGithubIntegrations?.()) ?? []) {
-    const repos = await client.listGithubRepos!(integration.id);
+  for (const integration of await client.listGithubIntegrations()) {
+    const repos = await client.listGithubRepos(integration.id);
     if (repos.some((r) => `${r.owner}/${r.name}`.toLowerCase() === repository)) {
       holding.push(integration);
     }

@@ -41,9 +41,9 @@ export type RecordedSettings = Pick<DeployConfig, (typeof UNSKIPPABLE_INPUTS)[nu
 
 /**
  * What the revision is built from: `github` the commit (lowercase hex), `upload` the
- * archive's SHA-256.
+ * archive's SHA-256, `internal_docker` the image pinned by digest.
  */
-export type RecordBinding = { commit: string } | { sourceDigest: string };
+export type RecordBinding = { commit: string } | { sourceDigest: string } | { image: string };
 
 /** The canonical text the HMAC covers (the record entry itself is never part of it). */
 export function canonicalSettings(settings: RecordedSettings, binding: RecordBinding): string {
@@ -126,7 +126,10 @@ export function recordMismatch(
 
 /** What the decision reads from the configuration (a `Config` fits). */
 export type SkipConfig = RecordedSettings &
-  Pick<DeployConfig, 'source' | 'skipUnchanged' | 'repoRef' | 'configPath' | 'github'> & {
+  Pick<
+    DeployConfig,
+    'source' | 'skipUnchanged' | 'repoRef' | 'configPath' | 'github' | 'imageUri'
+  > & {
     /** The key of the settings record is derived from it (never logged). */
     apiKey?: string;
     /** `upload`: the SHA-256 of this run's archive. */
@@ -171,6 +174,7 @@ export function workflowCommit(config: Pick<DeployConfig, 'github'>): string {
 
 /** What a revision is built from, as the record binds it: the archive, or `commit`. */
 function bindingOf(config: SkipConfig, commit: string): RecordBinding {
+  if (config.source === 'internal_docker') return { image: config.imageUri ?? '' };
   return config.source === 'upload'
     ? { sourceDigest: config.sourceDigest ?? '' }
     : { commit: commit.toLowerCase() };
@@ -183,7 +187,7 @@ function bindingOf(config: SkipConfig, commit: string): RecordBinding {
 function skipImpossible(config: SkipConfig, found: Deployment): string | undefined {
   if (!config.skipUnchanged) return '`skip-unchanged` is false';
   if (config.source === 'external_docker') {
-    return 'only `github` and `upload` deployments are compared';
+    return 'only `github`, `upload` and `internal_docker` deployments are compared';
   }
   if (config.source === 'upload' && config.secrets === undefined) {
     return 'with `source: upload` the archive of the live revision is recorded only by runs that send `secrets`';
@@ -220,6 +224,10 @@ export function skipDecision(
     return build('the live revision is not DEPLOYED');
   }
   const live = active.source_revision_config;
+  // `internal_docker`: both pinned by digest (`repo@sha256:…`), so equal text is the same image.
+  if (config.source === 'internal_docker' && (live.image_uri ?? '') !== config.imageUri) {
+    return build('the live revision runs another image (or another digest)');
+  }
   const built = config.source === 'github' ? (live.repo_commit_sha ?? '') : '';
   if (config.source === 'github') {
     if (!HEX_SHA.test(built)) return build('the live revision reports no commit');
@@ -259,7 +267,7 @@ export function skipDecision(
     if (config.source === 'upload') because.push('the same archive (`source-digest`)');
     because.push(`the same ${sent.join(', ')} (keyed record)`);
   }
-  if (config.source === 'upload') {
+  if (config.source !== 'github') {
     return { skip: true, revisionId: active.id, commitSha: '', because };
   }
   const expected = workflowCommit(config).toLowerCase();
@@ -360,9 +368,11 @@ export function skippedMessage(name: string, decision: Skip, config: SkipConfig)
   const what =
     config.source === 'upload'
       ? ''
-      : ` and ${decision.otherCommit ? '' : 'already '}runs commit ` +
-        `${inert(decision.commitSha.slice(0, 12))} of ${inert(config.repoRef ?? '')} with ` +
-        inert(config.configPath);
+      : config.source === 'internal_docker'
+        ? ` and already runs image ${inert(config.imageUri ?? '')}`
+        : ` and ${decision.otherCommit ? '' : 'already '}runs commit ` +
+          `${inert(decision.commitSha.slice(0, 12))} of ${inert(config.repoRef ?? '')} with ` +
+          inert(config.configPath);
   const reasons = (decision.because ?? []).map((b) => inert(b, 1500));
   if (sentSettings(config).length === 0) {
     reasons.push(`this run sends no ${UNSKIPPABLE_INPUTS.map((u) => `\`${u.input}\``).join(', ')}`);

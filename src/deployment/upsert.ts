@@ -60,7 +60,10 @@ export async function upsert(ctx: UpsertContext, found?: Deployment): Promise<Up
   checkSameKind(ctx.config, found);
   const body = revisionRequest(mergeResourceSpec(ctx.config, found, ctx.logger));
   if (body.secrets) body.secrets = withOrigin(ctx.config, body.secrets, found);
-  return requestRevision(ctx, found, body, body, false);
+  // The PATCH of older installs names the image source, as the `langgraph deploy` CLI does.
+  const image = ctx.config.source === 'internal_docker';
+  const patch = image ? { ...body, revision_source: 'internal_docker' as const } : body;
+  return requestRevision(ctx, found, body, patch, false);
 }
 
 /**
@@ -68,7 +71,10 @@ export async function upsert(ctx: UpsertContext, found?: Deployment): Promise<Up
  * change of source is allowed: `source: upload` onto a deployment that `langgraph deploy` made
  * from a local image (`internal_docker`), as the CLI itself does (a notice says so).
  */
-export function checkSameKind(config: DeployConfig, found: Deployment): void {
+export function checkSameKind(
+  config: Pick<DeployConfig, 'source' | 'repoUrl'>,
+  found: Deployment,
+): void {
   if (config.source === 'upload' && found.source === 'internal_docker') return;
   // The platform's name of the source: `upload` is its `internal_source`.
   const wire = config.source === 'upload' ? 'internal_source' : config.source;
@@ -174,7 +180,7 @@ export function revisionRequest(config: DeployConfig): RevisionCreateRequest {
  * exists (a concurrent run) gives that deployment back with `created: false`, to update.
  */
 export async function createDeployment(
-  ctx: UpsertContext,
+  ctx: TargetContext & { config: Pick<DeployConfig, 'name' | 'source' | 'repoUrl'> },
   body: DeploymentCreateRequest,
 ): Promise<{ deployment: Deployment; created: boolean }> {
   const { client, config, logger } = ctx;
@@ -187,7 +193,8 @@ export async function createDeployment(
       // again. A 400/409: perhaps a concurrent run created it first, and this run updates it.
       const lost = error instanceof OutcomeUnknownError;
       const refused = error instanceof ApiError && (error.status === 400 || error.status === 409);
-      const explained = () => explainRefusal(error, body.name, config.deploymentType);
+      const type = body.source_config.deployment_type ?? '';
+      const explained = () => explainRefusal(error, body.name, type);
       if (!lost && !refused) throw explained();
       if (lost) {
         logger.warning(

@@ -8,8 +8,8 @@ import type { ChoiceOf } from './spec.js';
 export type { GithubContext };
 
 // Not `ChoiceOf` like the others: the spec's own types use these two.
-export type Command = 'deploy' | 'delete' | 'rollback' | 'prune';
-export type Source = 'github' | 'external_docker' | 'upload';
+export type Command = 'deploy' | 'delete' | 'rollback' | 'prune' | 'registry-login';
+export type Source = 'github' | 'external_docker' | 'upload' | 'internal_docker';
 export type Region = ChoiceOf<'region'>;
 
 export interface SecretEntry {
@@ -99,6 +99,12 @@ export type RollbackConfig = Target & {
   rollbackTo?: string;
 } & BaseConfig;
 
+/** Finds or creates the `internal_docker` deployment and logs the runner's docker in. */
+export type RegistryLoginConfig = Target & {
+  command: 'registry-login';
+  deploymentType: ChoiceOf<'deployment-type'>;
+} & BaseConfig;
+
 /** `template`: the previews' names (input `name`, with `{pr}`); the token reads the PRs' states. */
 export type PruneConfig = {
   command: 'prune';
@@ -110,7 +116,8 @@ export type PruneConfig = {
 } & BaseConfig;
 
 /** The one typed configuration of a run, for its command. */
-export type Config = DeployConfig | DeleteConfig | RollbackConfig | PruneConfig;
+export type Config =
+  DeployConfig | DeleteConfig | RollbackConfig | PruneConfig | RegistryLoginConfig;
 
 /** One problem with one input, reported before any network call. */
 export interface InputProblem {

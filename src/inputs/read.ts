@@ -20,6 +20,7 @@ import {
 } from './validate.js';
 import { readGithubContext } from './github-event.js';
 import { NO_SECRETS_ON_FORKS, parseSecrets } from './secrets.js';
+import { SHA256_DIGEST } from '../api/registry.js';
 import { booleanDefault, choiceDefault, defaultOf, INPUTS, type InputName } from './spec.js';
 
 /** Inputs that only some sources use (`sources` in the spec): with another source, an error. */
@@ -82,7 +83,10 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: Deps = {}): ReadConfigR
       'name',
       command === 'delete' || command === 'rollback'
         ? `Set \`name\` or \`deployment-id\` to say which deployment to ${command === 'delete' ? 'delete' : 'roll back'}.`
-        : 'Set `name` (the deployment to create or update) or `deployment-id` (an existing ' +
+        : command === 'registry-login'
+          ? 'Set `name` (the deployment whose registry the image goes to; created when there is ' +
+            'none) or `deployment-id` (an existing `internal_docker` deployment).'
+          : 'Set `name` (the deployment to create or update) or `deployment-id` (an existing ' +
             'deployment to update).',
     );
   }
@@ -161,6 +165,11 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: Deps = {}): ReadConfigR
       };
     }
     config = target && { ...base, ...target, ...fields, command };
+  } else if (command === 'registry-login') {
+    const deploymentType =
+      check.oneOf('deployment-type', getInput('deployment-type')) ??
+      choiceDefault('deployment-type');
+    config = target && { ...base, ...target, command, deploymentType };
   } else if (command === 'delete') {
     const raw = getInput('delete-tracing-project');
     const deleteTracingProject = check.boolean('delete-tracing-project', raw);
@@ -312,6 +321,17 @@ function readDeployInputs(
           '`build-on-push: false` to let this workflow alone decide what is deployed.',
       );
     }
+  } else if (source === 'internal_docker') {
+    const digest = /@(.*)$/.exec(given['image-uri'])?.[1];
+    if (!given['image-uri'] || (digest !== undefined && !SHA256_DIGEST.test(digest))) {
+      check.problem(
+        'image-uri',
+        `Input \`image-uri\` is "${given['image-uri']}": \`source: internal_docker\` needs the ` +
+          'image pushed to the registry of `command: registry-login`, by digest (`sha256:` and ' +
+          '64 lowercase hex digits) or by tag, e.g. ' +
+          '`${{ steps.login.outputs.image }}@${{ steps.build.outputs.digest }}`.',
+      );
+    } else config.imageUri = given['image-uri'];
   } else if (source === 'external_docker') {
     if (given['image-uri']) config.imageUri = given['image-uri'];
     else {

@@ -36,6 +36,12 @@ const RULES: Readonly<Record<string, Rule>> = {
   url: urlProblem,
   'ui-url': urlProblem,
   'source-digest': pattern(/^[0-9a-f]{64}$/, 'a SHA-256 digest (64 hexadecimal digits)'),
+  // `registry-login`: a host[:port], and an image repository under it (no tag, no digest).
+  registry: pattern(/^[a-z0-9.-]{1,253}(:[0-9]{1,5})?$/i, 'a registry host'),
+  image: pattern(
+    /^[a-z0-9.-]{1,253}(:[0-9]{1,5})?(\/[a-z0-9]+([._-]+[a-z0-9]+)*){1,20}$/,
+    'an image repository (host/path, lowercase)',
+  ),
   'tests-passed': COUNT_RULE,
   'tests-failed': COUNT_RULE,
   // `deleted`: a JSON array of deployment names as `JSON.stringify` writes it, nothing else.

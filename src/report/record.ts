@@ -18,7 +18,7 @@ export type RunOutcome =
 
 export type RunSource =
   | { kind: 'github'; repoUrl?: string; repoRef?: string }
-  | { kind: 'external_docker'; imageUri?: string }
+  | { kind: 'external_docker' | 'internal_docker'; imageUri?: string }
   | { kind: 'upload'; digest?: string };
 
 /**

@@ -106,7 +106,9 @@ export function headline(report: RunReport): string {
   const headlines: Record<RunOutcome, string> = {
     success: asRollback
       ? `↩️ ${name} was rolled back to revision ${codeSpan(rollback.to)}`
-      : `✅ ${name} is deployed`,
+      : report.command === 'registry-login'
+        ? `🔑 The runner's docker is logged in to the registry of ${name}`
+        : `✅ ${name} is deployed`,
     failure: asRollback
       ? `❌ Rollback of ${name} failed`
       : report.timedOut && report.status !== 'DEPLOYED'
@@ -127,6 +129,7 @@ export function headline(report: RunReport): string {
  * after a revision that is `DEPLOYED` (and serving); "Deployment … failed" for the rest.
  */
 function whatFailed(report: RunReport, name: string): string {
+  if (report.command === 'registry-login') return `Registry login for ${name} failed`;
   if (report.status === 'DEPLOYED') {
     const failed = CHECKS.filter(([check]) => report.checks?.[check] === 'failed').map(
       ([, label]) => label.toLowerCase(),

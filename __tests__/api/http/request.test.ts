@@ -744,6 +744,19 @@ describe('redirects', () => {
     },
   );
 
+  it("comes back as an answer only when the caller follows it itself (`redirect: 'return'`)", async () => {
+    const ctx = ctxWith(
+      async () => new Response(null, { status: 307, headers: { location: '/b' } }),
+    );
+    const res = await request(ctx, {
+      method: 'GET',
+      url: 'https://registry.example/v2/a/blobs/x',
+      redirect: 'return',
+      describe: 'GET a blob',
+    });
+    expect([res.status, res.headers.get('location'), res.attempts]).toEqual([307, '/b', 1]);
+  });
+
   it('the SDK fetch refuses a redirecting stream too', async () => {
     const f = createResilientFetch(
       ctxWith(async () => new Response(null, { status: 307, headers: { location: '/elsewhere' } })),

@@ -69,6 +69,11 @@ export interface HttpRequest {
   retry?: RetryMode;
   /** What is being done, for messages: e.g. `GET deployment 1234`. */
   describe: string;
+  /**
+   * `return`: a 3xx comes back as an answer instead of failing, for the one caller that follows
+   * a redirect itself (an image registry's blob download: `../registry.ts`).
+   */
+  redirect?: 'return';
   /** A caller's own signal (the SDK's): its abort rejects with its reason, like fetch. */
   signal?: AbortSignal | undefined;
   /**
@@ -211,7 +216,7 @@ async function attemptOnce(ctx: HttpContext, req: Sending, ms: number): Promise<
       body: req.body,
     };
     const res = await (ctx.fetchImpl ?? fetch)(req.url, init);
-    await refuseRedirect(res, req);
+    if (req.redirect !== 'return') await refuseRedirect(res, req);
     const stream = req.stream ? cappedBody(res, req) : undefined;
     const text = req.stream ? '' : await readCapped(res, req);
     return { status: res.status, headers: res.headers, text, stream };
