@@ -40,6 +40,7 @@ const ACTION_LABELS = {
   kept: 'kept', // the pull request is open
   kept_unknown: 'kept: the pull request could not be read (%s)', // never delete on doubt
   kept_not_ours: "kept: not provably this repository's (%s)", // see `keepWhatIsNotOurs`
+  kept_no_preview: 'kept: not provably a preview of this pull request (%s)', // its origin record
   would_delete: 'would be deleted (dry run)',
   pending: 'not deleted: the run stopped before', // to be deleted, but the run stopped first
   deleted: 'deleted',
