@@ -238,6 +238,17 @@ describe('docker (the CLI runner)', () => {
     });
   });
 
+  it('gives the CLI (and its credential helpers) no input of the action: the API key stays out of its environment', async () => {
+    process.env['INPUT_API-KEY'] = 'lsv2-key-not-for-docker';
+    try {
+      const { output } = await docker([], { bin: 'env', ms: 5000 });
+      expect(output).toContain('PATH=');
+      expect(output).not.toMatch(/INPUT_|lsv2-key-not-for-docker/);
+    } finally {
+      delete process.env['INPUT_API-KEY'];
+    }
+  });
+
   it('stops a CLI that does not finish in time', async () => {
     const started = Date.now();
     expect(await docker(['10'], { bin: 'sleep', ms: 100 })).toEqual({ code: null, output: '' });

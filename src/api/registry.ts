@@ -190,7 +190,8 @@ export async function docker(
 ): Promise<{ code: number | null; output: string }> {
   const bin = options.bin ?? 'docker';
   const run = promisify(execFile)(bin, args, {
-    env: process.env, // this module's view of it (DOCKER_CONFIG and PATH as the run set them)
+    // The run's environment (DOCKER_CONFIG, PATH) but the action's inputs: the API key among them.
+    env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('INPUT_'))),
     timeout: Math.max(1, Math.round(options.ms)),
     killSignal: 'SIGKILL',
     maxBuffer: 65536,
