@@ -244,6 +244,11 @@ export function skipDecision(
   if (config.source === 'internal_docker' && (live.image_uri ?? '') !== config.imageUri) {
     return build('the live revision runs another image (or another digest)');
   }
+  // `upload` onto an `internal_docker` deployment: a live image was built from no archive,
+  // whatever record an earlier upload left (a deploy of the image without `secrets` keeps it).
+  if (config.source === 'upload' && found.source === 'internal_docker' && live.image_uri) {
+    return build('the live revision runs an image (`internal_docker`), not an uploaded archive');
+  }
   const built = config.source === 'github' ? (live.repo_commit_sha ?? '') : '';
   if (config.source === 'github') {
     if (!HEX_SHA.test(built)) return build('the live revision reports no commit');
