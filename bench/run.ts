@@ -39,6 +39,7 @@ import { bytes, count, median, millis, p95, seconds } from './stats.js';
 import { benchUpload, uploadSection } from './upload.js';
 import { benchMonorepo, monorepoSection } from './monorepo.js';
 import { benchEval, evalSection } from './eval.js';
+import { actionEvaluation } from './eval-action.js';
 
 const PARTS = ['lag', 'cold', 'scale', 'rerun', 'interrupt', 'upload', 'monorepo', 'eval'] as const;
 type Part = (typeof PARTS)[number];
@@ -629,7 +630,11 @@ async function main(): Promise<void> {
     sections.push(monorepoSection(monorepo, goals));
   }
   if (settings.parts.includes('eval')) {
-    const evaluation = await benchEval({ progress });
+    const evaluation = await benchEval({
+      progress,
+      driver: actionEvaluation,
+      driverName: "the action's `evaluate()` (src/verify/eval/, through bench/eval-action.ts)",
+    });
     sections.push(evalSection(evaluation, goals));
   }
   progress('done');

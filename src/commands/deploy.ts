@@ -36,6 +36,7 @@ import { prepareSourceArchive, type SourceArchive } from '../deployment/upload/a
 import type { WaitResult } from '../deployment/wait.js';
 import { rollBackAfterFailedChecks } from './rollback.js';
 import { verifyDeployment } from '../verify/index.js';
+import { evaluateDeployment } from './evaluation.js';
 import { BuildLogStream } from '../deployment/logs.js';
 import {
   checkUnchanged,
@@ -214,9 +215,12 @@ async function finishDeployed(
     ctx.output('tests-passed', String(result.testsResult.passed));
     ctx.output('tests-failed', String(result.testsResult.failed));
   }
-  const failure = result.error;
+  // The evaluation runs once the other checks passed (`eval-dataset`).
+  const evaluated =
+    result.error === undefined ? await evaluateDeployment(ctx, deployment) : undefined;
+  const failure = result.error ?? evaluated?.failure;
   if (failure !== undefined) {
-    if (config.rollbackOnFailure && requested) {
+    if (config.rollbackOnFailure && requested && evaluated?.rollback !== false) {
       return rollBackAfterFailedChecks(ctx, deployment, ghDeployment, requested, failure);
     }
     fail(ctx, failure);

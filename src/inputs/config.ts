@@ -83,6 +83,8 @@ export type DeployConfig = Target & {
   };
   /** Serve the previously live revision again when the checks fail (see commands/rollback.ts). */
   rollbackOnFailure: boolean;
+  /** `eval-dataset` and the other `eval-*` inputs, when an evaluation is asked for. */
+  evaluation?: import('./eval.js').EvalConfig;
 } & BaseConfig;
 
 export type DeleteConfig = Target & {

@@ -22,6 +22,7 @@ import { readGithubContext } from './github-event.js';
 import { NO_SECRETS_ON_FORKS, parseSecrets } from './secrets.js';
 import { SHA256_DIGEST } from '../api/registry.js';
 import { booleanDefault, choiceDefault, defaultOf, INPUTS, type InputName } from './spec.js';
+import { readEvalInputs } from './eval.js';
 
 /** Inputs that only some sources use (`sources` in the spec): with another source, an error. */
 type SourceInput = {
@@ -372,6 +373,8 @@ function readDeployInputs(
     ...(smokeTestAssistant && { smokeTestAssistant }),
     rollbackOnFailure: check.boolean('rollback-on-failure', getInput('rollback-on-failure')),
   };
+  const evaluation = readEvalInputs(getInput, check, base, wait);
+  if (evaluation) fields.evaluation = evaluation;
   if (smokeTestAssistant && smokeTest === '') {
     check.note('`smoke-test-assistant` is set but `smoke-test` is empty: no smoke run.');
   }

@@ -44,6 +44,22 @@ const RULES: Readonly<Record<string, Rule>> = {
   ),
   'tests-passed': COUNT_RULE,
   'tests-failed': COUNT_RULE,
+  'experiment-id': ID_RULE,
+  'experiment-url': urlProblem,
+  'eval-passed': BOOLEAN_RULE,
+  // `eval-scores`: JSON as `JSON.stringify` writes it, of keys and numbers only (no space, `$`,
+  // quote but `"`, backslash or bracket a shell reads).
+  'eval-scores': (value) => {
+    let same = false;
+    try {
+      same = JSON.stringify(JSON.parse(value)) === value;
+    } catch {
+      // not JSON
+    }
+    return same && /^\{[A-Za-z0-9_.:/"{},+-]*\}$/.test(value)
+      ? undefined
+      : 'it is not a JSON object of feedback keys to scores';
+  },
   // `deleted`: a JSON array of deployment names as `JSON.stringify` writes it, nothing else.
   deleted: pattern(
     /^\[("[a-z0-9-]{1,200}"(,"[a-z0-9-]{1,200}")*)?\]$/,

@@ -6,6 +6,7 @@ import type { StatusChange } from '../deployment/wait.js';
 import type { Command } from '../inputs/config.js';
 import type { Finding } from '../preflight/document.js';
 import type { CaseVerdict } from '../verify/conversation-tests.js';
+import type { EvaluationReport } from '../verify/eval/index.js';
 import type { Checks } from '../verify/index.js';
 
 /**
@@ -57,7 +58,9 @@ export interface RunReport {
   logKind?: 'build' | 'deploy';
   /** Shown instead of a log tail when the install offers no logs (e.g. "see ui-url"). */
   logsUnavailableHint?: string;
-  checks?: Checks;
+  checks?: Checks & { evaluation?: 'passed' | 'failed' };
+  /** The evaluation on `eval-dataset` (keys, names and errors are untrusted: escaped). */
+  evaluation?: EvaluationReport;
   /** Conversation tests, one entry per case. Names, reasons and replies are untrusted. */
   tests?: CaseVerdict[];
   /** The commit the revision was built from, when the platform reports it. */

@@ -16,6 +16,7 @@ import {
 import type { InputProblem } from '../inputs/config.js';
 import type { RunOutcome, RunReport, RunSource } from './record.js';
 import { durationsTable } from './durations.js';
+import { evaluationSection } from './evaluation.js';
 
 /** The step summary limit is 1 MiB; a log tail never needs more than this. */
 const SUMMARY_LOG_CHARS = 60_000;
@@ -38,6 +39,7 @@ const CHECKS = [
   ['health', 'Health check'],
   ['smoke', 'Smoke test'],
   ['tests', 'Conversation tests'],
+  ['evaluation', 'Evaluation'],
 ] as const;
 
 /**
@@ -53,6 +55,7 @@ export function renderSummary(report: RunReport): string {
     titled('Durations', durationsTable(report)),
     rollbackSection(report),
     testsSection(report),
+    evaluationSection(report.evaluation),
     // The error as a fenced block (it may span lines and contains server text).
     titled('Error', report.error ? codeFence(report.error) : ''),
     titled('Pre-flight errors', preflightList(report)),
@@ -79,6 +82,7 @@ export function renderComment(report: RunReport, marker: string, runUrl?: string
     timeline ? collapsed('Status timeline', timeline) : '',
     rollbackSection(report),
     testsSection(report, 50),
+    evaluationSection(report.evaluation),
     report.error ? codeFence(truncate(report.error, COMMENT_ERROR_CHARS)) : '',
     preflightList(report),
     logBlock(report, COMMENT_LOG_CHARS),

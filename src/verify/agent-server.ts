@@ -226,7 +226,7 @@ export async function streamRun(
   return run;
 }
 
-function describeRunError(data: unknown): string {
+export function describeRunError(data: unknown): string {
   const { error, message }: { error?: unknown; message?: unknown } = isRecord(data) ? data : {};
   const kind = typeof error === 'string' && error !== '' ? `${error}: ` : '';
   if (typeof message === 'string') return inert(`${kind}${message}`, 500);

@@ -1,0 +1,153 @@
+/**
+ * The evaluation gate's inputs (`eval-*` and `langsmith-api-url`, INTERFACE v1.3 "Evaluation
+ * gate"), checked with every other input before any request: each problem names its input.
+ */
+import { parse, YAMLParseError } from 'yaml';
+import type { BaseConfig, Region } from './config.js';
+import { feedbackHostFor, type Checks } from './validate.js';
+import { defaultOf, type InputName } from './spec.js';
+import { isRecord } from '../lib/text.js';
+import { inert } from '../lib/untrusted.js';
+
+/** The rules of one feedback key (or of `*`, every key). */
+export interface GateRule {
+  /** The mean must be at least this. */
+  min?: number;
+  /** The mean may fall at most this much below the baseline's (a significant drop fails). */
+  maxDrop?: number;
+}
+
+export interface EvalConfig {
+  /** The dataset's name or ID. */
+  dataset: string;
+  /** Empty: the whole dataset. */
+  splits: string[];
+  assistant?: string;
+  maxExamples: number;
+  concurrency: number;
+  /** `auto`, `none`, or an experiment's name or ID. */
+  baseline: string;
+  /** Feedback key (or `*`) → its rules; empty: report only. */
+  gate: Record<string, GateRule>;
+  waitSeconds: number;
+  /** The LangSmith API, without a trailing slash. */
+  apiUrl: string;
+}
+
+const RULES: Record<string, keyof GateRule> = { min: 'min', 'max-drop': 'maxDrop' };
+const GATE_EXAMPLE = 'e.g. `{correctness: {min: 0.8, max-drop: 0.05}, "*": {max-drop: 0.1}}`';
+
+/**
+ * The LangSmith API of a control plane: a LangSmith Cloud region's API host (the feedback
+ * host: `api.smith.langchain.com`, `eu.api.smith…`), else the same origin's `/api/v1` (a
+ * self-hosted install, the simulator).
+ */
+export function langsmithApiUrlFor(controlPlaneUrl: string, region: Region): string {
+  const url = new URL(controlPlaneUrl);
+  const host = feedbackHostFor(controlPlaneUrl, region);
+  return host === url.host ? `${url.origin}/api/v1` : `https://${host}`;
+}
+
+/** `eval-gate`: a YAML mapping of feedback key to rules, or the problem with it. */
+export function parseGate(
+  raw: string,
+): { ok: true; gate: Record<string, GateRule> } | { ok: false; message: string } {
+  const fail = (why: string) => ({ ok: false as const, message: `Input \`eval-gate\` ${why}` });
+  let value: unknown;
+  try {
+    value = raw.trim() === '' ? {} : parse(raw);
+  } catch (error) {
+    const where =
+      error instanceof YAMLParseError && error.linePos ? ` (line ${error.linePos[0].line})` : '';
+    return fail(
+      `is not valid YAML${where}: give a mapping of feedback key to rules, ${GATE_EXAMPLE}.`,
+    );
+  }
+  if (!isRecord(value)) {
+    return fail(`must be a YAML mapping of feedback key to rules, ${GATE_EXAMPLE}.`);
+  }
+  const gate: Record<string, GateRule> = {};
+  for (const [key, rules] of Object.entries(value)) {
+    const name = `"${inert(key, 100)}"`;
+    if (!isRecord(rules) || Object.keys(rules).length === 0) {
+      return fail(
+        `gives key ${name} no rules: give it \`min\` and/or \`max-drop\`, ${GATE_EXAMPLE}.`,
+      );
+    }
+    const rule: GateRule = {};
+    for (const [ruleName, limit] of Object.entries(rules)) {
+      const field = RULES[ruleName];
+      if (field === undefined) {
+        return fail(
+          `names the rule "${inert(ruleName, 50)}" for key ${name}, which does not exist: the ` +
+            'rules are `min` (the lowest mean allowed) and `max-drop` (the largest drop from ' +
+            'the baseline allowed).',
+        );
+      }
+      if (
+        typeof limit !== 'number' ||
+        !Number.isFinite(limit) ||
+        (field === 'maxDrop' && limit < 0)
+      ) {
+        return fail(
+          `gives \`${ruleName}\` of key ${name} the value "${inert(String(limit), 50)}": it must ` +
+            `be a ${field === 'maxDrop' ? 'number of at least 0' : 'number'} (a score, e.g. 0.05).`,
+        );
+      }
+      rule[field] = limit;
+    }
+    gate[key] = rule;
+  }
+  return { ok: true, gate };
+}
+
+/** A whole number of at least 1 (empty: the default), or a problem naming the input. */
+function count(check: Checks, input: InputName, raw: string, max: number): number {
+  const fallback = Number(defaultOf(input));
+  if (raw === '') return fallback;
+  if (/^\d+$/.test(raw) && Number(raw) >= 1 && Number(raw) <= max) return Number(raw);
+  check.problem(
+    input,
+    `Input \`${input}\` is "${raw}"; it must be a whole number from 1 to ${max}.`,
+  );
+  return fallback;
+}
+
+/** The evaluation's settings, or undefined without `eval-dataset` (no evaluation). */
+export function readEvalInputs(
+  getInput: (name: InputName) => string,
+  check: Checks,
+  base: Pick<BaseConfig, 'controlPlaneUrl' | 'region'>,
+  wait: boolean,
+): EvalConfig | undefined {
+  const dataset = getInput('eval-dataset');
+  const assistant = getInput('eval-assistant');
+  const gate = parseGate(getInput('eval-gate'));
+  if (!gate.ok) check.problem('eval-gate', gate.message);
+  const apiUrl =
+    check.httpUrl('langsmith-api-url', getInput('langsmith-api-url'), true) ??
+    langsmithApiUrlFor(base.controlPlaneUrl, base.region);
+  const config: EvalConfig = {
+    dataset,
+    splits: getInput('eval-splits')
+      .split(',')
+      .map((split) => split.trim())
+      .filter(Boolean),
+    ...(assistant && { assistant }),
+    maxExamples: count(check, 'eval-max-examples', getInput('eval-max-examples'), 100_000),
+    concurrency: count(check, 'eval-concurrency', getInput('eval-concurrency'), 64),
+    baseline: getInput('eval-baseline') || 'auto',
+    gate: gate.ok ? gate.gate : {},
+    waitSeconds: check.seconds('eval-wait', getInput('eval-wait')),
+    apiUrl,
+  };
+  if (/^(auto|none)$/i.test(config.baseline)) config.baseline = config.baseline.toLowerCase();
+  if (dataset === '') return undefined;
+  if (!wait) {
+    check.note(
+      '`eval-dataset` is set but `wait` is false: the evaluation runs only once the revision is ' +
+        'live, so this run does not evaluate. Set `wait: true` to evaluate.',
+    );
+  }
+  return config;
+}

@@ -1,0 +1,148 @@
+/**
+ * Step 5 of the evaluation: per feedback key, this experiment's mean, the baseline's, and the
+ * paired difference over the examples both scored with its 95% interval; then the gate's
+ * verdict. Pure: the scores come in as the experiments' root runs.
+ */
+import type { RootRun } from '../../api/langsmith.js';
+import type { GateRule } from '../../inputs/eval.js';
+import { mean, pairedInterval } from './stats.js';
+
+export interface KeyScore {
+  key: string;
+  /** This experiment's mean over the examples it scored, and how many (`n`). */
+  mean: number | null;
+  n: number;
+  baseline: number | null;
+  baselineN: number;
+  /** This − baseline over the `paired` examples both scored, with its 95% interval. */
+  delta: number | null;
+  low: number | null;
+  high: number | null;
+  paired: number;
+  /** Every run of this experiment has a score for the key. */
+  complete: boolean;
+  verdict: 'passed' | 'failed' | 'incomplete' | 'reported';
+  /** Why the gate failed the key, in words with the figures. */
+  reasons: string[];
+}
+
+/** Key → example → its score (the mean over the example's root runs), numeric scores only. */
+export function scoresOf(runs: readonly RootRun[]): Map<string, Map<string, number>> {
+  const all = new Map<string, Map<string, number[]>>();
+  for (const run of runs) {
+    const example = run.reference_example_id;
+    if (!example) continue;
+    for (const [key, stat] of Object.entries(run.feedback_stats ?? {})) {
+      if (typeof stat.avg !== 'number' || !Number.isFinite(stat.avg)) continue;
+      const byExample = all.get(key) ?? new Map<string, number[]>();
+      all.set(key, byExample.set(example, [...(byExample.get(example) ?? []), stat.avg]));
+    }
+  }
+  return new Map(
+    [...all].map(([key, byExample]) => [
+      key,
+      new Map([...byExample].map(([example, scores]) => [example, mean(scores) as number])),
+    ]),
+  );
+}
+
+/** `0.123`, `-0.050`, or `n/a`. */
+export const figure = (value: number | null, sign = false) =>
+  value === null ? 'n/a' : `${sign && value > 0 ? '+' : ''}${value.toFixed(3)}`;
+
+/** The difference and its interval: `-0.050 (-0.120 to +0.020)`, `—` without a baseline. */
+export const interval = (k: Pick<KeyScore, 'delta' | 'low' | 'high'>) =>
+  k.delta === null
+    ? '—'
+    : `${figure(k.delta, true)}${k.low === null ? '' : ` (${figure(k.low, true)} to ${figure(k.high, true)})`}`;
+
+/**
+ * Every key either experiment scored or the gate names (`*` aside), compared and judged: `min`
+ * fails a mean below it, `max-drop` a drop larger than it whose interval lies wholly below zero;
+ * a key not scored on every run (`incomplete`) fails only when the gate names it (or `*`).
+ */
+export function compareScores(options: {
+  current: readonly RootRun[];
+  baseline?: readonly RootRun[] | undefined;
+  gate: Record<string, GateRule>;
+  /** The keys whose every run has a score (from the experiment's feedback). */
+  complete: ReadonlySet<string>;
+}): KeyScore[] {
+  const { gate } = options;
+  const current = scoresOf(options.current);
+  const baseline = options.baseline
+    ? scoresOf(options.baseline)
+    : new Map<string, Map<string, number>>();
+  const named = Object.keys(gate).filter((key) => key !== '*');
+  const keys = [...new Set([...current.keys(), ...baseline.keys(), ...named])].sort();
+  return keys.map((key) => {
+    const mine = current.get(key) ?? new Map<string, number>();
+    const theirs = baseline.get(key) ?? new Map<string, number>();
+    const differences = [...mine]
+      .filter(([example]) => theirs.has(example))
+      .map(([example, score]) => score - (theirs.get(example) as number));
+    const paired = options.baseline
+      ? pairedInterval(differences)
+      : { delta: null, low: null, high: null };
+    const rules = gate[key] ?? gate['*'];
+    const rule: GateRule = { ...gate['*'], ...gate[key] };
+    const score: KeyScore = {
+      key,
+      mean: mean([...mine.values()]),
+      n: mine.size,
+      baseline: mean([...theirs.values()]),
+      baselineN: theirs.size,
+      ...paired,
+      paired: differences.length,
+      complete: options.complete.has(key),
+      verdict: 'reported',
+      reasons: [],
+    };
+    if (!score.complete && rules !== undefined) {
+      score.reasons.push(`not scored on every run (${score.n} examples scored)`);
+    }
+    if (rule.min !== undefined && score.mean !== null && score.mean < rule.min) {
+      score.reasons.push(
+        `mean ${figure(score.mean)} is below min ${rule.min} (${score.n} examples)`,
+      );
+    }
+    const { delta, low, high } = score;
+    if (rule.maxDrop !== undefined && delta !== null && high !== null && low !== null) {
+      if (delta < -rule.maxDrop && high < 0) {
+        score.reasons.push(
+          `dropped by ${figure(-delta)} from the baseline's ${figure(score.baseline)} (95% ` +
+            `interval ${figure(low)} to ${figure(high)}, ${score.paired} paired examples), more ` +
+            `than max-drop ${rule.maxDrop}`,
+        );
+      }
+    }
+    score.verdict =
+      score.reasons.length > 0
+        ? 'failed'
+        : !score.complete
+          ? 'incomplete'
+          : rules !== undefined
+            ? 'passed'
+            : 'reported';
+    return score;
+  });
+}
+
+/** `eval-scores`: per key with numeric scores, this mean and count, the baseline, the difference. */
+export function scoresOutput(keys: readonly KeyScore[]): string {
+  const round = (v: number | null) => (v === null ? null : Math.round(v * 1e6) / 1e6);
+  const entries = keys
+    .filter((k) => k.mean !== null)
+    .map((k) => [
+      k.key,
+      {
+        mean: round(k.mean),
+        n: k.n,
+        baseline: round(k.baseline),
+        delta: round(k.delta),
+        low: round(k.low),
+        high: round(k.high),
+      },
+    ]);
+  return JSON.stringify(Object.fromEntries(entries));
+}
