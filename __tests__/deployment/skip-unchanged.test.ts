@@ -350,7 +350,7 @@ describe('skipDecision with settings (the keyed record)', () => {
       { image_uri: `reg.io/t/a@sha256:${'1'.repeat(64)}` },
     );
     const since = skipDecision(upload(DIGEST), { ...d, source: 'internal_docker' }, image);
-    expect(since.skip ? '' : since.reason).toMatch(/runs an image/);
+    expect(since.skip ? '' : since.reason).toMatch(/runs another image/);
   });
 });
 
