@@ -2,8 +2,14 @@
 import { randomUUID } from 'node:crypto';
 import { pageOfLogs, revisionLogs } from './logs.js';
 import { emptyRevisionConfig, type DeploymentRecord, type Store } from './state.js';
-import type { RevisionAgent, SimResponse, TimelineStep } from './types.js';
-import { validateCreate, validatePatch, validationError, type Issue } from './validation.js';
+import type { RevisionAgent, SimGithubIntegration, SimResponse, TimelineStep } from './types.js';
+import {
+  TYPE_FAMILIES,
+  validateCreate,
+  validatePatch,
+  validationError,
+  type Issue,
+} from './validation.js';
 
 export interface ControlPlaneConfig {
   tenantId: string;
@@ -14,6 +20,10 @@ export interface ControlPlaneConfig {
   interruptionPath: boolean;
   logsEndpoint: boolean;
   commitSha: string | null;
+  /** The pricing family whose deployment types a create is refused (`SimulatorOptions`). */
+  refuseDeploymentTypes?: keyof typeof TYPE_FAMILIES | undefined;
+  /** The workspace's GitHub integrations (`Simulator.setGithubIntegrations`). */
+  githubIntegrations(): SimGithubIntegration[];
   /** The timeline of the next revision (consumes a queued one). */
   nextTimeline(): TimelineStep[];
   /** Agent behaviour of the next revision a create or PATCH makes (consumes a queued one). */
@@ -59,6 +69,7 @@ export class ControlPlane {
     this.store.startDeleteClocks(req.now);
     const parts = req.path.split('/').filter((p) => p !== '');
     if (parts[0] === 'v1' && parts[1] === 'projects') return this.v1Projects(parts, req);
+    if (parts[0] === 'v1' && parts[1] === 'integrations') return this.integrations(parts, req);
     if (parts[0] !== 'v2' || parts[1] !== 'deployments') return notFound();
     const [, , id, sub, revId, tail, ...rest] = parts;
     if (rest.length > 0) return notFound();
@@ -122,6 +133,30 @@ export class ControlPlane {
     return this.logs(id, revId, tail === 'build_logs' ? 'build' : 'deploy', req);
   }
 
+  /**
+   * `GET /v1/integrations/github/install` (`[{id, installation_id, name}]`) and
+   * `GET /v1/integrations/github/{id}/repos` (`[{host_integration_id, id, name, owner, url,
+   * default_branch}]`), the shapes of the spec snapshot.
+   */
+  private integrations(parts: string[], req: CpRequest): SimResponse {
+    const [, , provider, id, tail, ...rest] = parts;
+    const all = this.config.githubIntegrations();
+    if (provider !== 'github' || rest.length > 0) return notFound();
+    if (req.method !== 'GET') return methodNotAllowed();
+    if (id === 'install' && tail === undefined) {
+      const body = all.map(({ id, name }, i) => ({ id, installation_id: 1000 + i, name }));
+      return { status: 200, body };
+    }
+    const integration = all.find((i) => i.id === id);
+    if (!integration || tail !== 'repos') return notFound();
+    const body = integration.repos.map((full, i) => {
+      const [owner, name] = full.split('/');
+      const url = `https://github.com/${full}`;
+      return { host_integration_id: id, id: i + 1, name, owner, url, default_branch: 'main' };
+    });
+    return { status: 200, body };
+  }
+
   private list(req: CpRequest): SimResponse {
     const issues: Issue[] = [];
     const limit = intParam(req.query, 'limit', 20, 1, 100, issues);
@@ -144,6 +179,15 @@ export class ControlPlane {
     const checked = validateCreate(req.json);
     if ('error' in checked) return checked.error;
     const input = checked.input;
+    const refused = this.config.refuseDeploymentTypes;
+    const type = input.sourceConfig.deployment_type;
+    if (refused && (TYPE_FAMILIES[refused] as readonly (string | null)[]).includes(type)) {
+      const other = TYPE_FAMILIES[refused === 'previous' ? 'usage-based' : 'previous'];
+      const msg = `Input should be ${other.map((t) => `'${t}'`).join(' or ')}`;
+      return validationError([
+        { loc: ['body', 'source_config', 'deployment_type'], msg, type: 'enum' },
+      ]);
+    }
     if (this.store.byName(input.name, req.now)) {
       return {
         status: 409,

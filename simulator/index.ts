@@ -29,6 +29,7 @@ import type {
   Revision,
   RevisionAgent,
   SeedDeployment,
+  SimGithubIntegration,
   SimResponse,
   SimulatorOptions,
   TimelineStep,
@@ -52,6 +53,7 @@ export type {
   Revision,
   RevisionAgent,
   SeedDeployment,
+  SimGithubIntegration,
   SimulatorOptions,
   TimelineStep,
 } from './types.js';
@@ -111,6 +113,8 @@ export interface Simulator {
    * set): a push moves it, as the platform builds the branch's new head.
    */
   setCommitSha(sha: string | null): void;
+  /** The workspace's GitHub integrations and the repositories each may build (default: none). */
+  setGithubIntegrations(integrations: SimGithubIntegration[]): void;
   /** Refuses to delete this deployment (409 alone; a failed entry in a bulk delete's 207). */
   refuseDeletion(deploymentId: string, detail?: string): void;
   /** Every POST to a pre-signed feedback URL handed out in a run's `feedback` event. */
@@ -155,6 +159,9 @@ class SimulatorServer implements Simulator {
   private timeline: TimelineStep[];
   private queued: TimelineStep[][] = [];
   private queuedAgents: RevisionAgent[] = [];
+  private integrations: SimGithubIntegration[] = [];
+  /** Requests a `status-then-commit` fault applies later. */
+  private readonly late = new Set<NodeJS.Timeout>();
   private readonly faults = new FaultQueue();
   private readonly limiter: RateLimiter;
   private readonly store: Store;
@@ -194,11 +201,13 @@ class SimulatorServer implements Simulator {
         return commit.sha;
       },
       revisionsEndpoint: options.revisionsEndpoint ?? true,
+      refuseDeploymentTypes: options.refuseDeploymentTypes,
       interruptionPath: options.interruptionPath ?? true,
       nextTimeline: () => this.queued.shift() ?? this.timeline,
       nextRevisionAgent: () => this.queuedAgents.shift(),
       agentUrl: (id) => this.agentUrl(id),
       deletionRefused: (id) => this.refusedDeletions.get(id),
+      githubIntegrations: () => this.integrations,
       storage: this.storage,
       registry: this.registry,
     });
@@ -285,6 +294,10 @@ class SimulatorServer implements Simulator {
 
   setCommitSha(sha: string | null): void {
     this.commit.sha = sha;
+  }
+
+  setGithubIntegrations(integrations: SimGithubIntegration[]): void {
+    this.integrations = structuredClone(integrations);
   }
 
   refuseDeletion(deploymentId: string, detail?: string): void {
@@ -379,6 +392,8 @@ class SimulatorServer implements Simulator {
   }
 
   reset(): void {
+    for (const timer of this.late) clearTimeout(timer);
+    this.late.clear();
     this.requests.length = 0;
     this.store.clear();
     this.faults.clear();
@@ -392,10 +407,12 @@ class SimulatorServer implements Simulator {
     this.langsmithApi.reset();
     this.queued = [];
     this.queuedAgents = [];
+    this.integrations = [];
     this.timeline = this.initialTimeline;
   }
 
   async close(): Promise<void> {
+    for (const timer of this.late) clearTimeout(timer);
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeAllConnections();
     await Promise.all([closed, this.storage.close(), this.registry.close()]);
@@ -488,6 +505,17 @@ class SimulatorServer implements Simulator {
         await new Promise<void>((resolve) => res.once('close', () => resolve()));
         entry.status = 'reset';
         return;
+      case 'status-then-commit': {
+        const timer = setTimeout(() => {
+          this.late.delete(timer);
+          processIt();
+        }, fault.afterMs);
+        this.late.add(timer);
+        return reply({
+          status: fault.status,
+          body: { detail: `Simulated fault: HTTP ${fault.status}, applied later.` },
+        });
+      }
       case 'commit-then-status':
         processIt();
         return reply({

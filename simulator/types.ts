@@ -44,6 +44,12 @@ export interface SimulatorOptions {
    * (`INTERRUPTED`), and the queued one starts.
    */
   queueBehind?: boolean;
+  /**
+   * Refuses the deployment types of one pricing family on create (422 on
+   * `source_config.deployment_type`, naming the accepted ones), as an organization on the other
+   * pricing would. Default: both families are accepted.
+   */
+  refuseDeploymentTypes?: 'usage-based' | 'previous';
   /** `repo_commit_sha` reported by `github` revisions (default null: not reported). */
   commitSha?: string;
   /** Agent-server behaviour of every deployment until `agent(id)` changes it. */
@@ -85,6 +91,8 @@ export type Fault = {
   | { kind: 'delay'; ms: number }
   | { kind: 'malformed-json' }
   | { kind: 'commit-then-status'; status: number }
+  /** Answers `status` at once and applies the request `afterMs` later (a gateway's 504). */
+  | { kind: 'status-then-commit'; status: number; afterMs: number }
   /** Answers as usual, then lets a test change the answer (e.g. put hostile text in it). */
   | { kind: 'rewrite'; rewrite: (response: SimResponse) => SimResponse }
   /** Never answers; the request ends when the client goes away (or the simulator closes). */
@@ -138,6 +146,15 @@ export interface SeedDeployment {
   secrets?: Secret[];
   customUrl?: string;
   id?: string;
+}
+
+/** A GitHub integration of the workspace (`GET /v1/integrations/github/install`). */
+export interface SimGithubIntegration {
+  id: string;
+  /** The GitHub account it is installed on. */
+  name: string;
+  /** The repositories it may build, as `owner/name`. */
+  repos: string[];
 }
 
 export interface Secret {

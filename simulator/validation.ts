@@ -16,8 +16,15 @@ export interface Issue {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const NAME_RULE = /^[a-z0-9-]+$/;
 const SOURCES = ['github', 'external_docker', 'internal_source', 'internal_docker'];
-// The Terraform provider's list (internal/provider/deployment_resource.go).
-const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod', 'dev_zero', 'dev_free_zero'];
+/**
+ * Deployment types by pricing: usage-based (since 1 October 2026; langgraph-cli 0.4.36), and the
+ * previous one (the Terraform provider's list, internal/provider/deployment_resource.go).
+ */
+export const TYPE_FAMILIES = {
+  'usage-based': ['serverless', 'dedicated'],
+  previous: ['dev_free', 'dev', 'prod', 'dev_zero', 'dev_free_zero'],
+} as const;
+const DEPLOYMENT_TYPES = Object.values(TYPE_FAMILIES).flat();
 
 /** Fields that belong to one source only (anything else set for them is refused). */
 const GITHUB_ONLY_CONFIG = [

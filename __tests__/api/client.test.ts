@@ -364,6 +364,34 @@ describe('error advice', () => {
     expect(err.message).toContain('permission');
   });
 
+  it('403 "not enabled" says LangSmith Deployment needs the Plus plan or an admin (v1.3)', async () => {
+    const detail = 'LangSmith Deployment is not enabled for this organization.';
+    const t = await setup((_req, res) => sendJson(res, 403, { detail }));
+    const err = (await t.failure(() => t.client.listDeployments({}))) as ApiError;
+    expect(err.title).toBe('LangSmith Deployment not enabled');
+    expect(err.message).toContain(detail.replace(/\.$/, ''));
+    expect(err.message).toMatch(/Plus plan or above/);
+    expect(err.message).toMatch(/admin/);
+    expect(err.message).not.toContain('X-Tenant-Id');
+  });
+
+  it.each([undefined, '3fa85f64-5717-4562-b3fc-2c963f66afa6'])(
+    '403 asking for a workspace names workspace-id (workspace-id %s)',
+    async (workspaceId) => {
+      const detail = 'This API key requires workspace specification: set the X-Tenant-Id header.';
+      const t = await setup(
+        (_req, res) => sendJson(res, 403, { detail }),
+        workspaceId ? { workspaceId } : {},
+      );
+      const err = (await t.failure(() => t.client.listDeployments({}))) as ApiError;
+      expect(err.title).toBe('Workspace needed');
+      expect(err.message).toMatch(/organization-scoped/);
+      expect(err.message).toMatch(/input `workspace-id`/);
+      expect(err.message).toContain('Settings → Workspaces');
+      if (workspaceId) expect(err.message).toContain(workspaceId);
+    },
+  );
+
   it('404 names the deployment or revision that does not exist', async () => {
     const t = await setup((_req, res) => sendJson(res, 404, { detail: 'Not Found' }));
     const a = (await t.failure(() => t.client.getDeployment('d-404'))) as ApiError;

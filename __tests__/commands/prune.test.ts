@@ -26,6 +26,7 @@ import { Deadline, systemClock } from '../../src/lib/time.js';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
 import { FakeGithub } from '../helpers/fake-github.js';
 import { recordingLogger } from '../helpers/fakes.js';
+import { seedPreview } from '../helpers/previews.js';
 
 const REPO = 'octo/app';
 /** This repository, as the deployments it owns name it. */
@@ -137,7 +138,7 @@ describe('runPrune', () => {
       'agent-pr-x',
       'agent',
     ]) {
-      sim.seedDeployment({ repoUrl: OURS, name });
+      seedPreview(sim, REPO, { repoUrl: OURS, name });
     }
     github.pulls.setPullRequest(REPO, 1, { state: 'open' });
     github.pulls.setPullRequest(REPO, 2, { state: 'closed' });
@@ -164,7 +165,7 @@ describe('runPrune', () => {
   });
 
   it('follows every page of the list', async () => {
-    for (let i = 1; i <= 230; i++) sim.seedDeployment({ repoUrl: OURS, name: `agent-pr-${i}` });
+    for (let i = 1; i <= 230; i++) seedPreview(sim, REPO, { repoUrl: OURS, name: `agent-pr-${i}` });
     for (let i = 1; i <= 230; i++)
       github.pulls.setPullRequest(REPO, i, { state: i === 230 ? 'closed' : 'open' });
     const { ctx, deleted } = context();
@@ -176,7 +177,7 @@ describe('runPrune', () => {
 
   it('batches more than 100 deletions in calls of at most 100', async () => {
     for (let i = 1; i <= 150; i++) {
-      sim.seedDeployment({ repoUrl: OURS, name: `agent-pr-${i}` });
+      seedPreview(sim, REPO, { repoUrl: OURS, name: `agent-pr-${i}` });
       github.pulls.setPullRequest(REPO, i, { state: 'closed' });
     }
     const { ctx, deleted } = context();
@@ -190,7 +191,7 @@ describe('runPrune', () => {
 
   it('a 207 fails the step by the name of what was not deleted', async () => {
     const seeded = ['agent-pr-1', 'agent-pr-2', 'agent-pr-3'].map((name) =>
-      sim.seedDeployment({ repoUrl: OURS, name }),
+      seedPreview(sim, REPO, { repoUrl: OURS, name }),
     );
     for (const n of [1, 2, 3]) github.pulls.setPullRequest(REPO, n, { state: 'closed' });
     sim.refuseDeletion(seeded[1]!.id, 'Deployment is locked');
@@ -206,7 +207,8 @@ describe('runPrune', () => {
   });
 
   it('a 404 from the bulk call (one already gone) falls back to one delete each', async () => {
-    for (const name of ['agent-pr-1', 'agent-pr-2']) sim.seedDeployment({ repoUrl: OURS, name });
+    for (const name of ['agent-pr-1', 'agent-pr-2'])
+      seedPreview(sim, REPO, { repoUrl: OURS, name });
     for (const n of [1, 2]) github.pulls.setPullRequest(REPO, n, { state: 'closed' });
     sim.inject({
       kind: 'status',
@@ -223,7 +225,8 @@ describe('runPrune', () => {
   });
 
   it('delete-tracing-project: each deployment on its own with the flag', async () => {
-    for (const name of ['agent-pr-1', 'agent-pr-2']) sim.seedDeployment({ repoUrl: OURS, name });
+    for (const name of ['agent-pr-1', 'agent-pr-2'])
+      seedPreview(sim, REPO, { repoUrl: OURS, name });
     for (const n of [1, 2]) github.pulls.setPullRequest(REPO, n, { state: 'closed' });
     const { ctx } = context({ deleteTracingProject: true });
     expect(await runPrune(ctx)).toBe(0);
@@ -236,7 +239,8 @@ describe('runPrune', () => {
   });
 
   it('a GitHub failure keeps that deployment, with a warning naming it', async () => {
-    for (const name of ['agent-pr-1', 'agent-pr-2']) sim.seedDeployment({ repoUrl: OURS, name });
+    for (const name of ['agent-pr-1', 'agent-pr-2'])
+      seedPreview(sim, REPO, { repoUrl: OURS, name });
     for (const n of [1, 2]) github.pulls.setPullRequest(REPO, n, { state: 'closed' });
     github.failOn('GET', `/repos/${REPO}/pulls/2`, 500, { message: 'Server Error' });
     const { ctx, deleted, logger, summary } = context();
@@ -253,7 +257,7 @@ describe('runPrune', () => {
   });
 
   it('GitHub error text in a warning cannot run a workflow command', async () => {
-    sim.seedDeployment({ repoUrl: OURS, name: 'agent-pr-3' });
+    seedPreview(sim, REPO, { repoUrl: OURS, name: 'agent-pr-3' });
     github.pulls.setPullRequest(REPO, 3, { state: 'closed' });
     github.failOn('GET', `/repos/${REPO}/pulls/3`, 502, {
       message: 'bad ::set-output name=deleted::pwned ##[error]x',
@@ -267,7 +271,8 @@ describe('runPrune', () => {
   });
 
   it('dry run: reads everything, changes nothing, reports what it would do', async () => {
-    for (const name of ['agent-pr-1', 'agent-pr-2']) sim.seedDeployment({ repoUrl: OURS, name });
+    for (const name of ['agent-pr-1', 'agent-pr-2'])
+      seedPreview(sim, REPO, { repoUrl: OURS, name });
     github.pulls.setPullRequest(REPO, 1, { state: 'open' });
     github.pulls.setPullRequest(REPO, 2, { state: 'closed', merged: true });
     github.addDeployment('preview-pr-2');
@@ -281,7 +286,8 @@ describe('runPrune', () => {
   });
 
   it('environment with {pr}: the GitHub deployments of pruned PRs only are marked inactive', async () => {
-    for (const name of ['agent-pr-1', 'agent-pr-2']) sim.seedDeployment({ repoUrl: OURS, name });
+    for (const name of ['agent-pr-1', 'agent-pr-2'])
+      seedPreview(sim, REPO, { repoUrl: OURS, name });
     github.pulls.setPullRequest(REPO, 1, { state: 'open' });
     github.pulls.setPullRequest(REPO, 2, { state: 'closed' });
     const open = github.addDeployment('preview-pr-1');
@@ -293,7 +299,7 @@ describe('runPrune', () => {
   });
 
   it('a failed listing fails the step with nothing deleted and no GitHub call', async () => {
-    sim.seedDeployment({ repoUrl: OURS, name: 'agent-pr-1' });
+    seedPreview(sim, REPO, { repoUrl: OURS, name: 'agent-pr-1' });
     sim.inject({ kind: 'status', method: 'GET', path: '/v2/deployments', status: 403 });
     const { ctx, deleted, summary, logger } = context();
     expect(await runPrune(ctx)).toBe(1);
@@ -306,7 +312,7 @@ describe('runPrune', () => {
   });
 
   it('nothing matches: no delete, no GitHub call, an empty list', async () => {
-    sim.seedDeployment({ repoUrl: OURS, name: 'agent-pr-12-old' });
+    seedPreview(sim, REPO, { repoUrl: OURS, name: 'agent-pr-12-old' });
     const { ctx, deleted, summary } = context();
     expect(await runPrune(ctx)).toBe(0);
     expect(deleted()).toEqual([]);
@@ -317,8 +323,8 @@ describe('runPrune', () => {
 
 describe("runPrune deletes only what is provably this repository's", () => {
   it("keeps another repository's preview of a closed PR, with the reason, dry-run or not", async () => {
-    sim.seedDeployment({ repoUrl: 'https://github.com/someone/else', name: 'agent-pr-2' });
-    sim.seedDeployment({ repoUrl: 'HTTPS://GITHUB.COM/Octo/App.git/', name: 'agent-pr-3' });
+    seedPreview(sim, REPO, { repoUrl: 'https://github.com/someone/else', name: 'agent-pr-2' });
+    seedPreview(sim, REPO, { repoUrl: 'HTTPS://GITHUB.COM/Octo/App.git/', name: 'agent-pr-3' });
     github.pulls.setPullRequest(REPO, 2, { state: 'closed' });
     github.pulls.setPullRequest(REPO, 3, { state: 'closed' });
     for (const dryRun of [true, false]) {
@@ -334,8 +340,8 @@ describe("runPrune deletes only what is provably this repository's", () => {
   });
 
   it('a deployment without a repository: deleted only when a GitHub deployment of this repository records its ID', async () => {
-    const recorded = sim.seedDeployment({ source: 'external_docker', name: 'agent-pr-5' });
-    const unrecorded = sim.seedDeployment({ source: 'external_docker', name: 'agent-pr-6' });
+    const recorded = seedPreview(sim, REPO, { source: 'external_docker', name: 'agent-pr-5' });
+    const unrecorded = seedPreview(sim, REPO, { source: 'external_docker', name: 'agent-pr-6' });
     for (const pr of [5, 6]) github.pulls.setPullRequest(REPO, pr, { state: 'closed' });
     github.addDeployment('preview-5', { payload: { langsmith_deployment_id: recorded.id } });
     github.addDeployment('preview-6', { payload: { langsmith_deployment_id: 'another-id' } });

@@ -43,7 +43,10 @@ describe('registry-login inputs', () => {
       deploymentType: 'prod',
     });
     const byId = read({ 'deployment-id': UUID });
-    expect(byId.ok && byId.config).toMatchObject({ deploymentId: UUID, deploymentType: 'dev' });
+    expect(byId.ok && byId.config).toMatchObject({
+      deploymentId: UUID,
+      deploymentType: 'serverless',
+    });
   });
 
   it('names the input when neither is set, or the type is unknown', () => {

@@ -1,9 +1,23 @@
 /**
  * Rollback, unit level: its inputs, the choice of the revision to serve again, paging of the
- * revisions list, and how the reports show a rollback.
+ * revisions list, how the reports show a rollback, and the race `rollback-on-failure` must lose
+ * (a newer revision has taken over: nothing is redeployed), against the simulator on loopback.
  */
-import { describe, expect, it, jest } from '@jest/globals';
-import { listAllRevisions, pickRollbackTarget } from '../../src/commands/rollback.js';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import {
+  listAllRevisions,
+  pickRollbackTarget,
+  rollBackAfterFailedChecks,
+} from '../../src/commands/rollback.js';
+import { ControlPlaneClient } from '../../src/api/client.js';
+import type { RunContext } from '../../src/commands/context.js';
+import type { DeployConfig } from '../../src/inputs/config.js';
+import type { Deployment } from '../../src/api/schemas.js';
+import { ActionError } from '../../src/lib/errors.js';
+import { Deadline, systemClock } from '../../src/lib/time.js';
+import { captureOutputForTests } from '../../src/lib/untrusted.js';
+import { startSimulator, type Simulator } from '../../simulator/index.js';
+import { recordingLogger } from '../helpers/fakes.js';
 import type { ControlPlane } from '../../src/api/client.js';
 import type { Revision, RevisionsList } from '../../src/api/schemas.js';
 import { readConfig } from '../../src/inputs/read.js';
@@ -231,5 +245,114 @@ describe('reports of a rollback', () => {
     expect(rollbackSection(command)).toContain('| Was live | `live-rev` |');
     expect(rollbackSection(command)).not.toContain('Status timeline');
     expect(headline({ ...command, outcome: 'failure' })).toBe('❌ Rollback of `my-agent` failed');
+  });
+});
+
+describe('rollBackAfterFailedChecks: the race with a newer revision', () => {
+  let sim: Simulator;
+  let restore = () => {};
+  beforeAll(async () => {
+    const timeline = [
+      { status: 'QUEUED', durationMs: 20 },
+      { status: 'DEPLOYED', durationMs: 0 },
+    ];
+    sim = await startSimulator({ timeline });
+    restore = captureOutputForTests(() => undefined);
+  });
+  afterAll(async () => {
+    restore();
+    await sim.close();
+  });
+
+  /** A run whose revision `failed` of a deployment with two revisions reached DEPLOYED and failed its checks. */
+  function run() {
+    const seeded = sim.seedDeployment({
+      name: `race-${Math.random().toString(36).slice(2, 8)}`,
+      revisions: [{ status: 'DEPLOYED' }, { status: 'DEPLOYED' }],
+    });
+    const [failed, previous] = sim.revisions(seeded.id).map((r) => r.id);
+    const deployment = seeded as unknown as Deployment;
+    const read = readConfig(
+      actionEnv({ 'api-key': sim.apiKey, 'control-plane-url': sim.url, name: seeded.name }),
+      { mask: jest.fn() },
+    );
+    if (!read.ok || read.config.command !== 'deploy') throw new Error('a deploy config');
+    const config: DeployConfig = {
+      ...read.config,
+      timeoutSeconds: 30,
+      pollIntervalSeconds: 0.05,
+      rollbackOnFailure: true,
+    };
+    const logger = recordingLogger();
+    const deadline = new Deadline(systemClock, Date.now() + 30_000);
+    const http = { clock: systemClock, deadline, logger, baseDelayMs: 1 };
+    const ctx: RunContext<DeployConfig> = {
+      config,
+      clock: systemClock,
+      deadline,
+      logger,
+      signal: new AbortController().signal,
+      http,
+      client: new ControlPlaneClient({
+        baseUrl: sim.url,
+        apiKey: sim.apiKey,
+        http,
+        mask: () => {},
+      }),
+      state: { report: { command: 'deploy', timeline: [], outcome: 'failure' } },
+      output: () => undefined,
+    };
+    const requested = { revisionId: failed!, previousRevisionId: previous! };
+    const rollBack = () =>
+      rollBackAfterFailedChecks(
+        ctx,
+        deployment,
+        undefined,
+        requested,
+        new ActionError('health check failed'),
+      );
+    return { seeded, failed: failed!, previous: previous!, rollBack, logger };
+  }
+
+  const redeploys = () => sim.requests.filter((r) => /\/redeploy$/.test(r.path));
+
+  it('a newer revision requested since (another run): no redeploy, the error says who took over', async () => {
+    const { seeded, failed, previous, rollBack } = run();
+    // Another run's update lands after this run's revision failed its checks.
+    const other = await fetch(`${sim.url}/v2/deployments/${seeded.id}/revisions`, {
+      method: 'POST',
+      headers: { 'x-api-key': sim.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ source_revision_config: { repo_ref: 'other-run' } }),
+    });
+    const newer = ((await other.json()) as { id: string }).id;
+    const before = redeploys().length;
+    const error = (await rollBack().catch((e: unknown) => e)) as ActionError;
+    expect(error).toBeInstanceOf(ActionError);
+    expect(error.message).toContain(`a newer revision (${newer}) has taken over the deployment`);
+    expect(error.message).toContain(`since this run requested revision ${failed}`);
+    expect(error.message).toContain(`Revision ${previous} of '${seeded.name}' was not redeployed`);
+    expect(redeploys().length).toBe(before);
+  });
+
+  it('the deployment cannot be read again: no redeploy either (it cannot make sure)', async () => {
+    const { seeded, rollBack } = run();
+    sim.inject({
+      kind: 'status',
+      status: 404,
+      method: 'GET',
+      path: `/v2/deployments/${seeded.id}`,
+    });
+    const before = redeploys().length;
+    const error = (await rollBack().catch((e: unknown) => e)) as ActionError;
+    expect(error.message).toMatch(/could not be read again to make sure no newer revision/);
+    expect(redeploys().length).toBe(before);
+  });
+
+  it('still the latest: the rollback goes ahead (the race check lets it through)', async () => {
+    const { previous, rollBack, logger } = run();
+    const error = (await rollBack().catch((e: unknown) => e)) as ActionError;
+    expect(logger.messages('warning').join('\n')).toContain(`rolling back to revision ${previous}`);
+    expect(redeploys().at(-1)?.path).toMatch(new RegExp(`/revisions/${previous}/redeploy$`));
+    expect(error.title).toBe('Rolled back after failed checks');
   });
 });

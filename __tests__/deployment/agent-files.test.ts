@@ -14,6 +14,15 @@ function paths(configPath: string, json: unknown): AgentPaths {
 }
 
 describe('agentPaths', () => {
+  it('adds what a JS monorepo builds the agent from (js-workspace.ts), outermost folders kept', () => {
+    const extra = { folders: ['packages/tools', 'apps/agent/src'], files: ['package-lock.json'] };
+    const result = agentPaths('apps/agent/langgraph.json', {}, extra);
+    expect(result).toEqual({
+      folders: ['apps/agent', 'packages/tools'],
+      files: ['package-lock.json'],
+    });
+  });
+
   it('the config folder, local dependencies and every path the config names', () => {
     const p = paths('apps/agent/langgraph.json', {
       dependencies: ['.', '../../libs/shared', 'langchain-openai'],

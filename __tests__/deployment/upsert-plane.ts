@@ -95,17 +95,25 @@ export function dockerConfig(overrides: Partial<DeployConfig> = {}): DeployConfi
  * - `ok`: applied, answered;
  * - `lost-after-apply`: applied, but the answer is lost (`OutcomeUnknownError`);
  * - `lost-before-apply`: never applied, and no answer (`OutcomeUnknownError`);
+ * - `{ lateMs }`: no answer now, applied `lateMs` later (seen by the reads after that);
  * - a function: runs (it may change the plane, e.g. a concurrent run's create) and throws,
  *   or returns to go on as `ok`.
  */
-export type Step = 'ok' | 'lost-after-apply' | 'lost-before-apply' | ((plane: FakePlane) => void);
+export type Step =
+  | 'ok'
+  | 'lost-after-apply'
+  | 'lost-before-apply'
+  /** The answer is lost at once (a gateway's 504), and the platform applies it `lateMs` later. */
+  | { lateMs: number }
+  | ((plane: FakePlane) => void);
 
 export type Call =
   | { method: 'find'; name: string; at: number }
   | { method: 'get'; id: string; at: number }
   | { method: 'create'; body: DeploymentCreateRequest; at: number }
   | { method: 'patch'; id: string; body: DeploymentPatchRequest; at: number }
-  | { method: 'revision'; id: string; body: RevisionCreateRequest; at: number };
+  | { method: 'revision'; id: string; body: RevisionCreateRequest; at: number }
+  | { method: 'integrations' | 'repos' | 'list'; id?: string; at: number };
 
 export function unknownOutcome(method: string, path: string): OutcomeUnknownError {
   return new OutcomeUnknownError(method, `${method} ${path}`, 'ECONNRESET');
@@ -133,10 +141,32 @@ export class FakePlane implements ControlPlane {
   /** Ids being deleted: answers AWAITING_DELETE to this many more GETs, then is gone (404). */
   readonly deletingReads = new Map<string, number>();
   private readonly lag = new Map<string, { left: number; shown: string | null }>();
+  /** Each deployment's revisions, newest first (what `listRevisions` answers). */
+  private readonly history = new Map<string, Revision[]>();
+  /** Writes whose answer was lost, applied once the clock reaches `at` (`{ lateMs }` steps). */
+  private late: { at: number; apply: () => void }[] = [];
   private revisions = 0;
   private ids = 0;
 
   constructor(private readonly clock: FakeClock) {}
+
+  /** The workspace's GitHub integrations, each with the repositories (`owner/name`) it may build. */
+  integrations: { id: string; name: string; repos: string[] }[] = [];
+
+  async listGithubIntegrations() {
+    this.calls.push({ method: 'integrations', at: this.clock.now() });
+    return this.integrations.map(({ id, name }, i) => ({ id, name, installation_id: i + 1 }));
+  }
+
+  async listGithubRepos(id: string) {
+    this.calls.push({ method: 'repos', id, at: this.clock.now() });
+    const integration = this.integrations.find((i) => i.id === id);
+    if (!integration) throw apiError(404, 'GET', `/v1/integrations/github/${id}/repos`);
+    return integration.repos.map((full, i) => {
+      const [owner = '', name = ''] = full.split('/');
+      return { host_integration_id: id, id: i + 1, owner, name, url: `https://github.com/${full}` };
+    });
+  }
 
   /** Absent until `offerRevisions`: the upsert then PATCHes, as with an older install. */
   createRevision?: (id: string, body: RevisionCreateRequest) => Promise<Revision | 404 | 405>;
@@ -157,12 +187,18 @@ export class FakePlane implements ControlPlane {
       if (mode !== 'ok') return mode;
       const step = this.runStep(this.revisionSteps);
       const path = `/v2/deployments/${id}/revisions`;
-      if (step === 'lost-before-apply') throw unknownOutcome('POST', path);
       const found = this.store.get(id);
+      const apply = () => {
+        Object.assign(found!.source_revision_config, body.source_revision_config);
+        if (body.secrets) found!.secrets = body.secrets;
+        this.newRevision(found!);
+      };
+      if (typeof step === 'object') this.late.push({ at: this.clock.now() + step.lateMs, apply });
+      if (step === 'lost-before-apply' || typeof step === 'object') {
+        throw unknownOutcome('POST', path);
+      }
       if (!found) throw apiError(404, 'POST', path, 'Deployment not found');
-      Object.assign(found.source_revision_config, body.source_revision_config);
-      if (body.secrets) found.secrets = body.secrets;
-      this.newRevision(found);
+      apply();
       if (step === 'lost-after-apply') throw unknownOutcome('POST', path);
       const at = new Date(this.clock.now()).toISOString();
       return {
@@ -194,6 +230,7 @@ export class FakePlane implements ControlPlane {
       ...partial,
     };
     this.store.set(id, deployment);
+    if (deployment.latest_revision_id) this.record(deployment, deployment.latest_revision_id);
     return structuredClone(deployment);
   }
 
@@ -227,6 +264,21 @@ export class FakePlane implements ControlPlane {
   private newRevision(d: Deployment): void {
     this.lag.set(d.id, { left: this.revisionLag, shown: d.latest_revision_id });
     d.latest_revision_id = `rev-${++this.revisions}`;
+    this.record(d, d.latest_revision_id);
+  }
+
+  private record(d: Deployment, id: string): void {
+    const at = new Date(this.clock.now()).toISOString();
+    const revision = { id, created_at: at, updated_at: at, status: 'QUEUED', source: d.source };
+    const listed = { ...revision, source_revision_config: { ...d.source_revision_config } };
+    this.history.set(d.id, [listed, ...(this.history.get(d.id) ?? [])]);
+  }
+
+  /** Applies the late writes whose time has come (before every read). */
+  private settle(): void {
+    const due = this.late.filter((l) => l.at <= this.clock.now());
+    this.late = this.late.filter((l) => l.at > this.clock.now());
+    for (const write of due) write.apply();
   }
 
   private runStep(steps: Step[]): Step {
@@ -238,6 +290,13 @@ export class FakePlane implements ControlPlane {
     return step;
   }
 
+  /** Another client's revision of deployment `id`, made now (e.g. in the UI). */
+  foreignRevision(id: string, config: Deployment['source_revision_config']): void {
+    const found = this.store.get(id)!;
+    found.source_revision_config = { ...config };
+    this.newRevision(found);
+  }
+
   async findDeploymentByName(name: string): Promise<Deployment | undefined> {
     this.calls.push({ method: 'find', name, at: this.clock.now() });
     const found = [...this.store.values()].find((d) => d.name === name);
@@ -245,6 +304,7 @@ export class FakePlane implements ControlPlane {
   }
 
   async getDeployment(id: string): Promise<Deployment> {
+    this.settle();
     this.calls.push({ method: 'get', id, at: this.clock.now() });
     const found = this.store.get(id);
     const path = `/v2/deployments/${id}`;
@@ -288,12 +348,18 @@ export class FakePlane implements ControlPlane {
     this.calls.push({ method: 'patch', id, body: structuredClone(body), at: this.clock.now() });
     const step = this.runStep(this.patchSteps);
     const path = `/v2/deployments/${id}`;
-    if (step === 'lost-before-apply') throw unknownOutcome('PATCH', path);
     const found = this.store.get(id);
+    const apply = () => {
+      Object.assign(found!.source_revision_config, body.source_revision_config ?? {});
+      if (body.secrets) found!.secrets = body.secrets;
+      this.newRevision(found!);
+    };
+    if (typeof step === 'object') this.late.push({ at: this.clock.now() + step.lateMs, apply });
+    if (step === 'lost-before-apply' || typeof step === 'object') {
+      throw unknownOutcome('PATCH', path);
+    }
     if (!found) throw apiError(404, 'PATCH', path, 'Deployment not found');
-    Object.assign(found.source_revision_config, body.source_revision_config ?? {});
-    if (body.secrets) found.secrets = body.secrets;
-    this.newRevision(found);
+    apply();
     if (step === 'lost-after-apply') throw unknownOutcome('PATCH', path);
     return this.view(found);
   }
@@ -304,8 +370,12 @@ export class FakePlane implements ControlPlane {
   deleteDeployment(): Promise<'deleted' | 'not_found'> {
     throw new Error('deleteDeployment is not used by the upsert');
   }
-  listRevisions(): Promise<RevisionsList> {
-    throw new Error('listRevisions is not used by the upsert');
+  /** Newest first, as the platform lists them; a lost answer is looked up this way. */
+  async listRevisions(id: string, query: { limit?: number }): Promise<RevisionsList> {
+    this.settle();
+    this.calls.push({ method: 'list', id, at: this.clock.now() });
+    const resources = (this.history.get(id) ?? []).slice(0, query.limit ?? 20);
+    return { resources: structuredClone(resources), offset: resources.length };
   }
   getRevision(): Promise<Revision> {
     throw new Error('getRevision is not used by the upsert');

@@ -34,6 +34,12 @@ import { ActionError, ApiError, CancelledError } from '../../src/lib/errors.js';
 import { deploymentFixture, recordingLogger } from '../helpers/fakes.js';
 import { OutcomeUnknownError } from '../../src/api/http/request.js';
 
+/** The origin record a create writes (a push run of acme/agent: `origin.test.ts`). */
+const ORIGIN = {
+  name: 'LANGGRAPH_DEPLOY_ACTION_ORIGIN',
+  value: expect.stringMatching(/^v1:[A-Za-z0-9_-]{43}$/),
+};
+
 describe('upsert: create', () => {
   it('no deployment: POST the create body; created=true and its revision', async () => {
     const { plane, ctx, config } = setup();
@@ -45,11 +51,32 @@ describe('upsert: create', () => {
     expect(result.deployment.name).toBe('my-agent');
   });
 
-  it('github without integration-id: an error before any request', async () => {
-    const { plane, ctx } = setup(makeConfig({ integrationId: undefined }));
-    const error = await caught(upsert(ctx, undefined));
-    expect(error.message).toContain('integration-id');
-    expect(plane.calls).toStrictEqual([]);
+  describe('github without integration-id (v1.3; the cases: integration.test.ts)', () => {
+    const ours = { id: 'int-ours', name: 'acme', repos: ['other/x', 'Acme/Agent'] };
+    const theirs = { id: 'int-theirs', name: 'umbrella', repos: ['umbrella/agent'] };
+
+    it('creates through the one integration whose repositories hold this repository, with a notice', async () => {
+      const { plane, ctx, logger } = setup(makeConfig({ integrationId: undefined }));
+      plane.integrations = [theirs, ours];
+      await upsert(ctx, undefined);
+      expect(plane.creates().map((c) => c.source_config.integration_id)).toEqual(['int-ours']);
+      expect(plane.calls.slice(0, 3).map((c) => c.method)).toEqual([
+        'integrations',
+        'repos',
+        'repos',
+      ]);
+      expect(logger.messages('notice')).toEqual([
+        expect.stringMatching(
+          /`integration-id` is empty: .*GitHub integration int-ours \(account acme\).*acme\/agent/,
+        ),
+      ]);
+    });
+
+    it('an update needs no integration: nothing is listed', async () => {
+      const { plane, ctx } = setup(makeConfig({ integrationId: undefined }));
+      await upsert(ctx, plane.add({ name: 'my-agent' }));
+      expect(plane.count('integrations')).toBe(0);
+    });
   });
 
   it('outcome unknown but created: looks the name up and adopts it (one deployment)', async () => {
@@ -279,7 +306,7 @@ describe('upsert: update', () => {
     const { plane, ctx, found } = withExisting();
     plane.patchSteps = ['lost-after-apply'];
     const result = await upsert(ctx, found);
-    expect(plane.calls.map((c) => c.method)).toStrictEqual(['patch', 'get']);
+    expect(plane.calls.map((c) => c.method)).toStrictEqual(['patch', 'list']);
     expect(result).toMatchObject({ created: false, revisionId: 'rev-1' });
   });
 
@@ -287,7 +314,9 @@ describe('upsert: update', () => {
     const { plane, ctx, found } = withExisting();
     plane.patchSteps = ['lost-before-apply', 'ok'];
     const result = await upsert(ctx, found);
-    expect(plane.calls.map((c) => c.method)).toStrictEqual(['patch', 'get', 'patch']);
+    const writes = plane.calls.filter((c) => c.method !== 'list').map((c) => c.method);
+    expect(writes).toStrictEqual(['patch', 'patch']);
+    expect(plane.count('list')).toBeGreaterThan(1); // looked for it (lost-answer.test.ts)
     expect(result).toMatchObject({ created: false, revisionId: 'rev-1' });
   });
 
@@ -302,14 +331,7 @@ describe('upsert: update', () => {
     const error = await caught(upsert(ctx, found));
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect(plane.count('patch')).toBe(MAX_ATTEMPTS);
-    expect(plane.calls.map((c) => c.method)).toStrictEqual([
-      'patch',
-      'get',
-      'patch',
-      'get',
-      'patch',
-      'get',
-    ]);
+    expect(plane.calls.at(-1)?.method).toBe('list');
   });
 
   it('other PATCH errors are not retried', async () => {
@@ -405,7 +427,7 @@ describe('secret values', () => {
     const { plane, ctx, logger } = setup(makeConfig({ secrets }));
     plane.createSteps = ['lost-before-apply', 'lost-before-apply', 'lost-before-apply'];
     const error = await caught(upsert(ctx, undefined));
-    expect(plane.creates()[0]!.secrets).toStrictEqual(secrets);
+    expect(plane.creates()[0]!.secrets).toStrictEqual([...secrets, ORIGIN]);
 
     const updating = setup(makeConfig({ secrets }));
     const found = updating.plane.add({ name: 'my-agent' });
@@ -446,24 +468,25 @@ describe('upsert: a new revision with POST /v2/deployments/{id}/revisions', () =
     },
   );
 
-  it('answer lost after the platform made it: reads the deployment, adopts it, never asks twice', async () => {
+  it('answer lost after the platform made it: lists the revisions, adopts it, never asks twice', async () => {
     const { plane, ctx, logger } = setup();
     plane.offerRevisions().revisionSteps = ['lost-after-apply'];
     const found = plane.add({ name: 'my-agent' });
     const result = await upsert(ctx, found);
-    expect(plane.calls.map((c) => c.method)).toStrictEqual(['revision', 'get']);
+    expect(plane.calls.map((c) => c.method)).toStrictEqual(['revision', 'list']);
     expect(result.revisionId).toBe('rev-1');
     expect(
       logger.lines.some((l) => l.level === 'warning' && /no usable answer/.test(l.message)),
     ).toBe(true);
   });
 
-  it('answer lost before the platform made it: reads, then asks again (bounded)', async () => {
+  it('answer lost before the platform made it: looks, then asks again (bounded)', async () => {
     const { plane, ctx } = setup();
     plane.offerRevisions().revisionSteps = ['lost-before-apply', 'ok'];
     const found = plane.add({ name: 'my-agent' });
     const result = await upsert(ctx, found);
-    expect(plane.calls.map((c) => c.method)).toStrictEqual(['revision', 'get', 'revision']);
+    const writes = plane.calls.filter((c) => c.method !== 'list').map((c) => c.method);
+    expect(writes).toStrictEqual(['revision', 'revision']);
     expect(result.revisionId).toBe('rev-1');
     plane.revisionSteps = Array(MAX_ATTEMPTS).fill('lost-before-apply');
     await expect(upsert(ctx, plane.add({ name: 'other', id: 'dep-x' }))).rejects.toBeInstanceOf(
@@ -503,7 +526,7 @@ describe('normalizeRepoUrl', () => {
 });
 
 describe('createRequest', () => {
-  it('github: exactly the github fields, secrets [] when the input is empty', () => {
+  it('github: exactly the github fields, only the origin record when secrets is empty', () => {
     const config = makeConfig({
       repoRef: 'feature/x',
       configPath: 'apps/agent/langgraph.json',
@@ -529,20 +552,26 @@ describe('createRequest', () => {
         repo_ref: 'feature/x',
         langgraph_config_path: 'apps/agent/langgraph.json',
       },
-      secrets: [],
+      secrets: [ORIGIN],
     });
   });
 
-  it('sends the secrets as given', () => {
+  it('sends the secrets as given, and the origin record (v1.3)', () => {
     const secrets = [
       { name: 'OPENAI_API_KEY', value: SECRET_VALUE },
       { name: 'MODE', value: 'a=b' },
     ];
-    expect(createRequest(named(makeConfig({ secrets }))).secrets).toStrictEqual(secrets);
-    expect(createRequest(named(dockerConfig({ secrets }))).secrets).toStrictEqual(secrets);
+    expect(createRequest(named(makeConfig({ secrets }))).secrets).toStrictEqual([
+      ...secrets,
+      ORIGIN,
+    ]);
+    expect(createRequest(named(dockerConfig({ secrets }))).secrets).toStrictEqual([
+      ...secrets,
+      ORIGIN,
+    ]);
   });
 
-  it('external_docker minimal: image_uri only, no github fields, secrets []', () => {
+  it('external_docker minimal: image_uri only, no github fields, only the origin record', () => {
     // Defaulted github inputs (config-path, deployment-type, build-on-push) are in the Config
     // but must not be sent, nor github fields that happen to be set.
     const config = dockerConfig({ repoUrl: 'https://github.com/acme/agent', repoRef: 'main' });
@@ -551,7 +580,7 @@ describe('createRequest', () => {
       source: 'external_docker',
       source_config: {},
       source_revision_config: { image_uri: 'ghcr.io/acme/agent:1.2.3' },
-      secrets: [],
+      secrets: [ORIGIN],
     });
   });
 
@@ -572,7 +601,7 @@ describe('createRequest', () => {
         listener_config: { k8s_namespace: 'agents' },
       },
       source_revision_config: { image_uri: 'ghcr.io/acme/agent:1.2.3' },
-      secrets: [],
+      secrets: [ORIGIN],
     });
   });
 
@@ -701,11 +730,8 @@ describe('checkSameKind', () => {
 });
 
 describe('checkCreatable', () => {
-  it('a github create needs integration-id', () => {
-    expect(() => checkCreatable(makeConfig({ integrationId: undefined }))).toThrow(
-      /integration-id/,
-    );
-    expect(() => checkCreatable(makeConfig())).not.toThrow();
+  it('a github create may leave integration-id empty (it is found from the integrations)', () => {
+    expect(() => checkCreatable(makeConfig({ integrationId: undefined }))).not.toThrow();
   });
 
   it('external_docker needs no integration-id', () => {

@@ -72,6 +72,8 @@ class FakePlane implements ControlPlane {
   readonly listDeployments = unused.listDeployments;
   readonly findDeploymentByName = unused.findDeploymentByName;
   readonly getDeployment = unused.getDeployment;
+  readonly listGithubIntegrations = unused.listGithubIntegrations;
+  readonly listGithubRepos = unused.listGithubRepos;
   readonly createDeployment = unused.createDeployment;
   readonly patchDeployment = unused.patchDeployment;
   readonly deleteDeployment = unused.deleteDeployment;

@@ -18,6 +18,7 @@ import {
   idOf,
   INTEGRATION_ID,
   mark,
+  ORIGIN_ENTRY,
   REPO_URL,
   SHORT_TIMELINE,
   uniqueName,
@@ -61,7 +62,7 @@ describe('external_docker', () => {
         listener_config: { k8s_namespace: 'agents' },
       },
       source_revision_config: { image_uri: 'registry.example.com/agents/my-agent:1.2.3' },
-      secrets: [],
+      secrets: [ORIGIN_ENTRY],
     });
     const id = idOf(sim, name)!;
     expect(result.outputs).toMatchObject({

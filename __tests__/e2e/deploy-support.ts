@@ -150,14 +150,24 @@ export const PR_EVENT = {
 
 /**
  * The `secrets` a run that sends the input sends: the given entries, then `skip-unchanged`'s
- * keyed record of the run's settings (an HMAC, never a value).
+ * keyed record of the run's settings (an HMAC, never a value), and on a create the origin record.
  */
-export function sentSecrets(given: { name: string; value: string }[]): unknown[] {
+export function sentSecrets(
+  given: { name: string; value: string }[],
+  options: { created?: boolean } = {},
+): unknown[] {
   return [
     ...given,
     {
       name: 'LANGGRAPH_DEPLOY_ACTION_DIGEST',
       value: expect.stringMatching(/^v1:[A-Za-z0-9_-]{43}$/),
     },
+    ...(options.created ? [ORIGIN_ENTRY] : []),
   ];
 }
+
+/** The origin record a create writes (and an update that sends secrets carries over). */
+export const ORIGIN_ENTRY = {
+  name: 'LANGGRAPH_DEPLOY_ACTION_ORIGIN',
+  value: expect.stringMatching(/^v1:[A-Za-z0-9_-]{43}$/),
+};

@@ -90,9 +90,9 @@ describe('source: upload', () => {
     expect(create[0]!.body).toEqual({
       name,
       source: 'internal_source',
-      source_config: { deployment_type: 'dev' },
+      source_config: { deployment_type: 'serverless' },
       source_revision_config: { langgraph_config_path: 'apps/agent/langgraph.json' },
-      secrets: sentSecrets([{ name: 'A', value: '1' }]),
+      secrets: sentSecrets([{ name: 'A', value: '1' }], { created: true }),
     });
     expect(byRoute(requests, 'POST', /\/upload-url$/)).toHaveLength(1);
 

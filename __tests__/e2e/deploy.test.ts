@@ -23,6 +23,7 @@ import {
   SHORT_TIMELINE,
   uiUrlOf,
   uniqueName,
+  ORIGIN_ENTRY,
   sentSecrets,
 } from './deploy-support.js';
 
@@ -81,7 +82,7 @@ describe('create', () => {
         repo_ref: 'main',
         langgraph_config_path: 'apps/agent/langgraph.json',
       },
-      secrets: [],
+      secrets: [ORIGIN_ENTRY],
     });
     expect(byRoute(requests, 'PATCH', DEPLOYMENT_PATH)).toHaveLength(0);
     expect(byRoute(requests, 'POST', REVISIONS_PATH)).toHaveLength(0);
@@ -177,10 +178,13 @@ describe('secrets', () => {
     expectExit(result, 0);
     const [post] = byRoute(log.since(), 'POST', '/v2/deployments');
     expect((post!.body as { secrets: unknown }).secrets).toEqual(
-      sentSecrets([
-        { name: 'OPENAI_API_KEY', value: 'sk-lines-4f8a9c2d' },
-        { name: 'DSN', value: 'postgres://u:pw-7d1e@db/x?a=b' },
-      ]),
+      sentSecrets(
+        [
+          { name: 'OPENAI_API_KEY', value: 'sk-lines-4f8a9c2d' },
+          { name: 'DSN', value: 'postgres://u:pw-7d1e@db/x?a=b' },
+        ],
+        { created: true },
+      ),
     );
     expectOnlyMasked(result, 'sk-lines-4f8a9c2d');
     expectOnlyMasked(result, 'postgres://u:pw-7d1e@db/x?a=b');
@@ -204,12 +208,15 @@ describe('secrets', () => {
     expectExit(result, 0);
     const [post] = byRoute(log.since(), 'POST', '/v2/deployments');
     expect((post!.body as { secrets: unknown }).secrets).toEqual(
-      sentSecrets([
-        { name: 'TOKEN', value: 'tok-json-91b3e7' },
-        { name: 'CERT', value: 'cert-line-one-aa11\ncert-line-two-bb22' },
-        { name: 'MAX_TOKENS', value: '8123' },
-        { name: 'BETA', value: 'true' },
-      ]),
+      sentSecrets(
+        [
+          { name: 'TOKEN', value: 'tok-json-91b3e7' },
+          { name: 'CERT', value: 'cert-line-one-aa11\ncert-line-two-bb22' },
+          { name: 'MAX_TOKENS', value: '8123' },
+          { name: 'BETA', value: 'true' },
+        ],
+        { created: true },
+      ),
     );
     expectOnlyMasked(result, 'tok-json-91b3e7');
     // Each line of a multi-line value is masked on its own (the runner masks line by line).

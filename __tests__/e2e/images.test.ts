@@ -24,6 +24,7 @@ import {
   REVISIONS_PATH,
   SHORT_TIMELINE,
   uniqueName,
+  ORIGIN_ENTRY,
 } from './deploy-support.js';
 
 const sim = useSimulator({ timeline: SHORT_TIMELINE });
@@ -105,9 +106,9 @@ describe('command: registry-login', () => {
       {
         name,
         source: 'internal_docker',
-        source_config: { deployment_type: 'dev' },
+        source_config: { deployment_type: 'serverless' },
         source_revision_config: {},
-        secrets: [],
+        secrets: [ORIGIN_ENTRY],
       },
     ]);
     expect(byRoute(log.since(), 'POST', `/v2/deployments/${id}/push-token`)).toHaveLength(1);

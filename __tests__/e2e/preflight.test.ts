@@ -235,7 +235,9 @@ describe('webhook variables must be in the deployment environment', () => {
     const posts = requests('POST', '/v2/deployments');
     expect(posts).toHaveLength(1);
     expect(posts[0]!.body).toMatchObject({
-      secrets: sentSecrets([{ name: 'LG_WEBHOOK_TOKEN', value: 'webhook-token-from-input' }]),
+      secrets: sentSecrets([{ name: 'LG_WEBHOOK_TOKEN', value: 'webhook-token-from-input' }], {
+        created: true,
+      }),
     });
     expect(r.outputs).toMatchObject({ created: 'true', status: 'DEPLOYED' });
     expect(r.stdout).toContain('::add-mask::webhook-token-from-input');

@@ -7,7 +7,17 @@ import { beforeEach, describe, expect, it } from '@jest/globals';
 import { runAction, type RunResult } from '../../scripts/run-action.js';
 import { useSimulator } from '../helpers/simulator.js';
 import { FakeGithub } from '../helpers/fake-github.js';
-import { byRoute, errors, expectExit, mark, warnings } from './deploy-support.js';
+import { seedPreview } from '../helpers/previews.js';
+import {
+  baseInputs,
+  byRoute,
+  errors,
+  expectExit,
+  INTEGRATION_ID,
+  mark,
+  PR_EVENT,
+  warnings,
+} from './deploy-support.js';
 
 const REPO = 'acme/agent';
 /** This repository as a deployment names it: any case, with or without .git. */
@@ -50,7 +60,7 @@ function seedMixed() {
     'shop-agent-pr-x',
     'shop-agent',
   ]) {
-    sim.seedDeployment({ repoUrl: OURS, name });
+    seedPreview(sim, REPO, { repoUrl: OURS, name });
   }
   sim.github.setPullRequest(REPO, 11, { state: 'open', title: 'Add cart' });
   sim.github.setPullRequest(REPO, 12, { state: 'closed', title: 'Old idea' });
@@ -164,8 +174,8 @@ describe('prune', () => {
   });
 
   it("keeps another repository's preview of a closed PR, naming why, and deletes nothing of it", async () => {
-    sim.seedDeployment({ repoUrl: 'https://github.com/other/shop', name: 'shop-agent-pr-31' });
-    sim.seedDeployment({ source: 'external_docker', name: 'shop-agent-pr-32' });
+    seedPreview(sim, REPO, { repoUrl: 'https://github.com/other/shop', name: 'shop-agent-pr-31' });
+    seedPreview(sim, REPO, { source: 'external_docker', name: 'shop-agent-pr-32' });
     sim.github.setPullRequest(REPO, 31, { state: 'closed' });
     sim.github.setPullRequest(REPO, 32, { state: 'closed' });
     const log = mark(sim);
@@ -185,7 +195,7 @@ describe('prune', () => {
     const github = await FakeGithub.start();
     try {
       for (const name of ['shop-agent-pr-21', 'shop-agent-pr-22'])
-        sim.seedDeployment({ repoUrl: OURS, name });
+        seedPreview(sim, REPO, { repoUrl: OURS, name });
       github.pulls.setPullRequest(REPO, 21, { state: 'open' });
       github.pulls.setPullRequest(REPO, 22, { state: 'closed', merged: true });
       const open = github.addDeployment('preview-pr-21');
@@ -201,5 +211,40 @@ describe('prune', () => {
     } finally {
       await github.close();
     }
+  });
+
+  it('prunes only what this action created on that PR: the production agent-1 under agent-{pr} is kept (v1.3)', async () => {
+    const deploy = (name: string, event: Record<string, unknown> = {}) =>
+      runAction({
+        ...event,
+        inputs: baseInputs(sim, {
+          name,
+          'integration-id': INTEGRATION_ID,
+          'pr-comment': 'false',
+          wait: 'false',
+        }),
+      });
+    // The production deployment, created on a push to main; a preview created on PR #2's run.
+    expectExit(await deploy('agent-1'), 0);
+    const pr2 = structuredClone(PR_EVENT);
+    pr2.payload.number = 2;
+    pr2.payload.pull_request.number = 2;
+    expectExit(await deploy('agent-2', { event: pr2 }), 0);
+    // And a preview of an older version of the action: no origin record.
+    sim.seedDeployment({ repoUrl: OURS, name: 'agent-3' });
+    for (const n of [1, 2, 3]) sim.github.setPullRequest(REPO, n, { state: 'closed' });
+
+    const result = await prune({ name: 'agent-{pr}' });
+    expectExit(result, 0);
+    expect(deleted(result)).toEqual(['agent-2']);
+    expect(names()).toEqual(['agent-1', 'agent-3']);
+    expect(result.stdout).toContain(
+      'agent-1 (PR #1, closed): kept: not provably a preview of this pull request (this action ' +
+        'created it outside a pull-request run',
+    );
+    expect(result.stdout).toMatch(
+      /agent-3 \(PR #3, closed\): kept: .*no record .* run `command: delete` with `name: agent-3`/,
+    );
+    expect(result.summary).toMatch(/`agent-1`.*kept: not provably a preview/);
   });
 });

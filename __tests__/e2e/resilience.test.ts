@@ -167,9 +167,23 @@ describe('error answers fail with advice, exit 1', () => {
     const r = await runAction({ inputs: deployInputs('res-403') });
     expect(r.code).toBe(1);
     expect(errorText(r)).toMatch(/403/);
-    expect(errorText(r)).toMatch(/`workspace-id`/);
+    expect(errorText(r)).toMatch(
+      /organization-scoped and needs a workspace: set input `workspace-id`/,
+    );
+    expect(errors(r)[0]?.props).toContain('title=Workspace needed');
     expect(sim.requests).toHaveLength(1);
     expect(named('res-403')).toHaveLength(0);
+  });
+
+  test('403 "not enabled": LangSmith Deployment needs the Plus plan or an admin (v1.3)', async () => {
+    await start();
+    const detail = 'LangSmith Deployment is not enabled for this organization.';
+    sim.inject({ kind: 'status', status: 403, body: { detail } });
+    const r = await runAction({ inputs: deployInputs('res-403-off') });
+    expect(r.code).toBe(1);
+    expect(errors(r)[0]?.props).toContain('title=LangSmith Deployment not enabled');
+    expect(errorText(r)).toMatch(/needs the Plus plan or above .* or an organization admin/);
+    expect(sim.requests).toHaveLength(1);
   });
 
   test('422 on create: each validation error on its own line, naming the field', async () => {

@@ -116,10 +116,13 @@ describe('in debug mode no secret is ever printed', () => {
     // The secrets were sent: the values did reach the platform, only the log is clean.
     const dep = sim.deployments().find((d) => d.name === 'sec-success')!;
     expect(dep.secrets).toEqual(
-      sentSecrets([
-        { name: 'CERT', value: CERT_LINES.join('\n') },
-        { name: 'OPENAI_API_KEY', value: OPENAI },
-      ]),
+      sentSecrets(
+        [
+          { name: 'CERT', value: CERT_LINES.join('\n') },
+          { name: 'OPENAI_API_KEY', value: OPENAI },
+        ],
+        { created: true },
+      ),
     );
   });
 

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { gitIn } from '../helpers/git.js';
+import { call, pollUntil } from '../simulator/helpers.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runAction, type RunResult } from '../../scripts/run-action.js';
@@ -101,6 +102,54 @@ describe('skip-unchanged with secrets', () => {
   });
 });
 
+describe('the skip record is trusted only while the live environment says the same (v1.3)', () => {
+  it('a secret changed out of band (the record stays, its revision is live): the next run builds, saying why', async () => {
+    const name = uniqueName('skip-rogue');
+    const workspace = workspaces.make({
+      'langgraph.json': '{"dependencies":["."],"graphs":{"a":"./a.py:g"}}',
+      'a.py': '',
+    });
+    sim.setCommitSha(sha('a'));
+    const run = () =>
+      runAction({
+        inputs: baseInputs(sim, {
+          name,
+          'integration-id': INTEGRATION_ID,
+          secrets: 'OPENAI_API_KEY=sk-workflow-value',
+        }),
+        sha: sha('a'),
+        workspace,
+      });
+    expectExit(await run(), 0);
+    const id = idOf(sim, name)!;
+    // Someone edits the secret in the LangSmith UI: the other entries (the record) stay, and
+    // the new revision of the same commit goes live.
+    const live = sim.deployments().find((d) => d.id === id)!;
+    const rogue = live.secrets.map((s) =>
+      s.name === 'OPENAI_API_KEY' ? { ...s, value: 'sk-ROGUE' } : s,
+    );
+    const edited = await call(sim, 'PATCH', `/v2/deployments/${id}`, { body: { secrets: rogue } });
+    expect(edited.status).toBe(200);
+    await pollUntil(
+      async () => sim.revisions(id)[0]!.status,
+      (status) => status === 'DEPLOYED',
+    );
+
+    const log = mark(sim);
+    const again = await run();
+    expectExit(again, 0);
+    expect(again.outputs['skipped-build']).toBe('false');
+    expect(writes(log)).toBe(1);
+    expect(again.stdout).toMatch(
+      /^skip-unchanged: a new revision is requested because the live environment differs from `secrets` \(OPENAI_API_KEY\): changed in the LangSmith UI or by another client/m,
+    );
+    const after = sim.deployments().find((d) => d.id === id)!;
+    expect(after.secrets.find((s) => s.name === 'OPENAI_API_KEY')?.value).toBe('sk-workflow-value');
+    const shown = again.stdout.split('\n').filter((l) => !l.startsWith('::add-mask::'));
+    expect(shown.join('\n')).not.toContain('sk-ROGUE');
+  });
+});
+
 describe('skip-unchanged across commits (monorepo)', () => {
   const AGENT = {
     'agent/langgraph.json': '{"dependencies":["."],"graphs":{"a":"./a.py:g"}}',
@@ -160,6 +209,71 @@ describe('skip-unchanged across commits (monorepo)', () => {
     const unknown = await push(name, sha('9'));
     expect(unknown.outputs['skipped-build']).toBe('false');
     expect(unknown.stdout).toMatch(/cannot be read: GitHub's compare API answered/);
+  });
+});
+
+describe('skip-unchanged for a JS agent in a monorepo (v1.3)', () => {
+  // Built from the repository root with its workspace packages (the platform's Monorepo support).
+  const MONOREPO = {
+    'package.json': JSON.stringify({ private: true, workspaces: ['agents/*', 'packages/*'] }),
+    'package-lock.json': '{}',
+    'agents/chat/langgraph.json': JSON.stringify({
+      node_version: '20',
+      dependencies: ['.'],
+      graphs: { chat: './src/graph.ts:graph' },
+    }),
+    'agents/chat/package.json': JSON.stringify({
+      name: '@acme/chat',
+      dependencies: { '@acme/tools': '*', zod: '^4' },
+    }),
+    'agents/chat/src/graph.ts': '',
+    'packages/tools/package.json': JSON.stringify({
+      name: '@acme/tools',
+      dependencies: { '@acme/shared': '*' },
+    }),
+    'packages/shared/package.json': JSON.stringify({ name: '@acme/shared' }),
+    'packages/ui/package.json': JSON.stringify({ name: '@acme/ui' }),
+  };
+  beforeAll(() => {
+    sim.github.addCommits('acme/agent', [
+      { sha: sha('5'), files: [{ filename: 'agents/chat/src/graph.ts', status: 'added' }] },
+      { sha: sha('6'), files: [{ filename: 'packages/ui/button.tsx', status: 'modified' }] },
+      { sha: sha('7'), files: [{ filename: 'packages/shared/index.ts', status: 'modified' }] },
+      { sha: sha('8'), files: [{ filename: 'package-lock.json', status: 'modified' }] },
+    ]);
+  });
+  const push = (name: string, commit: string) =>
+    agentRun(name, commit, {
+      workspace: workspaces.make(MONOREPO),
+      inputs: { 'github-token': 'ghs_e2e', 'config-path': 'agents/chat/langgraph.json' },
+      env: { GITHUB_API_URL: `${sim.url}/github` },
+    });
+
+  it('an unrelated workspace package: skip; one the agent depends on (through another): build; the root lockfile: build', async () => {
+    const name = uniqueName('skip-js');
+    expectExit(await push(name, sha('5')), 0);
+    const id = idOf(sim, name)!;
+
+    const ui = await push(name, sha('6'));
+    expectExit(ui, 0);
+    expect(ui.outputs).toMatchObject({ 'skipped-build': 'true', 'commit-sha': sha('5') });
+    expect(ui.stdout).toMatch(
+      /\(packages\/ui\/button.tsx\) are outside what the agent is built from/,
+    );
+    expect(sim.revisions(id)).toHaveLength(1);
+
+    const shared = await push(name, sha('7'));
+    expectExit(shared, 0);
+    expect(shared.outputs['skipped-build']).toBe('false');
+    expect(shared.stdout).toMatch(
+      /files the agent is built from changed since commit 555555555555: packages\/shared\/index.ts/,
+    );
+    expect(sim.revisions(id)).toHaveLength(2);
+
+    const lockfile = await push(name, sha('8'));
+    expectExit(lockfile, 0);
+    expect(lockfile.outputs['skipped-build']).toBe('false');
+    expect(lockfile.stdout).toMatch(/changed since commit 777777777777: package-lock.json/);
   });
 });
 

@@ -21,7 +21,7 @@ export const CONTRACT_INPUTS: Record<string, string | undefined> = {
   'custom-url': '',
   'listener-id': '',
   'k8s-namespace': '',
-  'deployment-type': 'dev',
+  'deployment-type': 'serverless', // v1.3
   'build-on-push': 'false',
   secrets: '',
   'resource-spec': '',

@@ -107,6 +107,8 @@ export function unusedPlane(): ControlPlane {
     listRevisions: notUsed,
     getRevision: notUsed,
     getRevisionLogs: notUsed,
+    listGithubIntegrations: notUsed,
+    listGithubRepos: notUsed,
   };
 }
 

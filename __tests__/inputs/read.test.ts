@@ -103,7 +103,7 @@ describe('defaults', () => {
       repoUrl: 'https://github.com/acme/agent',
       repoRef: 'main',
       configPath: 'langgraph.json',
-      deploymentType: 'dev',
+      deploymentType: 'serverless',
       buildOnPush: false,
       skipUnchanged: true,
       interruptPrevious: false,
@@ -439,11 +439,12 @@ describe('source-specific inputs', () => {
     expect(problemFor('resource-spec', inputs).message).toMatch(message);
   });
 
-  it('refuses an unknown deployment-type and accepts the five of the Terraform provider', () => {
+  it('refuses an unknown deployment-type and accepts both pricing families (v1.3)', () => {
     expect(problemFor('deployment-type', { 'deployment-type': 'huge' }).message).toMatch(
-      /`dev_free`, `dev`, `prod`, `dev_zero`, `dev_free_zero`/,
+      /`serverless`, `dedicated`, `dev_free`, `dev`, `prod`, `dev_zero`, `dev_free_zero`/,
     );
-    for (const type of ['dev_free', 'dev', 'prod', 'dev_zero', 'dev_free_zero']) {
+    expect(ok({}).config.deploymentType).toBe('serverless');
+    for (const type of ['serverless', 'dedicated', 'dev_free', 'dev', 'prod', 'dev_zero']) {
       expect(ok({ 'deployment-type': type }).config.deploymentType).toBe(type);
     }
   });

@@ -726,7 +726,8 @@ describe('deployments made by langgraph deploy (internal_docker)', () => {
 });
 
 describe('deployment types', () => {
-  it.each(['dev_free', 'dev', 'prod', 'dev_zero', 'dev_free_zero'])('accepts %s', async (type) => {
+  const TYPES = ['serverless', 'dedicated', 'dev_free', 'dev', 'prod', 'dev_zero', 'dev_free_zero'];
+  it.each(TYPES)('accepts %s', async (type) => {
     const body = githubCreate(`t-${type.replace(/_/g, '-')}`);
     const answer = await call(sim, 'POST', '/v2/deployments', {
       body: { ...body, source_config: { ...body.source_config, deployment_type: type } },
@@ -740,5 +741,61 @@ describe('deployment types', () => {
       body: { ...body, source_config: { ...body.source_config, deployment_type: 'huge' } },
     });
     expect(answer.status).toBe(422);
+  });
+
+  it.each([
+    ['previous', 'dev', "'serverless' or 'dedicated'"],
+    ['usage-based', 'serverless', "'dev_free' or 'dev' or 'prod' or 'dev_zero' or 'dev_free_zero'"],
+  ] as const)(
+    'told to refuse the %s family, refuses %s naming the other',
+    async (family, type, msg) => {
+      const strict = await startSimulator({ refuseDeploymentTypes: family });
+      try {
+        const body = githubCreate('t-family');
+        const config = { ...body.source_config, deployment_type: type };
+        const answer = await call(strict, 'POST', '/v2/deployments', {
+          body: { ...body, source_config: config },
+        });
+        expect(answer).toMatchObject({
+          status: 422,
+          body: {
+            detail: [
+              { loc: ['body', 'source_config', 'deployment_type'], msg: `Input should be ${msg}` },
+            ],
+          },
+        });
+        const other = family === 'previous' ? 'dedicated' : 'prod';
+        const accepted = await call(strict, 'POST', '/v2/deployments', {
+          body: { ...body, source_config: { ...config, deployment_type: other } },
+        });
+        expect(accepted.status).toBe(201);
+      } finally {
+        await strict.close();
+      }
+    },
+  );
+});
+
+describe('GitHub integrations (v1)', () => {
+  it('lists the integrations and the repositories of each, in the spec snapshot’s shapes', async () => {
+    const id = '11111111-2222-4333-8444-555555555555';
+    sim.setGithubIntegrations([{ id, name: 'acme', repos: ['acme/agent'] }]);
+    const install = await call(sim, 'GET', '/v1/integrations/github/install');
+    expect(install).toMatchObject({ status: 200, body: [{ id, name: 'acme' }] });
+    const repos = await call(sim, 'GET', `/v1/integrations/github/${id}/repos`);
+    expect(repos).toMatchObject({
+      status: 200,
+      body: [
+        {
+          host_integration_id: id,
+          owner: 'acme',
+          name: 'agent',
+          url: 'https://github.com/acme/agent',
+        },
+      ],
+    });
+    expect((await call(sim, 'GET', '/v1/integrations/github/nope/repos')).status).toBe(404);
+    sim.reset();
+    expect((await call(sim, 'GET', '/v1/integrations/github/install')).body).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
-import { call, githubCreate } from './helpers.js';
+import { call, githubCreate, pollUntil } from './helpers.js';
 
 let sim: Simulator;
 beforeAll(async () => {
@@ -71,6 +71,19 @@ describe('injected faults', () => {
     expect(answer.status).toBe(502);
     expect(sim.deployments().map((d) => d.name)).toEqual(['half']);
     expect(sim.requests[0]!.status).toBe(502);
+  });
+
+  it('status-then-commit: the client sees the status at once, the create happens later', async () => {
+    sim.inject({ kind: 'status-then-commit', status: 504, afterMs: 150, method: 'POST' });
+    const answer = await call(sim, 'POST', '/v2/deployments', { body: githubCreate('late') });
+    expect(answer.status).toBe(504);
+    expect(sim.deployments()).toEqual([]);
+    await pollUntil(
+      async () => sim.deployments().length,
+      (n) => n === 1,
+    );
+    expect(sim.deployments().map((d) => d.name)).toEqual(['late']);
+    expect(sim.requests.map((r) => r.status)).toEqual([504]);
   });
 
   it('delay: the request is processed after the delay', async () => {

@@ -112,6 +112,21 @@ export function errorFromResponse(
       'the API key. Check the `api-key` secret: it must be a valid, unexpired LangSmith API ' +
       'key of the organization or workspace that owns the deployments (and for the region / ' +
       '`control-plane-url` used).';
+  } else if (status === 403 && /not enabled/i.test(detail ?? '')) {
+    // The `langgraph deploy` CLI's two 403s (deploy.py, `_call_host_backend_with_optional_tenant`).
+    title = 'LangSmith Deployment not enabled';
+    message =
+      `${ctx.describe} was refused (HTTP 403 Forbidden)${withDetail}. LangSmith Deployment ` +
+      'needs the Plus plan or above (https://www.langchain.com/pricing), or an organization ' +
+      'admin enabling it (LangSmith → Deployments); check too that `api-key` belongs to that ' +
+      'organization.';
+  } else if (status === 403 && /workspace specification|X-Tenant-Id/i.test(detail ?? '')) {
+    title = 'Workspace needed';
+    message =
+      `${ctx.describe} was refused (HTTP 403 Forbidden)${withDetail}. The API key is ` +
+      'organization-scoped and needs a workspace: set input `workspace-id` to the workspace ' +
+      `of the deployments (Settings → Workspaces in LangSmith)${ctx.workspaceId ? `; ${ctx.workspaceId} was sent` : ''}, ` +
+      'or use a workspace-scoped key.';
   } else if (status === 403) {
     title = 'Permission denied';
     message = `${ctx.describe} was refused (HTTP 403 Forbidden)${withDetail}. `;

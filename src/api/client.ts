@@ -22,6 +22,8 @@ import type { HttpContext, HttpRequest, HttpResponse } from './http/request.js';
 import {
   DeploymentSchema,
   DeploymentsListSchema,
+  GithubIntegrationsSchema,
+  GithubRepositoriesSchema,
   PushTokenSchema,
   RevisionLogsSchema,
   UploadTargetSchema,
@@ -229,6 +231,16 @@ export class ControlPlaneClient {
     });
   }
 
+  /** `GET /v1/integrations/github/install`: the workspace's GitHub integrations. */
+  listGithubIntegrations() {
+    return this.read(GithubIntegrationsSchema, '/v1/integrations/github/install');
+  }
+
+  /** `GET /v1/integrations/github/{id}/repos`: the repositories the integration may build. */
+  listGithubRepos(id: string) {
+    return this.read(GithubRepositoriesSchema, apiPath('/v1/integrations/github', id, 'repos'));
+  }
+
   /**
    * `POST …/revisions/{rev}/redeploy`: the platform creates a new revision that serves this
    * one's source again; the answer is the deployment, whose `latest_revision_id` is that new
@@ -354,6 +366,11 @@ export class ControlPlaneClient {
       else if (value !== undefined) url.searchParams.set(key, String(value));
     }
     return request(this.options.http, { ...call, url: url.href, headers: this.headers });
+  }
+
+  /** A plain `GET` of `path`, its answer read by `parseAnswer`. */
+  private read<S extends z.ZodMiniType>(schema: S, path: string): Promise<z.infer<S>> {
+    return this.json(schema, [200], { method: 'GET', path, describe: `GET ${path}` });
   }
 
   /** The answer (sent now unless given) of an `ok` status, read by `parseAnswer`. */

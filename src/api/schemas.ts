@@ -82,6 +82,18 @@ export const RevisionLogsSchema = z.looseObject({
 });
 export type RevisionLogs = z.infer<typeof RevisionLogsSchema>;
 
+/**
+ * `GET /v1/integrations/github/install` and `GET /v1/integrations/github/{id}/repos`: the
+ * workspace's GitHub integrations (`name`: the GitHub account) and the repositories each may
+ * build; only the fields the action reads.
+ */
+export const GithubIntegrationsSchema = z.array(
+  z.looseObject({ id: z.string(), name: z.string() }),
+);
+export const GithubRepositoriesSchema = z.array(
+  z.looseObject({ owner: z.string(), name: z.string() }),
+);
+
 /** 422 bodies (FastAPI's validation errors). */
 export const HTTPValidationErrorSchema = z.looseObject({
   detail: z.array(

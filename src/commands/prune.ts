@@ -5,8 +5,10 @@
  *    keep those whose whole name is the template with a PR number in place of `{pr}`.
  * 2. Read each pull request's state from GitHub. Open → keep; closed, merged or 404 → delete;
  *    any other answer → keep with a warning (never delete on doubt).
- * 3. Keep what is not provably this repository's (`keepWhatIsNotOurs`: its `repo_url`, or for
- *    a deployment without one, this repository's GitHub deployments recording its ID).
+ * 3. Keep what this action did not create on a run of that pull request (its origin record,
+ *    `deployment/origin.ts`), and what is not provably this repository's (`keepWhatIsNotOurs`:
+ *    its `repo_url`, or for a deployment without one, this repository's GitHub deployments
+ *    recording its ID).
  * 4. Delete: one at a time with `delete-tracing-project` (the bulk call has no such flag) or
  *    when there is only one, else in bulk calls of up to 100. Failures fail the step by name.
  * 5. With `environment: …{pr}…`, mark the GitHub deployments of each pruned PR inactive.
@@ -25,6 +27,7 @@ import { fillTemplate, listFilter, matchTemplate, type NameTemplate } from '../i
 import { appendStepSummary, inert, redact } from '../lib/untrusted.js';
 import { normalizeRepoUrl } from '../deployment/upsert.js';
 import { recordedDeploymentIds } from '../github/github-deployment.js';
+import { notAPreview } from '../deployment/origin.js';
 
 type Match = { deployment: Deployment; pr: number };
 
@@ -60,6 +63,18 @@ export async function runPrune(ctx: RunContext<PruneConfig>): Promise<number> {
             : { kind: 'kept' };
       return { name: deployment.name, id: deployment.id, pr, state: prState, action };
     });
+    // Only previews this action created on a run of that pull request (v1.3); then, of those,
+    // what is provably this repository's.
+    for (const [i, row] of rows.entries()) {
+      if (row.action.kind !== 'pending' && row.action.kind !== 'would_delete') continue;
+      const reason = notAPreview(
+        config.apiKey,
+        config.github.repository,
+        matches[i]!.deployment,
+        row.pr,
+      );
+      if (reason) row.action = { kind: 'kept_no_preview', reason: inert(reason, 400) };
+    }
     await keepWhatIsNotOurs(ctx, matches, rows, repositoryUrl);
     for (const row of rows) {
       if (row.action.kind !== 'kept_unknown') continue;
@@ -285,6 +300,7 @@ const ACTION_LABELS = {
   kept: 'kept', // the pull request is open
   kept_unknown: 'kept: the pull request could not be read (%s)', // never delete on doubt
   kept_not_ours: "kept: not provably this repository's (%s)", // see `keepWhatIsNotOurs`
+  kept_no_preview: 'kept: not provably a preview of this pull request (%s)', // its origin record
   would_delete: 'would be deleted (dry run)',
   pending: 'not deleted: the run stopped before', // to be deleted, but the run stopped first
   deleted: 'deleted',

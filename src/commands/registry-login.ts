@@ -10,6 +10,7 @@ import type { RegistryLoginConfig } from '../inputs/config.js';
 import { docker, registryHost, registryPath } from '../api/registry.js';
 import { findTarget, uiUrl } from '../deployment/target.js';
 import { createDeployment } from '../deployment/upsert.js';
+import { withOrigin } from '../deployment/origin.js';
 import { ActionError } from '../lib/errors.js';
 import { errorMessage } from '../lib/text.js';
 import { inert, runnerLogger, type Logger } from '../lib/untrusted.js';
@@ -40,7 +41,7 @@ export async function runRegistryLogin(ctx: RunContext<RegistryLoginConfig>): Pr
           source: 'internal_docker',
           source_config: { deployment_type: config.deploymentType },
           source_revision_config: {},
-          secrets: [],
+          secrets: withOrigin(config, []),
         },
       );
   const ids = { name: deployment.name, deploymentId: deployment.id, created };

@@ -43,13 +43,17 @@ const PATH_KEYS = new Set(['env', 'pip_config_file', 'dockerfile', 'path']);
  * `config-path` input (repository-relative), `json` the parsed config of this checkout (the
  * config itself is in its folder, so a change to it always counts).
  */
-export function agentPaths(configPath: string, json: unknown): AgentPaths | { unknown: string } {
+export function agentPaths(
+  configPath: string,
+  json: unknown,
+  extra: AgentPaths = { folders: [], files: [] },
+): AgentPaths | { unknown: string } {
   const configFile = inRepo('', configPath);
   if (configFile === undefined)
     return { unknown: `\`config-path\` ${configPath} leaves the repository` };
   const dir = posix.dirname(configFile) === '.' ? '' : posix.dirname(configFile);
-  const folders = new Set<string>([dir]);
-  const files = new Set<string>([configFile]);
+  const folders = new Set<string>([dir, ...extra.folders]);
+  const files = new Set<string>([configFile, ...extra.files]);
   const config = (json ?? {}) as Record<string, unknown>;
   const deps = Array.isArray(config.dependencies) ? config.dependencies : [];
   for (const dep of deps) {
@@ -123,7 +127,8 @@ export function listFiles(files: readonly string[], max = 10): string {
 /**
  * Whether the change from the `live` commit to `head` leaves the agent alone: `because`, the
  * clause that says so, or `build`, why it does not or cannot be known. `json` is the parsed
- * config of this checkout (`undefined` without one), `changed` the compare's files.
+ * config of this checkout (`undefined` without one), `changed` the compare's files, `build`
+ * what a JS monorepo adds (`js-workspace.ts`).
  */
 export function agentChange(
   configPath: string,
@@ -131,6 +136,7 @@ export function agentChange(
   changed: readonly ChangedFile[],
   live: string,
   head: string,
+  build?: AgentPaths | { unknown: string },
 ): { because: string } | { build: string } {
   const runs = `the live revision runs commit ${live.slice(0, 12)}`;
   if (json === undefined) {
@@ -138,7 +144,7 @@ export function agentChange(
       build: `${runs}, and without the checkout's ${configPath} the files the agent is built from are unknown`,
     };
   }
-  const paths = agentPaths(configPath, json);
+  const paths = build && 'unknown' in build ? build : agentPaths(configPath, json, build);
   if ('unknown' in paths) return { build: `${runs}, and ${paths.unknown}` };
   const { relevant, other } = classifyChanges(paths, changed);
   if (relevant.length > 0) {

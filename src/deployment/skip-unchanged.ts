@@ -11,20 +11,21 @@
  * what the revision is built from (the commit, or the archive's SHA-256), keyed by HKDF-SHA-256
  * of the API key and the deployment's name: only a holder of the API key can compute or check it.
  */
-import { createHmac, hkdfSync } from 'node:crypto';
 import type { ControlPlane } from '../api/client.js';
 import type { Deployment, Revision } from '../api/schemas.js';
 import type { DeployConfig } from '../inputs/config.js';
-import { RECORD_NAME } from '../inputs/secrets.js';
+import { ACTION_ENTRIES, RECORD_NAME } from '../inputs/secrets.js';
 import type { ParsedLangGraphConfig } from '../preflight/index.js';
 import type { GithubRun } from '../github/octokit.js';
 import { readChanges, type Comparison } from '../github/reads.js';
 import { inert } from '../lib/untrusted.js';
-import { errorMessage, isRecord } from '../lib/text.js';
+import { errorMessage } from '../lib/text.js';
+import { byKey, canonicalJson, keyedValue, VERSION } from '../lib/keyed.js';
 import { agentChange } from './agent-files.js';
+import { jsBuildPaths } from './js-workspace.js';
+import { liveDrift } from './live-settings.js';
 import { revisionStatus } from './revision-status.js';
 
-const VERSION = 'v1';
 const INFO = 'langgraph-deploy-action/skip-unchanged/v1';
 
 /** The inputs the record covers (their values go into the revision), and their `Config` keys. */
@@ -44,27 +45,10 @@ export type RecordedSettings = Pick<DeployConfig, (typeof UNSKIPPABLE_INPUTS)[nu
  */
 export type RecordBinding = { commit: string } | { sourceDigest: string } | { image: string };
 
-const byKey = ([a]: readonly [string, unknown], [b]: readonly [string, unknown]) =>
-  a < b ? -1 : a > b ? 1 : 0;
-
-/** JSON with object keys sorted at every depth: one text for one value. */
-export function canonicalJson(value: unknown): string {
-  // Not a JSON.stringify replacer: an object rebuilt from sorted entries puts integer-like keys
-  // ("9", "10") first in numeric order, and the text would differ from earlier records.
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (isRecord(value)) {
-    const entries = Object.entries(value)
-      .filter(([, v]) => v !== undefined)
-      .sort(byKey);
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-
 /** The canonical text the HMAC covers (the record entry itself is never part of it). */
 export function canonicalSettings(settings: RecordedSettings, binding: RecordBinding): string {
   const secrets = (settings.secrets ?? [])
-    .filter((s) => s.name !== RECORD_NAME)
+    .filter((s) => !ACTION_ENTRIES.has(s.name))
     .map((s) => [s.name, s.value] as const)
     .sort(byKey);
   return canonicalJson({
@@ -83,9 +67,7 @@ export function recordValue(
   settings: RecordedSettings,
   binding: RecordBinding,
 ): string {
-  const key = Buffer.from(hkdfSync('sha256', apiKey, `deployment:${deploymentName}`, INFO, 32));
-  const mac = createHmac('sha256', key).update(canonicalSettings(settings, binding)).digest();
-  return `${VERSION}:${mac.toString('base64url')}`;
+  return keyedValue(apiKey, deploymentName, INFO, canonicalSettings(settings, binding));
 }
 
 /**
@@ -178,6 +160,8 @@ export interface SkipEvidence {
   configJson?: unknown;
   /** GitHub's compare of the live commit with this one, once read. */
   changes?: Comparison;
+  /** What a JS agent in a monorepo is built from besides its folder (`js-workspace.ts`). */
+  buildPaths?: ReturnType<typeof jsBuildPaths>;
 }
 
 const HEX_SHA = /^[0-9a-f]{7,64}$/i;
@@ -281,6 +265,8 @@ export function skipDecision(
           : differs,
       );
     }
+    const drift = liveDrift(config, found);
+    if (drift) return build(drift);
     if (config.source === 'upload') because.push('the same archive (`source-digest`)');
     because.push(`the same ${sent.join(', ')} (keyed record)`);
   }
@@ -304,7 +290,8 @@ export function skipDecision(
     return build(`${runs}, and the change since cannot be read: ${evidence.changes.unreadable}`);
   }
   const { files } = evidence.changes;
-  const change = agentChange(config.configPath, evidence.configJson, files, built, expected);
+  const { configJson, buildPaths } = evidence;
+  const change = agentChange(config.configPath, configJson, files, built, expected, buildPaths);
   if ('build' in change) return build(change.build);
   because.unshift(change.because);
   return { skip: true, revisionId: active.id, commitSha: built, because, otherCommit: true };
@@ -350,6 +337,7 @@ export async function checkUnchanged(
   let decision = skipDecision(config, found, active, latest, evidence);
   if (!decision.skip && decision.compare) {
     evidence.changes = await compare(decision.compare.base, decision.compare.head);
+    evidence.buildPaths = jsBuildPaths(config, parsed?.json);
     decision = skipDecision(config, found, active, latest, evidence);
   }
   if (latest?.id !== latestId) latest = undefined;

@@ -23,6 +23,11 @@ import { inert, type Logger } from '../lib/untrusted.js';
 import { revisionStatus } from './revision-status.js';
 import type { SourceArchive } from './upload/archive.js';
 import { shortWaitMs, type TargetContext } from './target.js';
+import { explainRefusal } from './create-refusals.js';
+import { mergeResourceSpec } from './resource-spec.js';
+import { findLostRevision, LOOKUP_MS, type SentSource } from './lost-answer.js';
+import { withIntegration } from './integration.js';
+import { withOrigin } from './origin.js';
 
 /** `sourceArchive`: with `source: upload`, the archive built before the lookup. */
 export type UpsertContext = TargetContext & {
@@ -47,12 +52,14 @@ const MAX_UNKNOWN_OUTCOMES = 3;
 export async function upsert(ctx: UpsertContext, found?: Deployment): Promise<UpsertResult> {
   if (!found) {
     checkCreatable(ctx.config);
-    const made = await createDeployment(ctx, createRequest(ctx.config));
+    const config = await withIntegration(ctx, ctx.config);
+    const made = await createDeployment({ ...ctx, config }, createRequest(config));
     if (made.created) return withRevision(ctx, made.deployment, 'create');
     found = made.deployment;
   }
   checkSameKind(ctx.config, found);
-  const body = revisionRequest(ctx.config);
+  const body = revisionRequest(mergeResourceSpec(ctx.config, found, ctx.logger));
+  if (body.secrets) body.secrets = withOrigin(ctx.config, body.secrets, found);
   // The PATCH of older installs names the image source, as the `langgraph deploy` CLI does.
   const image = ctx.config.source === 'internal_docker';
   const patch = image ? { ...body, revision_source: 'internal_docker' as const } : body;
@@ -104,14 +111,6 @@ export function normalizeRepoUrl(url: string): string {
 export type CreatableConfig = DeployConfig & { name: string };
 
 export function checkCreatable(config: DeployConfig): asserts config is CreatableConfig {
-  if (config.source === 'github' && !config.integrationId) {
-    throw new ActionError(
-      `No deployment named '${config.name}' exists, so this run creates it, and creating a ` +
-        '`github` deployment needs input `integration-id` (the GitHub integration ID, from ' +
-        'LangSmith > Deployments > the GitHub integration, or GET /v1/integrations/github/install).',
-      'Invalid input: integration-id',
-    );
-  }
   if (!config.name) {
     throw new ActionError(
       'Input `name` is required to create a deployment.',
@@ -149,7 +148,7 @@ export function createRequest(config: CreatableConfig): DeploymentCreateRequest 
           ...(k8sNamespace ? { listener_config: { k8s_namespace: k8sNamespace } } : {}),
         },
     source_revision_config,
-    secrets: config.secrets ?? [],
+    secrets: withOrigin(config, config.secrets ?? []),
   };
 }
 
@@ -194,7 +193,9 @@ export async function createDeployment(
       // again. A 400/409: perhaps a concurrent run created it first, and this run updates it.
       const lost = error instanceof OutcomeUnknownError;
       const refused = error instanceof ApiError && (error.status === 400 || error.status === 409);
-      if (!lost && !refused) throw error;
+      const type = body.source_config.deployment_type ?? '';
+      const explained = () => explainRefusal(error, body.name, type);
+      if (!lost && !refused) throw explained();
       if (lost) {
         logger.warning(
           `The create request for '${config.name}' got no usable answer (${error.message}); ` +
@@ -212,32 +213,10 @@ export async function createDeployment(
         );
         return { deployment: existing, created: lost };
       }
-      if (refused) throw tracingProjectConflict(error, body.name) ?? error;
+      if (refused) throw explained();
       if (attempt >= MAX_UNKNOWN_OUTCOMES) throw error;
     }
   }
-}
-
-/**
- * A create refused (HTTP 409: "There already exists a project in LangSmith named: <name>"): a
- * deployment of that name was deleted without `delete-tracing-project` (a reopened pull
- * request, typically), and its tracing project name is taken. The error gives the remedies.
- */
-function tracingProjectConflict(error: ApiError, name: string): ActionError | undefined {
-  if (error.status !== 409 || !/already exists a project in LangSmith named/i.test(error.message)) {
-    return undefined;
-  }
-  const shown = inert(name, 100);
-  return new ActionError(
-    `Creating deployment '${shown}' was refused (HTTP 409): a LangSmith tracing project named ` +
-      `'${shown}' already exists, and no deployment of that name does. A deployment of that name ` +
-      'was deleted earlier without `delete-tracing-project: true` (for example when its pull ' +
-      'request was closed, and the pull request has now been reopened), and its tracing project ' +
-      `was kept. Remedies: delete the tracing project '${shown}' in LangSmith (Tracing projects; ` +
-      'its traces go with it) and re-run this job; or, so that it does not happen again, give ' +
-      'the cleanup job `delete-tracing-project: true`; or deploy under another `name`.',
-    'Tracing project of that name exists',
-  );
 }
 
 /**
@@ -256,10 +235,18 @@ export async function requestRevision(
   const name = `'${inert(found.name)}' (${inert(found.id)})`;
   const first = `Requesting the first revision of the new deployment ${name}.`;
   if (body && client.createRevision) {
-    const sent = await writeOnce(ctx, found, 'new revision', MAX_UNKNOWN_OUTCOMES, () => {
-      logger.info(created ? first : `Requesting a new revision of ${name}.`);
-      return client.createRevision!(found.id, body);
-    });
+    const source = body.source_revision_config;
+    const sent = await writeOnce(
+      ctx,
+      found,
+      'new revision',
+      MAX_UNKNOWN_OUTCOMES,
+      () => {
+        logger.info(created ? first : `Requesting a new revision of ${name}.`);
+        return client.createRevision!(found.id, body);
+      },
+      source,
+    );
     if (!('answer' in sent)) return { ...sent, created };
     if (typeof sent.answer === 'object') {
       return { deployment: found, revisionId: sent.answer.id, revision: sent.answer, created };
@@ -270,27 +257,35 @@ export async function requestRevision(
       { title: 'Revision requested with PATCH' },
     );
   }
-  const sent = await writeOnce(ctx, found, 'update', MAX_UNKNOWN_OUTCOMES, () => {
-    logger.info(created ? first : `Updating deployment ${name}.`);
-    return client.patchDeployment(found.id, patch);
-  });
+  const sent = await writeOnce(
+    ctx,
+    found,
+    'update',
+    MAX_UNKNOWN_OUTCOMES,
+    () => {
+      logger.info(created ? first : `Updating deployment ${name}.`);
+      return client.patchDeployment(found.id, patch);
+    },
+    patch.source_revision_config,
+  );
   if (!('answer' in sent)) return { ...sent, created };
   return withRevision(ctx, sent.answer, created ? 'create' : 'update', found.latest_revision_id);
 }
 
 /**
  * Sends a write that makes a revision (an update, a new revision, a redeploy) and its answer.
- * A lost answer (reset, timeout, 5xx after sending) is resolved by reading the deployment: a
- * `latest_revision_id` other than `found`'s is this write's revision; otherwise it is sent
+ * A lost answer (reset, timeout, 5xx after sending) is resolved by looking for the revision it
+ * made (`lost-answer.ts`, `sent`: what it is built from); only when none is listed is it sent
  * again, up to `attempts` times in all.
  */
-export async function writeOnce<T>(
+export async function writeOnce<T, D extends Pick<Deployment, 'id' | 'latest_revision_id'>>(
   ctx: TargetContext,
-  found: Pick<Deployment, 'id' | 'latest_revision_id'>,
+  found: D,
   what: string,
   attempts: number,
   send: () => Promise<T>,
-): Promise<{ answer: T } | { deployment: Deployment; revisionId: string }> {
+  sent?: SentSource,
+): Promise<{ answer: T } | { deployment: D; revisionId: string; revision: Revision }> {
   for (let attempt = 1; ; attempt++) {
     try {
       return { answer: await send() };
@@ -298,13 +293,12 @@ export async function writeOnce<T>(
       if (!(error instanceof OutcomeUnknownError)) throw error;
       ctx.logger.warning(
         `The ${what} request for ${inert(found.id)} got no usable answer (${inert(error.message, 300)}); ` +
-          'reading the deployment to see whether it was applied.',
+          `looking for the revision it may have made (for ${LOOKUP_MS / 1000} s at least) before sending it again.`,
       );
-      const now = await ctx.client.getDeployment(found.id);
-      const latest = now.latest_revision_id;
-      if (latest && latest !== found.latest_revision_id) {
-        ctx.logger.info(`The ${what} was applied: revision ${inert(latest)}.`);
-        return { deployment: now, revisionId: latest };
+      const revision = await findLostRevision(ctx, found, sent, what);
+      if (revision) {
+        ctx.logger.info(`The ${what} was applied: revision ${inert(revision.id)}.`);
+        return { deployment: found, revisionId: revision.id, revision };
       }
       if (attempt >= attempts) throw error;
     }

@@ -10,6 +10,13 @@ import type { SecretEntry } from './config.js';
  * deployed (see `deployment/skip-unchanged.ts`); refused in the `secrets` input.
  */
 export const RECORD_NAME = 'LANGGRAPH_DEPLOY_ACTION_DIGEST';
+/**
+ * The environment entry in which a create records where it was made (a pull-request run of
+ * which pull request, or not), for `command: prune` (see `deployment/origin.ts`).
+ */
+export const ORIGIN_NAME = 'LANGGRAPH_DEPLOY_ACTION_ORIGIN';
+/** The action's own entries: refused in the `secrets` input, never counted as the user's. */
+export const ACTION_ENTRIES: ReadonlySet<string> = new Set([RECORD_NAME, ORIGIN_NAME]);
 
 /**
  * Names the platform sets itself and refuses in a deployment's environment. The list is the
@@ -196,9 +203,9 @@ function entryProblem(name: string, entries: RawEntry[]): string | undefined {
     : RESERVED_SECRET_NAMES.has(name)
       ? `\`secrets\`: ${name} is reserved by LangSmith Deployment, which sets it itself. ` +
         'Remove it from `secrets` (or use another name in your code).'
-      : name === RECORD_NAME
-        ? `\`secrets\`: ${name} is this action's own record of the settings it deployed ` +
-          '(`skip-unchanged`). Use another name.'
+      : ACTION_ENTRIES.has(name)
+        ? `\`secrets\`: ${name} is this action's own record (of the settings it deployed, or ` +
+          'of where it created the deployment). Use another name.'
         : (entries[0] as RawEntry).value.trim() === ''
           ? `\`secrets\`: ${name} is empty: is the GitHub secret behind it set? ${NO_SECRETS_ON_FORKS}`
           : undefined;

@@ -49,9 +49,10 @@ export const INPUTS = {
   'listener-id': { sources: ['external_docker'], use: ['deploy'] },
   'k8s-namespace': { sources: ['external_docker'], use: ['deploy'] },
   'deployment-type': {
-    default: 'dev',
-    // The Terraform provider's list (internal/provider/deployment_resource.go).
-    values: ['dev_free', 'dev', 'prod', 'dev_zero', 'dev_free_zero'],
+    default: 'serverless',
+    // Usage-based pricing (langgraph-cli 0.4.36), then the Terraform provider's list of the
+    // previous pricing (internal/provider/deployment_resource.go): README, platform facts.
+    values: ['serverless', 'dedicated', 'dev_free', 'dev', 'prod', 'dev_zero', 'dev_free_zero'],
     use: ['deploy', 'registry-login'],
     usedWith: ['github', 'upload'],
   },

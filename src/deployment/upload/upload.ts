@@ -36,6 +36,7 @@ import {
   type UpsertContext,
 } from '../upsert.js';
 import { MAX_BYTES, megabytes } from './archive.js';
+import { withOrigin } from '../origin.js';
 
 const STEPS = ['create', 'upload-url', 'upload', 'revision'] as const;
 
@@ -70,7 +71,7 @@ export async function upsertFromUpload(ctx: UpsertContext, found: Deployment | u
         source: 'internal_source',
         source_config: { deployment_type: config.deploymentType },
         source_revision_config: { langgraph_config_path: archive.configPathInArchive },
-        secrets: config.secrets ?? [],
+        secrets: withOrigin(config, config.secrets ?? []),
       });
       deployment = made.deployment;
       created = made.created;
@@ -95,7 +96,7 @@ export async function upsertFromUpload(ctx: UpsertContext, found: Deployment | u
     };
     if (config.installCommand || config.buildCommand)
       body.source_config = buildCommandFields(config);
-    if (config.secrets !== undefined) body.secrets = config.secrets;
+    if (config.secrets) body.secrets = withOrigin(config, config.secrets, deployment);
     const patch: DeploymentPatchRequest = { revision_source: 'internal_source', ...body };
     // The revisions endpoint has no field for a change of source: that takes the PATCH.
     const post = deployment.source === CLI_IMAGE_SOURCE ? undefined : body;
