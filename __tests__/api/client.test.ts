@@ -253,6 +253,17 @@ describe('secrets in responses', () => {
     t.done();
   });
 
+  it.each(['--username=evil/x', '/tenant', 'https:///tenant', '-p/x', 'https://', ''])(
+    'refuses a push token whose registry_url %p names no registry host (docker login would take it as a flag, or log in to Docker Hub with the token)',
+    async (registryUrl) => {
+      const t = await setup((_req, res) =>
+        sendJson(res, 200, { token: 'push-token-value-1', registry_url: registryUrl }),
+      );
+      await expect(t.client.requestPushToken('d-1')).rejects.toThrow(/registry_url/);
+      t.done();
+    },
+  );
+
   it('masks the credentials of URLs in a deployment as soon as it arrives', async () => {
     const t = await setup((_req, res) =>
       sendJson(

@@ -21,6 +21,7 @@ import { FakeClock, recordingLogger } from '../helpers/fakes.js';
 import { startServer, type LocalServer } from '../helpers/http-test-server.js';
 
 const DIGEST = `sha256:${'c'.repeat(64)}`;
+const digestOf = (text: string) => `sha256:${createHash('sha256').update(text).digest('hex')}`;
 
 function http(): HttpContext {
   const clock = new FakeClock();
@@ -160,15 +161,31 @@ describe('readImage against other registries', () => {
         });
         return res.end();
       }
-      res.writeHead(200, { 'docker-content-digest': DIGEST });
+      res.writeHead(200, { 'docker-content-digest': digestOf(manifest) });
       res.end(req.url === '/v2/' ? '{}' : manifest);
     });
     expect(await readImage(http(), splitImage(`${host}/a/b:v1`), 'push-2')).toEqual({
-      digest: DIGEST,
+      digest: digestOf(manifest),
       platforms: ['linux/amd64'],
     });
     expect(server!.requests[1]!.url).toBe('/token?service=s&scope=repository%3Aa%2Fb%3Apull');
     expect(redact('granted-bearer-1')).toBe('***');
+  });
+
+  it('refuses a manifest whose content is not the digest it is pinned by (header, or the digest asked for)', async () => {
+    // The platform would run what the digest names, not the linux/amd64 index that was read.
+    const other = `sha256:${'d'.repeat(64)}`;
+    const host = await serve((req, res) => {
+      if (req.url === '/v2/') return res.writeHead(200).end('{}');
+      res.writeHead(200, { 'docker-content-digest': other });
+      res.end(manifest);
+    });
+    await expect(readImage(http(), splitImage(`${host}/a/b:v1`), 'p')).rejects.toThrow(
+      /manifest a\/b:v1 .* answered HTTP 200\. Its content is not the image of digest sha256:d{64}/,
+    );
+    await expect(readImage(http(), splitImage(`${host}/a/b@${other}`), 'p')).rejects.toThrow(
+      /HTTP 200\. Its content is not the image of digest sha256:d{64}/,
+    );
   });
 
   it('refuses a realm that is not https (the push token would cross the network in clear text)', async () => {
@@ -219,6 +236,17 @@ describe('docker (the CLI runner)', () => {
       code: 0,
       output: 'hello\n',
     });
+  });
+
+  it('gives the CLI (and its credential helpers) no input of the action: the API key stays out of its environment', async () => {
+    process.env['INPUT_API-KEY'] = 'lsv2-key-not-for-docker';
+    try {
+      const { output } = await docker([], { bin: 'env', ms: 5000 });
+      expect(output).toContain('PATH=');
+      expect(output).not.toMatch(/INPUT_|lsv2-key-not-for-docker/);
+    } finally {
+      delete process.env['INPUT_API-KEY'];
+    }
   });
 
   it('stops a CLI that does not finish in time', async () => {

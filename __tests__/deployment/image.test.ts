@@ -63,5 +63,11 @@ describe('pinImage', () => {
     await expect(pinImage(ctx, found, `${repository}:arm`)).rejects.toThrow(
       /has no linux\/amd64 image \(it has linux\/arm64\).*platforms: linux\/amd64/,
     );
+    // An index of many platforms (a hostile registry's) is named in a few, not all of them.
+    const many = Array.from({ length: 500 }, (_, i) => `linux/arch${i}` as const);
+    sim.registry.pushImage(repository, 'many', { platforms: many });
+    const error = await pinImage(ctx, found, `${repository}:many`).catch((e: Error) => e);
+    expect((error as Error).message).toMatch(/it has linux\/arch0, .*…\)/);
+    expect((error as Error).message.length).toBeLessThan(1500);
   });
 });

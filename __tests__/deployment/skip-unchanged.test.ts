@@ -353,6 +353,14 @@ describe('skipDecision with settings (the keyed record)', () => {
     expect(same).toMatchObject({ skip: true, revisionId: LIVE, commitSha: '' });
     const other = skipDecision(upload, d, revision(), undefined, { sourceDigest: 'e'.repeat(64) });
     expect(other.skip ? '' : other.reason).toMatch(/source-digest/);
+    // An image deployed since (internal_docker, without `secrets`) kept the archive's record:
+    // the live revision runs that image, not the archive, so the upload builds.
+    const image = revision(
+      { source: 'internal_docker' },
+      { image_uri: `reg.io/t/a@sha256:${'1'.repeat(64)}` },
+    );
+    const since = skipDecision(upload(DIGEST), { ...d, source: 'internal_docker' }, image);
+    expect(since.skip ? '' : since.reason).toMatch(/runs another image/);
   });
 });
 

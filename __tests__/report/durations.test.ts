@@ -78,4 +78,14 @@ describe('the headline of a run stopped by timeout', () => {
     const live = report({ outcome: 'failure', timedOut: true, checks: { health: 'failed' } });
     expect(headline(live)).toMatch(/^❌ `my-agent` is deployed, but its health check failed/);
   });
+
+  it('is only for a deploy whose revision was still in progress: no wait of another command, no revision that already failed', () => {
+    const at = (o: Partial<RunReport>) =>
+      headline(report({ outcome: 'failure', timedOut: true, status: undefined, ...o }));
+    expect(at({ command: 'registry-login' })).toBe('❌ Registry login for `my-agent` failed');
+    expect(at({ command: 'delete', revisionId: undefined })).not.toMatch(/not finished|goes on/);
+    expect(at({ status: 'BUILD_FAILED' })).toBe('❌ The build of `my-agent` failed');
+    // A deploy stopped before any status was seen is still not finished.
+    expect(at({})).toMatch(/^⏱️ Deployment of `my-agent` not finished/);
+  });
 });

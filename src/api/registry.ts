@@ -67,8 +67,8 @@ export type ImageRef = ReturnType<typeof splitImage>;
 
 /**
  * The image `ref` names, read with `pushToken`: its digest and platforms (`os/architecture`);
- * `undefined` when the registry does not know it (404). A tag's digest is the
- * `Docker-Content-Digest` header, else the SHA-256 of the manifest.
+ * `undefined` when the registry does not know it (404). The digest is the SHA-256 of the
+ * manifest read.
  */
 export async function readImage(
   http: HttpContext,
@@ -112,12 +112,17 @@ export async function readImage(
   const res = await get(url, { Accept: ACCEPT, ...auth }, describe);
   if (res.status === 404) return undefined;
   const manifest = answer(ManifestSchema, res, describe);
-  const header = res.headers.get('docker-content-digest') ?? '';
-  const digest = ref.byDigest
-    ? ref.reference
-    : SHA256_DIGEST.test(header)
-      ? header
-      : `sha256:${createHash('sha256').update(res.text, 'utf8').digest('hex')}`;
+  // What is pinned is what was read: the content's SHA-256, which a header or the digest asked
+  // for must agree with (else the checks below would speak for another image).
+  const digest = `sha256:${createHash('sha256').update(res.text, 'utf8').digest('hex')}`;
+  const named = ref.byDigest ? ref.reference : res.headers.get('docker-content-digest');
+  if (named && named !== digest) {
+    failure(
+      res,
+      describe,
+      `Its content is not the image of digest ${inert(named, 80)}: not deployed.`,
+    );
+  }
   const platformOf = (p?: z.infer<typeof Platform>) => (p ? `${p.os}/${p.architecture}` : '?');
   if (manifest.manifests)
     return { digest, platforms: manifest.manifests.map((m) => platformOf(m.platform)) };
@@ -181,7 +186,8 @@ export async function docker(
 ): Promise<{ code: number | null; output: string }> {
   const bin = options.bin ?? 'docker';
   const run = promisify(execFile)(bin, args, {
-    env: process.env, // this module's view of it (DOCKER_CONFIG and PATH as the run set them)
+    // The run's environment (DOCKER_CONFIG, PATH) but the action's inputs: the API key among them.
+    env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('INPUT_'))),
     timeout: Math.max(1, Math.round(options.ms)),
     killSignal: 'SIGKILL',
     maxBuffer: 65536,

@@ -117,7 +117,8 @@ export type UploadTarget = z.infer<typeof UploadTargetSchema>;
  */
 export const PushTokenSchema = z.looseObject({
   token: z.string().check(z.minLength(1)),
-  registry_url: z.string().check(z.minLength(1)),
+  // It starts with a host (`docker login` would take `-…` as a flag, and no host as Docker Hub).
+  registry_url: z.string().check(z.regex(/^(?!([a-z][a-z0-9+.-]*:\/\/)?([^a-z0-9[]|$))/i)),
 });
 export type PushToken = z.infer<typeof PushTokenSchema>;
 

@@ -53,11 +53,14 @@ export async function runRegistryLogin(ctx: RunContext<RegistryLoginConfig>): Pr
   const registry = registryHost(registry_url);
   const image = `${registryPath(registry_url)}/${deployment.name}`;
   report.source = { kind: 'internal_docker', imageUri: image };
-  const login = await docker(['login', '-u', 'oauth2accesstoken', '--password-stdin', registry], {
-    stdin: `${token}\n`,
-    ms: Math.min(60_000, ctx.deadline.remainingMs()),
-    signal: ctx.signal,
-  });
+  const login = await docker(
+    ['login', '-u', 'oauth2accesstoken', '--password-stdin', '--', registry],
+    {
+      stdin: `${token}\n`,
+      ms: Math.min(60_000, ctx.deadline.remainingMs()),
+      signal: ctx.signal,
+    },
+  );
   // docker's own diagnostics (`level=info`, e.g. the https attempt before http on loopback) out.
   const lines = login.output
     .split('\n')
@@ -86,7 +89,7 @@ export async function runRegistryLogin(ctx: RunContext<RegistryLoginConfig>): Pr
 export async function registryLogout(logger: Logger = runnerLogger): Promise<void> {
   const registry = getState(STATE);
   if (!registry) return;
-  const out = await docker(['logout', registry], { ms: 30_000 }).catch((error: unknown) => ({
+  const out = await docker(['logout', '--', registry], { ms: 30_000 }).catch((error: unknown) => ({
     code: -1,
     output: errorMessage(error),
   }));

@@ -45,7 +45,7 @@ export async function pinImage(
     );
   }
   if (!image.platforms.includes(PLATFORM)) {
-    const has = [...new Set(image.platforms)].map((p) => inert(p, 40)).join(', ');
+    const has = inert([...new Set(image.platforms)].map((p) => inert(p, 40)).join(', '), 300);
     throw new ActionError(
       `${shown} has no ${PLATFORM} image (it has ${has || 'no platform'}), and LangSmith ` +
         `Deployment runs ${PLATFORM}. ${HOW}`,

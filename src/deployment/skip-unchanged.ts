@@ -222,9 +222,12 @@ export function skipDecision(
     return build('the live revision is not DEPLOYED');
   }
   const live = active.source_revision_config;
-  // `internal_docker`: both pinned by digest (`repo@sha256:…`), so equal text is the same image.
-  if (config.source === 'internal_docker' && (live.image_uri ?? '') !== config.imageUri) {
-    return build('the live revision runs another image (or another digest)');
+  // Images pinned by digest (`repo@sha256:…`): equal text is the same image. An upload builds while
+  // an image is live, whatever record an earlier upload left (an image deploy keeps it).
+  const image = config.source === 'internal_docker' ? config.imageUri : '';
+  const images = [config.source, found.source].includes('internal_docker');
+  if (images && (live.image_uri ?? '') !== image) {
+    return build('the live revision runs another image (or another digest) than this run deploys');
   }
   const built = config.source === 'github' ? (live.repo_commit_sha ?? '') : '';
   if (config.source === 'github') {

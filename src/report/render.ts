@@ -106,7 +106,9 @@ export function headline(report: RunReport): string {
         : `✅ ${name} is deployed`,
     failure: asRollback
       ? `❌ Rollback of ${name} failed`
-      : report.timedOut && report.status !== 'DEPLOYED'
+      : report.timedOut &&
+          report.command === 'deploy' &&
+          revisionStatus(report.status ?? '').outcome === 'in_progress'
         ? `⏱️ Deployment of ${name} not finished: this run stopped waiting at its \`timeout\`` +
           (report.revisionId ? ' (the wait stopped; the revision goes on on the platform)' : '')
         : `❌ ${whatFailed(report, name)}${restored}`,
