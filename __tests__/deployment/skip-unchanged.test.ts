@@ -359,7 +359,9 @@ describe('skipDecision with settings (the keyed record)', () => {
       { source: 'internal_docker' },
       { image_uri: `reg.io/t/a@sha256:${'1'.repeat(64)}` },
     );
-    const since = skipDecision(upload(DIGEST), { ...d, source: 'internal_docker' }, image);
+    const since = skipDecision(upload, { ...d, source: 'internal_docker' }, image, undefined, {
+      sourceDigest: DIGEST,
+    });
     expect(since.skip ? '' : since.reason).toMatch(/runs another image/);
   });
 });
