@@ -233,20 +233,24 @@ export async function requestRevision(
 ): Promise<UpsertResult> {
   const { client, logger } = ctx;
   const name = `'${inert(found.name)}' (${inert(found.id)})`;
-  const first = `Requesting the first revision of the new deployment ${name}.`;
-  if (body && client.createRevision) {
-    const source = body.source_revision_config;
-    const sent = await writeOnce(
+  const send = <T>(what: string, line: string, call: () => Promise<T>, source: SentSource) =>
+    writeOnce(
       ctx,
       found,
-      'new revision',
+      what,
       MAX_UNKNOWN_OUTCOMES,
       () => {
-        logger.info(created ? first : `Requesting a new revision of ${name}.`);
-        return client.createRevision!(found.id, body);
+        logger.info(
+          created ? `Requesting the first revision of the new deployment ${name}.` : line,
+        );
+        return call();
       },
       source,
     );
+  if (body && client.createRevision) {
+    const post = () => client.createRevision!(found.id, body);
+    const line = `Requesting a new revision of ${name}.`;
+    const sent = await send('new revision', line, post, body.source_revision_config);
     if (!('answer' in sent)) return { ...sent, created };
     if (typeof sent.answer === 'object') {
       return { deployment: found, revisionId: sent.answer.id, revision: sent.answer, created };
@@ -257,17 +261,9 @@ export async function requestRevision(
       { title: 'Revision requested with PATCH' },
     );
   }
-  const sent = await writeOnce(
-    ctx,
-    found,
-    'update',
-    MAX_UNKNOWN_OUTCOMES,
-    () => {
-      logger.info(created ? first : `Updating deployment ${name}.`);
-      return client.patchDeployment(found.id, patch);
-    },
-    patch.source_revision_config,
-  );
+  const update = () => client.patchDeployment(found.id, patch);
+  const line = `Updating deployment ${name}.`;
+  const sent = await send('update', line, update, patch.source_revision_config);
   if (!('answer' in sent)) return { ...sent, created };
   return withRevision(ctx, sent.answer, created ? 'create' : 'update', found.latest_revision_id);
 }
