@@ -21,7 +21,7 @@ import {
 import { readGithubContext } from './github-event.js';
 import { NO_SECRETS_ON_FORKS, parseSecrets } from './secrets.js';
 import { SHA256_DIGEST } from '../api/registry.js';
-import { booleanDefault, choiceDefault, defaultOf, INPUTS, type InputName } from './spec.js';
+import { choiceDefault, defaultOf, INPUTS, type InputName } from './spec.js';
 import { readEvalInputs } from './eval.js';
 
 /** Inputs that only some sources use (`sources` in the spec): with another source, an error. */
@@ -275,7 +275,7 @@ function readDeployInputs(
     source: source ?? choiceDefault('source'),
     configPath: defaultOf('config-path'),
     deploymentType: choiceDefault('deployment-type'),
-    buildOnPush: booleanDefault('build-on-push'),
+    buildOnPush: defaultOf('build-on-push') === 'true',
   };
 
   if (source) {

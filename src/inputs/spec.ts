@@ -110,10 +110,6 @@ export function choiceDefault<N extends ChoiceInput>(name: N): ChoiceOf<N> {
   return defaultOf(name) as ChoiceOf<N>;
 }
 
-export function booleanDefault(name: InputName): boolean {
-  return defaultOf(name) === 'true';
-}
-
 /** The inputs that are a choice among `values`, and the values of one as a union type. */
 export type ChoiceInput = {
   [N in InputName]: (typeof INPUTS)[N] extends { values: readonly string[] } ? N : never;

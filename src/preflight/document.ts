@@ -9,6 +9,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { parseTree, printParseErrorCode } from 'jsonc-parser';
 import type { Node, ParseError } from 'jsonc-parser';
 import { isInside } from '../lib/paths.js';
+import { editDistance } from '../inputs/unused.js';
 
 export type { Node } from 'jsonc-parser';
 
@@ -171,7 +172,7 @@ export class Checker {
     const where = path ? `${path} has an unknown key` : `${this.file} has an unknown top-level key`;
     for (const { key, keyNode } of properties(node)) {
       if (known.includes(key)) continue;
-      const near = known.find((k) => distance(k.toLowerCase(), key.toLowerCase()) <= 2);
+      const near = known.find((k) => editDistance(k.toLowerCase(), key.toLowerCase()) <= 2);
       const hint = near ? `Did you mean "${near}"?` : `Known keys: ${known.join(', ')}.`;
       const message = `${where} "${key}", which the platform ignores. ${hint}`;
       this.warning(path ? `${path}.${key}` : key, keyNode, message);
@@ -201,20 +202,6 @@ export function properties(node: Node | undefined): { key: string; keyNode: Node
 /** The value of `key` in an object node; the last one wins on duplicates, as in Python's json. */
 export function child(node: Node | undefined, key: string): Node | undefined {
   return properties(node).findLast((p) => p.key === key)?.value;
-}
-
-/** Levenshtein distance: the fewest single-character edits that turn `a` into `b`. */
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const replace = row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
-      next.push(Math.min(row[j]! + 1, next[j - 1]! + 1, replace));
-    }
-    row = next;
-  }
-  return row[b.length]!;
 }
 
 /** A JSON type name for messages. */
