@@ -71,18 +71,6 @@ export async function runPrune(ctx: RunContext<PruneConfig>): Promise<number> {
             : { kind: 'kept' };
       return { name: deployment.name, id: deployment.id, pr, state: prState, action };
     });
-    // Only previews this action created on a run of that pull request (v1.3); then, of those,
-    // what is provably this repository's.
-    for (const [i, row] of rows.entries()) {
-      if (row.action.kind !== 'pending' && row.action.kind !== 'would_delete') continue;
-      const reason = notAPreview(
-        config.apiKey,
-        config.github.repository,
-        matches[i]!.deployment,
-        row.pr,
-      );
-      if (reason) row.action = { kind: 'kept_no_preview', reason: inert(reason, 400) };
-    }
     await keepWhatIsNotOurs(ctx, matches, rows, repositoryUrl);
     for (const row of rows) {
       if (row.action.kind !== 'kept_unknown') continue;
@@ -132,9 +120,10 @@ export async function runPrune(ctx: RunContext<PruneConfig>): Promise<number> {
 }
 
 /**
- * Marks every row that would be deleted but is not provably this repository's as kept, with
- * the reason, `dry-run` or not (INTERFACE v1.2). Its `repo_url` is compared without case and
- * `.git`; the action writes the ID into the payload of each GitHub deployment it creates.
+ * Marks every row that would be deleted but is not a preview this action created on a run of
+ * that pull request (v1.3), or not provably this repository's, as kept, with the reason,
+ * `dry-run` or not (INTERFACE v1.2). Its `repo_url` is compared without case and `.git`; the
+ * action writes the ID into the payload of each GitHub deployment it creates.
  */
 async function keepWhatIsNotOurs(
   ctx: RunContext,
@@ -147,6 +136,11 @@ async function keepWhatIsNotOurs(
   for (const [i, row] of rows.entries()) {
     if (row.action.kind !== 'pending' && row.action.kind !== 'would_delete') continue;
     const { deployment, pr } = matches[i]!;
+    const noPreview = notAPreview(config.apiKey, config.github.repository, deployment, pr);
+    if (noPreview) {
+      row.action = { kind: 'kept_no_preview', reason: inert(noPreview, 400) };
+      continue;
+    }
     const theirs = deployment.source_config?.repo_url;
     let reason: string | undefined;
     if (theirs) {

@@ -189,11 +189,10 @@ export async function rollBackAfterFailedChecks(
         'stays live: roll back with `command: rollback`, or raise `timeout`.',
     );
   }
-  const { client } = ctx;
   // Touch only what this run owns: when another run has requested a newer revision since (or
   // that cannot be made sure of), the deployment is that run's now, and serving the old
   // revision again would undo its work.
-  const tookOver = await client.getDeployment(deployment.id).then(
+  const tookOver = await ctx.client.getDeployment(deployment.id).then(
     ({ latest_revision_id: latest }) =>
       latest === failedRevisionId
         ? undefined
