@@ -345,13 +345,19 @@ describe('skipDecision with settings (the keyed record)', () => {
     const d = {
       ...deployment(),
       secrets: entries(
-        withRecord(API_KEY, deployment().name, { secrets: SECRETS }, { sourceDigest: DIGEST }),
+        withRecord(
+          API_KEY,
+          deployment().name,
+          { secrets: SECRETS },
+          { sourceDigest: DIGEST, objectPath: 'uploads/x.tar.gz' },
+        ),
       ),
     };
     const upload = withSecrets({ source: 'upload' });
-    const same = skipDecision(upload, d, revision(), undefined, { sourceDigest: DIGEST });
+    const live = revision({}, { source_tarball_path: 'uploads/x.tar.gz' });
+    const same = skipDecision(upload, d, live, undefined, { sourceDigest: DIGEST });
     expect(same).toMatchObject({ skip: true, revisionId: LIVE, commitSha: '' });
-    const other = skipDecision(upload, d, revision(), undefined, { sourceDigest: 'e'.repeat(64) });
+    const other = skipDecision(upload, d, live, undefined, { sourceDigest: 'e'.repeat(64) });
     expect(other.skip ? '' : other.reason).toMatch(/source-digest/);
     // An image deployed since (internal_docker, without `secrets`) kept the archive's record:
     // the live revision runs that image, not the archive, so the upload builds.
@@ -363,6 +369,27 @@ describe('skipDecision with settings (the keyed record)', () => {
       sourceDigest: DIGEST,
     });
     expect(since.skip ? '' : since.reason).toMatch(/runs another image/);
+  });
+
+  it('upload: skips only when the live revision runs the archive at the path the record names', () => {
+    // Run 1 uploaded archive S to P1 with `secrets` (the record); run 2 uploaded T to P2
+    // without `secrets` (the environment, and the record, kept); run 3 uploads S again.
+    const S = 'd'.repeat(64);
+    const [P1, P2] = ['uploads/dep/one.tar.gz', 'uploads/dep/two.tar.gz'];
+    const binding = { sourceDigest: S, objectPath: P1 };
+    const d = {
+      ...deployment(),
+      secrets: entries(withRecord(API_KEY, deployment().name, { secrets: SECRETS }, binding)),
+    };
+    const upload = withSecrets({ source: 'upload' });
+    const live = (path?: string) =>
+      revision({ source: 'internal_source' }, { repo_commit_sha: null, source_tarball_path: path });
+    const first = skipDecision(upload, d, live(P1), undefined, { sourceDigest: S });
+    expect(first).toMatchObject({ skip: true, revisionId: LIVE, commitSha: '' });
+    const later = skipDecision(upload, d, live(P2), undefined, { sourceDigest: S });
+    expect(later.skip ? '' : later.reason).toMatch(/source_tarball_path/);
+    const unknown = skipDecision(upload, d, live(undefined), undefined, { sourceDigest: S });
+    expect(unknown.skip ? '' : unknown.reason).toMatch(/reports no uploaded archive/);
   });
 });
 
@@ -544,7 +571,18 @@ describe('the record', () => {
       recordValue(KEY, 'my-agent', { secrets: SECRETS, installCommand: 'yarn' }, COMMIT),
       recordValue(KEY, 'my-agent', { secrets: SECRETS, buildCommand: 'yarn build' }, COMMIT),
       recordValue(KEY, 'my-agent', { secrets: SECRETS }, { commit: 'b'.repeat(40) }),
-      recordValue(KEY, 'my-agent', { secrets: SECRETS }, { sourceDigest: 'a'.repeat(40) }),
+      recordValue(
+        KEY,
+        'my-agent',
+        { secrets: SECRETS },
+        { sourceDigest: 'a'.repeat(40), objectPath: 'p' },
+      ),
+      recordValue(
+        KEY,
+        'my-agent',
+        { secrets: SECRETS },
+        { sourceDigest: 'a'.repeat(40), objectPath: 'q' },
+      ),
       recordValue('lsv2_sk_other', 'my-agent', { secrets: SECRETS }, COMMIT),
       recordValue(KEY, 'my-agent-2', { secrets: SECRETS }, COMMIT),
     ];

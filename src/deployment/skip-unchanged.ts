@@ -8,8 +8,9 @@
  * compare; which files count is `agent-files.ts`), and `secretsToSend` adds the keyed record
  * to what the write path sends, for the next run. The record, `RECORD_NAME` sent with the
  * secrets, is `v1:` and an HMAC-SHA-256 of the canonical form of the four recorded inputs and of
- * what the revision is built from (the commit, or the archive's SHA-256), keyed by HKDF-SHA-256
- * of the API key and the deployment's name: only a holder of the API key can compute or check it.
+ * what the revision is built from (the commit, or the archive's SHA-256 and storage path), keyed
+ * by HKDF-SHA-256 of the API key and the deployment's name: only a holder of the API key can
+ * compute or check it.
  */
 import type { ControlPlane } from '../api/client.js';
 import type { Deployment, Revision } from '../api/schemas.js';
@@ -41,9 +42,12 @@ export type RecordedSettings = Pick<DeployConfig, (typeof UNSKIPPABLE_INPUTS)[nu
 
 /**
  * What the revision is built from: `github` the commit (lowercase hex), `upload` the
- * archive's SHA-256, `internal_docker` the image pinned by digest.
+ * archive's SHA-256 and the object path it was uploaded to (each upload gets its own, so a
+ * later upload live under the same record is told apart), `internal_docker` the image pinned
+ * by digest.
  */
-export type RecordBinding = { commit: string } | { sourceDigest: string } | { image: string };
+export type RecordBinding =
+  { commit: string } | { sourceDigest: string; objectPath: string } | { image: string };
 
 /** The canonical text the HMAC covers (the record entry itself is never part of it). */
 export function canonicalSettings(settings: RecordedSettings, binding: RecordBinding): string {
@@ -172,10 +176,12 @@ export function workflowCommit(config: Pick<DeployConfig, 'github'>): string {
   return config.github.pullRequest?.headSha || config.github.sha;
 }
 
-/** What a revision is built from, as the record binds it: the archive, or `commit`. */
-function bindingOf(config: SkipConfig, commit: string, sourceDigest = ''): RecordBinding {
+/** What a revision is built from, as the record binds it: the archive and its path, or `commit`. */
+function bindingOf(config: SkipConfig, commit: string, sourceDigest = '', objectPath = '') {
   if (config.source === 'internal_docker') return { image: config.imageUri ?? '' };
-  return config.source === 'upload' ? { sourceDigest } : { commit: commit.toLowerCase() };
+  return config.source === 'upload'
+    ? { sourceDigest, objectPath }
+    : { commit: commit.toLowerCase() };
 }
 
 /**
@@ -230,6 +236,11 @@ export function skipDecision(
     return build('the live revision runs another image (or another digest) than this run deploys');
   }
   const built = config.source === 'github' ? (live.repo_commit_sha ?? '') : '';
+  // Read loosely: a field the answers' schema does not type, so an answer is never refused for it.
+  const tarball = typeof live.source_tarball_path === 'string' ? live.source_tarball_path : '';
+  if (config.source === 'upload' && !tarball) {
+    return build('the live revision reports no uploaded archive (`source_tarball_path`)');
+  }
   if (config.source === 'github') {
     if (!HEX_SHA.test(built)) return build('the live revision reports no commit');
     if ((live.repo_ref ?? '') !== (config.repoRef ?? '')) {
@@ -254,12 +265,12 @@ export function skipDecision(
         `a later revision (${inert(found.latest_revision_id)}, ${inert(latest?.status ?? '')}) replaced the record of the live revision's settings`,
       );
     }
-    const binding = bindingOf(config, built, evidence.sourceDigest);
+    const binding = bindingOf(config, built, evidence.sourceDigest, tarball);
     const differs = recordMismatch(config.apiKey ?? '', found.name, config, found.secrets, binding);
     if (differs) {
       return build(
         config.source === 'upload'
-          ? `${differs}; with \`source: upload\` the record also covers the archive (\`source-digest\`)`
+          ? `${differs}; with \`source: upload\` the record also covers the archive (\`source-digest\`) and where it was uploaded (the live revision's \`source_tarball_path\`)`
           : differs,
       );
     }
@@ -354,10 +365,11 @@ export function secretsToSend(
   config: DeployConfig,
   found: Deployment | undefined,
   sourceDigest: string | undefined,
+  objectPath?: string,
 ): DeployConfig['secrets'] {
   const { secrets, skipUnchanged, source } = config;
   if (!skipUnchanged || secrets === undefined || source === 'external_docker') return secrets;
-  const binding = bindingOf(config, workflowCommit(config), sourceDigest);
+  const binding = bindingOf(config, workflowCommit(config), sourceDigest, objectPath);
   return withRecord(config.apiKey, found?.name ?? config.name ?? '', config, binding);
 }
 

@@ -26,6 +26,7 @@ import {
 } from '../upsert.js';
 import { MAX_BYTES, megabytes } from './archive.js';
 import { withOrigin } from '../origin.js';
+import { secretsToSend } from '../skip-unchanged.js';
 
 const STEPS = ['create', 'upload-url', 'upload', 'revision'] as const;
 
@@ -82,7 +83,9 @@ export async function upsertFromUpload(ctx: UpsertContext, found: Deployment | u
     };
     if (config.installCommand || config.buildCommand)
       body.source_config = buildCommandFields(config);
-    if (config.secrets) body.secrets = withOrigin(config, config.secrets, deployment);
+    // The keyed record (skip-unchanged) binds the archive to the object path it was just PUT to.
+    const secrets = secretsToSend(config, deployment, archive.sha256, target.object_path);
+    if (secrets) body.secrets = withOrigin(config, secrets, deployment);
     const patch: DeploymentPatchRequest = { revision_source: 'internal_source', ...body };
     // The revisions endpoint has no field for a change of source: that takes the PATCH.
     const post = deployment.source === CLI_IMAGE_SOURCE ? undefined : body;
