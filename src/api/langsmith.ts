@@ -22,6 +22,7 @@ const SessionSchema = z.object({
   reference_dataset_id: z.string().nullish(),
   extra: z.looseObject({ metadata: z.record(z.string(), z.unknown()).nullish() }).nullish(),
 });
+/** Per feedback key: how many scores (`n`) and their mean (`avg`, null when not numeric). */
 const StatsSchema = z.record(
   z.string(),
   z.looseObject({ n: z.number().nullish(), avg: z.number().nullish() }),
@@ -35,8 +36,6 @@ const DatasetSchema = z.object({ id: z.string(), name: z.string() });
 const ExampleSchema = z.object({ id: z.string(), inputs: z.record(z.string(), z.unknown()) });
 
 export type Experiment = z.infer<typeof SessionSchema>;
-/** Per feedback key: how many scores (`n`) and their mean (`avg`, null when not numeric). */
-export type FeedbackStats = z.infer<typeof StatsSchema>;
 export type RootRun = z.infer<typeof RunSchema>;
 export type Example = z.infer<typeof ExampleSchema>;
 /** What the evaluation asks of LangSmith (tests implement it in memory). */

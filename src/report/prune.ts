@@ -5,6 +5,7 @@
 import type { PullState } from '../github/reads.js';
 import { truncate } from '../lib/text.js';
 import { codeFence, codeSpan, escapeMarkdown, markdownLink } from './markdown.js';
+import { sections, titled, warningsList } from './render.js';
 
 /** What was done with a row; the labels with `%s` require a `reason`. */
 type Kind = keyof typeof ACTION_LABELS;
@@ -75,36 +76,30 @@ export function renderPruneSummary(input: PruneSummaryInput): string {
   const failed = rows.filter((r) => isFailed(r.action)).length;
   const kept = rows.length - removed - failed;
   const icon = input.error || failed > 0 ? '❌' : '🧹';
-  const parts = [
+  const table = rows.map((row) => {
+    const url = `${input.repositoryUrl.replace(/\/+$/, '')}/pull/${row.pr}`;
+    const prTitle = 'title' in row.state && row.state.title ? row.state.title : '';
+    const pr =
+      markdownLink(`#${row.pr}`, url, { inTable: true }) +
+      (prTitle ? ` ${escapeMarkdown(truncate(prTitle, 80))}` : '');
+    const action = actionLabel(row.action, escapeMarkdown);
+    return (
+      `| ${codeSpan(row.name, { inTable: true })} | ${pr} | ${stateLabel(row.state)} | ` +
+      `${isFailed(row.action) ? `**${action}**` : action} |`
+    );
+  });
+  return sections(
     `### ${icon} Prune previews ${codeSpan(input.template)}${dryRun ? ' (dry run: nothing changed)' : ''}`,
     rows.length === 0
       ? input.error
         ? ''
         : `No deployment matches ${codeSpan(input.template)}.`
       : `${rows.length} matching deployment${rows.length === 1 ? '' : 's'}: ${removed} ` +
-        `${dryRun ? 'would be deleted' : 'deleted'}, ${kept} kept${failed ? `, ${failed} not deleted (failed)` : ''}.`,
-  ];
-  if (rows.length > 0) {
-    const table = ['| Deployment | PR | State | Action |', '|---|---|---|---|'];
-    for (const row of rows) {
-      const url = `${input.repositoryUrl.replace(/\/+$/, '')}/pull/${row.pr}`;
-      const prTitle = 'title' in row.state && row.state.title ? row.state.title : '';
-      const pr =
-        markdownLink(`#${row.pr}`, url, { inTable: true }) +
-        (prTitle ? ` ${escapeMarkdown(truncate(prTitle, 80))}` : '');
-      const action = actionLabel(row.action, escapeMarkdown);
-      table.push(
-        `| ${codeSpan(row.name, { inTable: true })} | ${pr} | ${stateLabel(row.state)} | ` +
-          `${isFailed(row.action) ? `**${action}**` : action} |`,
-      );
-    }
-    parts.push(table.join('\n'));
-  }
-  if (input.error) parts.push(`#### Error\n\n${codeFence(input.error)}`);
-  if (input.warnings?.length) {
-    parts.push(
-      `#### Warnings\n\n${input.warnings.map((w) => `- ⚠️ ${escapeMarkdown(w)}`).join('\n')}`,
-    );
-  }
-  return parts.filter((p) => p.trim() !== '').join('\n\n') + '\n';
+          `${dryRun ? 'would be deleted' : 'deleted'}, ${kept} kept${failed ? `, ${failed} not deleted (failed)` : ''}.`,
+    rows.length > 0
+      ? ['| Deployment | PR | State | Action |', '|---|---|---|---|', ...table].join('\n')
+      : '',
+    titled('Error', input.error ? codeFence(input.error) : ''),
+    titled('Warnings', warningsList(input)),
+  );
 }

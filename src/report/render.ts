@@ -47,7 +47,6 @@ const CHECKS = [
  * `appendStepSummary`), written for every run: success, failure, superseded, cancelled or delete.
  */
 export function renderSummary(report: RunReport): string {
-  const titled = (title: string, body: string) => (body ? `#### ${title}\n\n${body}` : '');
   return sections(
     `### ${headline(report)}`,
     detailsTable(report),
@@ -334,13 +333,15 @@ function preflightList(report: RunReport): string {
     .join('\n');
 }
 
-function warningsList(report: RunReport): string {
+export function warningsList(report: { warnings?: readonly string[] }): string {
   return (report.warnings ?? []).map((w) => `- ⚠️ ${escapeMarkdown(w)}`).join('\n');
 }
 
 /** Joins non-empty blocks with blank lines; `sections` ends a document with a line break. */
 const blocks = (...parts: string[]) => parts.filter((p) => p.trim().length > 0).join('\n\n');
-const sections = (...parts: string[]) => `${blocks(...parts)}\n`;
+export const sections = (...parts: string[]) => `${blocks(...parts)}\n`;
+/** `#### title` over `body`, or nothing when `body` is empty. */
+export const titled = (title: string, body: string) => (body ? `#### ${title}\n\n${body}` : '');
 
 /**
  * The step summary of a run that stopped on input errors: what failed (each input and its

@@ -216,20 +216,17 @@ async function attemptOnce(ctx: HttpContext, req: Sending, ms: number): Promise<
   const timeout = AbortSignal.timeout(Math.max(1, Math.round(ms)));
   const signal = AbortSignal.any([timeout, ctx.signal, req.signal].filter((s) => s !== undefined));
   try {
-    if (req.file) {
-      const res = await sendFile(req, req.file, signal);
-      await refuseRedirect(res, req);
-      return { status: res.status, headers: res.headers, text: await readCapped(res, req) };
-    }
-    const init: RequestInit & { dispatcher?: unknown } = {
-      method: req.method,
-      headers: req.headers,
-      signal,
-      redirect: 'manual',
-      dispatcher: await dispatcherFor(req.url),
-      body: req.body,
-    };
-    const res = await (ctx.fetchImpl ?? fetch)(req.url, init);
+    const res = req.file
+      ? await sendFile(req, req.file, signal)
+      : await (ctx.fetchImpl ?? fetch)(req.url, {
+          method: req.method,
+          headers: req.headers,
+          signal,
+          redirect: 'manual',
+          // The runner's proxy (undici's own option: not in the DOM's `RequestInit`).
+          dispatcher: await dispatcherFor(req.url),
+          body: req.body,
+        } as RequestInit);
     if (req.redirect !== 'return') await refuseRedirect(res, req);
     const stream = req.stream ? cappedBody(res, req) : undefined;
     const text = req.stream ? '' : await readCapped(res, req);

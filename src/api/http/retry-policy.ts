@@ -162,12 +162,11 @@ export async function retrying<T>(
 ): Promise<T> {
   const { http, what } = call;
   const signals = [http.signal, call.signal].filter((s) => s !== undefined);
-  const stopIfCancelled = () => stopIfCancelledDuring(call);
   const outOfTime = (last: string, text: string) =>
     call.outOfTime?.(last) ?? new DeadlineError(redact(text));
   let last = '';
   for (let n = 1; ; n++) {
-    stopIfCancelled();
+    stopIfCancelledDuring(call);
     if (http.deadline.remainingMs() <= 0) {
       throw outOfTime(
         last,
@@ -195,7 +194,7 @@ export async function retrying<T>(
       ),
     );
     await http.clock.sleep(delay, AbortSignal.any(signals)).catch((error: unknown) => {
-      stopIfCancelled();
+      stopIfCancelledDuring(call);
       throw error;
     });
   }

@@ -69,10 +69,9 @@ export async function evaluate(
   target: { url: string | undefined; name: string; deploymentId: string; revisionId?: string },
   deps: { langsmith?: LangSmith; runner?: { run: RunExample; graph: string } } = {},
 ): Promise<{ report: EvaluationReport; failure?: CheckError }> {
-  const { config, logger } = ctx;
+  const { config, logger, http } = ctx;
   const ev = config.evaluation;
   const notRun = (message: string) => new ActionError(message, NOT_RUN);
-  const { http } = ctx;
   const { apiKey, workspaceId } = config;
   const langsmith =
     deps.langsmith ?? (await langsmithClient({ apiUrl: ev.apiUrl, apiKey, workspaceId, http }));

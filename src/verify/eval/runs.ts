@@ -12,7 +12,7 @@ import { backoffCeiling, retrying } from '../../api/http/retry-policy.js';
 import { ActionError, DeadlineError } from '../../lib/errors.js';
 import { isRecord } from '../../lib/text.js';
 import { Deadline } from '../../lib/time.js';
-import { inert, type Logger } from '../../lib/untrusted.js';
+import { inert } from '../../lib/untrusted.js';
 import {
   baseUrl,
   chooseAssistant,
@@ -21,6 +21,7 @@ import {
   listAssistants,
   requireCheckableUrl,
   stepFailure,
+  type VerifyContext as Context,
 } from '../agent-server.js';
 
 /** The title of an evaluation that could not run (it fails the step, but is no failed check). */
@@ -31,12 +32,6 @@ export type Outcome = { outputs: Record<string, unknown> } | { error: string };
 
 /** Runs one example, traced into the experiment `project`. */
 export type RunExample = (example: Example, project: string) => Promise<Outcome>;
-
-interface Context {
-  http: HttpContext;
-  logger: Logger;
-  config: { apiKey: string };
-}
 
 /** An output larger than this is not kept for a run the action records itself. */
 const MAX_KEPT_OUTPUT = 1024 * 1024;
