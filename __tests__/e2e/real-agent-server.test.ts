@@ -6,19 +6,16 @@
  * Skipped (with a message) only when fixtures/agent-app/node_modules is missing outside CI;
  * in CI (`CI=true`) a missing install fails here instead of hiding the tests.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { runAction, type RunResult } from '../../scripts/run-action.js';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
 import {
-  SKIP_MESSAGE,
-  skipWithoutFixture,
+  describeWithServer,
   startLangGraphServer,
   type LangGraphServer,
 } from '../helpers/langgraph-server.js';
 
-const skip = skipWithoutFixture();
-if (skip) console.warn(SKIP_MESSAGE);
-const describeServer = skip ? describe.skip : describe;
+const describeServer = describeWithServer();
 
 describeServer('deploy checks against a real LangGraph agent server', () => {
   let server: LangGraphServer;

@@ -14,6 +14,7 @@
  * Graphs (fixtures/agent-app/langgraph.json): `echo` answers `{output: "echo: <input>"}`,
  * `boom` throws "boom: this graph always fails", `ask` waits for human input (interrupt).
  */
+import { describe } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
@@ -62,13 +63,23 @@ export function fixtureInstalled(): boolean {
  * Whether a test needing the server should be skipped: only when the fixture is not
  * installed AND this is not CI (in CI a missing install must fail, not hide the tests).
  */
-export function skipWithoutFixture(): boolean {
+function skipWithoutFixture(): boolean {
   return !fixtureInstalled() && process.env['CI'] !== 'true';
 }
 
-export const SKIP_MESSAGE =
+const SKIP_MESSAGE =
   'Skipping the LangGraph agent server tests: fixtures/agent-app/node_modules is missing. ' +
   'Run `npm run test:setup` (npm ci --prefix fixtures/agent-app) to run them (in CI they always run).';
+
+/**
+ * `describe` for tests that need the real agent server, or `describe.skip` (saying why and
+ * how to enable them) when the fixture app is not installed; in CI they always run.
+ */
+export function describeWithServer(): typeof describe.skip {
+  const skip = skipWithoutFixture();
+  if (skip) console.warn(SKIP_MESSAGE);
+  return skip ? describe.skip : describe;
+}
 
 const READY_LINE = /Server running at (127\.0\.0\.1):(\d+)/;
 

@@ -3,7 +3,7 @@
  * `echo` graph): one passing and one failing case, a prepared state through supersteps, and
  * the thread history. No feedback key: the dev server would ask LangSmith for the URLs.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { HttpContext } from '../../src/api/http/request.js';
 import type { Logger } from '../../src/lib/untrusted.js';
 import { Deadline, systemClock } from '../../src/lib/time.js';
@@ -11,15 +11,12 @@ import { runConversationTests } from '../../src/verify/conversation-tests.js';
 import { parseTestsFile } from '../../src/inputs/tests-file.js';
 import type { VerifyContext } from '../../src/verify/agent-server.js';
 import {
-  SKIP_MESSAGE,
-  skipWithoutFixture,
+  describeWithServer,
   startLangGraphServer,
   type LangGraphServer,
 } from '../helpers/langgraph-server.js';
 
-const skip = skipWithoutFixture();
-if (skip) console.warn(SKIP_MESSAGE);
-const describeServer = skip ? describe.skip : describe;
+const describeServer = describeWithServer();
 
 const TESTS = `
 cases:

@@ -7,21 +7,18 @@
  * read from both experiments' root runs. Skipped (with a message) only when
  * fixtures/agent-app/node_modules is missing outside CI.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
 import { Deadline, systemClock } from '../../src/lib/time.js';
 import { evaluate, type EvalContext } from '../../src/verify/eval/index.js';
 import { githubContext, recordingLogger } from '../helpers/fakes.js';
 import {
-  SKIP_MESSAGE,
-  skipWithoutFixture,
+  describeWithServer,
   startLangGraphServer,
   type LangGraphServer,
 } from '../helpers/langgraph-server.js';
 
-const skip = skipWithoutFixture();
-if (skip) console.warn(SKIP_MESSAGE);
-const describeServer = skip ? describe.skip : describe;
+const describeServer = describeWithServer();
 
 describeServer('the evaluation on a real LangGraph agent server', () => {
   let sim: Simulator;

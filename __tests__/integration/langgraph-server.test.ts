@@ -6,21 +6,18 @@
  * in CI (`CI=true`) a missing install fails here instead of hiding the tests.
  */
 import { recordingLogger } from '../helpers/fakes.js';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { HttpContext } from '../../src/api/http/request.js';
 import { Deadline, systemClock } from '../../src/lib/time.js';
 import { healthCheck, smokeTest, verifyDeployment } from '../../src/verify/index.js';
 import { CheckError, type VerifyContext } from '../../src/verify/agent-server.js';
 import {
-  SKIP_MESSAGE,
-  skipWithoutFixture,
+  describeWithServer,
   startLangGraphServer,
   type LangGraphServer,
 } from '../helpers/langgraph-server.js';
 
-const skip = skipWithoutFixture();
-if (skip) console.warn(SKIP_MESSAGE);
-const describeServer = skip ? describe.skip : describe;
+const describeServer = describeWithServer();
 
 const API_KEY = 'lsv2_sk_integration_key_42';
 

@@ -15,21 +15,18 @@
  *
  * Skipped (with a message) only when fixtures/agent-app/node_modules is missing outside CI.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { Client as AgentClient } from '@langchain/langgraph-sdk';
 import { Client } from 'langsmith';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
 import {
-  SKIP_MESSAGE,
-  skipWithoutFixture,
+  describeWithServer,
   startLangGraphServer,
   type LangGraphServer,
 } from '../helpers/langgraph-server.js';
 import { pollUntil } from '../simulator/helpers.js';
 
-const skip = skipWithoutFixture();
-if (skip) console.warn(SKIP_MESSAGE);
-const describeServer = skip ? describe.skip : describe;
+const describeServer = describeWithServer();
 
 describeServer('a real LangGraph agent server traces into the simulated LangSmith', () => {
   let sim: Simulator;
