@@ -8,7 +8,7 @@ import { findTarget } from '../deployment/target.js';
 import { checkSameKind, interruptPrevious, upsert } from '../deployment/upsert.js';
 import { pinImage } from '../deployment/image.js';
 import { upsertFromUpload } from '../deployment/upload/upload.js';
-import { ActionError } from '../lib/errors.js';
+import { ActionError, CancelledError } from '../lib/errors.js';
 import {
   checkEnvReferences,
   checkImageUri,
@@ -36,7 +36,7 @@ import { prepareSourceArchive, type SourceArchive } from '../deployment/upload/a
 import type { WaitResult } from '../deployment/wait.js';
 import { rollBackAfterFailedChecks } from './rollback.js';
 import { verifyDeployment } from '../verify/index.js';
-import { evaluateDeployment } from './evaluation.js';
+import { evaluate } from '../verify/eval/index.js';
 import { BuildLogStream } from '../deployment/logs.js';
 import {
   checkUnchanged,
@@ -334,5 +334,46 @@ function checkCommit(ctx: DeployContext, built: string | undefined, warn = true)
         'the branch has moved on since. The deployed code may not be the code of this run.',
       { title: 'Another commit was built' },
     );
+  }
+}
+
+/**
+ * The evaluation (`eval-dataset`), once the revision is live and its checks passed: the step
+ * (`verify/eval/`), its outputs and its record. A failed gate comes back as a failed check
+ * (`rollback-on-failure` applies); an evaluation that could not run fails the step without a
+ * rollback, since the revision itself did nothing wrong.
+ */
+export async function evaluateDeployment(
+  ctx: RunContext<DeployConfig>,
+  deployment: Deployment,
+  deps?: Parameters<typeof evaluate>[2],
+): Promise<{ failure?: unknown; rollback: boolean }> {
+  const { config, state } = ctx;
+  const report = state.report;
+  if (!config.evaluation) return { rollback: false };
+  const target = {
+    url: report.url,
+    name: deployment.name,
+    deploymentId: deployment.id,
+    revisionId: report.revisionId,
+  };
+  try {
+    const found = await evaluate(
+      { ...ctx, config: { ...config, evaluation: config.evaluation } },
+      target,
+      deps,
+    );
+    report.evaluation = found.report;
+    report.checks = { ...report.checks, evaluation: found.failure ? 'failed' : 'passed' };
+    ctx.output('experiment-id', found.report.experimentId);
+    ctx.output('experiment-url', found.report.url);
+    ctx.output('eval-passed', found.report.passed);
+    ctx.output('eval-scores', found.report.scores);
+    return { failure: found.failure, rollback: true };
+  } catch (error) {
+    if (error instanceof CancelledError || ctx.signal.aborted) throw error;
+    report.checks = { ...report.checks, evaluation: 'failed' };
+    ctx.output('eval-passed', false);
+    return { failure: error, rollback: false };
   }
 }
