@@ -2,9 +2,8 @@
  * The run after its inputs are valid: one deadline, one cancellation signal, one client,
  * then the `deploy`, `delete` or `rollback` command, and the report whatever happened.
  */
-import { runDelete } from './commands/delete.js';
 import { runDeploy } from './commands/deploy.js';
-import { runPrune } from './commands/prune.js';
+import { runDelete, runPrune } from './commands/prune.js';
 import { runRegistryLogin } from './commands/registry-login.js';
 import { runRollback } from './commands/rollback.js';
 import type { Config } from './inputs/config.js';

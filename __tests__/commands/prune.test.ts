@@ -3,14 +3,18 @@
  * (pull requests and deployments), with the real client. Batching, 207, 404 fallback,
  * `delete-tracing-project`, dry run and GitHub environments; then the pure part (which preview
  * to delete) without either; the summary table: `__tests__/report/prune.test.ts`.
+ *
+ * `runDelete` with fakes (an in-memory control plane, a fake clock): idempotent (nothing to
+ * delete is `NOT_FOUND` and success), it waits until the deployment is gone within `timeout`,
+ * and running out of time after an accepted DELETE is a warning, not a failed cleanup.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runPrune, shouldDelete } from '../../src/commands/prune.js';
+import { runDelete, runPrune, shouldDelete } from '../../src/commands/prune.js';
 import type { PullState } from '../../src/github/reads.js';
-import type { PruneConfig } from '../../src/inputs/config.js';
+import type { DeleteConfig, PruneConfig } from '../../src/inputs/config.js';
 import { ControlPlaneClient } from '../../src/api/client.js';
 import type { RunContext } from '../../src/commands/context.js';
 import type { HttpContext } from '../../src/api/http/request.js';
@@ -18,7 +22,9 @@ import { captureOutputForTests } from '../../src/lib/untrusted.js';
 import { Deadline, systemClock } from '../../src/lib/time.js';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
 import { FakeGithub } from '../helpers/fake-github.js';
-import { recordingLogger } from '../helpers/fakes.js';
+import { FakeClock, recordingLogger } from '../helpers/fakes.js';
+import { FakePlane, makeConfig } from '../deployment/upsert-plane.js';
+import { fakeRun, quietly } from './run-context.js';
 import { seedPreview } from '../helpers/previews.js';
 
 const REPO = 'octo/app';
@@ -366,5 +372,85 @@ describe('shouldDelete', () => {
     [{ kind: 'unknown', reason: 'HTTP 500' }, false],
   ])('%j → %s', (state, expected) => {
     expect(shouldDelete(state)).toBe(expected);
+  });
+});
+
+/** A control plane that deletes: the deployment goes away after `deletingReads` reads. */
+class DeletePlane extends FakePlane {
+  readonly deleted: { id: string; deleteTracingProject: boolean }[] = [];
+  readsWhileDeleting = 2;
+
+  override async deleteDeployment(id: string, options: { deleteTracingProject: boolean }) {
+    if (!this.store.has(id)) return 'not_found' as const;
+    this.deleted.push({ id, ...options });
+    this.deletingReads.set(id, this.readsWhileDeleting);
+    return 'deleted' as const;
+  }
+
+  redeployRevision(): never {
+    throw new Error('not used by a delete');
+  }
+
+  deleteDeployments(): never {
+    throw new Error('not used by a delete');
+  }
+}
+
+function deleteRun(overrides: Partial<DeleteConfig> = {}) {
+  const clock = new FakeClock();
+  const plane = new DeletePlane(clock);
+  const { github, apiKey, region, controlPlaneUrl, uiBaseUrl, prComment } = makeConfig();
+  const config: DeleteConfig = {
+    command: 'delete',
+    name: 'preview-pr-7',
+    wait: true,
+    deleteTracingProject: true,
+    timeoutSeconds: 60,
+    pollIntervalSeconds: 1,
+    ...{ github, apiKey, region, controlPlaneUrl, uiBaseUrl, prComment },
+    ...overrides,
+  };
+  return { ...fakeRun(config, plane, clock), plane };
+}
+
+describe('runDelete', () => {
+  it('deletes the deployment and its tracing project, then waits until it is gone', async () => {
+    const { ctx, plane, outputs, report, logger } = deleteRun();
+    const found = plane.add({ name: 'preview-pr-7', tenant_id: 't-1' });
+    expect(await quietly(() => runDelete(ctx))).toBe(0);
+
+    expect(plane.deleted).toEqual([{ id: found.id, deleteTracingProject: true }]);
+    expect(plane.store.has(found.id)).toBe(false); // read until it answered 404
+    expect(outputs).toEqual({ 'deployment-id': found.id, name: 'preview-pr-7', status: 'DELETED' });
+    expect(report).toMatchObject({ outcome: 'deleted', deletedTracingProject: true });
+    expect(logger.messages('info')).toContain("Deployment 'preview-pr-7' is gone.");
+  });
+
+  it('finds nothing to delete: NOT_FOUND, and success', async () => {
+    const { ctx, plane, outputs, report } = deleteRun();
+    expect(await quietly(() => runDelete(ctx))).toBe(0);
+    expect(plane.deleted).toEqual([]);
+    expect(outputs).toMatchObject({ name: 'preview-pr-7', status: 'NOT_FOUND' });
+    expect(report.outcome).toBe('not_found');
+  });
+
+  it('keeping the tracing project says that the name cannot be created again until it goes', async () => {
+    const { ctx, plane, logger } = deleteRun({ deleteTracingProject: false });
+    plane.add({ name: 'preview-pr-7' });
+    expect(await quietly(() => runDelete(ctx))).toBe(0);
+    expect(logger.text()).toMatch(
+      /tracing project 'preview-pr-7' was kept .*cannot be created again/,
+    );
+  });
+
+  it('warns, and still succeeds, when the deletion outlasts the timeout', async () => {
+    const { ctx, plane, clock, deadline, logger } = deleteRun({ timeoutSeconds: 5 });
+    plane.readsWhileDeleting = 1_000;
+    plane.add({ name: 'preview-pr-7' });
+    expect(await quietly(() => runDelete(ctx))).toBe(0);
+    expect(logger.warnings().map((w) => w.properties?.title)).toEqual([
+      'Deletion still in progress',
+    ]);
+    expect(clock.now()).toBeLessThanOrEqual(deadline.at);
   });
 });
