@@ -1,6 +1,6 @@
 import { getState, saveState } from '@actions/core';
 import { registryLogout } from './commands/registry-login.js';
-import { exitWhenFlushed, keepGoingWhenStdoutCloses } from './lib/untrusted.js';
+import { keepGoingWhenStdoutCloses } from './lib/untrusted.js';
 import { run } from './main.js';
 
 keepGoingWhenStdoutCloses();
@@ -10,7 +10,12 @@ keepGoingWhenStdoutCloses();
 const post = getState('phase') === 'main';
 if (!post) saveState('phase', 'main');
 
-// Exit as soon as the result and the reports are written and stdout is flushed: a request
-// still in flight in the background (a best-effort read, a GitHub call past its budget) must
-// not keep the step alive until it times out.
-void (post ? registryLogout() : run()).then(exitWhenFlushed);
+// Exit as soon as the result and the reports are written and stdout is flushed (or after 5 s):
+// a request still in flight in the background (a best-effort read, a GitHub call past its
+// budget) must not keep the step alive until it times out. A write to a pipe is synchronous
+// only while the pipe has room; past that (a slow reader, thousands of lines) Node queues it,
+// and `process.exit()` drops the queue: the result and error lines last of all.
+void (post ? registryLogout() : run()).then(() => {
+  setTimeout(() => process.exit(), 5000);
+  process.stdout.write('', () => process.exit());
+});

@@ -24,16 +24,6 @@ export function keepGoingWhenStdoutCloses(): void {
   });
 }
 
-/**
- * Exits once stdout has handed every line to its reader, or after 5 s. A write to a pipe is
- * synchronous only while the pipe has room; past that (a slow reader, thousands of lines) Node
- * queues it, and `process.exit()` drops the queue: the result and error lines last of all.
- */
-export function exitWhenFlushed(): void {
-  setTimeout(() => process.exit(), 5000);
-  process.stdout.write('', () => process.exit());
-}
-
 const secretValues = new Set<string>();
 const MIN_REDACTED_LENGTH = 3;
 
@@ -93,11 +83,10 @@ export function setSecret(value: string): void {
 }
 
 /**
- * `core.getInput`: `INPUT_<NAME>` (spaces → `_`, upper-cased, `-` kept), trimmed. `env` is for
- * tests that read inputs from an object of their own; the run itself reads `process.env`.
+ * `core.getInput`'s rule: `INPUT_<NAME>` (spaces → `_`, upper-cased, `-` kept), trimmed, read
+ * from `env` (the run's is `process.env`; tests read inputs from an object of their own).
  */
 export function getInput(name: string, env: NodeJS.ProcessEnv = process.env): string {
-  if (env === process.env) return core.getInput(name);
   return (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
 }
 
