@@ -172,7 +172,11 @@ export async function runPrune(ctx: RunContext<PruneConfig>): Promise<number> {
     }
     ctx.output('deleted', JSON.stringify(removed()));
 
-    if (!dryRun && config.environment) await deactivateEnvironments(ctx, rows, config.environment);
+    // The GitHub deployments of each pruned PR's environment inactive (best effort).
+    for (const pr of new Set(rows.filter((r) => isRemoved(r.action)).map((r) => r.pr))) {
+      if (dryRun || !config.environment || ctx.signal.aborted) break;
+      await deactivate(ctx, fillTemplate(config.environment, pr));
+    }
 
     const failed = rows.filter((r) => isFailed(r.action));
     if (failed.length > 0) {
@@ -330,14 +334,6 @@ async function deleteRows(ctx: RunContext<PruneConfig>, rows: PruneRow[]): Promi
           'the control plane answered 207 (some deletions failed) without saying which; check it in the LangSmith UI',
       };
     }
-  }
-}
-
-/** Marks the GitHub deployments of each pruned PR's environment inactive (best effort). */
-async function deactivateEnvironments(ctx: RunContext, rows: PruneRow[], template: string) {
-  for (const pr of new Set(rows.filter((r) => isRemoved(r.action)).map((r) => r.pr))) {
-    if (ctx.signal.aborted) return;
-    await deactivate(ctx, fillTemplate(template, pr));
   }
 }
 

@@ -18,7 +18,7 @@ const pattern =
   (value) =>
     re.test(value) ? undefined : `it is not ${what}`;
 
-/** IDs: letters, digits, `-`, `_` and `.` only. */
+/** IDs (`deployment-id`, `revision-id`, `rolled-back-to`, `experiment-id`, and any other output). */
 const ID_RULE = pattern(/^[A-Za-z0-9._-]{1,200}$/, 'an ID (letters, digits, -, _ and . only)');
 const BOOLEAN_RULE = pattern(/^(true|false)$/, 'true or false');
 const COUNT_RULE = pattern(/^[0-9]{1,9}$/, 'a count');
@@ -27,9 +27,6 @@ const RULES: Readonly<Record<string, Rule>> = {
   // The platform's deployment name rule (the `name` input's).
   name: pattern(/^[a-z0-9-]{1,200}$/, 'a deployment name (lowercase letters, digits and hyphens)'),
   'commit-sha': pattern(/^[0-9a-f]{7,64}$/i, 'a hexadecimal commit SHA'),
-  'deployment-id': ID_RULE,
-  'revision-id': ID_RULE,
-  'rolled-back-to': ID_RULE,
   status: pattern(/^[A-Za-z0-9_-]{1,64}$/, 'a status (letters, digits, _ and -)'),
   created: BOOLEAN_RULE,
   'skipped-build': BOOLEAN_RULE,
@@ -44,7 +41,6 @@ const RULES: Readonly<Record<string, Rule>> = {
   ),
   'tests-passed': COUNT_RULE,
   'tests-failed': COUNT_RULE,
-  'experiment-id': ID_RULE,
   'experiment-url': urlProblem,
   'eval-passed': BOOLEAN_RULE,
   // `eval-scores`: JSON as `JSON.stringify` writes it, of keys and numbers only (no space, `$`,
