@@ -3,9 +3,9 @@ import { readBulkDeleteAnswer } from '../../src/api/bulk-delete.js';
 import { ControlPlaneClient } from '../../src/api/client.js';
 import { ApiError } from '../../src/lib/errors.js';
 import type { HttpContext } from '../../src/api/http/request.js';
-import { captureOutputForTests, resetSecretsForTests } from '../../src/lib/untrusted.js';
+import { resetSecretsForTests } from '../../src/lib/untrusted.js';
 import { Deadline } from '../../src/lib/time.js';
-import { FakeClock } from '../helpers/fakes.js';
+import { captureOutputForTests, FakeClock } from '../helpers/fakes.js';
 import {
   captureLogger,
   sendJson,

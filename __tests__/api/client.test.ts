@@ -3,9 +3,9 @@ import { ControlPlaneClient, USER_AGENT } from '../../src/api/client.js';
 import { INPUT_NAMES } from '../../src/inputs/spec.js';
 import { OutcomeUnknownError, type HttpContext } from '../../src/api/http/request.js';
 import { ApiError } from '../../src/lib/errors.js';
-import { captureOutputForTests, resetSecretsForTests } from '../../src/lib/untrusted.js';
+import { resetSecretsForTests } from '../../src/lib/untrusted.js';
 import { Deadline } from '../../src/lib/time.js';
-import { FakeClock } from '../helpers/fakes.js';
+import { captureOutputForTests, FakeClock } from '../helpers/fakes.js';
 import {
   captureLogger,
   sendJson,

@@ -3,9 +3,8 @@ import type { CommandClient } from '../../src/api/client.js';
 import type { RunContext } from '../../src/commands/context.js';
 import type { BaseConfig } from '../../src/inputs/config.js';
 import type { RunReport } from '../../src/report/record.js';
-import { captureOutputForTests } from '../../src/lib/untrusted.js';
 import { Deadline } from '../../src/lib/time.js';
-import { FakeClock, recordingLogger } from '../helpers/fakes.js';
+import { captureOutputForTests, FakeClock, recordingLogger } from '../helpers/fakes.js';
 
 export function fakeRun<C extends BaseConfig>(
   config: C,

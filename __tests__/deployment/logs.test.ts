@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { unusedPlane } from '../helpers/fakes.js';
+import { captureOutputForTests, unusedPlane } from '../helpers/fakes.js';
 import type { ControlPlane } from '../../src/api/client.js';
 import type { RevisionLogs } from '../../src/api/schemas.js';
 import { ApiError } from '../../src/lib/errors.js';
@@ -10,7 +10,7 @@ import {
   renderLogEntry,
 } from '../../src/deployment/logs.js';
 import { REVISION_STATUS, revisionStatus } from '../../src/deployment/revision-status.js';
-import { captureOutputForTests, resetSecretsForTests, setSecret } from '../../src/lib/untrusted.js';
+import { resetSecretsForTests, setSecret } from '../../src/lib/untrusted.js';
 
 /** The kind of log and the request body, as one record for the assertions. */
 type LogsQuery = { type: 'build' | 'deploy' } & Parameters<ControlPlane['getRevisionLogs']>[3];

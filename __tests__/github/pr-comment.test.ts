@@ -7,9 +7,9 @@ import {
 } from '../../src/github/pr-comment.js';
 import { renderComment } from '../../src/report/render.js';
 import type { RunReport } from '../../src/report/record.js';
-import { captureOutputForTests, resetSecretsForTests, setSecret } from '../../src/lib/untrusted.js';
+import { resetSecretsForTests, setSecret } from '../../src/lib/untrusted.js';
 import { FakeGithub } from '../helpers/fake-github.js';
-import { githubContext, recordingLogger } from '../helpers/fakes.js';
+import { captureOutputForTests, githubContext, recordingLogger } from '../helpers/fakes.js';
 import { splitFences } from '../report/support.js';
 
 const COMMENTS = '/repos/octo/app/issues/7/comments';

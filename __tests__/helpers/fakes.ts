@@ -150,3 +150,19 @@ export function actionEnv(
   for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase()}`] = value;
   return env;
 }
+
+/**
+ * Captures what would go to stdout (everything `@actions/core` prints goes
+ * through `process.stdout.write`). Returns a function that restores it.
+ */
+export function captureOutputForTests(sink: (text: string) => void): () => void {
+  const previous = Object.getOwnPropertyDescriptor(process.stdout, 'write');
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    sink(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+    return true;
+  }) as typeof process.stdout.write;
+  return () => {
+    if (previous) Object.defineProperty(process.stdout, 'write', previous);
+    else delete (process.stdout as { write?: unknown }).write;
+  };
+}

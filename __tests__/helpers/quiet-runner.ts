@@ -5,6 +5,6 @@
  * `captureOutputForTests`, which restores this sink afterwards. Failures are not affected:
  * Jest reports them through its own reporter, never through this stdout.
  */
-import { captureOutputForTests } from '../../src/lib/untrusted.js';
+import { captureOutputForTests } from './fakes.js';
 
 captureOutputForTests(() => undefined);

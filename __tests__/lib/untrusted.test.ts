@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   appendStepSummary,
-  captureOutputForTests,
   collapseWhitespace,
   getInput,
   inert,
@@ -21,7 +20,7 @@ import {
   setSecret,
 } from '../../src/lib/untrusted.js';
 import { forgedCommands, replayRunner } from '../helpers/runner-replay.js';
-import { recordingLogger } from '../helpers/fakes.js';
+import { captureOutputForTests, recordingLogger } from '../helpers/fakes.js';
 
 afterEach(() => resetSecretsForTests());
 

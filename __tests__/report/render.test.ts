@@ -10,13 +10,8 @@ import {
   testsSection,
 } from '../../src/report/render.js';
 import type { RunReport } from '../../src/report/record.js';
-import {
-  appendStepSummary,
-  captureOutputForTests,
-  resetSecretsForTests,
-  setSecret,
-} from '../../src/lib/untrusted.js';
-import { recordingLogger } from '../helpers/fakes.js';
+import { appendStepSummary, resetSecretsForTests, setSecret } from '../../src/lib/untrusted.js';
+import { captureOutputForTests, recordingLogger } from '../helpers/fakes.js';
 import { splitFences } from './support.js';
 
 const T0 = Date.UTC(2024, 4, 1, 12, 0, 0);

@@ -5,17 +5,12 @@
  * `https://<LangSmith API host>/api/v1/feedback/tokens/<id>` (plain http only on loopback), the
  * host being the region's, or the control plane's own when `control-plane-url` is set.
  */
-import { recordingLogger } from '../helpers/fakes.js';
+import { captureOutputForTests, recordingLogger } from '../helpers/fakes.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
 import { CancelledError } from '../../src/lib/errors.js';
 import type { HttpContext } from '../../src/api/http/request.js';
-import {
-  captureOutputForTests,
-  redact,
-  resetSecretsForTests,
-  setSecret,
-} from '../../src/lib/untrusted.js';
+import { redact, resetSecretsForTests, setSecret } from '../../src/lib/untrusted.js';
 import { Deadline, systemClock } from '../../src/lib/time.js';
 import { lastMessageContent, partialMismatch } from '../../src/verify/expectations.js';
 import { feedbackTarget, runConversationTests } from '../../src/verify/conversation-tests.js';

@@ -13,7 +13,8 @@ import {
   patternMatches,
 } from '../../src/verify/expectations.js';
 import { patternProblem } from '../../src/inputs/tests-file.js';
-import { captureOutputForTests, resetSecretsForTests, setSecret } from '../../src/lib/untrusted.js';
+import { resetSecretsForTests, setSecret } from '../../src/lib/untrusted.js';
+import { captureOutputForTests } from '../helpers/fakes.js';
 
 const SIXTY_FOUR_KIB = 64 * 1024;
 

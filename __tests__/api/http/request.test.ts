@@ -20,13 +20,9 @@ import { ApiError, CancelledError, DeadlineError } from '../../../src/lib/errors
 import { errorFromResponse } from '../../../src/api/answers.js';
 import { outputProblem, withoutCredentials } from '../../../src/lib/outputs.js';
 import { escapeMarkdown } from '../../../src/report/markdown.js';
-import {
-  captureOutputForTests,
-  resetSecretsForTests,
-  setSecret,
-} from '../../../src/lib/untrusted.js';
+import { resetSecretsForTests, setSecret } from '../../../src/lib/untrusted.js';
 import { Deadline } from '../../../src/lib/time.js';
-import { FakeClock } from '../../helpers/fakes.js';
+import { captureOutputForTests, FakeClock } from '../../helpers/fakes.js';
 import {
   captureLogger,
   sendJson,
