@@ -6,7 +6,8 @@
 import type { ControlPlane } from '../../src/api/client.js';
 import type { Deployment } from '../../src/api/schemas.js';
 import type { GithubContext } from '../../src/inputs/config.js';
-import type { AnnotationProperties, Logger } from '../../src/lib/untrusted.js';
+import type { AnnotationProperties } from '@actions/core';
+import type { Logger } from '../../src/lib/untrusted.js';
 import type { Clock } from '../../src/lib/time.js';
 
 /** A clock for tests: `sleep` advances time instantly and records each wait. */

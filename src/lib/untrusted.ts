@@ -11,8 +11,6 @@ import { appendFileSync } from 'node:fs';
 import { EOL } from 'node:os';
 import { stripVTControlCharacters } from 'node:util';
 
-export type AnnotationProperties = core.AnnotationProperties;
-
 /**
  * The reader of stdout went away (a closed pipe): nobody can see the rest, and the run's
  * result must not change (without a listener, the stream's error would end the process).
@@ -85,7 +83,7 @@ export function parseBoolean(value: string): boolean | undefined {
 }
 
 /** Fails the step (`process.exitCode` 1, as `core.setFailed`) with one `::error`. */
-export function setFailed(message: string, properties?: AnnotationProperties): void {
+export function setFailed(message: string, properties?: core.AnnotationProperties): void {
   runnerLogger.error(message, properties);
   process.exitCode = core.ExitCode.Failure;
 }
@@ -104,7 +102,7 @@ function infoLines(message: string): string {
 
 /** An annotation with secrets masked in its message, title and file (core escapes them). */
 function annotation(level: 'notice' | 'warning' | 'error') {
-  return (message: string, p: AnnotationProperties = {}): void =>
+  return (message: string, p: core.AnnotationProperties = {}): void =>
     core[level](redact(message), {
       ...p,
       ...(p.title !== undefined && { title: redact(p.title) }),
