@@ -23,7 +23,7 @@ import { errorMessage } from '../lib/text.js';
 import { BULK_DELETE_LIMIT } from '../api/bulk-delete.js';
 import type { Deployment } from '../api/schemas.js';
 import { ActionError, CancelledError, DeadlineError } from '../lib/errors.js';
-import { deactivate, fail, setStatus, writeReports, type RunContext } from './context.js';
+import { deactivate, fail, finish, setStatus, type RunContext } from './context.js';
 import type { DeleteConfig, PruneConfig } from '../inputs/config.js';
 import { lookupTarget, uiUrl, waitUntilGone } from '../deployment/target.js';
 import {
@@ -111,10 +111,8 @@ async function waitForTheDeletion(ctx: RunContext, id: string, name: string): Pr
 
 /** PR comment ("preview removed"), GitHub environment inactive, summary: all best effort. */
 async function afterDelete(ctx: RunContext): Promise<number> {
-  const { environment, githubToken } = ctx.config;
-  if (environment && githubToken) await deactivate(ctx, environment);
-  await writeReports(ctx);
-  return 0;
+  if (ctx.config.environment) await deactivate(ctx, ctx.config.environment);
+  return finish(ctx, ctx.state.report.outcome);
 }
 
 type Match = { deployment: Deployment; pr: number };
