@@ -15,12 +15,12 @@ import { appendStepSummary, inert, redact, setSecret } from '../lib/untrusted.js
 import type { RunBasics } from '../lib/time.js';
 import { withoutCredentials } from '../lib/outputs.js';
 import { renderComment, renderSummary } from '../report/render.js';
-import { upsertPrComment } from '../github/pr-comment.js';
 import {
   createGithubDeployment,
   deactivateEnvironment,
+  upsertPrComment,
   type GithubDeployment,
-} from '../github/github-deployment.js';
+} from '../github/side-effects.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fetchLogTail, printLogBlock } from '../deployment/logs.js';
 import { revisionStatus } from '../deployment/revision-status.js';

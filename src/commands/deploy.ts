@@ -30,7 +30,7 @@ import {
   type RunContext,
 } from './context.js';
 import type { DeployConfig } from '../inputs/config.js';
-import type { GithubDeployment } from '../github/github-deployment.js';
+import type { GithubDeployment } from '../github/side-effects.js';
 import { inert } from '../lib/untrusted.js';
 import { prepareSourceArchive, type SourceArchive } from '../deployment/upload/archive.js';
 import type { WaitResult } from '../deployment/wait.js';

@@ -39,7 +39,7 @@ import { readPullStates, type PullState } from '../github/reads.js';
 import { fillTemplate, listFilter, matchTemplate, type NameTemplate } from '../inputs/validate.js';
 import { appendStepSummary, inert, redact } from '../lib/untrusted.js';
 import { normalizeRepoUrl } from '../deployment/upsert.js';
-import { recordedDeploymentIds } from '../github/github-deployment.js';
+import { recordedDeploymentIds } from '../github/side-effects.js';
 import { notAPreview } from '../deployment/origin.js';
 
 export async function runDelete(ctx: RunContext<DeleteConfig>): Promise<number> {

@@ -20,7 +20,7 @@ import {
   startGithubDeployment,
   type RunContext,
 } from './context.js';
-import type { GithubDeployment } from '../github/github-deployment.js';
+import type { GithubDeployment } from '../github/side-effects.js';
 import type { RollbackReport } from '../report/record.js';
 import type { DeployConfig, RollbackConfig } from '../inputs/config.js';
 import { inert } from '../lib/untrusted.js';

@@ -1,5 +1,5 @@
 /**
- * The GitHub REST client of the reads and the best-effort side effects, and the latter's warnings.
+ * The GitHub REST client of the reads and the best-effort side effects (`side-effects.ts`).
  * `@actions/github` loads only when a run first talks to GitHub (the README's bundle paragraph
  * says why). It adds no retry or throttling plugin (only REST endpoint methods and pagination),
  * so a failed call fails once; each request is bounded by a timeout.
@@ -125,49 +125,3 @@ export function describeGithubError(error: unknown) {
 
 /** What went wrong, in one line (`message`, for a warning), and of which `kind`. */
 export type GithubFailure = ReturnType<typeof describeGithubError>;
-
-/**
- * How the warnings of one best-effort side effect on GitHub read: their title, the advice when
- * GitHub refuses (403: the permission to add) or answers 404, and what happens next after any
- * other failure.
- */
-export type SideEffect = Record<'title' | 'permission' | 'notFound' | 'retry', string>;
-
-/**
- * The one warning of a side effect that did not happen: what, why (GitHub's answer), the advice
- * for that failure, and that the deploy result stands.
- */
-export function warnGithub(
-  logger: Logger,
-  effect: SideEffect,
-  doing: string,
-  failure: GithubFailure,
-): void {
-  const advice: Partial<Record<GithubFailure['kind'], string>> = {
-    permission: effect.permission,
-    not_found: effect.notFound,
-    rate_limit: `The GitHub API rate limit is exhausted. ${effect.retry}`,
-  };
-  const why = `${inert(failure.message, 300)}. ${advice[failure.kind] ?? effect.retry}`;
-  logger.warning(`${doing}: ${why} The deploy result is unchanged.`, { title: effect.title });
-}
-
-/**
- * Runs one best-effort side effect with a client: any failure is its one warning (`doing`: what
- * did not happen), never thrown; `undefined` then. Without a `github-token` (the callers skip
- * the side effect then) it does nothing.
- */
-export async function bestEffort<T>(
-  run: GithubRun,
-  effect: SideEffect,
-  doing: string,
-  act: (gh: GithubRepo) => Promise<T>,
-): Promise<T | undefined> {
-  if (!run.config.githubToken) return undefined;
-  try {
-    return await act(await connectGithub(run));
-  } catch (error) {
-    warnGithub(run.logger, effect, doing, describeGithubError(error));
-    return undefined;
-  }
-}
