@@ -17,7 +17,6 @@ import { withoutCredentials } from '../lib/outputs.js';
 import { renderComment, renderSummary } from '../report/render.js';
 import {
   createGithubDeployment,
-  deactivateEnvironment,
   upsertPrComment,
   type GithubDeployment,
 } from '../github/side-effects.js';
@@ -77,23 +76,18 @@ export async function writeReports(ctx: RunContext): Promise<void> {
     const key = report.name ?? report.deploymentId;
     const render = (marker: string, url?: string) => renderComment(report, marker, url);
     const comment = { key, updateOnly: report.command === 'delete', render };
-    await bestEffortWithin(upsertPrComment(ctx, comment), ctx.signal.aborted ? 1000 : 15000);
+    await bestEffortWithin(upsertPrComment(ctx, comment), ctx.signal.aborted ? 1000 : undefined);
   }
 }
 
 /** Awaits a best-effort promise for at most `ms` (an unref timer); never throws. */
-export async function bestEffortWithin(promise: Promise<unknown> | undefined, ms: number) {
+export async function bestEffortWithin(promise: Promise<unknown> | undefined, ms = 15_000) {
   const timer = new AbortController();
   await Promise.race([
     promise?.catch(() => undefined),
     delay(ms, undefined, { ref: false, signal: timer.signal }).catch(() => undefined),
   ]);
   timer.abort(); // nothing is left behind once the promise settles
-}
-
-/** Marks the GitHub deployments of `environment` inactive (best effort). */
-export function deactivate(ctx: RunContext, environment: string): Promise<void> {
-  return bestEffortWithin(deactivateEnvironment(ctx, environment), 15000);
 }
 
 /** The deployment's IDs and pages as outputs and in the report; with `ids`, this revision's. */
@@ -201,7 +195,6 @@ export async function startGithubDeployment(ctx: RunContext) {
       started = d;
       await d?.setStatus('in_progress');
     }),
-    15000,
   );
   state.onCancel = async () => started?.setStatus('error', { description: 'Cancelled' });
   return started;

@@ -23,7 +23,7 @@ import { errorMessage } from '../lib/text.js';
 import { BULK_DELETE_LIMIT } from '../api/bulk-delete.js';
 import type { Deployment } from '../api/schemas.js';
 import { ActionError, CancelledError, DeadlineError } from '../lib/errors.js';
-import { deactivate, fail, finish, setStatus, type RunContext } from './context.js';
+import { bestEffortWithin, fail, finish, setStatus, type RunContext } from './context.js';
 import type { DeleteConfig, PruneConfig } from '../inputs/config.js';
 import { lookupTarget, uiUrl, waitUntilGone } from '../deployment/target.js';
 import {
@@ -39,7 +39,7 @@ import { readPullStates, type PullState } from '../github/reads.js';
 import { fillTemplate, listFilter, matchTemplate, type NameTemplate } from '../inputs/validate.js';
 import { appendStepSummary, inert, redact } from '../lib/untrusted.js';
 import { normalizeRepoUrl } from '../deployment/upsert.js';
-import { recordedDeploymentIds } from '../github/side-effects.js';
+import { deactivateEnvironment, recordedDeploymentIds } from '../github/side-effects.js';
 import { notAPreview } from '../deployment/origin.js';
 
 export async function runDelete(ctx: RunContext<DeleteConfig>): Promise<number> {
@@ -111,7 +111,8 @@ async function waitForTheDeletion(ctx: RunContext, id: string, name: string): Pr
 
 /** PR comment ("preview removed"), GitHub environment inactive, summary: all best effort. */
 async function afterDelete(ctx: RunContext): Promise<number> {
-  if (ctx.config.environment) await deactivate(ctx, ctx.config.environment);
+  const { environment } = ctx.config;
+  if (environment) await bestEffortWithin(deactivateEnvironment(ctx, environment));
   return finish(ctx, ctx.state.report.outcome);
 }
 
@@ -173,7 +174,7 @@ export async function runPrune(ctx: RunContext<PruneConfig>): Promise<number> {
     // The GitHub deployments of each pruned PR's environment inactive (best effort).
     for (const pr of new Set(rows.filter((r) => isRemoved(r.action)).map((r) => r.pr))) {
       if (dryRun || !config.environment || ctx.signal.aborted) break;
-      await deactivate(ctx, fillTemplate(config.environment, pr));
+      await bestEffortWithin(deactivateEnvironment(ctx, fillTemplate(config.environment, pr)));
     }
 
     const failed = rows.filter((r) => isFailed(r.action));
