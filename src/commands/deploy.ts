@@ -216,7 +216,6 @@ async function finishDeployed(
     ctx.output('tests-passed', String(result.testsResult.passed));
     ctx.output('tests-failed', String(result.testsResult.failed));
   }
-  // The evaluation runs once the other checks passed (`eval-dataset`).
   const evaluated =
     result.error === undefined ? await evaluateDeployment(ctx, deployment) : undefined;
   const failure = result.error ?? evaluated?.failure;

@@ -150,7 +150,6 @@ export async function createGithubDeployment(
     }
     const { id } = data;
     logger.debug(`GitHub deployment ${id} created for environment ${environment}.`);
-    /** Set after a permission or rate-limit failure: further calls would fail the same way. */
     let disabled = false;
     const setStatus = async (state: DeploymentState, details?: StatusDetails) => {
       if (disabled) return;
@@ -202,7 +201,6 @@ export async function deactivateEnvironment(run: GithubRun, environment: string)
         marked++;
       } catch (error) {
         failed ??= describeGithubError(error);
-        // The same refusal would repeat for every deployment.
         if (refused(failed)) break;
       }
     }
