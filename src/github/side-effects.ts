@@ -304,8 +304,7 @@ export interface PrComment {
 
 /**
  * Creates or updates this deployment's comment on the pull request of the event. Does nothing
- * outside `pull_request`/`pull_request_target` events (`github.pullRequest` unset). With
- * `updateOnly`, only an existing comment is updated. Never throws.
+ * outside `pull_request`/`pull_request_target` events (`github.pullRequest` unset).
  */
 export async function upsertPrComment(run: GithubRun, comment: PrComment): Promise<void> {
   const { github } = run.config;
