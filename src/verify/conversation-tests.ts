@@ -34,19 +34,10 @@ const REPLY_MAX_CHARS = 1000;
 const TIMED_OUT = 'the `timeout` ran out (raise `timeout` if the tests need longer)';
 
 /** A case's verdict as the report keeps it. Names, reasons and replies are untrusted. */
-export interface CaseVerdict {
-  name: string;
-  turnsRun: number;
-  turns: number;
-  verdict: 'passed' | 'failed';
-  reason: string;
-  /** The agent's reply that failed the case, already masked and cut. Untrusted: fenced. */
-  reply?: string;
-  durationMs: number;
-}
-
-/** A case's verdict, with the runs it made. */
-export type CaseResult = CaseVerdict & { runIds: string[] };
+export type CaseVerdict = Omit<
+  Awaited<ReturnType<typeof runConversationTests>>['cases'][number],
+  'runIds'
+>;
 
 /** The validated `tests` (as in `Config`) and the agent server URL (checked by the caller). */
 export type ConversationTestsOptions = NonNullable<DeployConfig['tests']> & {
@@ -75,7 +66,7 @@ export async function runConversationTests(ctx: VerifyContext, options: Conversa
   /** Verdicts recorded through feedback URLs, and why others could not be (one each). */
   const feedback = { sent: 0, problems: [] as string[] };
 
-  const results: CaseResult[] = [];
+  const results: Awaited<ReturnType<typeof runCase>>[] = [];
   const queue = [...options.cases.entries()];
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
@@ -107,7 +98,7 @@ export async function runConversationTests(ctx: VerifyContext, options: Conversa
   };
 
   /** One case on its own thread, turn by turn; its verdict goes to the log and as feedback. */
-  async function runCase(testCase: TestCase): Promise<CaseResult> {
+  async function runCase(testCase: TestCase) {
     const turns = testCase.turns.length;
     const started = ctx.http.clock.now();
     const withSignal = ctx.http.signal ? { signal: ctx.http.signal } : {};
@@ -176,7 +167,7 @@ export async function runConversationTests(ctx: VerifyContext, options: Conversa
     } finally {
       if (threadId !== undefined) await deleteThread(ctx, client, 'test', threadId);
     }
-    const verdict = failure ? 'failed' : 'passed';
+    const verdict: 'passed' | 'failed' = failure ? 'failed' : 'passed';
     const reason = failure
       ? truncate(redact(failure.message), REASON_MAX_CHARS)
       : `${turns} turn${turns === 1 ? '' : 's'} as expected` +
