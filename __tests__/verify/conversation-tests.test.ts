@@ -33,7 +33,13 @@ import type { VerifyContext } from '../../src/verify/agent-server.js';
 
 let sim: Simulator;
 let depId: string;
-const blocks: string[][] = [];
+/** What the run printed; `blocks()`: its untrusted blocks (`printUntrusted`), line by line. */
+const printed: string[] = [];
+let restoreOutput = () => {};
+const blocks = () =>
+  [...printed.join('').matchAll(/::stop-commands::(untrusted-[0-9a-f-]+)\n(.*?)\n::\1::/gs)].map(
+    (m) => (m[2] ?? '').split('\n'),
+  );
 const logger = recordingLogger();
 const lines = logger.lines;
 
@@ -68,7 +74,6 @@ const run = (
           feedbackHost: extra.feedbackHost ?? new URL(sim.url).host,
         }
       : {}),
-    printBlock: (b) => blocks.push(b),
   });
 
 beforeAll(async () => {
@@ -79,9 +84,11 @@ beforeEach(() => {
   sim.reset();
   depId = sim.seedDeployment({ name: 'served' }).id;
   lines.length = 0;
-  blocks.length = 0;
+  printed.length = 0;
+  restoreOutput = captureOutputForTests((text) => printed.push(text));
   resetSecretsForTests();
 });
+afterEach(() => restoreOutput());
 
 const CHAT = `
 cases:
@@ -144,7 +151,7 @@ describe('runConversationTests against the simulator', () => {
     const deletes = sim.requests.filter((r) => r.method === 'DELETE');
     expect(deletes.map((d) => d.status)).toEqual([204, 204, 204]);
     // The failed expectation shows the agent's reply as an untrusted block.
-    expect(blocks).toEqual([['Hello from agent. You said: hi']]);
+    expect(blocks()).toEqual([['Hello from agent. You said: hi']]);
   });
 
   it('fails a case whose thread history is shorter than `checkpoints`', async () => {
@@ -260,12 +267,12 @@ describe('runConversationTests against the simulator', () => {
       ),
     );
     expect(result.cases[0]?.verdict).toBe('failed');
-    expect(JSON.stringify(blocks)).not.toContain('sekrit-value-123');
-    expect(JSON.stringify(blocks)).toContain('***');
+    expect(JSON.stringify(blocks())).not.toContain('sekrit-value-123');
+    expect(JSON.stringify(blocks())).toContain('***');
     // The same masked reply is handed on to the summary and the PR comment.
     expect(result.cases[0]?.reply).toContain('***');
     expect(result.cases[0]?.reply).not.toContain('sekrit-value-123');
-    expect(blocks).toContainEqual([result.cases[0]?.reply]);
+    expect(blocks()).toContainEqual([result.cases[0]?.reply]);
   });
 
   it('throws CancelledError when the run is cancelled', async () => {
@@ -284,7 +291,7 @@ describe('verifyDeployment with tests', () => {
     const result = await verifyDeployment(context(), {
       url: sim.agentUrl(depId),
       healthCheck: true,
-      tests: { file: 'tests.yaml', cases: suite(CHAT), printBlock: () => undefined },
+      tests: { file: 'tests.yaml', cases: suite(CHAT) },
     });
     expect(result).toMatchObject({ health: 'passed', tests: 'failed' });
     expect(result.testsResult).toMatchObject({ passed: 1, failed: 2 });

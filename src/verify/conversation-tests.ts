@@ -42,8 +42,6 @@ export type CaseVerdict = Omit<
 /** The validated `tests` (as in `Config`) and the agent server URL (checked by the caller). */
 export type ConversationTestsOptions = NonNullable<DeployConfig['tests']> & {
   url: string;
-  /** Prints a block of untrusted text; default `printUntrusted`. */
-  printBlock?: (lines: string[]) => void;
 };
 
 /**
@@ -179,7 +177,7 @@ export async function runConversationTests(ctx: VerifyContext, options: Conversa
         : truncate(redact(failure.excerpt), REPLY_MAX_CHARS);
     if (reply !== undefined) {
       ctx.logger.info(`Last reply in "${inert(testCase.name, 200)}" (agent output, as received):`);
-      (options.printBlock ?? printUntrusted)([reply]);
+      printUntrusted([reply]);
     }
     // The last run that ran carries the case's verdict (checkpoints included); earlier runs
     // passed their turns (a failed turn ends the case).
