@@ -40,7 +40,7 @@ export type CaseVerdict = Omit<
 >;
 
 /** The validated `tests` (as in `Config`) and the agent server URL (checked by the caller). */
-export type ConversationTestsOptions = NonNullable<DeployConfig['tests']> & {
+type ConversationTestsOptions = NonNullable<DeployConfig['tests']> & {
   url: string;
 };
 

@@ -24,16 +24,13 @@ import {
   urlProblem,
   type VerifyContext,
 } from './agent-server.js';
-import { runConversationTests, type ConversationTestsOptions } from './conversation-tests.js';
+import { runConversationTests } from './conversation-tests.js';
 
 /** The checks' inputs, as in `Config`, and the agent server URL (`url` output, if any). */
 export type VerifyOptions = Pick<
   DeployConfig,
-  'healthCheck' | 'smokeTest' | 'smokeTestAssistant'
-> & {
-  url: string | undefined;
-  tests?: Omit<ConversationTestsOptions, 'url'>;
-};
+  'healthCheck' | 'smokeTest' | 'smokeTestAssistant' | 'tests'
+> & { url: string | undefined };
 
 /** What each check came to, as the report keeps it. */
 export interface Checks {
