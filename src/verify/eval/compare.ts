@@ -6,24 +6,8 @@
 import type { RootRun } from '../../api/langsmith.js';
 import type { GateRule } from '../../inputs/eval.js';
 
-export interface KeyScore {
-  key: string;
-  /** This experiment's mean over the examples it scored, and how many (`n`). */
-  mean: number | null;
-  n: number;
-  baseline: number | null;
-  baselineN: number;
-  /** This − baseline over the `paired` examples both scored, with its 95% interval. */
-  delta: number | null;
-  low: number | null;
-  high: number | null;
-  paired: number;
-  /** Every run of this experiment has a score for the key. */
-  complete: boolean;
-  verdict: 'passed' | 'failed' | 'incomplete' | 'reported';
-  /** Why the gate failed the key, in words with the figures. */
-  reasons: string[];
-}
+/** One feedback key compared and judged (`compareScores`). */
+export type KeyScore = ReturnType<typeof compareScores>[number];
 
 /** Key → example → its score (the mean over the example's root runs), numeric scores only. */
 export function scoresOf(runs: readonly RootRun[]): Map<string, Map<string, number>> {
@@ -66,7 +50,7 @@ export function compareScores(options: {
   gate: Record<string, GateRule>;
   /** The keys whose every run has a score (from the experiment's feedback). */
   complete: ReadonlySet<string>;
-}): KeyScore[] {
+}) {
   const { gate } = options;
   const current = scoresOf(options.current);
   const baseline = options.baseline
@@ -85,17 +69,21 @@ export function compareScores(options: {
       : { delta: null, low: null, high: null };
     const rules = gate[key] ?? gate['*'];
     const rule: GateRule = { ...gate['*'], ...gate[key] };
-    const score: KeyScore = {
+    const score = {
       key,
+      // This experiment's mean over the examples it scored, and how many (`n`).
       mean: mean([...mine.values()]),
       n: mine.size,
       baseline: mean([...theirs.values()]),
       baselineN: theirs.size,
+      // This − baseline over the `paired` examples both scored, with its 95% interval.
       ...paired,
       paired: differences.length,
+      // Every run of this experiment has a score for the key.
       complete: options.complete.has(key),
-      verdict: 'reported',
-      reasons: [],
+      verdict: 'reported' as 'passed' | 'failed' | 'incomplete' | 'reported',
+      // Why the gate failed the key, in words with the figures.
+      reasons: [] as string[],
     };
     if (!score.complete && rules !== undefined) {
       score.reasons.push(`not scored on every run (${score.n} examples scored)`);
