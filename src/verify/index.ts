@@ -125,10 +125,7 @@ const HEALTH_REQUEST_TIMEOUT_MS = 10_000;
  * pass, or at once when the key is refused (401/403); `CancelledError` on cancellation.
  * `attempts`: the requests made, the successful one included.
  */
-export async function healthCheck(
-  ctx: VerifyContext,
-  url: string,
-): Promise<{ ok: true; attempts: number }> {
+export async function healthCheck(ctx: VerifyContext, url: string) {
   requireCheckableUrl(url, 'health check');
   const okUrl = `${baseUrl(url)}/ok`;
   const { http } = ctx;
