@@ -22,8 +22,7 @@ import { readChanges, type Comparison } from '../github/reads.js';
 import { inert } from '../lib/untrusted.js';
 import { errorMessage } from '../lib/text.js';
 import { byKey, canonicalJson, keyedValue, VERSION } from '../lib/keyed.js';
-import { agentChange } from './agent-files.js';
-import { jsBuildPaths } from './js-workspace.js';
+import { agentChange, jsBuildPaths } from './agent-files.js';
 import { liveDrift } from './live-settings.js';
 import { revisionStatus } from './revision-status.js';
 
@@ -164,7 +163,7 @@ export interface SkipEvidence {
   sourceDigest?: string | undefined;
   /** GitHub's compare of the live commit with this one, once read. */
   changes?: Comparison;
-  /** What a JS agent in a monorepo is built from besides its folder (`js-workspace.ts`). */
+  /** What a JS agent in a monorepo is built from besides its folder (`jsBuildPaths`, agent-files.ts). */
   buildPaths?: ReturnType<typeof jsBuildPaths>;
 }
 
