@@ -44,6 +44,7 @@ function config(overrides: Partial<SkipConfig> = {}): SkipConfig {
     repoRef: 'main',
     configPath: 'langgraph.json',
     github,
+    apiKey: '',
     ...overrides,
   };
 }

@@ -153,13 +153,9 @@ export class BuildLogStream {
   }
 }
 
-/**
- * Prints untrusted log lines in a collapsed group: the title is the action's own text (with
- * any untrusted part neutralised), the lines go through `printUntrusted`.
- */
-export function printLogBlock(title: string, lines: readonly string[]): void {
+/** Log lines in a collapsed group whose title is the action's own text (`printUntrusted`). */
+export const printLogBlock = (title: string, lines: readonly string[]) =>
   printUntrusted(lines, title);
-}
 
 function linesOf(entries: unknown[]): string[] {
   return entries

@@ -127,15 +127,12 @@ export function recordMismatch(
   return undefined;
 }
 
-/** What the decision reads from the configuration (a `Config` fits). */
+/** What the decision reads from the configuration (`apiKey` keys the record, never logged). */
 export type SkipConfig = RecordedSettings &
   Pick<
     DeployConfig,
-    'source' | 'skipUnchanged' | 'repoRef' | 'configPath' | 'github' | 'imageUri'
-  > & {
-    /** The key of the settings record is derived from it (never logged). */
-    apiKey?: string;
-  };
+    'source' | 'skipUnchanged' | 'repoRef' | 'configPath' | 'github' | 'imageUri' | 'apiKey'
+  >;
 
 export type SkipDecision =
   | {
@@ -265,7 +262,7 @@ export function skipDecision(
       );
     }
     const binding = bindingOf(config, built, evidence.sourceDigest, tarball);
-    const differs = recordMismatch(config.apiKey ?? '', found.name, config, found.secrets, binding);
+    const differs = recordMismatch(config.apiKey, found.name, config, found.secrets, binding);
     if (differs) {
       return build(
         config.source === 'upload'
@@ -305,12 +302,6 @@ export function skipDecision(
   return { skip: true, revisionId: active.id, commitSha: built, because, otherCommit: true };
 }
 
-/** What the step takes from the run: its configuration, client, logger and deadline. */
-export type SkipStep = GithubRun & {
-  config: DeployConfig;
-  client: Pick<ControlPlane, 'getRevision'>;
-};
-
 /**
  * The step: reads what `skipDecision` needs and decides; `skip` names the live revision when
  * nothing would change, and `latest` is the `latest_revision_id` revision when it was read on
@@ -319,7 +310,7 @@ export type SkipStep = GithubRun & {
  * only when it could allow the skip.
  */
 export async function checkUnchanged(
-  ctx: SkipStep,
+  ctx: GithubRun & { config: DeployConfig; client: Pick<ControlPlane, 'getRevision'> },
   found: Deployment,
   parsed: ParsedLangGraphConfig | undefined,
   sourceDigest: string | undefined,
