@@ -48,29 +48,28 @@ export type RecordedSettings = Pick<DeployConfig, (typeof UNSKIPPABLE_INPUTS)[nu
 export type RecordBinding =
   { commit: string } | { sourceDigest: string; objectPath: string } | { image: string };
 
-/** The canonical text the HMAC covers (the record entry itself is never part of it). */
-export function canonicalSettings(settings: RecordedSettings, binding: RecordBinding): string {
-  const secrets = (settings.secrets ?? [])
-    .filter((s) => !ACTION_ENTRIES.has(s.name))
-    .map((s) => [s.name, s.value] as const)
-    .sort(byKey);
-  return canonicalJson({
-    binding: 'commit' in binding ? { commit: binding.commit.toLowerCase() } : binding,
-    secrets: settings.secrets === undefined ? null : secrets,
-    resourceSpec: settings.resourceSpec ?? null,
-    installCommand: settings.installCommand || null,
-    buildCommand: settings.buildCommand || null,
-  });
-}
-
-/** The record's value: `v1:` and the base64url HMAC of the canonical settings (see above). */
+/**
+ * The record's value: `v1:` and the base64url HMAC of the canonical text of the settings and the
+ * binding (see above; the record entry itself is never part of it).
+ */
 export function recordValue(
   apiKey: string,
   deploymentName: string,
   settings: RecordedSettings,
   binding: RecordBinding,
 ): string {
-  return keyedValue(apiKey, deploymentName, INFO, canonicalSettings(settings, binding));
+  const secrets = (settings.secrets ?? [])
+    .filter((s) => !ACTION_ENTRIES.has(s.name))
+    .map((s) => [s.name, s.value] as const)
+    .sort(byKey);
+  const canonical = canonicalJson({
+    binding: 'commit' in binding ? { commit: binding.commit.toLowerCase() } : binding,
+    secrets: settings.secrets === undefined ? null : secrets,
+    resourceSpec: settings.resourceSpec ?? null,
+    installCommand: settings.installCommand || null,
+    buildCommand: settings.buildCommand || null,
+  });
+  return keyedValue(apiKey, deploymentName, INFO, canonical);
 }
 
 /**
