@@ -3,14 +3,10 @@
  * must be the same, and why the keyed record lives in the deployment's environment: the
  * README's "Skip unchanged" section.
  *
- * The decision is pure (`skipDecision`); `checkUnchanged`, a step of `command: deploy`, does
- * the reads it needs (the live and latest revisions, and for `github` across commits GitHub's
- * compare; which files count is `agent-files.ts`), and `secretsToSend` adds the keyed record
- * to what the write path sends, for the next run. The record, `RECORD_NAME` sent with the
- * secrets, is `v1:` and an HMAC-SHA-256 of the canonical form of the four recorded inputs and of
- * what the revision is built from (the commit, or the archive's SHA-256 and storage path), keyed
- * by HKDF-SHA-256 of the API key and the deployment's name: only a holder of the API key can
- * compute or check it.
+ * The record, `RECORD_NAME` sent with the secrets (`secretsToSend`), is `v1:` and an
+ * HMAC-SHA-256 of the canonical form of the four recorded inputs and of what the revision is
+ * built from (the commit, or the archive's SHA-256 and storage path), keyed by HKDF-SHA-256 of
+ * the API key and the deployment's name: only a holder of the API key can compute or check it.
  */
 import type { ControlPlane } from '../api/client.js';
 import type { Deployment, Revision } from '../api/schemas.js';
@@ -203,7 +199,7 @@ function skipImpossible(config: SkipConfig, found: Deployment): string | undefin
 }
 
 /**
- * The decision. `active` is the deployment's `active_revision_id` revision; `latest` its
+ * The decision, pure. `active` is the deployment's `active_revision_id` revision; `latest` its
  * `latest_revision_id` revision when that is another one (a newer revision still in progress
  * would replace the live one, so the run does not stop then).
  */
