@@ -118,10 +118,6 @@ export function checkCreatable(config: DeployConfig): asserts config is Creatabl
   }
 }
 
-const INSTALL =
-  "install LangSmith's GitHub app on %s: in LangSmith, Deployments → + New Deployment → " +
-  'Import from GitHub (Add new account), and grant it this repository';
-
 /**
  * `integration-id` left empty on a create with `source: github` (INTERFACE v1.3): the
  * workspace's GitHub integration whose repositories hold this repository (owner and name,
@@ -156,8 +152,9 @@ export async function withIntegration(
   throw new ActionError(
     holding.length === 0
       ? `No GitHub integration of this workspace may build ${repository}, so deployment ` +
-          `'${config.name}' cannot be created: ${INSTALL.replace('%s', repository)}; then re-run. ` +
-          'Or set input `integration-id`.'
+          `'${config.name}' cannot be created: install LangSmith's GitHub app on ${repository}: ` +
+          'in LangSmith, Deployments → + New Deployment → Import from GitHub (Add new account), ' +
+          'and grant it this repository; then re-run. Or set input `integration-id`.'
       : `${holding.length} GitHub integrations of this workspace may build ${repository}: ` +
           `${named}. Set input \`integration-id\` to the one to create '${config.name}' with.`,
     holding.length === 0
