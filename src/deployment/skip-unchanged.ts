@@ -270,11 +270,9 @@ export function skipDecision(
     if (config.source === 'upload') because.push('the same archive (`source-digest`)');
     because.push(`the same ${sent.join(', ')} (keyed record)`);
   }
-  if (config.source !== 'github') {
-    return { skip: true, revisionId: active.id, commitSha: '', because };
-  }
   const expected = workflowCommit(config).toLowerCase();
-  if (built.toLowerCase() === expected) {
+  // `built` is empty unless the source is `github`: other sources skip here.
+  if (config.source !== 'github' || built.toLowerCase() === expected) {
     return { skip: true, revisionId: active.id, commitSha: built, because };
   }
   // The live revision runs another commit: skip only when no agent file changed since.
