@@ -122,10 +122,7 @@ export async function buildArchive(plan: ArchivePlan, options: BuildOptions) {
       );
     }
   };
-  const { files, leftOut } = await selectSourceFiles(plan.folders, {
-    workspace: plan.workspace,
-    checkpoint,
-  }).catch((error: unknown) => {
+  const { files, leftOut } = await selectSourceFiles(plan, checkpoint).catch((error: unknown) => {
     if (error instanceof ActionError) throw error; // the checkpoint's: cancelled, out of time
     throw failed(`${describe(error)}. Check the files' permissions in the checkout`);
   });

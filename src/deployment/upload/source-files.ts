@@ -112,16 +112,13 @@ export function planArchive(workspace: string, configPath: string, configJson: u
 }
 
 /**
- * Selects the files of `folders` (see the module comment). `workspace` is the checkout (the
- * repository root, where ignore rules start; default: the first folder); `checkpoint` is
- * called between folders and throws to stop the walk (timeout, cancellation).
+ * Selects the files of the plan's `folders` (see the module comment); ignore rules start at its
+ * `workspace`. `checkpoint` is called between folders and throws to stop the walk (timeout,
+ * cancellation).
  */
 export async function selectSourceFiles(
-  folders: ArchivePlan['folders'],
-  {
-    workspace = folders[0]?.absolute ?? '.',
-    checkpoint = () => undefined,
-  }: { workspace?: string; checkpoint?: () => void } = {},
+  { folders, workspace }: Pick<ArchivePlan, 'folders' | 'workspace'>,
+  checkpoint: () => void,
 ) {
   const files: SourceFile[] = [];
   const leftOut: { archivePath: string; reason: string }[] = [];
@@ -148,7 +145,6 @@ export async function selectSourceFiles(
         // A folder of a million files is seconds of synchronous work: stop within it too.
         if (index > 0 && index % CHECKPOINT_EVERY === 0) checkpoint();
         const name = entry.name;
-        if (name === '.' || name === '..' || name.includes('/')) continue;
         // `.git` (folder or file), `.env*` and credential files: never, whatever their kind.
         if (isNeverArchived(name)) continue;
         const rel = dirRel ? `${dirRel}/${name}` : name;
