@@ -4,9 +4,6 @@
  * a failure naming the step it happened in. The revision is the API reference's
  * create-revision call; an install without that endpoint, or a deployment made by
  * `langgraph deploy` (`internal_docker`, whose source changes), gets the CLI's PATCH instead.
- *
- * The PUT sends the three signed headers and no credential (the URL is signed), as a file body
- * of `request()` (on node:http(s) rather than fetch, which would add headers of its own).
  */
 import type {
   Deployment,
@@ -117,10 +114,11 @@ export function uploadHeaders(bytes: number): Record<string, string> {
 }
 
 /**
- * Uploads `file` (`bytes` long) to the signed `url` with `request()`, as a file body (exactly
- * the three signed headers), through the runner's proxy when one is set; retried on 5xx, 408,
- * 429 and connection failures within the run's deadline, an expired or refused URL an error at
- * once. Throws `ActionError` with advice.
+ * Uploads `file` (`bytes` long) to the signed `url` as a file body of `request()` (on
+ * node:http(s) rather than fetch, which would add headers of its own): exactly the three signed
+ * headers and no credential (the URL is signed), through the runner's proxy when one is set;
+ * retried on 5xx, 408, 429 and connection failures within the run's deadline, an expired or
+ * refused URL an error at once. Throws `ActionError` with advice.
  */
 export async function putArchive(ctx: HttpContext, url: string, file: string, bytes: number) {
   // The signature is a credential while it is valid: never printed.
