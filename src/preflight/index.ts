@@ -204,17 +204,13 @@ function problem(imageUri: string): string | undefined {
   if (tag !== undefined && !TAG.test(tag))
     return `${IMAGE_KEY} "${imageUri}" has an invalid tag "${tag}": a tag is 1 to 128 letters, digits, "_", "." or "-", not starting with "." or "-".`;
   if (name.length > 255) return `${IMAGE_KEY} "${imageUri}" has a name longer than 255 characters.`;
-  const components = name.split('/');
-  const first = components[0] ?? '';
-  if (
-    components.length > 1 &&
-    (/[.:]/.test(first) || first === 'localhost' || first !== first.toLowerCase())
-  ) {
-    if (!DOMAIN.test(first))
-      return `${IMAGE_KEY} "${imageUri}" has an invalid registry "${first}": write host[:port], e.g. ghcr.io or registry.example.com:5000.`;
-    components.shift();
-  }
-  for (const component of components) {
+  const [first = '', ...rest] = name.split('/');
+  const hasDomain =
+    rest.length > 0 &&
+    (/[.:]/.test(first) || first === 'localhost' || first !== first.toLowerCase());
+  if (hasDomain && !DOMAIN.test(first))
+    return `${IMAGE_KEY} "${imageUri}" has an invalid registry "${first}": write host[:port], e.g. ghcr.io or registry.example.com:5000.`;
+  for (const component of hasDomain ? rest : [first, ...rest]) {
     if (PATH_COMPONENT.test(component)) continue;
     if (PATH_COMPONENT.test(component.toLowerCase()))
       return `${IMAGE_KEY} "${imageUri}": the repository name must be lowercase ("${component}" → "${component.toLowerCase()}").`;
