@@ -5,11 +5,7 @@
  * create-revision call; an install without that endpoint, or a deployment made by
  * `langgraph deploy` (`internal_docker`, whose source changes), gets the CLI's PATCH instead.
  */
-import type {
-  Deployment,
-  DeploymentPatchRequest,
-  RevisionCreateRequest,
-} from '../../api/schemas.js';
+import type { Deployment, RevisionCreateRequest } from '../../api/schemas.js';
 import { request, type HttpContext } from '../../api/http/request.js';
 import { ActionError, CancelledError } from '../../lib/errors.js';
 import { inert, setSecret } from '../../lib/untrusted.js';
@@ -83,7 +79,7 @@ export async function upsertFromUpload(ctx: UpsertContext, found: Deployment | u
     // The keyed record (skip-unchanged) binds the archive to the object path it was just PUT to.
     const secrets = secretsToSend(config, deployment, archive.sha256, target.object_path);
     if (secrets) body.secrets = withOrigin(config, secrets, deployment);
-    const patch: DeploymentPatchRequest = { revision_source: 'internal_source', ...body };
+    const patch = { revision_source: 'internal_source' as const, ...body };
     // The revisions endpoint has no field for a change of source: that takes the PATCH.
     const post = deployment.source === CLI_IMAGE_SOURCE ? undefined : body;
     const result = await requestRevision(ctx, deployment, post, patch, created);
