@@ -47,14 +47,11 @@ export function preflightConfig(
   const inputError = (problem: string): PreflightResult => ({
     findings: [{ level: 'error', key: INPUT, message: `${INPUT} ${problem}` }],
   });
-  const problem =
-    written.trim() === ''
-      ? 'is empty: give the path of the LangGraph config in the repository, e.g. langgraph.json.'
-      : isAbsolute(written)
-        ? `"${written}" is an absolute path: give it relative to the repository root, ${EXAMPLES}.`
-        : !isInside(workspace, absolute) || absolute === workspace
-          ? `"${written}" points outside the repository: give a path inside it, relative to the repository root, ${EXAMPLES}.`
-          : undefined;
+  const problem = isAbsolute(written)
+    ? `"${written}" is an absolute path: give it relative to the repository root, ${EXAMPLES}.`
+    : !isInside(workspace, absolute) || absolute === workspace
+      ? `"${written}" points outside the repository: give a path inside it, relative to the repository root, ${EXAMPLES}.`
+      : undefined;
   if (problem) return inputError(problem);
   // The one rule for reading from the checkout: real path inside it, not `.git`, a regular
   // file opened without blocking, at most 5 MB.
