@@ -46,15 +46,13 @@ export async function upsertFromUpload(ctx: UpsertContext, found: Deployment | u
       );
     } else if (!deployment) {
       checkCreatable(config);
-      const made = await createDeployment(ctx, {
+      ({ deployment, created } = await createDeployment(ctx, {
         name: config.name,
         source: 'internal_source',
         source_config: { deployment_type: config.deploymentType },
         source_revision_config: { langgraph_config_path: archive.configPathInArchive },
         secrets: withOrigin(config, config.secrets ?? []),
-      });
-      deployment = made.deployment;
-      created = made.created;
+      }));
       ctx.onCreated?.(deployment, created);
     }
 
