@@ -138,8 +138,7 @@ export function checkCode(c: Checker, root: Node): void {
       c.error(key, node, message);
   }
   for (const key of CODE_KEYS) {
-    const [section = '', field = ''] = key.split('.');
-    const node = child(child(root, section), field);
+    const node = key.split('.').reduce<Node | undefined>(child, root); // `auth.path`: auth's path
     if (node?.type === 'string') checkFile(c, key, node, String(node.value).split(':')[0] ?? '');
   }
 }
