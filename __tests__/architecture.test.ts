@@ -54,7 +54,6 @@ const COVERED_ELSEWHERE: Readonly<Record<string, string>> = {
   'src/inputs/spec.ts': '__tests__/action-yml.test.ts',
   'src/preflight/document.ts': '__tests__/preflight/index.test.ts',
   'src/preflight/graphs.ts': '__tests__/preflight/index.test.ts',
-  'src/preflight/keys.ts': '__tests__/preflight/index.test.ts',
   'src/deployment/upload/source-files.ts': '__tests__/deployment/upload/archive.test.ts',
   'src/api/answers.ts': '__tests__/api/client.test.ts',
   'src/verify/agent-server.ts': '__tests__/verify/index.test.ts',

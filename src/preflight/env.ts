@@ -1,10 +1,11 @@
 /**
- * The config's own `env`, whether the variables the webhook headers read will be set, and the
- * "looks like a secret" test (also used for the webhook headers).
+ * The config's own `env`, whether the variables the webhook headers read will be set, the
+ * "looks like a secret" test (also used for the webhook headers), and what git ignores (the
+ * rules the `upload` archive honours, and the `.env` check).
  */
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
-import ignore from 'ignore';
+import ignore, { type Ignore } from 'ignore';
 import { readInsideWorkspace, readRegularFile, refusalText } from '../lib/paths.js';
 import type { Checker, Finding, Node, ParsedLangGraphConfig } from './document.js';
 import { properties } from './document.js';
@@ -41,32 +42,85 @@ export function looksLikeSecret(literal: string): boolean {
 }
 
 /**
- * Whether git ignores `relative` (workspace-relative, forward slashes, a file), from
- * `.git/info/exclude` and the `.gitignore` files on the way to it, each relative to its folder;
- * a deeper one overrides, and an ignored folder ignores all it holds (git does not look inside).
- * Used to tell a `.env` that is simply not committed (the LangGraph templates name one and
- * ignore it) from a wrong path. Best effort: an unreadable file counts as empty.
+ * Whether git ignores `relative` (workspace-relative, forward slashes, a file), by the rules the
+ * `upload` archive honours too (below): `.git/info/exclude` and the `.gitignore` files on the way
+ * to it. Used to tell a `.env` that is simply not committed (the LangGraph templates name one and
+ * ignore it) from a wrong path. Best effort: an unreadable ignore file counts as empty, and one
+ * too large to honour whole leaves the answer at no.
  */
 export function isIgnoredByGit(workspace: string, relative: string): boolean {
   const parts = relative.split('/').filter((p) => p !== '' && p !== '.');
   if (parts.length === 0 || parts.includes('..')) return false;
-  // `.git/info/exclude` is inside `.git`, so read directly (a regular file only, bounded); the
-  // `.gitignore` files through the one path rule (`lib/paths.ts`).
-  const exclude = readRegularFile(join(workspace, '.git', 'info', 'exclude'), MAX_FILE_BYTES);
-  const sources = [{ depth: 0, rules: ignore().add(exclude.ok ? exclude.text : '') }];
-  for (let depth = 0; depth < parts.length; depth++) {
-    const file = [...parts.slice(0, depth), '.gitignore'].join('/');
-    const read = readInsideWorkspace(workspace, file, MAX_FILE_BYTES);
-    sources.unshift({ depth, rules: ignore().add(read.ok ? read.text : '') });
+  const folder = parts.slice(0, -1).join('/');
+  try {
+    const matchers = inheritedMatchers(workspace, folder);
+    if (!matchers) return true; // in an ignored folder
+    return isIgnored(withRules(workspace, matchers, folder, '.gitignore'), parts.join('/'), false);
+  } catch {
+    return false;
   }
-  for (let end = 1; end <= parts.length; end++) {
-    for (const { depth, rules } of sources) {
-      if (depth >= end) continue;
-      const path = parts.slice(depth, end).join('/');
-      const verdict = rules.test(end < parts.length ? `${path}/` : path);
-      if (verdict.ignored) return true;
-      if (verdict.unignored) break;
+}
+
+/** An ignore file's rules, and its folder (relative to the workspace, '' for its root). */
+export type Matcher = { base: string; ig: Ignore };
+
+/**
+ * The ignore rules that hold for `folder` before its own: `.git/info/exclude`, then each
+ * `.gitignore` from the workspace down to the folder's parent. `undefined` when one of those
+ * rules ignores the folder itself (git never looks inside an ignored folder).
+ */
+export function inheritedMatchers(workspace: string, folderRel: string): Matcher[] | undefined {
+  let matchers: Matcher[] = [];
+  // `.git` itself is never read through the path rule; its exclude file only ever narrows
+  // what is sent, so it is read directly (a regular file, bounded, not through a last link).
+  const exclude = readRegularFile(join(workspace, '.git/info/exclude'), MAX_FILE_BYTES);
+  if (exclude.ok) matchers.push({ base: '', ig: rules().add(exclude.text) });
+  const parts = folderRel === '' ? [] : folderRel.split('/');
+  for (let i = 0; i < parts.length; i++) {
+    matchers = withRules(workspace, matchers, parts.slice(0, i).join('/'), '.gitignore');
+    if (isIgnored(matchers, parts.slice(0, i + 1).join('/'), true)) return undefined;
+  }
+  return matchers;
+}
+
+/**
+ * `matchers` and the rules of the ignore files `names` of the folder `dir` (workspace-relative),
+ * if any. Read through the one path rule: a link, FIFO or folder of that name is no ignore
+ * file. Throws when one is too large to honour whole.
+ */
+export function withRules(workspace: string, matchers: Matcher[], dir: string, ...names: string[]) {
+  let ig: Ignore | undefined;
+  for (const file of names.map((name) => joinRel(dir, name))) {
+    const read = readInsideWorkspace(workspace, file, MAX_FILE_BYTES);
+    if (!read.ok) {
+      if (read.refusal === 'too-large') {
+        throw new Error(`${file} is larger than 1 MiB, so its rules cannot all be honoured`);
+      }
+      continue; // absent (or not a regular file inside the checkout): nothing to honour
     }
+    ig = (ig ?? rules()).add(read.text);
+  }
+  return ig ? [...matchers, { base: dir, ig }] : matchers;
+}
+
+/** Paths tested are built from folder entries: the library need not check they are relative. */
+const rules = () => ignore({ allowRelativePaths: true });
+
+export function joinRel(a: string, b: string): string {
+  return a === '' ? b : b === '' ? a : `${a}/${b}`;
+}
+
+/**
+ * Whether `rel` (workspace-relative) is excluded. The deepest ignore file with a verdict
+ * decides, so a nested `!pattern` can bring back what a parent folder excluded.
+ */
+export function isIgnored(matchers: Matcher[], rel: string, isDir: boolean): boolean {
+  for (let i = matchers.length - 1; i >= 0; i--) {
+    const { base, ig } = matchers[i]!;
+    const local = base ? rel.slice(base.length + 1) : rel;
+    const verdict = ig.test(isDir ? `${local}/` : local);
+    if (verdict.ignored) return true;
+    if (verdict.unignored) return false;
   }
   return false;
 }

@@ -28,16 +28,13 @@ function locate(c: Checker, key: string, node: Node, written: string, folder?: C
   const resolved = c.resolve(written);
   if (resolved.kind === (folder ? 'directory' : 'file')) return resolved;
   const thing = folder ? 'folder' : 'file';
-  const problem =
-    resolved.kind === 'absolute'
-      ? `which cannot be checked here: it must exist inside the built image. Prefer a path relative to the config (${c.relativeToHint}).`
-      : resolved.kind === 'outside'
-        ? `which is outside the repository (${c.relativeToHint}). The platform builds from the repository only: move the ${thing} into it and fix the path.`
-        : resolved.kind === 'missing'
-          ? `which is not in the repository (looked for ${resolved.relative}; ${c.relativeToHint}). Fix the path in ${c.file} or commit the ${thing}.`
-          : folder
-            ? 'which is a file: a local dependency is a folder (with a pyproject.toml, setup.py or Python packages).'
-            : `which is a folder: point to the source file that defines it, e.g. ${EXAMPLE}.`;
+  const problem = {
+    absolute: `which cannot be checked here: it must exist inside the built image. Prefer a path relative to the config (${c.relativeToHint}).`,
+    outside: `which is outside the repository (${c.relativeToHint}). The platform builds from the repository only: move the ${thing} into it and fix the path.`,
+    missing: `which is not in the repository (looked for ${resolved.relative}; ${c.relativeToHint}). Fix the path in ${c.file} or commit the ${thing}.`,
+    file: 'which is a file: a local dependency is a folder (with a pyproject.toml, setup.py or Python packages).',
+    directory: `which is a folder: point to the source file that defines it, e.g. ${EXAMPLE}.`,
+  }[resolved.kind];
   // An absolute path may well exist in the image: a doubt, not an error.
   const [verb, say] =
     resolved.kind === 'absolute' ? ['uses the absolute path', c.warning] : ['points to', report];
@@ -141,8 +138,7 @@ export function checkCode(c: Checker, root: Node): void {
       c.error(key, node, message);
   }
   for (const key of CODE_KEYS) {
-    const [section = '', field = ''] = key.split('.');
-    const node = child(child(root, section), field);
+    const node = key.split('.').reduce<Node | undefined>(child, root); // `auth.path`: auth's path
     if (node?.type === 'string') checkFile(c, key, node, String(node.value).split(':')[0] ?? '');
   }
 }

@@ -2,8 +2,9 @@
  * Pre-flight checks (the README's "What the action does", step 2): mistakes knowable before
  * any request, reported as findings (the caller annotates them) instead of a failed build or an
  * agent server that does not start. `preflightConfig` reads the checkout's LangGraph config and
- * runs one file per rule family on it; `checkImageUri` (image.ts) is the `external_docker`
- * check, and `checkEnvReferences` (env.ts) the one that may wait for the deployment's lookup.
+ * runs one file per rule family on it (the keys' check is here); `checkImageUri` (below) is the
+ * `external_docker` check, and `checkEnvReferences` (env.ts) the one that may wait for the
+ * deployment's lookup.
  */
 import { readdirSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
@@ -11,16 +12,14 @@ import { getNodeValue } from 'jsonc-parser';
 import { isInside, readInsideWorkspace, refusalText } from '../lib/paths.js';
 import type { DeployConfig, GithubContext } from '../inputs/config.js';
 import type { Logger } from '../lib/untrusted.js';
-import { Checker, child, workspaceRelative } from './document.js';
-import type { Finding, ParsedLangGraphConfig } from './document.js';
+import { Checker, child, properties, workspaceRelative } from './document.js';
+import type { Finding, Node, ParsedLangGraphConfig } from './document.js';
 import { checkEnv, checkEnvReferences } from './env.js';
 import { checkCode } from './graphs.js';
-import { checkKeys } from './keys.js';
 import { checkWebhooks } from './webhooks.js';
 
 export type { Finding, ParsedLangGraphConfig } from './document.js';
 export { checkEnvReferences } from './env.js';
-export { checkImageUri } from './image.js';
 
 export interface PreflightResult {
   findings: Finding[];
@@ -48,14 +47,11 @@ export function preflightConfig(
   const inputError = (problem: string): PreflightResult => ({
     findings: [{ level: 'error', key: INPUT, message: `${INPUT} ${problem}` }],
   });
-  const problem =
-    written.trim() === ''
-      ? 'is empty: give the path of the LangGraph config in the repository, e.g. langgraph.json.'
-      : isAbsolute(written)
-        ? `"${written}" is an absolute path: give it relative to the repository root, ${EXAMPLES}.`
-        : !isInside(workspace, absolute) || absolute === workspace
-          ? `"${written}" points outside the repository: give a path inside it, relative to the repository root, ${EXAMPLES}.`
-          : undefined;
+  const problem = isAbsolute(written)
+    ? `"${written}" is an absolute path: give it relative to the repository root, ${EXAMPLES}.`
+    : !isInside(workspace, absolute) || absolute === workspace
+      ? `"${written}" points outside the repository: give a path inside it, relative to the repository root, ${EXAMPLES}.`
+      : undefined;
   if (problem) return inputError(problem);
   // The one rule for reading from the checkout: real path inside it, not `.git`, a regular
   // file opened without blocking, at most 5 MB.
@@ -85,6 +81,7 @@ export function preflightConfig(
   const root = c.root;
   if (!root) return { findings: c.findings };
 
+  c.unknownKeys('', root, TOP_LEVEL_KEYS);
   checkKeys(c, root);
   checkCode(c, root);
   const configEnvNames = checkEnv(c, child(root, 'env'));
@@ -95,6 +92,46 @@ export function preflightConfig(
   // Document order reads best in the annotations list.
   c.findings.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
   return { findings: c.findings, parsed };
+}
+
+// Unknown top-level keys and keys given twice: suspicious, so warnings. The known keys: those
+// of the langgraph CLI's Config (schemas.py / validate_config), plus `$schema`.
+const TOP_LEVEL_KEYS = [
+  '$schema',
+  '_INTERNAL_docker_tag',
+  'api_version',
+  'auth',
+  'base_image',
+  'checkpointer',
+  'dependencies',
+  'dockerfile_lines',
+  'encryption',
+  'env',
+  'graphs',
+  'http',
+  'image_distro',
+  'keep_pkg_tools',
+  'node_version',
+  'pip_config_file',
+  'pip_installer',
+  'python_version',
+  'store',
+  'ui',
+  'ui_config',
+  'webhooks',
+];
+
+/** A key given twice in one object: JSON readers keep the last one, silently. */
+function checkKeys(c: Checker, node: Node, path = ''): void {
+  const seen = new Set<string>();
+  for (const { key, keyNode, value } of properties(node)) {
+    const full = path ? `${path}.${key}` : key;
+    const message = `${full} is given more than once; only the last one is used. Remove the others.`;
+    if (seen.has(key)) c.warning(full, keyNode, message);
+    seen.add(key);
+    checkKeys(c, value, full);
+  }
+  if (node.type === 'array') node.children?.forEach((v, i) => checkKeys(c, v, `${path}[${i}]`));
 }
 
 /** Whether the workspace exists and holds anything: a checkout. */
@@ -117,4 +154,73 @@ export function reportFindings(logger: Logger, findings: Finding[]): boolean {
     });
   }
   return findings.some((f) => f.level === 'error');
+}
+
+/**
+ * `image-uri` against the Docker reference grammar (distribution/reference):
+ *
+ *   reference  := name [ ":" tag ] [ "@" digest ]
+ *   name       := [ domain "/" ] path-component ( "/" path-component )*
+ *   domain     := host [ ":" port ]        (the first component, when it has "." or ":",
+ *                                           is "localhost", or has capitals)
+ *   path-component := [a-z0-9]+ ( ( "." | "_" | "__" | "-"+ ) [a-z0-9]+ )*
+ *   tag        := [A-Za-z0-9_][A-Za-z0-9_.-]{0,127}
+ *   digest     := algorithm ":" hex        (sha256: 64 hex digits, sha512: 128)
+ *
+ * Decision: a reference with neither tag nor digest is valid but gets a warning — the
+ * runtime pulls `:latest`, so what runs can change without a new revision.
+ */
+
+const IMAGE_KEY = 'image-uri';
+const IMAGE_EXAMPLE =
+  'ghcr.io/my-org/my-agent:1.2.0 or ghcr.io/my-org/my-agent@sha256:<64 hex digits>';
+/** name [":" tag] ["@" digest]: digest from the first "@", tag from a ":" no "/" follows. */
+const PARTS = /^(.*?)(?::([^:/@]*))?(?:@(.*))?$/;
+const PATH_COMPONENT = /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$/;
+const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?';
+/** host[:port], the host a bracketed IPv6 address or dot-separated labels. */
+const DOMAIN = new RegExp(`^(?:\\[[0-9A-Fa-f:.]+\\]|${LABEL}(?:\\.${LABEL})*)(?::\\d+)?$`);
+const TAG = /^[\w][\w.-]{0,127}$/;
+const DIGEST = /^([a-z0-9]+(?:[+._-][a-z0-9]+)*):([A-Za-z0-9=_-]+)$/;
+const DIGEST_HEX: Record<string, number> = { sha256: 64, sha384: 96, sha512: 128 };
+
+function problem(imageUri: string): string | undefined {
+  if (imageUri.trim() === '')
+    return `${IMAGE_KEY} is empty: set it to the image to deploy, e.g. ${IMAGE_EXAMPLE}.`;
+  if (/\s/.test(imageUri))
+    return `${IMAGE_KEY} "${imageUri}" contains whitespace: give one image reference, e.g. ${IMAGE_EXAMPLE}.`;
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(imageUri))
+    return `${IMAGE_KEY} "${imageUri}" starts with a URL scheme: give the image reference without it, e.g. ${IMAGE_EXAMPLE}.`;
+  const [, name = '', tag, digest] = PARTS.exec(imageUri) ?? [];
+  if (digest !== undefined) {
+    const [, algorithm = '', hex = ''] = DIGEST.exec(digest) ?? [];
+    const length = DIGEST_HEX[algorithm]; // of the algorithms known here; the others: any
+    if (!algorithm || (length !== undefined && !new RegExp(`^[a-f0-9]{${length}}$`).test(hex)))
+      return `${IMAGE_KEY} "${imageUri}" has an invalid digest "${digest}": write it as <algorithm>:<hex>, e.g. sha256: followed by 64 lowercase hex digits.`;
+  }
+  if (tag !== undefined && !TAG.test(tag))
+    return `${IMAGE_KEY} "${imageUri}" has an invalid tag "${tag}": a tag is 1 to 128 letters, digits, "_", "." or "-", not starting with "." or "-".`;
+  if (name.length > 255) return `${IMAGE_KEY} "${imageUri}" has a name longer than 255 characters.`;
+  const [first = '', ...rest] = name.split('/');
+  const hasDomain =
+    rest.length > 0 &&
+    (/[.:]/.test(first) || first === 'localhost' || first !== first.toLowerCase());
+  if (hasDomain && !DOMAIN.test(first))
+    return `${IMAGE_KEY} "${imageUri}" has an invalid registry "${first}": write host[:port], e.g. ghcr.io or registry.example.com:5000.`;
+  for (const component of hasDomain ? rest : [first, ...rest]) {
+    if (PATH_COMPONENT.test(component)) continue;
+    if (PATH_COMPONENT.test(component.toLowerCase()))
+      return `${IMAGE_KEY} "${imageUri}": the repository name must be lowercase ("${component}" → "${component.toLowerCase()}").`;
+    return `${IMAGE_KEY} "${imageUri}" has an invalid repository name part "${component}": use lowercase letters and digits, separated by ".", "_", "__" or "-" (e.g. ${IMAGE_EXAMPLE}).`;
+  }
+  return undefined;
+}
+
+/** Checks `image-uri` before the create/update call (pure; the caller annotates). */
+export function checkImageUri(imageUri: string): Finding[] {
+  const error = problem(imageUri);
+  if (error) return [{ level: 'error', key: IMAGE_KEY, message: error }];
+  if (/@|:[^/]*$/.test(imageUri)) return []; // a digest, or a tag (see PARTS)
+  const message = `${IMAGE_KEY} "${imageUri}" has no tag or digest, so the "latest" tag is pulled and what runs can change without a new revision. Pin a version tag or a digest, e.g. ${imageUri}:1.2.0 or ${imageUri}@sha256:<digest>.`;
+  return [{ level: 'warning', key: IMAGE_KEY, message }];
 }

@@ -51,7 +51,10 @@ function archiveOf(root: string, options: Partial<Parameters<typeof buildArchive
 }
 
 async function selected(root: string): Promise<string[]> {
-  const { files } = await selectSourceFiles([{ absolute: root, prefix: '' }]);
+  const { files } = await selectSourceFiles(
+    { folders: [{ absolute: root, prefix: '' }], workspace: root },
+    () => {},
+  );
   return files.map((f) => f.archivePath);
 }
 
@@ -105,7 +108,10 @@ describe('selectSourceFiles', () => {
     symlinkSync('/etc/passwd', join(root, 'passwd'));
     symlinkSync(join(root, 'z'), join(root, 'dirlink'));
     linkSync(join(root, 'a.py'), join(root, 'b.py'));
-    const { files, leftOut } = await selectSourceFiles([{ absolute: root, prefix: '' }]);
+    const { files, leftOut } = await selectSourceFiles(
+      { folders: [{ absolute: root, prefix: '' }], workspace: root },
+      () => {},
+    );
     expect(files.map((f) => f.archivePath)).toEqual(['z/target.py']);
     expect(leftOut).toEqual([
       { archivePath: 'a.py', reason: 'hard link' },

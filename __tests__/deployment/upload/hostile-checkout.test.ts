@@ -226,11 +226,9 @@ describe('the build obeys timeout and cancellation', () => {
     for (let i = 0; i < 3000; i++) writeFileSync(join(ws, `f${i}.py`), '');
     let checks = 0;
     await expect(
-      selectSourceFiles([{ absolute: ws, prefix: '' }], {
-        checkpoint: () => {
-          // The first check is on entering the folder; the second can only come from within it.
-          if (++checks === 2) throw new DeadlineError('deadline inside the folder');
-        },
+      selectSourceFiles({ folders: [{ absolute: ws, prefix: '' }], workspace: ws }, () => {
+        // The first check is on entering the folder; the second can only come from within it.
+        if (++checks === 2) throw new DeadlineError('deadline inside the folder');
       }),
     ).rejects.toThrow('deadline inside the folder');
   });

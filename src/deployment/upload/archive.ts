@@ -122,10 +122,7 @@ export async function buildArchive(plan: ArchivePlan, options: BuildOptions) {
       );
     }
   };
-  const { files, leftOut } = await selectSourceFiles(plan.folders, {
-    workspace: plan.workspace,
-    checkpoint,
-  }).catch((error: unknown) => {
+  const { files, leftOut } = await selectSourceFiles(plan, checkpoint).catch((error: unknown) => {
     if (error instanceof ActionError) throw error; // the checkpoint's: cancelled, out of time
     throw failed(`${describe(error)}. Check the files' permissions in the checkout`);
   });
@@ -155,7 +152,6 @@ export async function buildArchive(plan: ArchivePlan, options: BuildOptions) {
   const file = join(dir, 'source.tar.gz');
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
   process.once('exit', cleanup);
-  const warnings: string[] = [];
   const pack = create(
     {
       gzip: { level: 6 },
@@ -164,10 +160,9 @@ export async function buildArchive(plan: ArchivePlan, options: BuildOptions) {
       mtime: ARCHIVE_MTIME,
       noDirRecurse: true,
       follow: false,
-      strict: true,
+      strict: true, // tar's warnings are errors: they end the pipeline below
       maxReadSize: 256 * 1024,
       jobs: 1,
-      onwarn: (_code: string, message: string) => warnings.push(message),
       filter: (_path, entry) => 'isFile' in entry && entry.isFile(),
     },
     files.map((f) => f.archivePath),
@@ -204,10 +199,6 @@ export async function buildArchive(plan: ArchivePlan, options: BuildOptions) {
     throw failed(
       `${describe(error)}. A file may have changed or disappeared while it was read; re-run the job`,
     );
-  }
-  if (warnings.length > 0) {
-    cleanup();
-    throw failed(warnings[0]!);
   }
   return {
     /** The temporary `.tar.gz` file; `cleanup()` deletes it (also done at process exit). */

@@ -8,14 +8,13 @@
  */
 import { readdirSync, lstatSync, statSync, type Dirent } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import ignore, { type Ignore } from 'ignore';
 import { ActionError } from '../../lib/errors.js';
 import { isRecord } from '../../lib/text.js';
+import { inheritedMatchers, isIgnored, joinRel, withRules } from '../../preflight/env.js';
+import type { Matcher } from '../../preflight/env.js';
 import {
   isGitName,
   isInside,
-  readInsideWorkspace,
-  readRegularFile,
   realWorkspace,
   refusalText,
   resolveInsideWorkspace,
@@ -27,9 +26,6 @@ const EXCLUDED_FOLDER = /^(node_modules|__pycache__|\.venv|venv|\.tox|\.mypy_cac
 
 /** Entries of one folder between two checks of the deadline and cancellation. */
 const CHECKPOINT_EVERY = 1000;
-
-/** Ignore files are small; a larger one is not honoured whole, so the build stops. */
-const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
 
 /** Never archived, wherever they are: `.git`, `.env` / `.env.*` files, CI credential files. */
 function isNeverArchived(name: string): boolean {
@@ -115,20 +111,14 @@ export function planArchive(workspace: string, configPath: string, configJson: u
   };
 }
 
-/** An ignore file's rules, and its folder (relative to the workspace, '' for its root). */
-type Matcher = { base: string; ig: Ignore };
-
 /**
- * Selects the files of `folders` (see the module comment). `workspace` is the checkout (the
- * repository root, where ignore rules start; default: the first folder); `checkpoint` is
- * called between folders and throws to stop the walk (timeout, cancellation).
+ * Selects the files of the plan's `folders` (see the module comment); ignore rules start at its
+ * `workspace`. `checkpoint` is called between folders and throws to stop the walk (timeout,
+ * cancellation).
  */
 export async function selectSourceFiles(
-  folders: ArchivePlan['folders'],
-  {
-    workspace = folders[0]?.absolute ?? '.',
-    checkpoint = () => undefined,
-  }: { workspace?: string; checkpoint?: () => void } = {},
+  { folders, workspace }: Pick<ArchivePlan, 'folders' | 'workspace'>,
+  checkpoint: () => void,
 ) {
   const files: SourceFile[] = [];
   const leftOut: { archivePath: string; reason: string }[] = [];
@@ -142,8 +132,7 @@ export async function selectSourceFiles(
     const visit = (dirAbs: string, dirRel: string, matchers: Matcher[]) => {
       checkpoint();
       const dirWs = joinRel(folderRel, dirRel);
-      const own = readRules(workspace, dirWs, '.gitignore', '.dockerignore');
-      const active = own ? [...matchers, { base: dirWs, ig: own }] : matchers;
+      const active = withRules(workspace, matchers, dirWs, '.gitignore', '.dockerignore');
       let entries: Dirent[];
       try {
         entries = readdirSync(dirAbs, { withFileTypes: true });
@@ -156,7 +145,6 @@ export async function selectSourceFiles(
         // A folder of a million files is seconds of synchronous work: stop within it too.
         if (index > 0 && index % CHECKPOINT_EVERY === 0) checkpoint();
         const name = entry.name;
-        if (name === '.' || name === '..' || name.includes('/')) continue;
         // `.git` (folder or file), `.env*` and credential files: never, whatever their kind.
         if (isNeverArchived(name)) continue;
         const rel = dirRel ? `${dirRel}/${name}` : name;
@@ -189,69 +177,6 @@ export async function selectSourceFiles(
   const byPath = (a: { archivePath: string }, b: { archivePath: string }) =>
     a.archivePath < b.archivePath ? -1 : a.archivePath > b.archivePath ? 1 : 0;
   return { files: files.sort(byPath), leftOut: leftOut.sort(byPath) };
-}
-
-/**
- * The ignore rules that hold for `folder` before its own: `.git/info/exclude`, then each
- * `.gitignore` from the workspace down to the folder's parent. `undefined` when one of those
- * rules ignores the folder itself (git never looks inside an ignored folder).
- */
-function inheritedMatchers(workspace: string, folderRel: string): Matcher[] | undefined {
-  const matchers: Matcher[] = [];
-  // `.git` itself is never read through the path rule; its exclude file only ever narrows
-  // what is sent, so it is read directly (a regular file, bounded, not through a last link).
-  const exclude = readRegularFile(join(workspace, '.git/info/exclude'), MAX_IGNORE_FILE_BYTES);
-  if (exclude.ok) matchers.push({ base: '', ig: rules().add(exclude.text) });
-  const parts = folderRel === '' ? [] : folderRel.split('/');
-  for (let i = 0; i < parts.length; i++) {
-    const dirRel = parts.slice(0, i).join('/');
-    const own = readRules(workspace, dirRel, '.gitignore');
-    if (own) matchers.push({ base: dirRel, ig: own });
-    if (isIgnored(matchers, parts.slice(0, i + 1).join('/'), true)) return undefined;
-  }
-  return matchers;
-}
-
-/**
- * The rules of the ignore files `names` of the folder `dir` (workspace-relative), or undefined
- * when there are none. Read through the one path rule: a link, FIFO or folder of that name is
- * no ignore file.
- */
-function readRules(workspace: string, dir: string, ...names: string[]): Ignore | undefined {
-  let ig: Ignore | undefined;
-  for (const file of names.map((name) => joinRel(dir, name))) {
-    const read = readInsideWorkspace(workspace, file, MAX_IGNORE_FILE_BYTES);
-    if (!read.ok) {
-      if (read.refusal === 'too-large') {
-        throw new Error(`${file} is larger than 1 MiB, so its rules cannot all be honoured`);
-      }
-      continue; // absent (or not a regular file inside the checkout): nothing to honour
-    }
-    ig = (ig ?? rules()).add(read.text);
-  }
-  return ig;
-}
-
-/** Paths tested are built from folder entries: the library need not check they are relative. */
-const rules = () => ignore({ allowRelativePaths: true });
-
-function joinRel(a: string, b: string): string {
-  return a === '' ? b : b === '' ? a : `${a}/${b}`;
-}
-
-/**
- * Whether `rel` (relative to the walked folder) is excluded. The deepest ignore file with a
- * verdict decides, so a nested `!pattern` can bring back what a parent folder excluded.
- */
-function isIgnored(matchers: Matcher[], rel: string, isDir: boolean): boolean {
-  for (let i = matchers.length - 1; i >= 0; i--) {
-    const { base, ig } = matchers[i]!;
-    const local = base ? rel.slice(base.length + 1) : rel;
-    const verdict = ig.test(isDir ? `${local}/` : local);
-    if (verdict.ignored) return true;
-    if (verdict.unignored) return false;
-  }
-  return false;
 }
 
 function codeOf(error: unknown): string {

@@ -4,15 +4,8 @@
  * a failure naming the step it happened in. The revision is the API reference's
  * create-revision call; an install without that endpoint, or a deployment made by
  * `langgraph deploy` (`internal_docker`, whose source changes), gets the CLI's PATCH instead.
- *
- * The PUT sends the three signed headers and no credential (the URL is signed), as a file body
- * of `request()` (on node:http(s) rather than fetch, which would add headers of its own).
  */
-import type {
-  Deployment,
-  DeploymentPatchRequest,
-  RevisionCreateRequest,
-} from '../../api/schemas.js';
+import type { Deployment, RevisionCreateRequest } from '../../api/schemas.js';
 import { request, type HttpContext } from '../../api/http/request.js';
 import { ActionError, CancelledError } from '../../lib/errors.js';
 import { inert, setSecret } from '../../lib/untrusted.js';
@@ -53,15 +46,13 @@ export async function upsertFromUpload(ctx: UpsertContext, found: Deployment | u
       );
     } else if (!deployment) {
       checkCreatable(config);
-      const made = await createDeployment(ctx, {
+      ({ deployment, created } = await createDeployment(ctx, {
         name: config.name,
         source: 'internal_source',
         source_config: { deployment_type: config.deploymentType },
         source_revision_config: { langgraph_config_path: archive.configPathInArchive },
         secrets: withOrigin(config, config.secrets ?? []),
-      });
-      deployment = made.deployment;
-      created = made.created;
+      }));
       ctx.onCreated?.(deployment, created);
     }
 
@@ -86,7 +77,7 @@ export async function upsertFromUpload(ctx: UpsertContext, found: Deployment | u
     // The keyed record (skip-unchanged) binds the archive to the object path it was just PUT to.
     const secrets = secretsToSend(config, deployment, archive.sha256, target.object_path);
     if (secrets) body.secrets = withOrigin(config, secrets, deployment);
-    const patch: DeploymentPatchRequest = { revision_source: 'internal_source', ...body };
+    const patch = { revision_source: 'internal_source' as const, ...body };
     // The revisions endpoint has no field for a change of source: that takes the PATCH.
     const post = deployment.source === CLI_IMAGE_SOURCE ? undefined : body;
     const result = await requestRevision(ctx, deployment, post, patch, created);
@@ -117,10 +108,11 @@ export function uploadHeaders(bytes: number): Record<string, string> {
 }
 
 /**
- * Uploads `file` (`bytes` long) to the signed `url` with `request()`, as a file body (exactly
- * the three signed headers), through the runner's proxy when one is set; retried on 5xx, 408,
- * 429 and connection failures within the run's deadline, an expired or refused URL an error at
- * once. Throws `ActionError` with advice.
+ * Uploads `file` (`bytes` long) to the signed `url` as a file body of `request()` (on
+ * node:http(s) rather than fetch, which would add headers of its own): exactly the three signed
+ * headers and no credential (the URL is signed), through the runner's proxy when one is set;
+ * retried on 5xx, 408, 429 and connection failures within the run's deadline, an expired or
+ * refused URL an error at once. Throws `ActionError` with advice.
  */
 export async function putArchive(ctx: HttpContext, url: string, file: string, bytes: number) {
   // The signature is a credential while it is valid: never printed.
