@@ -113,11 +113,22 @@ export class Checks {
 
   /** A positive number of seconds; empty means its default in the spec. */
   seconds(input: InputName, raw: string): number {
+    const example = `e.g. \`${defaultOf(input)}\` or \`0.5\``;
+    const rule = `a positive number of seconds (decimals allowed, ${example})`;
+    return this.number(input, raw, SECONDS_PATTERN.test(raw) && Number(raw) > 0, rule);
+  }
+
+  /** A whole number from 1 to `max`; empty means its default in the spec. */
+  count(input: InputName, raw: string, max: number): number {
+    const valid = /^\d+$/.test(raw) && Number(raw) >= 1 && Number(raw) <= max;
+    return this.number(input, raw, valid, `a whole number from 1 to ${max}`);
+  }
+
+  /** `raw` as a number when `valid`; empty, or not valid (a problem): its default in the spec. */
+  private number(input: InputName, raw: string, valid: boolean, rule: string): number {
     const fallback = Number(defaultOf(input));
     if (raw === '') return fallback;
-    const value = SECONDS_PATTERN.test(raw) && Number(raw) > 0 ? Number(raw) : undefined;
-    const rule = `a positive number of seconds (decimals allowed, e.g. \`${fallback}\` or \`0.5\`)`;
-    return this.mustBe(input, raw, value, rule) ?? fallback;
+    return this.mustBe(input, raw, valid ? Number(raw) : undefined, rule) ?? fallback;
   }
 
   name(raw: string): string {
