@@ -16,7 +16,7 @@ import { captureOutputForTests } from '../../src/lib/untrusted.js';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
 import { recordingLogger } from '../helpers/fakes.js';
 import { readConfig } from '../../src/inputs/read.js';
-import { unusedInputs } from '../../src/inputs/unused.js';
+import { unusedInputs } from '../../src/inputs/spec.js';
 import { actionEnv } from '../helpers/fakes.js';
 import {
   headline,

@@ -384,6 +384,6 @@ function readDeployInputs(
         'so nothing can trigger a rollback.',
     );
   }
-  // An input the command does not read (`rollback-to` here) is a notice: `./unused.ts`.
+  // An input the command does not read (`rollback-to` here) is a notice: `./spec.ts`.
   return fields;
 }
