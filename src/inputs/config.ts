@@ -27,7 +27,6 @@ export interface BaseConfig {
   controlPlaneUrl: string;
   /** The LangSmith UI base, e.g. `https://smith.langchain.com`. */
   uiBaseUrl: string;
-  /** Seconds. */
   timeoutSeconds: number;
   /** Seconds: the longest gap between two status checks. */
   pollIntervalSeconds: number;
@@ -59,9 +58,7 @@ export type DeployConfig = Target & {
   /** `undefined` when the `secrets` input is empty (an update then keeps the environment). */
   secrets?: SecretEntry[];
   resourceSpec?: Record<string, unknown>;
-  /** `skip-unchanged`: no new revision when the live one already runs this commit. */
   skipUnchanged: boolean;
-  /** `interrupt-previous`: interrupt an in-progress revision before the PATCH. */
   interruptPrevious: boolean;
   /** `source_config.install_command` / `build_command` (`github` and `upload`). */
   installCommand?: string;
@@ -81,7 +78,6 @@ export type DeployConfig = Target & {
     /** The only host verdicts are sent to (`verify/conversation-tests.ts`). */
     feedbackHost?: string;
   };
-  /** Serve the previously live revision again when the checks fail (see commands/rollback.ts). */
   rollbackOnFailure: boolean;
   /** `eval-dataset` and the other `eval-*` inputs, when an evaluation is asked for. */
   evaluation?: import('./eval.js').EvalConfig;
@@ -113,7 +109,6 @@ export type PruneConfig = {
   template: import('./validate.js').NameTemplate;
   githubToken: string;
   deleteTracingProject: boolean;
-  /** Report what would be deleted, change nothing. */
   dryRun: boolean;
 } & BaseConfig;
 
