@@ -289,21 +289,13 @@ const PR_NUMBER = /^[1-9][0-9]{0,9}$/;
 /**
  * The `name` template of `command: prune` (e.g. `my-agent-pr-{pr}`): exactly one `{pr}`, the
  * rest under the platform's name rule. A deployment matches when its whole name is the
- * template with a pull-request number (digits, no leading zero) in place of `{pr}`.
+ * template with a pull-request number (digits, no leading zero) in place of `{pr}`, between
+ * the literal `prefix` and `suffix`.
  */
-export interface NameTemplate {
-  /** As given, e.g. `my-agent-pr-{pr}`. */
-  template: string;
-  /** The literal text before `{pr}`. */
-  prefix: string;
-  /** The literal text after `{pr}`. */
-  suffix: string;
-}
+export type NameTemplate = Extract<ReturnType<typeof parseNameTemplate>, { ok: true }>['value'];
 
 /** The template, or the problem with it (a message naming the `name` input). */
-export function parseNameTemplate(
-  raw: string,
-): { ok: true; value: NameTemplate } | { ok: false; message: string } {
+export function parseNameTemplate(raw: string) {
   const count = raw.split(PR_PLACEHOLDER).length - 1;
   const [prefix = '', suffix = ''] = raw.split(PR_PLACEHOLDER);
   const example = 'e.g. `name: my-agent-pr-{pr}`';
@@ -319,8 +311,8 @@ export function parseNameTemplate(
           ? `Input \`name\` is "${raw}": apart from \`{pr}\`, a name template may hold only ` +
             `lowercase letters, digits and hyphens (the platform's name rule), ${example}.`
           : undefined;
-  if (message !== undefined) return { ok: false, message };
-  return { ok: true, value: { template: raw, prefix, suffix } };
+  if (message !== undefined) return { ok: false as const, message };
+  return { ok: true as const, value: { template: raw, prefix, suffix } };
 }
 
 /**
