@@ -32,9 +32,7 @@ export function langsmithApiUrlFor(controlPlaneUrl: string, region: Region): str
 }
 
 /** `eval-gate`: a YAML mapping of feedback key to rules, or the problem with it. */
-export function parseGate(
-  raw: string,
-): { ok: true; gate: Record<string, GateRule> } | { ok: false; message: string } {
+export function parseGate(raw: string) {
   const fail = (why: string) => ({ ok: false as const, message: `Input \`eval-gate\` ${why}` });
   let value: unknown;
   try {
@@ -81,7 +79,7 @@ export function parseGate(
     }
     gate[key] = rule;
   }
-  return { ok: true, gate };
+  return { ok: true as const, gate };
 }
 
 export type EvalConfig = NonNullable<ReturnType<typeof readEvalInputs>>;
