@@ -18,7 +18,7 @@ import {
   REGION_CONTROL_PLANE_URLS,
   uiBaseUrlFor,
 } from './validate.js';
-import { readGithubContext } from './github-event.js';
+import { readGithubContext } from './config.js';
 import { NO_SECRETS_ON_FORKS, parseSecrets } from './secrets.js';
 import { SHA256_DIGEST } from '../api/registry.js';
 import { choiceDefault, defaultOf, INPUTS, type InputName } from './spec.js';

@@ -5,7 +5,7 @@
  * control-plane URL of each region, its UI base URL and the `name` template of `command: prune`.
  */
 import type { GithubContext, InputProblem, Region } from './config.js';
-import { PULL_REQUEST_EVENTS } from './github-event.js';
+import { PULL_REQUEST_EVENTS } from './config.js';
 import { describeJsonError } from './secrets.js';
 import { isRecord } from '../lib/text.js';
 import { parseBoolean } from '../lib/untrusted.js';
