@@ -267,6 +267,38 @@ describe('tests mirror src/', () => {
   });
 });
 
+/**
+ * Issue #33, item 2: a step below the commands takes what it needs and returns what it found;
+ * the run's record (`RunReport`) is written only where the commands assemble it (floor 5,
+ * `src/commands/`) and by the run itself (`src/flow.ts`: cancellation, warnings). A write is an
+ * assignment to a field of something named `report`, a push onto one of its lists, or an
+ * `Object.assign` onto it; `RunContext`/`RunState` (which carry the record) are named in code
+ * only there.
+ */
+const RECORD_WRITERS = /^src\/(commands\/|flow\.ts$)/;
+
+/** The lines of `text` (comments removed) that write a field of a record named `report`. */
+export function recordWrites(text: string): string[] {
+  const write =
+    /\breport(\.\w+)+\s*(=(?![=>])|\?\?=|\|\|=)|\breport(\.\w+)+\.push\(|Object\.assign\(\s*[\w.]*\breport\b/;
+  return withoutComments(text)
+    .split('\n')
+    .filter((line) => write.test(line) || /\bRun(Context|State)\b/.test(line))
+    .map((line) => line.trim());
+}
+
+describe('the run record', () => {
+  it('is written only by the commands and the run, never by a step below them', () => {
+    const found = sourceFiles(SRC)
+      .filter((file) => !RECORD_WRITERS.test(rel(file)))
+      .flatMap((file) => recordWrites(readFileSync(file, 'utf8')).map((l) => `${rel(file)}: ${l}`));
+    expect(found).toEqual([]);
+    // The commands do write it (the check reads what they write).
+    const commands = sourceFiles(join(SRC, 'commands')).map((f) => readFileSync(f, 'utf8'));
+    expect(commands.flatMap(recordWrites).length).toBeGreaterThan(10);
+  });
+});
+
 describe('the checks themselves', () => {
   it('read every import for the floors, type-only ones and type positions included', () => {
     const text = [
@@ -330,6 +362,31 @@ describe('the checks themselves', () => {
       "import * as z from 'zod';",
     ].join('\n');
     expect(runtimeImports(text)).toEqual(['./a.js', './e.js', './g.js', './h.js']);
+  });
+
+  it('see each kind of record write, and not a read, a comparison or a comment', () => {
+    const text = [
+      'report.status = status;',
+      'ctx.state.report.outcome = "failure";',
+      'report.finishedAt ??= now;',
+      '(report.warnings ??= []).push(message);',
+      'report.timeline.push(change);',
+      'Object.assign(ctx.state.report, { name });',
+      'function f(ctx: RunContext) {}',
+      'const url = report.url;',
+      'if (report.outcome === "failure") return;',
+      'const f = (report) => report.name;',
+      '// report.status = status;',
+    ].join('\n');
+    expect(recordWrites(text)).toEqual([
+      'report.status = status;',
+      'ctx.state.report.outcome = "failure";',
+      'report.finishedAt ??= now;',
+      '(report.warnings ??= []).push(message);',
+      'report.timeline.push(change);',
+      'Object.assign(ctx.state.report, { name });',
+      'function f(ctx: RunContext) {}',
+    ]);
   });
 
   it('find a cycle through a dynamic import, and none in a chain', () => {
