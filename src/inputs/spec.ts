@@ -116,6 +116,9 @@ export type ChoiceInput = {
 }[InputName];
 export type ChoiceOf<N extends ChoiceInput> = (typeof INPUTS)[N]['values'][number];
 
+/** The runner's name for an input's variable: upper-cased, spaces to `_`, dashes kept. */
+const variableOf = (name: string) => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
+
 /**
  * Inputs a run was given but does not read, said out loud: a misspelt input keeps its default
  * without a word otherwise (the runner's own "Unexpected input(s)" line is easy to miss).
@@ -125,9 +128,6 @@ export type ChoiceOf<N extends ChoiceInput> = (typeof INPUTS)[N]['values'][numbe
  *   source does not read. The runner sets a variable for every declared input, holding its
  *   default when the workflow does not set it, so only a value other than that counts.
  */
-/** The runner's name for an input's variable: upper-cased, spaces to `_`, dashes kept. */
-const variableOf = (name: string) => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
-
 export function unknownInputs(env: NodeJS.ProcessEnv): string[] {
   const known = new Set(Object.keys(INPUTS).map(variableOf));
   const unknown = Object.keys(env).filter((v) => v.startsWith('INPUT_') && !known.has(v));
