@@ -133,7 +133,10 @@ export function unknownInputs(env: NodeJS.ProcessEnv): string[] {
   const unknown = Object.keys(env).filter((v) => v.startsWith('INPUT_') && !known.has(v));
   return unknown.sort().map((variable) => {
     const given = variable.slice('INPUT_'.length).toLowerCase();
-    const [closest, distance] = closestInput(given);
+    // The input whose name is the fewest single-character edits away (the first of equals).
+    const [closest, distance] = Object.keys(INPUTS)
+      .map((name) => [name, editDistance(given, name)] as const)
+      .reduce((best, next) => (next[1] < best[1] ? next : best));
     const hint =
       distance <= Math.max(2, given.length / 3)
         ? `Did you mean \`${closest}\`?`
@@ -164,16 +167,6 @@ export function unusedInputs(env: NodeJS.ProcessEnv, config: Config): string[] {
     if (by) unused.push(`Input \`${name}\` is set, but ${by} does not use it: it is ignored.`);
   }
   return unused;
-}
-
-/** The input whose name is the fewest single-character edits away, and that number. */
-function closestInput(given: string): [string, number] {
-  let best: [string, number] = ['', Infinity];
-  for (const name of Object.keys(INPUTS)) {
-    const distance = editDistance(given, name);
-    if (distance < best[1]) best = [name, distance];
-  }
-  return best;
 }
 
 /** Levenshtein distance (insertions, deletions, substitutions), one row at a time. */
