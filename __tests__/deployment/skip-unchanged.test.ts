@@ -7,7 +7,6 @@ import type { RunContext } from '../../src/commands/context.js';
 import type { DeployConfig } from '../../src/inputs/config.js';
 import type { ParsedLangGraphConfig } from '../../src/preflight/index.js';
 import {
-  canonicalSettings,
   checkUnchanged,
   recordMismatch,
   recordValue,
@@ -44,6 +43,7 @@ function config(overrides: Partial<SkipConfig> = {}): SkipConfig {
     repoRef: 'main',
     configPath: 'langgraph.json',
     github,
+    apiKey: '',
     ...overrides,
   };
 }
@@ -548,15 +548,15 @@ const COMMIT = { commit: 'a'.repeat(40) };
 
 describe('canonical form', () => {
   it('does not depend on key or entry order, and keeps string boundaries', () => {
-    const one = canonicalSettings({ secrets: SECRETS }, COMMIT);
-    expect(canonicalSettings({ secrets: [...SECRETS].reverse() }, COMMIT)).toBe(one);
-    expect(canonicalSettings({ secrets: [{ name: 'A', value: 'bc' }] }, COMMIT)).not.toBe(
-      canonicalSettings({ secrets: [{ name: 'Ab', value: 'c' }] }, COMMIT),
+    const canonical = (secrets: typeof SECRETS) =>
+      recordValue(KEY, 'my-agent', { secrets }, COMMIT);
+    const one = canonical(SECRETS);
+    expect(canonical([...SECRETS].reverse())).toBe(one);
+    expect(canonical([{ name: 'A', value: 'bc' }])).not.toBe(
+      canonical([{ name: 'Ab', value: 'c' }]),
     );
     // The record itself never enters the digest.
-    expect(
-      canonicalSettings({ secrets: [...SECRETS, { name: RECORD_NAME, value: 'v1:x' }] }, COMMIT),
-    ).toBe(one);
+    expect(canonical([...SECRETS, { name: RECORD_NAME, value: 'v1:x' }])).toBe(one);
   });
 });
 

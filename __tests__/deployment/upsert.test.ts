@@ -26,9 +26,11 @@ import {
   checkSameKind,
   createRequest,
   interruptPrevious,
+  mergeResourceSpec,
   normalizeRepoUrl,
   revisionRequest,
   upsert,
+  withIntegration,
 } from '../../src/deployment/upsert.js';
 import { ActionError, ApiError, CancelledError } from '../../src/lib/errors.js';
 import { deploymentFixture, recordingLogger } from '../helpers/fakes.js';
@@ -880,5 +882,95 @@ describe('interruptPrevious', () => {
     const { logger, lines } = recorder();
     await interruptPrevious(cp, { ...DEP, name: '::error::owned' }, logger);
     expect(lines[0]!.message).not.toContain('::error::');
+  });
+});
+
+const ours = { id: 'int-ours', name: 'acme', repos: ['other/x', 'Acme/Agent'] };
+const theirs = { id: 'int-theirs', name: 'umbrella', repos: ['umbrella/agent'] };
+
+async function find(integrations: (typeof ours)[], repoUrl = 'https://github.com/acme/agent.git/') {
+  const { plane, ctx, logger } = setup(makeConfig({ integrationId: undefined, repoUrl }));
+  plane.integrations = integrations;
+  const config = named(ctx.config);
+  const result = await withIntegration(ctx, config).catch((error: ActionError) => error);
+  return { plane, logger, result };
+}
+
+describe('withIntegration (integration-id empty on a create)', () => {
+  it('the one integration whose repositories hold this repository (any case, .git): with a notice', async () => {
+    const { result, logger } = await find([theirs, ours]);
+    expect(result).toMatchObject({ integrationId: 'int-ours' });
+    expect(logger.messages('notice')).toEqual([
+      "Input `integration-id` is empty: creating 'my-agent' through GitHub integration int-ours " +
+        '(account acme), whose repositories include acme/agent.',
+    ]);
+  });
+
+  it('none holds it: an error that says to install the GitHub app, and where, naming integration-id', async () => {
+    const { result } = await find([theirs]);
+    expect((result as ActionError).title).toBe('No GitHub integration for this repository');
+    expect((result as ActionError).message).toMatch(
+      /install LangSmith's GitHub app on acme\/agent: in LangSmith, Deployments → \+ New Deployment/,
+    );
+    expect((result as ActionError).message).toContain('input `integration-id`');
+    expect((await find([])).result).toMatchObject({
+      title: 'No GitHub integration for this repository',
+    });
+  });
+
+  it('several hold it: an error listing them, ID and account name', async () => {
+    const { result } = await find([ours, { ...theirs, repos: ['acme/agent'] }]);
+    expect((result as ActionError).message).toContain(
+      '2 GitHub integrations of this workspace may build acme/agent: int-ours (acme), int-theirs (umbrella).',
+    );
+    expect((result as ActionError).message).toContain('`integration-id`');
+  });
+
+  it('a given integration-id, or another source: nothing is listed', async () => {
+    const { plane, ctx } = setup(makeConfig());
+    await withIntegration(ctx, named(ctx.config));
+    await withIntegration(ctx, named(dockerConfig()));
+    expect(plane.calls).toEqual([]);
+  });
+});
+
+const live = (resource_spec: Record<string, unknown> | null) =>
+  ({ name: 'agent', source_config: { resource_spec } }) as unknown as Deployment;
+
+describe('mergeResourceSpec', () => {
+  it('keeps the live keys the input does not give, and logs the keys it changes', () => {
+    const logger = recordingLogger();
+    const config = dockerConfig({ resourceSpec: { cpu: 2, memory_mb: 1024, labels: { a: '1' } } });
+    const found = live({ cpu: 1, memory_mb: 1024, max_scale: 5, labels: { a: '1' } });
+    const merged = mergeResourceSpec(config, found, logger);
+    expect(merged.resourceSpec).toEqual({
+      cpu: 2,
+      memory_mb: 1024,
+      max_scale: 5,
+      labels: { a: '1' },
+    });
+    expect(logger.messages('info')).toEqual([
+      "resource-spec: merged with the live resource spec of 'agent': changes cpu; keeps max_scale " +
+        '(the platform replaces the whole object, so the keys not given are sent as they are live).',
+    ]);
+  });
+
+  it('no live spec, or no resource-spec input: nothing to merge, nothing logged', () => {
+    const logger = recordingLogger();
+    const config = dockerConfig({ resourceSpec: { cpu: 2 } });
+    expect(mergeResourceSpec(config, live(null), logger).resourceSpec).toEqual({ cpu: 2 });
+    const without = dockerConfig();
+    expect(mergeResourceSpec(without, live({ cpu: 1 }), logger)).toBe(without);
+    expect(logger.entries).toEqual([]);
+  });
+
+  it('a live key with a hostile name is made inert in the log', () => {
+    const logger = recordingLogger();
+    mergeResourceSpec(
+      dockerConfig({ resourceSpec: { cpu: 2 } }),
+      live({ '\n::error::x': 1 }),
+      logger,
+    );
+    expect(logger.text()).not.toMatch(/\n::error::/);
   });
 });

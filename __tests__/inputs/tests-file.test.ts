@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadTestsFile, parseTestsFile } from '../../src/inputs/tests-file.js';
-import { patternMatches } from '../../src/verify/expectations.js';
+import { patternMatches } from '../../src/verify/conversation-tests.js';
 
 const FILE = 'tests/agent.yaml';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

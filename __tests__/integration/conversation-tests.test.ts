@@ -78,7 +78,6 @@ describeServer('conversation tests against a real LangGraph agent server', () =>
       url: server.url,
       file: 'tests.yaml',
       cases: parsed.suite.cases,
-      printBlock: () => undefined,
     });
     const [echo, wrong, prepared] = result.cases;
     expect(echo).toMatchObject({ verdict: 'passed', turnsRun: 2 });

@@ -6,7 +6,7 @@
  * host being the region's, or the control plane's own when `control-plane-url` is set.
  */
 import { recordingLogger } from '../helpers/fakes.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
 import { CancelledError } from '../../src/lib/errors.js';
 import type { HttpContext } from '../../src/api/http/request.js';
@@ -17,15 +17,29 @@ import {
   setSecret,
 } from '../../src/lib/untrusted.js';
 import { Deadline, systemClock } from '../../src/lib/time.js';
-import { lastMessageContent, partialMismatch } from '../../src/verify/expectations.js';
-import { feedbackTarget, runConversationTests } from '../../src/verify/conversation-tests.js';
-import { parseTestsFile, type TestCase } from '../../src/inputs/tests-file.js';
+import {
+  MAX_CHECKED_CHARS,
+  checkTurn,
+  describeValue,
+  feedbackTarget,
+  lastMessageContent,
+  partialMismatch,
+  patternMatches,
+  runConversationTests,
+} from '../../src/verify/conversation-tests.js';
+import { parseTestsFile, patternProblem, type TestCase } from '../../src/inputs/tests-file.js';
 import { verifyDeployment } from '../../src/verify/index.js';
 import type { VerifyContext } from '../../src/verify/agent-server.js';
 
 let sim: Simulator;
 let depId: string;
-const blocks: string[][] = [];
+/** What the run printed; `blocks()`: its untrusted blocks (`printUntrusted`), line by line. */
+const printed: string[] = [];
+let restoreOutput = () => {};
+const blocks = () =>
+  [...printed.join('').matchAll(/::stop-commands::(untrusted-[0-9a-f-]+)\n(.*?)\n::\1::/gs)].map(
+    (m) => (m[2] ?? '').split('\n'),
+  );
 const logger = recordingLogger();
 const lines = logger.lines;
 
@@ -60,7 +74,6 @@ const run = (
           feedbackHost: extra.feedbackHost ?? new URL(sim.url).host,
         }
       : {}),
-    printBlock: (b) => blocks.push(b),
   });
 
 beforeAll(async () => {
@@ -71,9 +84,11 @@ beforeEach(() => {
   sim.reset();
   depId = sim.seedDeployment({ name: 'served' }).id;
   lines.length = 0;
-  blocks.length = 0;
+  printed.length = 0;
+  restoreOutput = captureOutputForTests((text) => printed.push(text));
   resetSecretsForTests();
 });
+afterEach(() => restoreOutput());
 
 const CHAT = `
 cases:
@@ -136,7 +151,7 @@ describe('runConversationTests against the simulator', () => {
     const deletes = sim.requests.filter((r) => r.method === 'DELETE');
     expect(deletes.map((d) => d.status)).toEqual([204, 204, 204]);
     // The failed expectation shows the agent's reply as an untrusted block.
-    expect(blocks).toEqual([['Hello from agent. You said: hi']]);
+    expect(blocks()).toEqual([['Hello from agent. You said: hi']]);
   });
 
   it('fails a case whose thread history is shorter than `checkpoints`', async () => {
@@ -252,12 +267,12 @@ describe('runConversationTests against the simulator', () => {
       ),
     );
     expect(result.cases[0]?.verdict).toBe('failed');
-    expect(JSON.stringify(blocks)).not.toContain('sekrit-value-123');
-    expect(JSON.stringify(blocks)).toContain('***');
+    expect(JSON.stringify(blocks())).not.toContain('sekrit-value-123');
+    expect(JSON.stringify(blocks())).toContain('***');
     // The same masked reply is handed on to the summary and the PR comment.
     expect(result.cases[0]?.reply).toContain('***');
     expect(result.cases[0]?.reply).not.toContain('sekrit-value-123');
-    expect(blocks).toContainEqual([result.cases[0]?.reply]);
+    expect(blocks()).toContainEqual([result.cases[0]?.reply]);
   });
 
   it('throws CancelledError when the run is cancelled', async () => {
@@ -276,7 +291,7 @@ describe('verifyDeployment with tests', () => {
     const result = await verifyDeployment(context(), {
       url: sim.agentUrl(depId),
       healthCheck: true,
-      tests: { file: 'tests.yaml', cases: suite(CHAT), printBlock: () => undefined },
+      tests: { file: 'tests.yaml', cases: suite(CHAT) },
     });
     expect(result).toMatchObject({ health: 'passed', tests: 'failed' });
     expect(result.testsResult).toMatchObject({ passed: 1, failed: 2 });
@@ -328,6 +343,75 @@ describe('the checks of one turn', () => {
     ).toBe('xy');
     expect(lastMessageContent({ output: 'no messages' })).toBeUndefined();
     expect(lastMessageContent(null)).toBeUndefined();
+  });
+});
+
+/**
+ * `expect.matches` runs in linear time on at most the first 64 KiB of the reply: the worst
+ * expressions we could build finish in milliseconds on a 64 KiB reply (a backtracking engine
+ * takes minutes on 30 characters of `(a+)+b`). The values an agent answers are shown in a
+ * failed case's reason: a secret among them is masked before the value is cut, so no prefix
+ * of it survives the cut.
+ */
+const SIXTY_FOUR_KIB = 64 * 1024;
+
+describe('matches', () => {
+  it.each([
+    ['(a+)+b', 'a'],
+    ['(a|a)*b', 'a'],
+    ['(a|aa)+b$', 'a'],
+    ['^(a|aa)+c$', 'a'],
+    ['(x+x+)+y', 'x'],
+    ['(\\w+\\s?)+$!', 'a '],
+    ['(.*){1,32}[bc]', 'a'],
+    ['((a*)*)*b', 'a'],
+  ])('%s on 64 KiB of %j: no match, in bounded time', (source, unit) => {
+    expect(patternProblem(source)).toBeUndefined();
+    const text = unit.repeat(SIXTY_FOUR_KIB / unit.length);
+    const started = performance.now();
+    expect(patternMatches(source, text)).toBe(false);
+    // Measured at 0.1 to 200 ms on a shared 2-core machine; a backtracking engine never ends.
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it.each(['(.*){1,100}[bc]', '(.*){1,1000}[bc]', '((.*){1,100}){1,10}[bc]', '(\\w*){1,1000}'])(
+    'refuses %s: linear, but its program is too large to stay fast',
+    (source) => {
+      expect(patternProblem(source)).toMatch(/compiles to \d+ instructions, more than the 300/);
+    },
+  );
+
+  it('looks at the first 64 KiB only, also for contains', () => {
+    const reply = `${'a'.repeat(MAX_CHECKED_CHARS)}NEEDLE`;
+    expect(patternMatches('NEEDLE', reply)).toBe(false);
+    expect(patternMatches('^a+$', reply)).toBe(true);
+    const values = { messages: [{ type: 'ai', content: reply }] };
+    expect(() => checkTurn('t', { input: {}, expect: { contains: 'NEEDLE' } }, values)).toThrow(
+      /does not contain "NEEDLE"/,
+    );
+    expect(() => checkTurn('t', { input: {}, expect: { matches: 'NEED' } }, values)).toThrow(
+      /does not match/,
+    );
+    expect(() => checkTurn('t', { input: {}, expect: { matches: '\\ba+' } }, values)).not.toThrow();
+  });
+});
+
+describe('describeValue', () => {
+  afterEach(() => resetSecretsForTests());
+
+  it('masks a secret before cutting, even one the cut would split', () => {
+    const secret = 'sk-live-conversation-secret-77';
+    const restore = captureOutputForTests(() => undefined);
+    try {
+      setSecret(secret);
+    } finally {
+      restore();
+    }
+    for (let at = 100; at < 125; at++) {
+      const shown = describeValue(`${'x'.repeat(at)}${secret} tail`);
+      expect(shown.length).toBeLessThanOrEqual(120);
+      expect({ at, leak: shown.includes('sk-live') }).toEqual({ at, leak: false });
+    }
   });
 });
 

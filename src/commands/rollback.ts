@@ -4,7 +4,7 @@
  * redeploy, a new revision replaying the old one's source, followed and health-checked).
  */
 import type { Deployment } from '../api/schemas.js';
-import { withRevision, writeOnce } from '../deployment/upsert.js';
+import { withRevision, writeOnce } from '../deployment/lost-answer.js';
 import { listAllRevisions, lookupTarget, pickRollbackTarget } from '../deployment/target.js';
 import { ActionError, CancelledError } from '../lib/errors.js';
 import { errorMessage, formatSeconds as seconds } from '../lib/text.js';

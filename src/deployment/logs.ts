@@ -30,15 +30,14 @@ export async function fetchLogTail(
 ): Promise<{ lines: string[] } | { unavailable: true }> {
   const type = revisionStatus(status).log;
   if (!type) return { unavailable: true };
-  const size = Math.min(1000, Math.max(1, Math.floor(Number.isFinite(limit) ? limit : 50)));
   try {
     const answer = await client.getRevisionLogs(deploymentId, revisionId, type, {
       order: 'desc',
-      limit: size,
+      limit,
     });
     if (!answer) return { unavailable: true };
     return {
-      lines: linesOf(Array.isArray(answer.logs) ? answer.logs.slice(0, size).reverse() : []),
+      lines: linesOf(Array.isArray(answer.logs) ? answer.logs.slice(0, limit).reverse() : []),
     };
   } catch (error) {
     logger.debug(
@@ -106,8 +105,7 @@ export class BuildLogStream {
 
   private async readNew(): Promise<void> {
     const { client, deploymentId, revisionId, logger, print = printLogBlock } = this.opts;
-    const pageSize = Math.max(1, Math.floor(this.opts.pageSize ?? 50));
-    const pages = Math.max(1, Math.floor(this.opts.maxPagesPerPoll ?? 5));
+    const { pageSize = 50, maxPagesPerPoll: pages = 5 } = this.opts;
     for (let page = 0; page < pages; page++) {
       let answer;
       try {
@@ -153,13 +151,9 @@ export class BuildLogStream {
   }
 }
 
-/**
- * Prints untrusted log lines in a collapsed group: the title is the action's own text (with
- * any untrusted part neutralised), the lines go through `printUntrusted`.
- */
-export function printLogBlock(title: string, lines: readonly string[]): void {
+/** Log lines in a collapsed group whose title is the action's own text (`printUntrusted`). */
+export const printLogBlock = (title: string, lines: readonly string[]) =>
   printUntrusted(lines, title);
-}
 
 function linesOf(entries: unknown[]): string[] {
   return entries

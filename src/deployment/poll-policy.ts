@@ -28,10 +28,7 @@ export interface PollState {
 }
 
 /** Learned from the deployment's earlier revisions (`created_at` → `updated_at`). */
-export interface DeployHistory {
-  typicalTotalMs: number;
-  samples: number;
-}
+export type DeployHistory = NonNullable<ReturnType<typeof historyFromRevisions>>;
 
 /** The default `poll-interval`: the durations below are written for it, then scaled. */
 const REFERENCE_INTERVAL_MS = 15_000;
@@ -122,10 +119,7 @@ function timeScale(pollIntervalMs: number, history: DeployHistory | undefined): 
  * `updated_at - created_at` over those whose status is DEPLOYED (other than the current
  * one), ignoring unparsable dates and durations under 1 s or over 6 h.
  */
-export function historyFromRevisions(
-  revisions: Revision[],
-  currentRevisionId: string,
-): DeployHistory | undefined {
+export function historyFromRevisions(revisions: Revision[], currentRevisionId: string) {
   const durations: number[] = [];
   for (const revision of revisions) {
     if (revision.id === currentRevisionId || revisionStatus(revision.status).outcome !== 'deployed')

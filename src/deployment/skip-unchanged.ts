@@ -3,14 +3,10 @@
  * must be the same, and why the keyed record lives in the deployment's environment: the
  * README's "Skip unchanged" section.
  *
- * The decision is pure (`skipDecision`); `checkUnchanged`, a step of `command: deploy`, does
- * the reads it needs (the live and latest revisions, and for `github` across commits GitHub's
- * compare; which files count is `agent-files.ts`), and `secretsToSend` adds the keyed record
- * to what the write path sends, for the next run. The record, `RECORD_NAME` sent with the
- * secrets, is `v1:` and an HMAC-SHA-256 of the canonical form of the four recorded inputs and of
- * what the revision is built from (the commit, or the archive's SHA-256 and storage path), keyed
- * by HKDF-SHA-256 of the API key and the deployment's name: only a holder of the API key can
- * compute or check it.
+ * The record, `RECORD_NAME` sent with the secrets (`secretsToSend`), is `v1:` and an
+ * HMAC-SHA-256 of the canonical form of the four recorded inputs and of what the revision is
+ * built from (the commit, or the archive's SHA-256 and storage path), keyed by HKDF-SHA-256 of
+ * the API key and the deployment's name: only a holder of the API key can compute or check it.
  */
 import type { ControlPlane } from '../api/client.js';
 import type { Deployment, Revision } from '../api/schemas.js';
@@ -22,8 +18,7 @@ import { readChanges, type Comparison } from '../github/reads.js';
 import { inert } from '../lib/untrusted.js';
 import { errorMessage } from '../lib/text.js';
 import { byKey, canonicalJson, keyedValue, VERSION } from '../lib/keyed.js';
-import { agentChange } from './agent-files.js';
-import { jsBuildPaths } from './js-workspace.js';
+import { agentChange, jsBuildPaths } from './agent-files.js';
 import { liveDrift } from './live-settings.js';
 import { revisionStatus } from './revision-status.js';
 
@@ -49,29 +44,28 @@ export type RecordedSettings = Pick<DeployConfig, (typeof UNSKIPPABLE_INPUTS)[nu
 export type RecordBinding =
   { commit: string } | { sourceDigest: string; objectPath: string } | { image: string };
 
-/** The canonical text the HMAC covers (the record entry itself is never part of it). */
-export function canonicalSettings(settings: RecordedSettings, binding: RecordBinding): string {
-  const secrets = (settings.secrets ?? [])
-    .filter((s) => !ACTION_ENTRIES.has(s.name))
-    .map((s) => [s.name, s.value] as const)
-    .sort(byKey);
-  return canonicalJson({
-    binding: 'commit' in binding ? { commit: binding.commit.toLowerCase() } : binding,
-    secrets: settings.secrets === undefined ? null : secrets,
-    resourceSpec: settings.resourceSpec ?? null,
-    installCommand: settings.installCommand || null,
-    buildCommand: settings.buildCommand || null,
-  });
-}
-
-/** The record's value: `v1:` and the base64url HMAC of the canonical settings (see above). */
+/**
+ * The record's value: `v1:` and the base64url HMAC of the canonical text of the settings and the
+ * binding (see above; the record entry itself is never part of it).
+ */
 export function recordValue(
   apiKey: string,
   deploymentName: string,
   settings: RecordedSettings,
   binding: RecordBinding,
 ): string {
-  return keyedValue(apiKey, deploymentName, INFO, canonicalSettings(settings, binding));
+  const secrets = (settings.secrets ?? [])
+    .filter((s) => !ACTION_ENTRIES.has(s.name))
+    .map((s) => [s.name, s.value] as const)
+    .sort(byKey);
+  const canonical = canonicalJson({
+    binding: 'commit' in binding ? { commit: binding.commit.toLowerCase() } : binding,
+    secrets: settings.secrets === undefined ? null : secrets,
+    resourceSpec: settings.resourceSpec ?? null,
+    installCommand: settings.installCommand || null,
+    buildCommand: settings.buildCommand || null,
+  });
+  return keyedValue(apiKey, deploymentName, INFO, canonical);
 }
 
 /**
@@ -128,15 +122,12 @@ export function recordMismatch(
   return undefined;
 }
 
-/** What the decision reads from the configuration (a `Config` fits). */
+/** What the decision reads from the configuration (`apiKey` keys the record, never logged). */
 export type SkipConfig = RecordedSettings &
   Pick<
     DeployConfig,
-    'source' | 'skipUnchanged' | 'repoRef' | 'configPath' | 'github' | 'imageUri'
-  > & {
-    /** The key of the settings record is derived from it (never logged). */
-    apiKey?: string;
-  };
+    'source' | 'skipUnchanged' | 'repoRef' | 'configPath' | 'github' | 'imageUri' | 'apiKey'
+  >;
 
 export type SkipDecision =
   | {
@@ -164,7 +155,7 @@ export interface SkipEvidence {
   sourceDigest?: string | undefined;
   /** GitHub's compare of the live commit with this one, once read. */
   changes?: Comparison;
-  /** What a JS agent in a monorepo is built from besides its folder (`js-workspace.ts`). */
+  /** What a JS agent in a monorepo is built from besides its folder (`jsBuildPaths`, agent-files.ts). */
   buildPaths?: ReturnType<typeof jsBuildPaths>;
 }
 
@@ -208,7 +199,7 @@ function skipImpossible(config: SkipConfig, found: Deployment): string | undefin
 }
 
 /**
- * The decision. `active` is the deployment's `active_revision_id` revision; `latest` its
+ * The decision, pure. `active` is the deployment's `active_revision_id` revision; `latest` its
  * `latest_revision_id` revision when that is another one (a newer revision still in progress
  * would replace the live one, so the run does not stop then).
  */
@@ -266,7 +257,7 @@ export function skipDecision(
       );
     }
     const binding = bindingOf(config, built, evidence.sourceDigest, tarball);
-    const differs = recordMismatch(config.apiKey ?? '', found.name, config, found.secrets, binding);
+    const differs = recordMismatch(config.apiKey, found.name, config, found.secrets, binding);
     if (differs) {
       return build(
         config.source === 'upload'
@@ -279,11 +270,9 @@ export function skipDecision(
     if (config.source === 'upload') because.push('the same archive (`source-digest`)');
     because.push(`the same ${sent.join(', ')} (keyed record)`);
   }
-  if (config.source !== 'github') {
-    return { skip: true, revisionId: active.id, commitSha: '', because };
-  }
   const expected = workflowCommit(config).toLowerCase();
-  if (built.toLowerCase() === expected) {
+  // `built` is empty unless the source is `github`: other sources skip here.
+  if (config.source !== 'github' || built.toLowerCase() === expected) {
     return { skip: true, revisionId: active.id, commitSha: built, because };
   }
   // The live revision runs another commit: skip only when no agent file changed since.
@@ -306,12 +295,6 @@ export function skipDecision(
   return { skip: true, revisionId: active.id, commitSha: built, because, otherCommit: true };
 }
 
-/** What the step takes from the run: its configuration, client, logger and deadline. */
-export type SkipStep = GithubRun & {
-  config: DeployConfig;
-  client: Pick<ControlPlane, 'getRevision'>;
-};
-
 /**
  * The step: reads what `skipDecision` needs and decides; `skip` names the live revision when
  * nothing would change, and `latest` is the `latest_revision_id` revision when it was read on
@@ -320,7 +303,7 @@ export type SkipStep = GithubRun & {
  * only when it could allow the skip.
  */
 export async function checkUnchanged(
-  ctx: SkipStep,
+  ctx: GithubRun & { config: DeployConfig; client: Pick<ControlPlane, 'getRevision'> },
   found: Deployment,
   parsed: ParsedLangGraphConfig | undefined,
   sourceDigest: string | undefined,

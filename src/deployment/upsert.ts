@@ -20,13 +20,12 @@ import { ActionError, ApiError, CancelledError, DeadlineError } from '../lib/err
 import { errorMessage as describe } from '../lib/text.js';
 import { OutcomeUnknownError } from '../api/http/request.js';
 import { inert, type Logger } from '../lib/untrusted.js';
+import { canonicalJson } from '../lib/keyed.js';
 import { revisionStatus } from './revision-status.js';
 import type { SourceArchive } from './upload/archive.js';
-import { shortWaitMs, type TargetContext } from './target.js';
+import type { TargetContext } from './target.js';
 import { explainRefusal } from './create-refusals.js';
-import { mergeResourceSpec } from './resource-spec.js';
-import { findLostRevision, LOOKUP_MS, type SentSource } from './lost-answer.js';
-import { withIntegration } from './integration.js';
+import { withRevision, writeOnce, type SentSource } from './lost-answer.js';
 import { withOrigin } from './origin.js';
 
 /** `sourceArchive`: with `source: upload`, the archive built before the lookup. */
@@ -119,6 +118,51 @@ export function checkCreatable(config: DeployConfig): asserts config is Creatabl
   }
 }
 
+/**
+ * `integration-id` left empty on a create with `source: github` (INTERFACE v1.3): the
+ * workspace's GitHub integration whose repositories hold this repository (owner and name,
+ * any case), found with `GET /v1/integrations/github/install` and `…/{id}/repos`.
+ */
+export async function withIntegration(
+  ctx: UpsertContext,
+  config: CreatableConfig,
+): Promise<CreatableConfig> {
+  const { client, logger } = ctx;
+  if (config.source !== 'github' || config.integrationId) return config;
+  const repository = normalizeRepoUrl(config.repoUrl ?? '')
+    .split('/')
+    .slice(-2)
+    .join('/');
+  const holding = [];
+  for (const integration of await client.listGithubIntegrations()) {
+    const repos = await client.listGithubRepos(integration.id);
+    if (repos.some((r) => `${r.owner}/${r.name}`.toLowerCase() === repository)) {
+      holding.push(integration);
+    }
+  }
+  const named = holding.map((i) => `${inert(i.id, 100)} (${inert(i.name, 100)})`).join(', ');
+  if (holding.length === 1) {
+    logger.notice(
+      `Input \`integration-id\` is empty: creating '${config.name}' through GitHub integration ` +
+        `${named.replace(' (', ' (account ')}, whose repositories include ${repository}.`,
+      { title: 'GitHub integration found' },
+    );
+    return { ...config, integrationId: holding[0]!.id };
+  }
+  throw new ActionError(
+    holding.length === 0
+      ? `No GitHub integration of this workspace may build ${repository}, so deployment ` +
+          `'${config.name}' cannot be created: install LangSmith's GitHub app on ${repository}: ` +
+          'in LangSmith, Deployments → + New Deployment → Import from GitHub (Add new account), ' +
+          'and grant it this repository; then re-run. Or set input `integration-id`.'
+      : `${holding.length} GitHub integrations of this workspace may build ${repository}: ` +
+          `${named}. Set input \`integration-id\` to the one to create '${config.name}' with.`,
+    holding.length === 0
+      ? 'No GitHub integration for this repository'
+      : 'Invalid input: integration-id',
+  );
+}
+
 /** `install-command` / `build-command` as `source_config` fields (`github` and `upload`). */
 export function buildCommandFields(config: DeployConfig) {
   return {
@@ -172,6 +216,34 @@ export function revisionRequest(config: DeployConfig): RevisionCreateRequest {
   if (Object.keys(changes).length > 0) body.source_config = changes;
   if (config.secrets !== undefined) body.secrets = config.secrets;
   return body;
+}
+
+/**
+ * `resource-spec` on update: the platform replaces `source_config.resource_spec` whole, so the
+ * keys given are merged over the live ones (as LangChain's Terraform provider does before each
+ * revision), and the log says which keys change.
+ */
+export function mergeResourceSpec(
+  config: DeployConfig,
+  found: Deployment,
+  logger: Logger,
+): DeployConfig {
+  const given = config.resourceSpec;
+  const live = found.source_config.resource_spec;
+  if (!given || !live) return config;
+  const same = (key: string) => canonicalJson(given[key]) === canonicalJson(live[key]);
+  const changed = Object.keys(given).filter((key) => !same(key));
+  const kept = Object.keys(live).filter((key) => !Object.hasOwn(given, key));
+  logger.info(
+    inert(
+      `resource-spec: merged with the live resource spec of '${found.name}': ` +
+        `changes ${changed.join(', ') || 'no key'}` +
+        (kept.length > 0 ? `; keeps ${kept.join(', ')}` : '') +
+        ' (the platform replaces the whole object, so the keys not given are sent as they are live).',
+      2000,
+    ),
+  );
+  return { ...config, resourceSpec: { ...live, ...given } };
 }
 
 /**
@@ -266,68 +338,6 @@ export async function requestRevision(
   const sent = await send('update', line, update, patch.source_revision_config);
   if (!('answer' in sent)) return { ...sent, created };
   return withRevision(ctx, sent.answer, created ? 'create' : 'update', found.latest_revision_id);
-}
-
-/**
- * Sends a write that makes a revision (an update, a new revision, a redeploy) and its answer.
- * A lost answer (reset, timeout, 5xx after sending) is resolved by looking for the revision it
- * made (`lost-answer.ts`, `sent`: what it is built from); only when none is listed is it sent
- * again, up to `attempts` times in all.
- */
-export async function writeOnce<T, D extends Pick<Deployment, 'id' | 'latest_revision_id'>>(
-  ctx: TargetContext,
-  found: D,
-  what: string,
-  attempts: number,
-  send: () => Promise<T>,
-  sent?: SentSource,
-): Promise<{ answer: T } | { deployment: D; revisionId: string; revision: Revision }> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return { answer: await send() };
-    } catch (error) {
-      if (!(error instanceof OutcomeUnknownError)) throw error;
-      ctx.logger.warning(
-        `The ${what} request for ${inert(found.id)} got no usable answer (${inert(error.message, 300)}); ` +
-          `looking for the revision it may have made (for ${LOOKUP_MS / 1000} s at least) before sending it again.`,
-      );
-      const revision = await findLostRevision(ctx, found, sent, what);
-      if (revision) {
-        ctx.logger.info(`The ${what} was applied: revision ${inert(revision.id)}.`);
-        return { deployment: found, revisionId: revision.id, revision };
-      }
-      if (attempt >= attempts) throw error;
-    }
-  }
-}
-
-/**
- * The revision to follow is `latest_revision_id` of this run's own write. When the answer has
- * none yet (or still the one from `before` it), read the deployment again a few times within
- * the deadline.
- */
-export async function withRevision(
-  ctx: TargetContext,
-  deployment: Deployment,
-  what: 'create' | 'update' | 'redeploy',
-  before?: string | null,
-): Promise<UpsertResult> {
-  const isNew = (id: string | null) => Boolean(id) && id !== before;
-  let current = deployment;
-  for (let read = 0; !isNew(current.latest_revision_id); read++) {
-    if (read >= 5 || ctx.deadline.passed()) {
-      throw new ActionError(
-        `Deployment ${inert(current.id)} reports no new revision after the ${what} call, so there ` +
-          'is nothing to follow. Look at the deployment in the LangSmith UI.',
-        'No revision',
-      );
-    }
-    const { clock, deadline, signal } = ctx;
-    await clock.sleep(Math.min(shortWaitMs(ctx.config), deadline.remainingMs()), signal);
-    current = await ctx.client.getDeployment(current.id);
-  }
-  const revisionId = current.latest_revision_id!;
-  return { deployment: current, revisionId, created: what === 'create' };
 }
 
 const REFUSALS: Record<404 | 405 | 409, string> = {

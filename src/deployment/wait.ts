@@ -14,7 +14,7 @@ import {
 } from './poll-policy.js';
 import { inert } from '../lib/untrusted.js';
 import type { RunBasics } from '../lib/time.js';
-import { endsWait, revisionStatus, type FinalOutcome } from './revision-status.js';
+import { endsWait, revisionStatus } from './revision-status.js';
 import { errorMessage as describe, formatDuration } from '../lib/text.js';
 
 /**
@@ -32,12 +32,7 @@ export interface StatusChange {
   lastSeenAt: number;
 }
 
-export interface WaitResult {
-  outcome: FinalOutcome;
-  status: string;
-  revision: Revision;
-  pollCount: number;
-}
+export type WaitResult = Awaited<ReturnType<typeof waitForRevision>>;
 
 export interface WaitOptions extends RunBasics {
   client: ControlPlane;
@@ -92,7 +87,7 @@ export function isTransientPollError(error: unknown): boolean {
   return error instanceof TypeError && /fetch failed|network|socket/i.test(error.message);
 }
 
-export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
+export async function waitForRevision(opts: WaitOptions) {
   const { client, deploymentId, revisionId, clock, deadline, signal, logger } = opts;
   const label = `Revision ${revisionId.length > 9 ? `${revisionId.slice(0, 8)}…` : revisionId}`;
   const ids = `revision ${revisionId} of deployment ${deploymentId}`;
@@ -147,7 +142,7 @@ export async function waitForRevision(opts: WaitOptions): Promise<WaitResult> {
 
   // A status the wait gives up on after a while (INTERRUPTED) ends as its outcome at the
   // deadline too, so the failure names it rather than a timeout.
-  const endAtDeadline = (): WaitResult => {
+  const endAtDeadline = () => {
     const held = lastRevision;
     const outcome = held && endsWait(held.status, Infinity);
     if (!held || !outcome) throw timedOut();

@@ -12,7 +12,7 @@ import * as z from 'zod';
 
 /**
  * The most instructions of a compiled expression (`(.*){1,32}[bc]` has 162). `matches` runs in
- * time linear in the text (`verify/expectations.ts`), but that time still scales with the
+ * time linear in the text (`verify/conversation-tests.ts`), but that time still scales with the
  * compiled program (`(.*){1,1000}[bc]`, 5,002 instructions: about 10 s on 64 KiB), so that is
  * bounded too (300: about 0.3 s at worst on a shared 2-core runner). A refused expression is an
  * input error before any request.

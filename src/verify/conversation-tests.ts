@@ -7,7 +7,7 @@
  * this run's settings (a self-hosted install serves both) gets a request.
  */
 import { CancelledError } from '../lib/errors.js';
-import { truncate } from '../lib/text.js';
+import { isRecord, safeJson, truncate } from '../lib/text.js';
 import type { DeployConfig } from '../inputs/config.js';
 import { keyAllowedFor, request } from '../api/http/request.js';
 import { inert, printUntrusted, redact } from '../lib/untrusted.js';
@@ -24,8 +24,8 @@ import {
   type StreamedRun,
   type VerifyContext,
 } from './agent-server.js';
-import { checkTurn } from './expectations.js';
-import type { TestCase } from '../inputs/tests-file.js';
+import type { TestCase, TestTurn } from '../inputs/tests-file.js';
+import { RE2JS } from 're2js';
 
 const MAX_PARALLEL_CASES = 4;
 const REASON_MAX_CHARS = 400;
@@ -34,25 +34,14 @@ const REPLY_MAX_CHARS = 1000;
 const TIMED_OUT = 'the `timeout` ran out (raise `timeout` if the tests need longer)';
 
 /** A case's verdict as the report keeps it. Names, reasons and replies are untrusted. */
-export interface CaseVerdict {
-  name: string;
-  turnsRun: number;
-  turns: number;
-  verdict: 'passed' | 'failed';
-  reason: string;
-  /** The agent's reply that failed the case, already masked and cut. Untrusted: fenced. */
-  reply?: string;
-  durationMs: number;
-}
-
-/** A case's verdict, with the runs it made. */
-export type CaseResult = CaseVerdict & { runIds: string[] };
+export type CaseVerdict = Omit<
+  Awaited<ReturnType<typeof runConversationTests>>['cases'][number],
+  'runIds'
+>;
 
 /** The validated `tests` (as in `Config`) and the agent server URL (checked by the caller). */
-export type ConversationTestsOptions = NonNullable<DeployConfig['tests']> & {
+type ConversationTestsOptions = NonNullable<DeployConfig['tests']> & {
   url: string;
-  /** Prints a block of untrusted text; default `printUntrusted`. */
-  printBlock?: (lines: string[]) => void;
 };
 
 /**
@@ -75,7 +64,7 @@ export async function runConversationTests(ctx: VerifyContext, options: Conversa
   /** Verdicts recorded through feedback URLs, and why others could not be (one each). */
   const feedback = { sent: 0, problems: [] as string[] };
 
-  const results: CaseResult[] = [];
+  const results: Awaited<ReturnType<typeof runCase>>[] = [];
   const queue = [...options.cases.entries()];
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
@@ -107,7 +96,7 @@ export async function runConversationTests(ctx: VerifyContext, options: Conversa
   };
 
   /** One case on its own thread, turn by turn; its verdict goes to the log and as feedback. */
-  async function runCase(testCase: TestCase): Promise<CaseResult> {
+  async function runCase(testCase: TestCase) {
     const turns = testCase.turns.length;
     const started = ctx.http.clock.now();
     const withSignal = ctx.http.signal ? { signal: ctx.http.signal } : {};
@@ -176,7 +165,7 @@ export async function runConversationTests(ctx: VerifyContext, options: Conversa
     } finally {
       if (threadId !== undefined) await deleteThread(ctx, client, 'test', threadId);
     }
-    const verdict = failure ? 'failed' : 'passed';
+    const verdict: 'passed' | 'failed' = failure ? 'failed' : 'passed';
     const reason = failure
       ? truncate(redact(failure.message), REASON_MAX_CHARS)
       : `${turns} turn${turns === 1 ? '' : 's'} as expected` +
@@ -188,7 +177,7 @@ export async function runConversationTests(ctx: VerifyContext, options: Conversa
         : truncate(redact(failure.excerpt), REPLY_MAX_CHARS);
     if (reply !== undefined) {
       ctx.logger.info(`Last reply in "${inert(testCase.name, 200)}" (agent output, as received):`);
-      (options.printBlock ?? printUntrusted)([reply]);
+      printUntrusted([reply]);
     }
     // The last run that ran carries the case's verdict (checkpoints included); earlier runs
     // passed their turns (a failed turn ends the case).
@@ -283,4 +272,107 @@ export function feedbackTarget(
         ok: false,
         problem: `a feedback URL on ${url.protocol}//${url.host} was not called (${refused})`,
       };
+}
+
+// What a case checks, pure: a turn's expectations (`contains`, `matches`, `values` as a partial
+// match) and the last message of a reply. `matches` is RE2 syntax (no lookarounds or
+// back-references) on `re2js`, whose time grows linearly with the text, on the first 64 KiB of
+// the reply; the size of the compiled program is bounded as the tests file is read
+// (`patternProblem` in `inputs/tests-file.ts`).
+
+/** The most of a reply that `contains` and `matches` look at (in UTF-16 code units). */
+export const MAX_CHECKED_CHARS = 64 * 1024;
+
+const compiled = new Map<string, RE2JS>();
+
+/** Whether `source` (validated by `patternProblem`) finds a match in the first 64 KiB of `text`. */
+export function patternMatches(source: string, text: string): boolean {
+  const pattern = compiled.get(source) ?? RE2JS.compile(source);
+  compiled.set(source, pattern);
+  return pattern.matcher(text.slice(0, MAX_CHECKED_CHARS)).find();
+}
+
+/** Checks one turn's `expect`; throws `CheckError` with the first unmet expectation. */
+export function checkTurn(where: string, turn: TestTurn, values: unknown): void {
+  const expect = turn.expect;
+  if (!expect) return;
+  if (expect.contains !== undefined || expect.matches !== undefined) {
+    const full = lastMessageContent(values);
+    if (full === undefined) {
+      throw new CheckError(
+        `${where}: the thread state has no messages, so \`contains\`/\`matches\` cannot be ` +
+          'checked (use `values` for graphs without a `messages` key)',
+      );
+    }
+    // Both checks look at the first 64 KiB of the reply only.
+    const content = full.slice(0, MAX_CHECKED_CHARS);
+    const unmet =
+      expect.contains !== undefined && !content.includes(expect.contains)
+        ? `${where}: the last message does not contain "${expect.contains}"`
+        : expect.matches !== undefined && !patternMatches(expect.matches, content)
+          ? `${where}: the last message does not match /${expect.matches}/`
+          : undefined;
+    if (unmet !== undefined) throw Object.assign(new CheckError(unmet), { excerpt: content });
+  }
+  const mismatch =
+    expect.values === undefined ? undefined : partialMismatch(expect.values, values, 'values');
+  if (mismatch === undefined) return;
+  throw Object.assign(new CheckError(`${where}: ${mismatch}`), { excerpt: safeJson(values) });
+}
+
+/** The text of the last message of `values.messages` (string content or its text parts). */
+export function lastMessageContent(values: unknown): string | undefined {
+  const messages = (values as { messages?: unknown } | null)?.messages;
+  if (!Array.isArray(messages)) return undefined;
+  const last: unknown = messages.at(-1);
+  if (typeof last === 'string') return last;
+  if (typeof last !== 'object' || last === null) return undefined;
+  const content = (last as { content?: unknown }).content;
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((part: unknown) => {
+        const text = typeof part === 'string' ? part : (part as { text?: unknown } | null)?.text;
+        return typeof text === 'string' ? text : '';
+      })
+      .join('');
+  }
+  return content === undefined || content === null ? '' : safeJson(content);
+}
+
+/**
+ * Where `actual` does not match `expected` partially: mappings need the expected keys only
+ * (recursively), lists the same length with each item matched, other values equal. Undefined
+ * when it matches.
+ */
+export function partialMismatch(
+  expected: unknown,
+  actual: unknown,
+  path: string,
+): string | undefined {
+  const list = Array.isArray(expected);
+  if (!list && !isRecord(expected)) {
+    if (expected === actual) return undefined;
+    return `${path} is ${describeValue(actual)}, expected ${describeValue(expected)}`;
+  }
+  if (list ? !Array.isArray(actual) : !isRecord(actual)) {
+    return `${path} is ${describeValue(actual)}, expected ${list ? 'a list' : 'a mapping'}`;
+  }
+  const found = actual as Record<string, unknown> & unknown[];
+  if (list && found.length !== expected.length) {
+    return `${path} has ${found.length} items, expected ${expected.length}`;
+  }
+  for (const [key, value] of Object.entries(expected)) {
+    const sub = list ? `${path}[${key}]` : `${path}.${key}`;
+    if (!(key in found)) return `${sub} is missing, expected ${describeValue(value)}`;
+    const mismatch = partialMismatch(value, found[key], sub);
+    if (mismatch !== undefined) return mismatch;
+  }
+  return undefined;
+}
+
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'missing';
+  // Masked before the cut: a secret the cut would split is still whole here.
+  return truncate(redact(safeJson(value)), 120);
 }

@@ -24,16 +24,13 @@ import {
   urlProblem,
   type VerifyContext,
 } from './agent-server.js';
-import { runConversationTests, type ConversationTestsOptions } from './conversation-tests.js';
+import { runConversationTests } from './conversation-tests.js';
 
 /** The checks' inputs, as in `Config`, and the agent server URL (`url` output, if any). */
 export type VerifyOptions = Pick<
   DeployConfig,
-  'healthCheck' | 'smokeTest' | 'smokeTestAssistant'
-> & {
-  url: string | undefined;
-  tests?: Omit<ConversationTestsOptions, 'url'>;
-};
+  'healthCheck' | 'smokeTest' | 'smokeTestAssistant' | 'tests'
+> & { url: string | undefined };
 
 /** What each check came to, as the report keeps it. */
 export interface Checks {
@@ -128,10 +125,7 @@ const HEALTH_REQUEST_TIMEOUT_MS = 10_000;
  * pass, or at once when the key is refused (401/403); `CancelledError` on cancellation.
  * `attempts`: the requests made, the successful one included.
  */
-export async function healthCheck(
-  ctx: VerifyContext,
-  url: string,
-): Promise<{ ok: true; attempts: number }> {
+export async function healthCheck(ctx: VerifyContext, url: string) {
   requireCheckableUrl(url, 'health check');
   const okUrl = `${baseUrl(url)}/ok`;
   const { http } = ctx;

@@ -1,30 +1,13 @@
 /**
  * Step 5 of the evaluation: per feedback key, this experiment's mean, the baseline's, and the
- * paired difference over the examples both scored with its 95% interval; then the gate's
- * verdict. Pure: the scores come in as the experiments' root runs.
+ * paired difference over the examples both scored with its 95% interval (by Student's t); then
+ * the gate's verdict. Pure: the scores come in as the experiments' root runs.
  */
 import type { RootRun } from '../../api/langsmith.js';
 import type { GateRule } from '../../inputs/eval.js';
-import { mean, pairedInterval } from './stats.js';
 
-export interface KeyScore {
-  key: string;
-  /** This experiment's mean over the examples it scored, and how many (`n`). */
-  mean: number | null;
-  n: number;
-  baseline: number | null;
-  baselineN: number;
-  /** This − baseline over the `paired` examples both scored, with its 95% interval. */
-  delta: number | null;
-  low: number | null;
-  high: number | null;
-  paired: number;
-  /** Every run of this experiment has a score for the key. */
-  complete: boolean;
-  verdict: 'passed' | 'failed' | 'incomplete' | 'reported';
-  /** Why the gate failed the key, in words with the figures. */
-  reasons: string[];
-}
+/** One feedback key compared and judged (`compareScores`). */
+export type KeyScore = ReturnType<typeof compareScores>[number];
 
 /** Key → example → its score (the mean over the example's root runs), numeric scores only. */
 export function scoresOf(runs: readonly RootRun[]): Map<string, Map<string, number>> {
@@ -67,7 +50,7 @@ export function compareScores(options: {
   gate: Record<string, GateRule>;
   /** The keys whose every run has a score (from the experiment's feedback). */
   complete: ReadonlySet<string>;
-}): KeyScore[] {
+}) {
   const { gate } = options;
   const current = scoresOf(options.current);
   const baseline = options.baseline
@@ -86,17 +69,21 @@ export function compareScores(options: {
       : { delta: null, low: null, high: null };
     const rules = gate[key] ?? gate['*'];
     const rule: GateRule = { ...gate['*'], ...gate[key] };
-    const score: KeyScore = {
+    const score = {
       key,
+      // This experiment's mean over the examples it scored, and how many (`n`).
       mean: mean([...mine.values()]),
       n: mine.size,
       baseline: mean([...theirs.values()]),
       baselineN: theirs.size,
+      // This − baseline over the `paired` examples both scored, with its 95% interval.
       ...paired,
       paired: differences.length,
+      // Every run of this experiment has a score for the key.
       complete: options.complete.has(key),
-      verdict: 'reported',
-      reasons: [],
+      verdict: 'reported' as 'passed' | 'failed' | 'incomplete' | 'reported',
+      // Why the gate failed the key, in words with the figures.
+      reasons: [] as string[],
     };
     if (!score.complete && rules !== undefined) {
       score.reasons.push(`not scored on every run (${score.n} examples scored)`);
@@ -145,4 +132,48 @@ export function scoresOutput(keys: readonly KeyScore[]): string {
       },
     ]);
   return JSON.stringify(Object.fromEntries(entries));
+}
+
+/** The 0.975 quantile of Student's t for 1 to 30 degrees of freedom. */
+const T_975 = [
+  12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.306, 2.2622, 2.2281, 2.201, 2.1788,
+  2.1604, 2.1448, 2.1314, 2.1199, 2.1098, 2.1009, 2.093, 2.086, 2.0796, 2.0739, 2.0687, 2.0639,
+  2.0595, 2.0555, 2.0518, 2.0484, 2.0452, 2.0423,
+];
+
+/**
+ * The 0.975 quantile of Student's t with `df` degrees of freedom: the table up to 30, then the
+ * Cornish-Fisher expansion around the normal quantile (within 1e-5 from there on).
+ */
+export function t975(df: number): number {
+  if (df < 1) return Number.NaN;
+  if (df <= T_975.length) return T_975[Math.floor(df) - 1] as number;
+  const z = 1.959964;
+  const [z3, z5, z7] = [z ** 3, z ** 5, z ** 7];
+  const g1 = (z3 + z) / 4;
+  const g2 = (5 * z5 + 16 * z3 + 3 * z) / 96;
+  const g3 = (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / 384;
+  return z + g1 / df + g2 / df ** 2 + g3 / df ** 3;
+}
+
+export function mean(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  return values.reduce((sum, v) => sum + v, 0) / values.length;
+}
+
+/**
+ * The mean of the paired differences and its 95% interval (null with fewer than two pairs,
+ * where no spread can be estimated).
+ */
+export function pairedInterval(differences: readonly number[]): {
+  delta: number | null;
+  low: number | null;
+  high: number | null;
+} {
+  const delta = mean(differences);
+  const n = differences.length;
+  if (delta === null || n < 2) return { delta, low: null, high: null };
+  const variance = differences.reduce((sum, d) => sum + (d - delta) ** 2, 0) / (n - 1);
+  const half = t975(n - 1) * Math.sqrt(variance / n);
+  return { delta, low: delta - half, high: delta + half };
 }

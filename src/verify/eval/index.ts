@@ -41,25 +41,7 @@ export interface EvalContext {
 }
 
 /** What the evaluation found, for the outputs, the step summary and the PR comment. */
-export interface EvaluationReport {
-  dataset: string;
-  examples: number;
-  experimentId: string;
-  experimentName: string;
-  baselineName?: string;
-  /** The compare view of the experiment and its baseline (else the experiment alone). */
-  url?: string;
-  keys: KeyScore[];
-  /** Example runs that failed, the first of them (example ID, inert and cut error). */
-  failedRuns: number;
-  errors: { example: string; error: string }[];
-  /** Runs the action recorded itself (the agent server did not trace them). */
-  recorded: number;
-  gated: boolean;
-  passed: boolean;
-  /** `eval-scores`. */
-  scores: string;
-}
+export type EvaluationReport = Awaited<ReturnType<typeof evaluate>>['report'];
 
 const MAX_SHOWN_ERRORS = 10;
 
@@ -68,7 +50,7 @@ export async function evaluate(
   ctx: EvalContext,
   target: { url: string | undefined; name: string; deploymentId: string; revisionId?: string },
   deps: { langsmith?: LangSmith; runner?: { run: RunExample; graph: string } } = {},
-): Promise<{ report: EvaluationReport; failure?: CheckError }> {
+) {
   const { config, logger, http } = ctx;
   const ev = config.evaluation;
   const notRun = (message: string) => new ActionError(message, NOT_RUN);
@@ -194,22 +176,25 @@ export async function evaluate(
     );
   }
   const failed = keys.filter((k) => k.verdict === 'failed');
-  const report: EvaluationReport = {
+  const report = {
     dataset: dataset.name,
     examples: examples.length,
     experimentId: experiment.id,
     experimentName,
     ...(baseline && { baselineName: baseline.name ?? baseline.id }),
+    // The compare view of the experiment and its baseline (else the experiment alone).
     ...(url && { url }),
     keys,
+    // Example runs that failed, the first of them (example ID, inert and cut error).
     failedRuns: errors.length,
     errors: errors.slice(0, MAX_SHOWN_ERRORS),
+    // Runs the action recorded itself (the agent server did not trace them).
     recorded,
     gated: Object.keys(ev.gate).length > 0,
     passed: failed.length === 0,
-    scores: scoresOutput(keys),
+    scores: scoresOutput(keys), // `eval-scores`
   };
-  if (failed.length === 0) return { report };
+  if (failed.length === 0) return { report, failure: undefined };
   const why = failed.map((k) => `${inert(k.key, 100)}: ${k.reasons.join('; ')}`).join('. ');
   const failure = new CheckError(
     `The evaluation gate failed on dataset ${name} (experiment "${inert(experimentName, 200)}"): ` +
