@@ -28,7 +28,7 @@ export function patternProblem(source: string): string | undefined {
     return (error as Error).message.replace(/^error parsing regexp: /, '');
   }
   // The number of instructions of the compiled program: re2js 2.x internals (its version is
-  // pinned, and `__tests__/verify/expectations.test.ts` fails when they move).
+  // pinned, and `__tests__/verify/conversation-tests.test.ts` fails when they move).
   const program = (pattern as unknown as { re2Input: { prog: { inst: unknown[] } } }).re2Input;
   const size = program.prog.inst.length;
   return size > MAX_PROGRAM
