@@ -51,7 +51,6 @@ const COVERED_ELSEWHERE: Readonly<Record<string, string>> = {
   'src/index.ts': '__tests__/e2e/deploy.test.ts',
   'src/main.ts': '__tests__/e2e/deploy.test.ts',
   'src/flow.ts': '__tests__/e2e/cancel.test.ts',
-  'src/inputs/spec.ts': '__tests__/action-yml.test.ts',
   'src/preflight/document.ts': '__tests__/preflight/index.test.ts',
   'src/preflight/graphs.ts': '__tests__/preflight/index.test.ts',
   'src/deployment/upload/source-files.ts': '__tests__/deployment/upload/archive.test.ts',

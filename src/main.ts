@@ -2,7 +2,7 @@
 import { renderInputErrorSummary, renderUnexpectedErrorSummary } from './report/render.js';
 import { execute } from './flow.js';
 import { readInputs } from './inputs/read.js';
-import { unknownInputs, unusedInputs } from './inputs/unused.js';
+import { unknownInputs, unusedInputs } from './inputs/spec.js';
 import { appendStepSummary, redact, runnerLogger, setFailed } from './lib/untrusted.js';
 
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {

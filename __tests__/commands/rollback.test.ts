@@ -15,7 +15,7 @@ import { Deadline, systemClock } from '../../src/lib/time.js';
 import { startSimulator, type Simulator } from '../../simulator/index.js';
 import { captureOutputForTests, recordingLogger } from '../helpers/fakes.js';
 import { readConfig } from '../../src/inputs/read.js';
-import { unusedInputs } from '../../src/inputs/unused.js';
+import { unusedInputs } from '../../src/inputs/spec.js';
 import { actionEnv } from '../helpers/fakes.js';
 import {
   headline,

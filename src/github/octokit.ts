@@ -10,7 +10,7 @@ import { inert, type Logger } from '../lib/untrusted.js';
 
 export const DEFAULT_GITHUB_TIMEOUT_MS = 10_000;
 
-/** The workflow run as GitHub describes it (`inputs/github-event.ts` reads it). */
+/** The workflow run as GitHub describes it (`inputs/config.ts` reads it). */
 export interface GithubContext {
   eventName: string;
   /** `GITHUB_REF`, e.g. `refs/heads/main`, `refs/tags/v1.2.0`, `refs/pull/7/merge`. */

@@ -1,8 +1,10 @@
 /**
  * The one typed, validated configuration a run works from. `inputs/read.ts` builds it from the
- * action inputs and the GitHub context; nothing else reads `INPUT_*` variables.
+ * action inputs and the GitHub context (read here); nothing else reads `INPUT_*` variables.
  */
+import { readFileSync } from 'node:fs';
 import type { GithubContext } from '../github/octokit.js';
+import { isRecord } from '../lib/text.js';
 import type { ChoiceOf } from './spec.js';
 
 export type { GithubContext };
@@ -27,7 +29,6 @@ export interface BaseConfig {
   controlPlaneUrl: string;
   /** The LangSmith UI base, e.g. `https://smith.langchain.com`. */
   uiBaseUrl: string;
-  /** Seconds. */
   timeoutSeconds: number;
   /** Seconds: the longest gap between two status checks. */
   pollIntervalSeconds: number;
@@ -59,9 +60,7 @@ export type DeployConfig = Target & {
   /** `undefined` when the `secrets` input is empty (an update then keeps the environment). */
   secrets?: SecretEntry[];
   resourceSpec?: Record<string, unknown>;
-  /** `skip-unchanged`: no new revision when the live one already runs this commit. */
   skipUnchanged: boolean;
-  /** `interrupt-previous`: interrupt an in-progress revision before the PATCH. */
   interruptPrevious: boolean;
   /** `source_config.install_command` / `build_command` (`github` and `upload`). */
   installCommand?: string;
@@ -81,7 +80,6 @@ export type DeployConfig = Target & {
     /** The only host verdicts are sent to (`verify/conversation-tests.ts`). */
     feedbackHost?: string;
   };
-  /** Serve the previously live revision again when the checks fail (see commands/rollback.ts). */
   rollbackOnFailure: boolean;
   /** `eval-dataset` and the other `eval-*` inputs, when an evaluation is asked for. */
   evaluation?: import('./eval.js').EvalConfig;
@@ -113,7 +111,6 @@ export type PruneConfig = {
   template: import('./validate.js').NameTemplate;
   githubToken: string;
   deleteTracingProject: boolean;
-  /** Report what would be deleted, change nothing. */
   dryRun: boolean;
 } & BaseConfig;
 
@@ -125,4 +122,82 @@ export type Config =
 export interface InputProblem {
   input: string;
   message: string;
+}
+
+/**
+ * Events whose payload carries `pull_request` (with `head` and `base`). The contract names
+ * `pull_request` and `pull_request_target`; the review events carry the same object, and
+ * their `GITHUB_REF` (`refs/pull/N/merge`) is no branch, so the PR is the only way to know it.
+ */
+export const PULL_REQUEST_EVENTS: ReadonlySet<string> = new Set([
+  'pull_request',
+  'pull_request_target',
+  'pull_request_review',
+  'pull_request_review_comment',
+]);
+
+/**
+ * The workflow's GitHub context, read from the runner's `GITHUB_*` variables and the event
+ * payload file before any input check; and on a pull-request event whose payload gives no pull
+ * request (file not set, missing, unreadable, empty, not JSON, or without a PR number) why: the
+ * fork check and the PR comment cannot run without it, so this is worth a warning.
+ */
+export function readGithubContext(env: NodeJS.ProcessEnv): {
+  github: GithubContext;
+  payloadProblem?: string;
+} {
+  const github: GithubContext = {
+    eventName: env['GITHUB_EVENT_NAME'] ?? '',
+    ref: env['GITHUB_REF'] ?? '',
+    sha: env['GITHUB_SHA'] ?? '',
+    repository: env['GITHUB_REPOSITORY'] ?? '',
+    serverUrl: (env['GITHUB_SERVER_URL'] || 'https://github.com').replace(/\/+$/, ''),
+    apiUrl: (env['GITHUB_API_URL'] || 'https://api.github.com').replace(/\/+$/, ''),
+    runId: env['GITHUB_RUN_ID'] ?? '',
+    runAttempt: env['GITHUB_RUN_ATTEMPT'] ?? '',
+    workspace: env['GITHUB_WORKSPACE'] || process.cwd(),
+  };
+  if (!PULL_REQUEST_EVENTS.has(github.eventName)) return { github };
+  const found = readPullRequest(env['GITHUB_EVENT_PATH'] ?? '');
+  if (typeof found !== 'string') return { github: { ...github, pullRequest: found } };
+  const payloadProblem =
+    `This is a ${github.eventName} event, but ${found}: the fork check and the ` +
+    'pull-request comment cannot run. On GitHub the runner writes this file; when running the ' +
+    'action elsewhere (act, a local runner), point GITHUB_EVENT_PATH at the event payload.';
+  return { github, payloadProblem };
+}
+
+/** The pull request of the event payload at `path`, or why there is none. */
+function readPullRequest(path: string): NonNullable<GithubContext['pullRequest']> | string {
+  if (path === '') return 'GITHUB_EVENT_PATH is not set';
+  let payload: unknown;
+  try {
+    const raw = readFileSync(path, 'utf8');
+    if (raw.trim() === '') return 'the file in GITHUB_EVENT_PATH is empty';
+    payload = JSON.parse(raw);
+  } catch (error) {
+    if (error instanceof SyntaxError) return 'the file in GITHUB_EVENT_PATH is not JSON';
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    return `the file in GITHUB_EVENT_PATH cannot be read (${code})`;
+  }
+  const pr = at(payload, 'pull_request');
+  const number = at(pr, 'number') ?? at(payload, 'number');
+  if (typeof number !== 'number') return 'the payload in GITHUB_EVENT_PATH names no pull request';
+  return {
+    number,
+    headRef: text(at(pr, 'head', 'ref')),
+    headSha: text(at(pr, 'head', 'sha')),
+    // `head.repo` is null when the fork has been deleted.
+    headRepoFullName: text(at(pr, 'head', 'repo', 'full_name')),
+    baseRepoFullName: text(at(pr, 'base', 'repo', 'full_name')),
+  };
+}
+
+/** The value at `path` in `value`; `undefined` from the first step that is not an object. */
+function at(value: unknown, ...path: string[]): unknown {
+  return path.reduce((v, key) => (isRecord(v) ? v[key] : undefined), value);
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
 }

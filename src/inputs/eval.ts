@@ -5,7 +5,7 @@
 import { parse, YAMLParseError } from 'yaml';
 import type { BaseConfig, Region } from './config.js';
 import { feedbackHostFor, type Checks } from './validate.js';
-import { defaultOf, type InputName } from './spec.js';
+import type { InputName } from './spec.js';
 import { isRecord } from '../lib/text.js';
 import { inert } from '../lib/untrusted.js';
 
@@ -15,23 +15,6 @@ export interface GateRule {
   min?: number;
   /** The mean may fall at most this much below the baseline's (a significant drop fails). */
   maxDrop?: number;
-}
-
-export interface EvalConfig {
-  /** The dataset's name or ID. */
-  dataset: string;
-  /** Empty: the whole dataset. */
-  splits: string[];
-  assistant?: string;
-  maxExamples: number;
-  concurrency: number;
-  /** `auto`, `none`, or an experiment's name or ID. */
-  baseline: string;
-  /** Feedback key (or `*`) → its rules; empty: report only. */
-  gate: Record<string, GateRule>;
-  waitSeconds: number;
-  /** The LangSmith API, without a trailing slash. */
-  apiUrl: string;
 }
 
 const RULES: Record<string, keyof GateRule> = { min: 'min', 'max-drop': 'maxDrop' };
@@ -49,9 +32,7 @@ export function langsmithApiUrlFor(controlPlaneUrl: string, region: Region): str
 }
 
 /** `eval-gate`: a YAML mapping of feedback key to rules, or the problem with it. */
-export function parseGate(
-  raw: string,
-): { ok: true; gate: Record<string, GateRule> } | { ok: false; message: string } {
+export function parseGate(raw: string) {
   const fail = (why: string) => ({ ok: false as const, message: `Input \`eval-gate\` ${why}` });
   let value: unknown;
   try {
@@ -98,20 +79,10 @@ export function parseGate(
     }
     gate[key] = rule;
   }
-  return { ok: true, gate };
+  return { ok: true as const, gate };
 }
 
-/** A whole number of at least 1 (empty: the default), or a problem naming the input. */
-function count(check: Checks, input: InputName, raw: string, max: number): number {
-  const fallback = Number(defaultOf(input));
-  if (raw === '') return fallback;
-  if (/^\d+$/.test(raw) && Number(raw) >= 1 && Number(raw) <= max) return Number(raw);
-  check.problem(
-    input,
-    `Input \`${input}\` is "${raw}"; it must be a whole number from 1 to ${max}.`,
-  );
-  return fallback;
-}
+export type EvalConfig = NonNullable<ReturnType<typeof readEvalInputs>>;
 
 /** The evaluation's settings, or undefined without `eval-dataset` (no evaluation). */
 export function readEvalInputs(
@@ -119,7 +90,7 @@ export function readEvalInputs(
   check: Checks,
   base: Pick<BaseConfig, 'controlPlaneUrl' | 'region'>,
   wait: boolean,
-): EvalConfig | undefined {
+) {
   const dataset = getInput('eval-dataset');
   const assistant = getInput('eval-assistant');
   const gate = parseGate(getInput('eval-gate'));
@@ -127,18 +98,23 @@ export function readEvalInputs(
   const apiUrl =
     check.httpUrl('langsmith-api-url', getInput('langsmith-api-url'), true) ??
     langsmithApiUrlFor(base.controlPlaneUrl, base.region);
-  const config: EvalConfig = {
+  const config = {
+    /** The dataset's name or ID. */
     dataset,
+    /** Empty: the whole dataset. */
     splits: getInput('eval-splits')
       .split(',')
       .map((split) => split.trim())
       .filter(Boolean),
     ...(assistant && { assistant }),
-    maxExamples: count(check, 'eval-max-examples', getInput('eval-max-examples'), 100_000),
-    concurrency: count(check, 'eval-concurrency', getInput('eval-concurrency'), 64),
+    maxExamples: check.count('eval-max-examples', getInput('eval-max-examples'), 100_000),
+    concurrency: check.count('eval-concurrency', getInput('eval-concurrency'), 64),
+    /** `auto`, `none`, or an experiment's name or ID. */
     baseline: getInput('eval-baseline') || 'auto',
+    /** Feedback key (or `*`) → its rules; empty: report only. */
     gate: gate.ok ? gate.gate : {},
     waitSeconds: check.seconds('eval-wait', getInput('eval-wait')),
+    /** The LangSmith API, without a trailing slash. */
     apiUrl,
   };
   if (/^(auto|none)$/i.test(config.baseline)) config.baseline = config.baseline.toLowerCase();

@@ -9,7 +9,7 @@
  * An empty input means its default from `./spec.ts` (the runner passes the `action.yml`
  * default; local runs and tests may pass nothing).
  */
-import type { BaseConfig, Config, DeployConfig, InputProblem, Source, Target } from './config.js';
+import type { BaseConfig, Config, DeployConfig, InputProblem, Target } from './config.js';
 import { getInput as inputOf, setSecret } from '../lib/untrusted.js';
 import {
   Checks,
@@ -18,16 +18,11 @@ import {
   REGION_CONTROL_PLANE_URLS,
   uiBaseUrlFor,
 } from './validate.js';
-import { readGithubContext } from './github-event.js';
+import { readGithubContext } from './config.js';
 import { NO_SECRETS_ON_FORKS, parseSecrets } from './secrets.js';
 import { SHA256_DIGEST } from '../api/registry.js';
-import { choiceDefault, defaultOf, INPUTS, type InputName } from './spec.js';
+import { choiceDefault, defaultOf, INPUTS, type InputName, type InputSpec } from './spec.js';
 import { readEvalInputs } from './eval.js';
-
-/** Inputs that only some sources use (`sources` in the spec): with another source, an error. */
-type SourceInput = {
-  [N in InputName]: (typeof INPUTS)[N] extends { sources: readonly Source[] } ? N : never;
-}[InputName];
 
 /** What `readDeployInputs` reads: `DeployConfig` without the shared fields. */
 type DeployFields = Omit<DeployConfig, keyof BaseConfig | keyof Target>;
@@ -258,18 +253,6 @@ function readDeployInputs(
   wait: boolean,
 ): DeployFields {
   const source = check.oneOf('source', getInput('source'));
-  const given: Record<SourceInput, string> = {
-    'integration-id': getInput('integration-id'),
-    'repo-url': getInput('repo-url'),
-    'repo-ref': getInput('repo-ref'),
-    'image-uri': getInput('image-uri'),
-    'custom-url': getInput('custom-url'),
-    'listener-id': getInput('listener-id'),
-    'k8s-namespace': getInput('k8s-namespace'),
-    'resource-spec': getInput('resource-spec'),
-    'install-command': getInput('install-command'),
-    'build-command': getInput('build-command'),
-  };
   // The fields of the source: their defaults, then what its inputs say.
   const config: Partial<DeployFields> & Pick<DeployFields, SourceField> = {
     source: source ?? choiceDefault('source'),
@@ -278,10 +261,10 @@ function readDeployInputs(
     buildOnPush: defaultOf('build-on-push') === 'true',
   };
 
+  // Inputs that only some sources use (`sources` in the spec): with another source, an error.
   if (source) {
-    for (const input of Object.keys(given) as SourceInput[]) {
-      const sources: readonly Source[] = INPUTS[input].sources;
-      if (given[input] === '' || sources.includes(source)) continue;
+    for (const [input, { sources }] of Object.entries(INPUTS) as [InputName, InputSpec][]) {
+      if (!sources || getInput(input) === '' || sources.includes(source)) continue;
       const which = sources.map((s) => `\`source: ${s}\``).join(' or ');
       check.problem(
         input,
@@ -292,20 +275,22 @@ function readDeployInputs(
   }
 
   if (source === 'github' || source === 'upload') {
-    const installCommand = check.command('install-command', given['install-command']);
+    const installCommand = check.command('install-command', getInput('install-command'));
     if (installCommand) config.installCommand = installCommand;
-    const buildCommand = check.command('build-command', given['build-command']);
+    const buildCommand = check.command('build-command', getInput('build-command'));
     if (buildCommand) config.buildCommand = buildCommand;
     config.configPath = getInput('config-path') || defaultOf('config-path');
     config.deploymentType =
       check.oneOf('deployment-type', getInput('deployment-type')) ??
       choiceDefault('deployment-type');
   }
+  const imageUri = getInput('image-uri');
   if (source === 'github') {
-    if (given['integration-id']) config.integrationId = given['integration-id'];
-    const repoUrl = check.repoUrl(given['repo-url'], base.github);
+    const integrationId = getInput('integration-id');
+    if (integrationId) config.integrationId = integrationId;
+    const repoUrl = check.repoUrl(getInput('repo-url'), base.github);
     if (repoUrl) config.repoUrl = repoUrl;
-    const repoRef = given['repo-ref'] || check.derivedRepoRef(base.github, env, repoUrl);
+    const repoRef = getInput('repo-ref') || check.derivedRepoRef(base.github, env, repoUrl);
     if (repoRef) config.repoRef = repoRef;
     config.buildOnPush = check.boolean('build-on-push', getInput('build-on-push'));
     if (config.buildOnPush && repoRef?.startsWith('refs/tags/')) {
@@ -323,18 +308,18 @@ function readDeployInputs(
       );
     }
   } else if (source === 'internal_docker') {
-    const digest = /@(.*)$/.exec(given['image-uri'])?.[1];
-    if (!given['image-uri'] || (digest !== undefined && !SHA256_DIGEST.test(digest))) {
+    const digest = /@(.*)$/.exec(imageUri)?.[1];
+    if (!imageUri || (digest !== undefined && !SHA256_DIGEST.test(digest))) {
       check.problem(
         'image-uri',
-        `Input \`image-uri\` is "${given['image-uri']}": \`source: internal_docker\` needs the ` +
+        `Input \`image-uri\` is "${imageUri}": \`source: internal_docker\` needs the ` +
           'image pushed to the registry of `command: registry-login`, by digest (`sha256:` and ' +
           '64 lowercase hex digits) or by tag, e.g. ' +
           '`${{ steps.login.outputs.image }}@${{ steps.build.outputs.digest }}`.',
       );
-    } else config.imageUri = given['image-uri'];
+    } else config.imageUri = imageUri;
   } else if (source === 'external_docker') {
-    if (given['image-uri']) config.imageUri = given['image-uri'];
+    if (imageUri) config.imageUri = imageUri;
     else {
       check.problem(
         'image-uri',
@@ -342,11 +327,13 @@ function readDeployInputs(
           'deploy, e.g. `registry.example.com/my-agent:${{ github.sha }}`.',
       );
     }
-    const customUrl = check.httpUrl('custom-url', given['custom-url']);
+    const customUrl = check.httpUrl('custom-url', getInput('custom-url'));
     if (customUrl) config.customUrl = customUrl;
-    if (given['listener-id']) config.listenerId = given['listener-id'];
-    if (given['k8s-namespace']) {
-      if (given['listener-id']) config.k8sNamespace = given['k8s-namespace'];
+    const listenerId = getInput('listener-id');
+    const k8sNamespace = getInput('k8s-namespace');
+    if (listenerId) config.listenerId = listenerId;
+    if (k8sNamespace) {
+      if (listenerId) config.k8sNamespace = k8sNamespace;
       else {
         check.problem(
           'k8s-namespace',
@@ -356,7 +343,7 @@ function readDeployInputs(
         );
       }
     }
-    const resourceSpec = check.jsonObject('resource-spec', given['resource-spec']);
+    const resourceSpec = check.jsonObject('resource-spec', getInput('resource-spec'));
     if (resourceSpec) config.resourceSpec = resourceSpec;
   }
 
@@ -384,6 +371,6 @@ function readDeployInputs(
         'so nothing can trigger a rollback.',
     );
   }
-  // An input the command does not read (`rollback-to` here) is a notice: `./unused.ts`.
+  // An input the command does not read (`rollback-to` here) is a notice: `./spec.ts`.
   return fields;
 }

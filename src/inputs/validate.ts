@@ -5,7 +5,7 @@
  * control-plane URL of each region, its UI base URL and the `name` template of `command: prune`.
  */
 import type { GithubContext, InputProblem, Region } from './config.js';
-import { PULL_REQUEST_EVENTS } from './github-event.js';
+import { PULL_REQUEST_EVENTS } from './config.js';
 import { describeJsonError } from './secrets.js';
 import { isRecord } from '../lib/text.js';
 import { parseBoolean } from '../lib/untrusted.js';
@@ -113,11 +113,22 @@ export class Checks {
 
   /** A positive number of seconds; empty means its default in the spec. */
   seconds(input: InputName, raw: string): number {
+    const example = `e.g. \`${defaultOf(input)}\` or \`0.5\``;
+    const rule = `a positive number of seconds (decimals allowed, ${example})`;
+    return this.number(input, raw, SECONDS_PATTERN.test(raw) && Number(raw) > 0, rule);
+  }
+
+  /** A whole number from 1 to `max`; empty means its default in the spec. */
+  count(input: InputName, raw: string, max: number): number {
+    const valid = /^\d+$/.test(raw) && Number(raw) >= 1 && Number(raw) <= max;
+    return this.number(input, raw, valid, `a whole number from 1 to ${max}`);
+  }
+
+  /** `raw` as a number when `valid`; empty, or not valid (a problem): its default in the spec. */
+  private number(input: InputName, raw: string, valid: boolean, rule: string): number {
     const fallback = Number(defaultOf(input));
     if (raw === '') return fallback;
-    const value = SECONDS_PATTERN.test(raw) && Number(raw) > 0 ? Number(raw) : undefined;
-    const rule = `a positive number of seconds (decimals allowed, e.g. \`${fallback}\` or \`0.5\`)`;
-    return this.mustBe(input, raw, value, rule) ?? fallback;
+    return this.mustBe(input, raw, valid ? Number(raw) : undefined, rule) ?? fallback;
   }
 
   name(raw: string): string {
@@ -278,21 +289,13 @@ const PR_NUMBER = /^[1-9][0-9]{0,9}$/;
 /**
  * The `name` template of `command: prune` (e.g. `my-agent-pr-{pr}`): exactly one `{pr}`, the
  * rest under the platform's name rule. A deployment matches when its whole name is the
- * template with a pull-request number (digits, no leading zero) in place of `{pr}`.
+ * template with a pull-request number (digits, no leading zero) in place of `{pr}`, between
+ * the literal `prefix` and `suffix`.
  */
-export interface NameTemplate {
-  /** As given, e.g. `my-agent-pr-{pr}`. */
-  template: string;
-  /** The literal text before `{pr}`. */
-  prefix: string;
-  /** The literal text after `{pr}`. */
-  suffix: string;
-}
+export type NameTemplate = Extract<ReturnType<typeof parseNameTemplate>, { ok: true }>['value'];
 
 /** The template, or the problem with it (a message naming the `name` input). */
-export function parseNameTemplate(
-  raw: string,
-): { ok: true; value: NameTemplate } | { ok: false; message: string } {
+export function parseNameTemplate(raw: string) {
   const count = raw.split(PR_PLACEHOLDER).length - 1;
   const [prefix = '', suffix = ''] = raw.split(PR_PLACEHOLDER);
   const example = 'e.g. `name: my-agent-pr-{pr}`';
@@ -308,8 +311,8 @@ export function parseNameTemplate(
           ? `Input \`name\` is "${raw}": apart from \`{pr}\`, a name template may hold only ` +
             `lowercase letters, digits and hyphens (the platform's name rule), ${example}.`
           : undefined;
-  if (message !== undefined) return { ok: false, message };
-  return { ok: true, value: { template: raw, prefix, suffix } };
+  if (message !== undefined) return { ok: false as const, message };
+  return { ok: true as const, value: { template: raw, prefix, suffix } };
 }
 
 /**

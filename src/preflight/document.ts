@@ -9,7 +9,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { parseTree, printParseErrorCode } from 'jsonc-parser';
 import type { Node, ParseError } from 'jsonc-parser';
 import { isInside } from '../lib/paths.js';
-import { editDistance } from '../inputs/unused.js';
+import { editDistance } from '../inputs/spec.js';
 
 export type { Node } from 'jsonc-parser';
 

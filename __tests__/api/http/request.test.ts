@@ -5,7 +5,7 @@ import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readGithubContext } from '../../../src/inputs/github-event.js';
+import { readGithubContext } from '../../../src/inputs/config.js';
 import {
   createResilientFetch,
   keyAllowedFor,

@@ -11,7 +11,7 @@ import { langsmithClient, type Experiment, type LangSmith } from '../../api/lang
 import type { HttpContext } from '../../api/http/request.js';
 import type { BaseConfig } from '../../inputs/config.js';
 import type { EvalConfig } from '../../inputs/eval.js';
-import { PULL_REQUEST_EVENTS } from '../../inputs/github-event.js';
+import { PULL_REQUEST_EVENTS } from '../../inputs/config.js';
 import { ActionError } from '../../lib/errors.js';
 import { inert, type Logger } from '../../lib/untrusted.js';
 import { CheckError } from '../agent-server.js';

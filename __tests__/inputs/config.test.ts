@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readGithubContext } from '../../src/inputs/github-event.js';
+import { readGithubContext } from '../../src/inputs/config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'context-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it, jest } from '@jest/globals';
 import { readConfig } from '../../src/inputs/read.js';
-import { editDistance, unknownInputs, unusedInputs } from '../../src/inputs/unused.js';
+import { editDistance, unknownInputs, unusedInputs } from '../../src/inputs/spec.js';
 import { actionDefaults } from '../../scripts/run-action.js';
 import { actionEnv } from '../helpers/fakes.js';
 
