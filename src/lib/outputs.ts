@@ -43,8 +43,9 @@ const RULES: Readonly<Record<string, Rule>> = {
   'tests-failed': COUNT_RULE,
   'experiment-url': urlProblem,
   'eval-passed': BOOLEAN_RULE,
-  // `eval-scores`: JSON as `JSON.stringify` writes it, of keys and numbers only (no space, `$`,
-  // quote but `"`, backslash or bracket a shell reads).
+  // `eval-scores`: JSON as `JSON.stringify` writes it, of keys and numbers only (no `$`, quote
+  // but `"`, backslash or bracket a shell reads). A space may stand in a key, as LangSmith allows:
+  // pasted unquoted it splits words, it runs nothing.
   'eval-scores': (value) => {
     let same = false;
     try {
@@ -52,7 +53,7 @@ const RULES: Readonly<Record<string, Rule>> = {
     } catch {
       // not JSON
     }
-    return same && /^\{[A-Za-z0-9_.:/"{},+-]*\}$/.test(value)
+    return same && /^\{[A-Za-z0-9_.:/"{},+ -]*\}$/.test(value)
       ? undefined
       : 'it is not a JSON object of feedback keys to scores';
   },
