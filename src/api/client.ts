@@ -5,7 +5,6 @@
  * checks its shape against `schemas.ts`, and turns a failure into advice (all in `answers.ts`).
  */
 import type * as z from 'zod';
-import { ApiError } from '../lib/errors.js';
 import { setSecret } from '../lib/untrusted.js';
 import {
   deploymentNotFound,
@@ -173,7 +172,7 @@ export class ControlPlaneClient {
     const res = await this.send(call);
     if ([200, 202, 204].includes(res.status)) return 'deleted';
     if (res.status === 404) return res.attemptsWithUnknownOutcome > 0 ? 'deleted' : 'not_found';
-    throw this.fail(call, res);
+    throw errorFromResponse(res, this.context(call), this.mask);
   }
 
   /**
@@ -199,7 +198,7 @@ export class ControlPlaneClient {
       return readBulkDeleteAnswer(ids, res.status, parseJson(res.text));
     }
     if (res.status === 404) return 'not_found';
-    throw this.fail(call, res);
+    throw errorFromResponse(res, this.context(call), this.mask);
   }
 
   listRevisions(id: string, query: Paging): Promise<RevisionsList> {
@@ -270,7 +269,7 @@ export class ControlPlaneClient {
       const res = await this.send(call);
       if (res.status >= 200 && res.status < 300) return 'interrupted';
       if (res.status === 405 || res.status === 409) return res.status;
-      if (res.status !== 404) throw this.fail(call, res);
+      if (res.status !== 404) throw errorFromResponse(res, this.context(call), this.mask);
     }
     return 404;
   }
@@ -280,16 +279,14 @@ export class ControlPlaneClient {
    * install without this endpoint, or no such deployment: the caller's PATCH tells them apart)
    * comes back as the status. Never retried blindly: a lost answer is looked up by the caller.
    */
-  async createRevision(id: string, body: RevisionCreateRequest): Promise<Revision | 404 | 405> {
-    const call: Call = {
+  createRevision(id: string, body: RevisionCreateRequest): Promise<Revision | 404 | 405> {
+    return this.json(RevisionSchema, [200, 201], {
       method: 'POST',
       path: apiPath('/v2/deployments', id, 'revisions'),
       body,
       describe: `POST (create) revision of deployment ${id}`,
-    };
-    const res = await this.send(call);
-    if (res.status === 404 || res.status === 405) return res.status;
-    return this.json(RevisionSchema, [200, 201], call, res);
+      asIs: [404, 405],
+    });
   }
 
   /**
@@ -338,17 +335,16 @@ export class ControlPlaneClient {
     kind: 'build' | 'deploy',
     body: { order: 'asc' | 'desc'; limit: number; offset?: string },
   ): Promise<RevisionLogs | undefined> {
-    const call: Call = {
+    const logs = await this.json(RevisionLogsSchema, [200], {
       method: 'POST',
       path: apiPath('/v1/projects', id, 'revisions', revisionId, `${kind}_logs`),
       body,
       // A read, although it is a POST: asking again changes nothing.
       retry: 'idempotent',
       describe: `POST (read) ${kind} logs of revision ${revisionId} of deployment ${id}`,
-    };
-    const res = await this.send(call);
-    if (res.status === 404 || res.status === 405) return undefined;
-    return this.json(RevisionLogsSchema, [200], call, res);
+      asIs: [404, 405],
+    });
+    return typeof logs === 'number' ? undefined : logs;
   }
 
   private send(call: Call): Promise<HttpResponse> {
@@ -365,20 +361,16 @@ export class ControlPlaneClient {
     return this.json(schema, [200], { method: 'GET', path, describe: `GET ${path}` });
   }
 
-  /** The answer (sent now unless given) of an `ok` status, read by `parseAnswer`. */
-  private async json<S extends z.ZodType>(
+  /** The answer of an `ok` status, read by `parseAnswer`; a status in `asIs` comes back as it is. */
+  private async json<S extends z.ZodType, P extends number = never>(
     schema: S,
     ok: number[],
-    call: Call,
-    res?: HttpResponse,
-  ): Promise<z.infer<S>> {
-    res ??= await this.send(call);
-    if (!ok.includes(res.status)) throw this.fail(call, res);
+    call: Call & { asIs?: P[] },
+  ): Promise<z.infer<S> | NoInfer<P>> {
+    const res = await this.send(call);
+    if (call.asIs?.includes(res.status as P)) return res.status as P;
+    if (!ok.includes(res.status)) throw errorFromResponse(res, this.context(call), this.mask);
     return parseAnswer(schema, res, this.context(call), this.mask);
-  }
-
-  private fail(call: Call, res: HttpResponse): ApiError {
-    return errorFromResponse(res, this.context(call), this.mask);
   }
 
   /** The call as messages name it: its whole path, and the workspace. */
