@@ -32,12 +32,10 @@ import {
   type DeploymentCreateRequest,
   type DeploymentPatchRequest,
   type DeploymentsList,
-  type PushToken,
   type Revision,
   type RevisionCreateRequest,
   type RevisionLogs,
   type RevisionsList,
-  type UploadTarget,
 } from './schemas.js';
 
 export const USER_AGENT = 'langgraph-deploy-action/1 (+GitHub Action)';
@@ -293,7 +291,7 @@ export class ControlPlaneClient {
    * `POST /v2/deployments/{id}/upload-url`: a signed URL for the `upload` archive. The URL is
    * masked at once: its signature is a credential.
    */
-  requestUploadUrl(id: string): Promise<UploadTarget> {
+  requestUploadUrl(id: string) {
     return this.issue(UploadTargetSchema, id, 'upload-url', (target) => target.upload_url);
   }
 
@@ -301,7 +299,7 @@ export class ControlPlaneClient {
    * `POST /v2/deployments/{id}/push-token`: a registry token for the deployment's images
    * (`internal_docker`), masked at once, before anything could print it.
    */
-  requestPushToken(id: string): Promise<PushToken> {
+  requestPushToken(id: string) {
     return this.issue(PushTokenSchema, id, 'push-token', (answer) => answer.token);
   }
 

@@ -15,7 +15,8 @@ import { ActionError, ApiError, DeadlineError } from '../../lib/errors.js';
 import { redact } from '../../lib/untrusted.js';
 import type { RunBasics } from '../../lib/time.js';
 import { createReadStream } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { once } from 'node:events';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
 import { agentFor, dispatcherFor } from './proxy.js';
@@ -246,27 +247,22 @@ async function attemptOnce(ctx: HttpContext, req: Sending, ms: number): Promise<
 const IDLE_TIMEOUT_MS = 60_000;
 
 /** One send of `file` (see `HttpRequest.file`), through the runner's proxy, as a `Response`. */
-function sendFile(req: Sending, file: string, signal: AbortSignal): Promise<Response> {
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = {};
-    req.headers.forEach((value, name) => (headers[name] = value));
-    // No pooled keep-alive socket: it would hold the process open after the run.
-    const options = { method: req.method, headers, signal, agent: agentFor(req.url) ?? false };
-    const sent = (req.url.protocol === 'https:' ? httpsRequest : httpRequest)(req.url, options);
-    const source = createReadStream(file).on('error', (error: NodeJS.ErrnoException) => {
-      sent.destroy();
-      reject(new ActionError(`${req.describe}: the file could not be read (${error.code}).`));
-    });
-    sent.setTimeout(IDLE_TIMEOUT_MS, () =>
-      sent.destroy(Object.assign(new Error('no progress'), { code: 'ETIMEDOUT' })),
-    );
-    sent.on('error', (error) => (source.destroy(), reject(error)));
-    sent.on('response', (res) => {
-      const init = { status: res.statusCode, headers: res.headers as Record<string, string> };
-      resolve(new Response(Readable.toWeb(res) as ReadableStream, init));
-    });
-    source.pipe(sent);
-  });
+async function sendFile(req: Sending, file: string, signal: AbortSignal): Promise<Response> {
+  const headers: Record<string, string> = {};
+  req.headers.forEach((value, name) => (headers[name] = value));
+  // No pooled keep-alive socket: it would hold the process open after the run.
+  const options = { method: req.method, headers, signal, agent: agentFor(req.url) ?? false };
+  const sent = (req.url.protocol === 'https:' ? httpsRequest : httpRequest)(req.url, options);
+  const source = createReadStream(file).on('error', (error: NodeJS.ErrnoException) =>
+    sent.destroy(new ActionError(`${req.describe}: the file could not be read (${error.code}).`)),
+  );
+  sent.setTimeout(IDLE_TIMEOUT_MS, () =>
+    sent.destroy(Object.assign(new Error('no progress'), { code: 'ETIMEDOUT' })),
+  );
+  source.pipe(sent.on('error', () => source.destroy()));
+  const [res] = (await once(sent, 'response')) as [IncomingMessage];
+  const init = { status: res.statusCode, headers: res.headers as Record<string, string> };
+  return new Response(Readable.toWeb(res) as ReadableStream, init);
 }
 
 function networkError(req: Sending, failure: Failure, attempts: number): ApiError {
