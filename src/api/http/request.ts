@@ -303,11 +303,6 @@ export async function request(ctx: HttpContext, options: HttpRequest): Promise<H
   const maxAttempts =
     req.retry === 'never' ? 1 : Math.max(1, Math.floor(ctx.maxAttempts ?? DEFAULTS.maxAttempts));
   let unknownOutcomes = 0;
-  const answer = (a: Answer, attempts: number): HttpResponse => ({
-    ...a,
-    attempts,
-    attemptsWithUnknownOutcome: unknownOutcomes,
-  });
   const logAs = `${method} ${req.url.pathname}`;
   const call = { http: ctx, what: req.describe, logAs, signal: req.signal, maxAttempts };
   return retrying(call, async (attempt): Promise<Attempted<HttpResponse>> => {
@@ -316,14 +311,15 @@ export async function request(ctx: HttpContext, options: HttpRequest): Promise<H
     const got = await attemptOnce(ctx, req, req.stream ? left : Math.min(perRequest, left));
     if (!('kind' in got)) {
       const { status } = got;
-      const transient = status >= 500 || status === 408 || status === 429;
-      if (!transient || req.retry === 'never') return { done: answer(got, attempt) };
-      if (req.retry === 'unsafe' && status !== 429) {
+      const again = (status >= 500 || status === 408 || status === 429) && req.retry !== 'never';
+      if (again && req.retry === 'unsafe' && status !== 429) {
         throw new OutcomeUnknownError(method, req.describe, `HTTP ${status}`, status);
       }
-      if (status !== 429) unknownOutcomes++;
-      if (attempt >= maxAttempts) return { done: answer(got, attempt) };
-      return { again: `HTTP ${status}`, afterMs: serverDelay(status, got.headers, ctx) };
+      if (again && status !== 429) unknownOutcomes++;
+      if (again && attempt < maxAttempts) {
+        return { again: `HTTP ${status}`, afterMs: serverDelay(status, got.headers, ctx) };
+      }
+      return { done: { ...got, attempts: attempt, attemptsWithUnknownOutcome: unknownOutcomes } };
     }
     const failure = got;
     if (failure.kind === 'fatal') throw networkError(req, failure, attempt);
