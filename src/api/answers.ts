@@ -60,12 +60,12 @@ export function parseJson(text: string): unknown {
   }
 }
 
-/** The server's `detail` (or `message`) text, when the body carries one. */
-function serverDetail(body: unknown): string | undefined {
+/** The server's `detail` (or `message`) text, when the body carries one, as `oneLine()`. */
+export function serverDetail(body: unknown, max?: number): string | undefined {
   const detail = z.safeParse(DetailSchema, body);
-  if (detail.success) return oneLine(detail.data.detail);
+  if (detail.success) return oneLine(detail.data.detail, max);
   const message = isRecord(body) ? body['message'] : undefined;
-  return typeof message === 'string' && message.trim() !== '' ? oneLine(message) : undefined;
+  return typeof message === 'string' && message.trim() !== '' ? oneLine(message, max) : undefined;
 }
 
 /**
