@@ -60,7 +60,6 @@ interface Call extends ErrorContext, Pick<HttpRequest, 'body' | 'retry'> {
   query?: Record<string, string | number | boolean | undefined | readonly string[]>;
 }
 
-/** Which page of a list: its size, and where it starts. */
 type Paging = { limit?: number; offset?: number };
 
 /** `/v2/deployments/{id}…`, each part URL-encoded. */
@@ -179,7 +178,6 @@ export class ControlPlaneClient {
    * deletes them one by one instead). Other failures throw `ApiError`.
    */
   async deleteDeployments(ids: readonly string[]): Promise<BulkDeleteOutcome | 'not_found'> {
-    if (ids.length === 0) return { deleted: [], failed: [], unknown: [] };
     if (ids.length > BULK_DELETE_LIMIT) {
       throw new RangeError(
         `At most ${BULK_DELETE_LIMIT} deployments a bulk delete, not ${ids.length}.`,

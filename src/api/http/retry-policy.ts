@@ -125,11 +125,9 @@ export type Attempted<T> = { done: T } | { again: string; afterMs?: number | und
 
 /** One call of the loop: the run's context, what it does, and what differs from the defaults. */
 export interface RetryCall {
-  /** The run's clock, deadline, cancellation and logger, and the loop's settings (`DEFAULTS`). */
   http: HttpContext;
   /** What is being done, as the messages name it: `GET deployment 1234`, `the upload to …`. */
   what: string;
-  /** A caller's own signal (the SDK's): its abort rejects with its reason, like fetch. */
   signal?: AbortSignal | undefined;
   /** For the debug line ("attempt 2 of 5"); the attempt itself decides when they are spent. */
   maxAttempts?: number;
