@@ -93,11 +93,8 @@ export async function readImage(
     if (params.has('service')) realm.searchParams.set('service', params.get('service')!);
     realm.searchParams.set('scope', `repository:${ref.name}:pull`);
     const describe = `GET a registry token from ${realm.host}`;
-    const got = answer(
-      TokenSchema,
-      await get(realm.href, { Authorization: basic }, describe),
-      describe,
-    );
+    const issued = await get(realm.href, { Authorization: basic }, describe);
+    const got = answer(TokenSchema, issued, describe);
     const token = got.token || got.access_token;
     if (!token) failure(ping, describe, 'The answer holds no token.');
     setSecret(token);
@@ -117,11 +114,8 @@ export async function readImage(
   const digest = `sha256:${createHash('sha256').update(res.text, 'utf8').digest('hex')}`;
   const named = ref.byDigest ? ref.reference : res.headers.get('docker-content-digest');
   if (named && named !== digest) {
-    failure(
-      res,
-      describe,
-      `Its content is not the image of digest ${inert(named, 80)}: not deployed.`,
-    );
+    const why = `Its content is not the image of digest ${inert(named, 80)}: not deployed.`;
+    failure(res, describe, why);
   }
   const platformOf = (p?: z.infer<typeof Platform>) => (p ? `${p.os}/${p.architecture}` : '?');
   if (manifest.manifests)
@@ -149,11 +143,8 @@ export async function readImage(
 function answer<S extends z.ZodType>(schema: S, res: HttpResponse, describe: string): z.infer<S> {
   const parsed = res.status >= 200 && res.status < 300 && z.safeParse(schema, parseJson(res.text));
   if (parsed && parsed.success) return parsed.data;
-  return failure(
-    res,
-    describe,
-    parsed ? 'The answer is not in the shape the OCI distribution API gives.' : undefined,
-  );
+  const why = 'The answer is not in the shape the OCI distribution API gives.';
+  return failure(res, describe, parsed ? why : undefined);
 }
 
 function failure(res: HttpResponse, describe: string, why?: string): never {
