@@ -25,7 +25,6 @@ export interface ErrorContext extends Pick<HttpRequest, 'method' | 'describe'> {
   inputs?: ReadonlySet<string>;
 }
 
-const STATUS_PAGE = 'https://status.smith.langchain.com';
 const MAX_DETAIL = 600;
 
 /** Request fields not named after their input (the others are it with `_` for `-`). */
@@ -158,7 +157,7 @@ export function errorFromResponse(
     message =
       `${ctx.describe} failed with HTTP ${status}${attempts > 1 ? ` after ${attempts} attempts` : ''}` +
       `${withDetail}. The platform may be having trouble: re-run the job later, and check ` +
-      `${STATUS_PAGE}.`;
+      'https://status.smith.langchain.com.';
   } else {
     message = `${ctx.describe} failed with HTTP ${status}${withDetail}.`;
   }

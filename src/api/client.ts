@@ -79,7 +79,6 @@ export class ControlPlaneClient {
       apiKey: string;
       workspaceId?: string;
       http: HttpContext;
-      /** The action's input names, for the advice of a 422 (`ErrorContext.inputs`). */
       inputs?: ReadonlySet<string>;
       /** Masks a secret value; default `setSecret`. */
       mask?: (value: string) => void;

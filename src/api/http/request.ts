@@ -364,8 +364,7 @@ export function createResilientFetch(ctx: HttpContext): typeof fetch {
     });
     const answerHeaders = new Headers(res.headers);
     // The body is already decoded.
-    answerHeaders.delete('content-encoding');
-    answerHeaders.delete('content-length');
+    for (const name of ['content-encoding', 'content-length']) answerHeaders.delete(name);
     const nullBody = res.status === 204 || res.status === 205 || res.status === 304;
     return new Response(nullBody ? null : (res.stream ?? res.text), {
       status: res.status,
