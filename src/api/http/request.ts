@@ -96,12 +96,7 @@ export interface HttpRequest {
 }
 
 /** The request as it is sent. */
-type Sending = Omit<HttpRequest, 'url' | 'headers' | 'body'> & {
-  retry: RetryMode;
-  url: URL;
-  headers: Headers;
-  body: string | undefined;
-};
+type Sending = HttpRequest & { retry: RetryMode; url: URL; headers: Headers; body?: string };
 
 export const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
