@@ -28,14 +28,9 @@ import {
   UploadTargetSchema,
   RevisionSchema,
   RevisionsListSchema,
-  type Deployment,
   type DeploymentCreateRequest,
   type DeploymentPatchRequest,
-  type DeploymentsList,
-  type Revision,
   type RevisionCreateRequest,
-  type RevisionLogs,
-  type RevisionsList,
 } from './schemas.js';
 
 export const USER_AGENT = 'langgraph-deploy-action/1 (+GitHub Action)';
@@ -97,7 +92,7 @@ export class ControlPlaneClient {
     };
   }
 
-  listDeployments(query: Paging & { nameContains?: string }): Promise<DeploymentsList> {
+  listDeployments(query: Paging & { nameContains?: string }) {
     const { nameContains: name, limit, offset } = query;
     return this.json(DeploymentsListSchema, [200], {
       method: 'GET',
@@ -108,7 +103,7 @@ export class ControlPlaneClient {
   }
 
   /** Exact, whole-name match across every page; `undefined` when there is none. */
-  async findDeploymentByName(name: string): Promise<Deployment | undefined> {
+  async findDeploymentByName(name: string) {
     // Every page is read: two deployments of the exact name must not be told apart at random.
     const listed = await listAll(
       (query) => this.listDeployments({ nameContains: name, ...query }),
@@ -123,7 +118,7 @@ export class ControlPlaneClient {
   }
 
   /** Throws `ApiError` with `status: 404` when it does not exist. */
-  getDeployment(id: string): Promise<Deployment> {
+  getDeployment(id: string) {
     return this.json(DeploymentSchema, [200], {
       method: 'GET',
       path: apiPath('/v2/deployments', id),
@@ -132,7 +127,7 @@ export class ControlPlaneClient {
     });
   }
 
-  createDeployment(body: DeploymentCreateRequest): Promise<Deployment> {
+  createDeployment(body: DeploymentCreateRequest) {
     return this.json(DeploymentSchema, [200, 201], {
       method: 'POST',
       path: '/v2/deployments',
@@ -141,7 +136,7 @@ export class ControlPlaneClient {
     });
   }
 
-  patchDeployment(id: string, body: DeploymentPatchRequest): Promise<Deployment> {
+  patchDeployment(id: string, body: DeploymentPatchRequest) {
     return this.json(DeploymentSchema, [200], {
       method: 'PATCH',
       path: apiPath('/v2/deployments', id),
@@ -196,7 +191,7 @@ export class ControlPlaneClient {
     throw errorFromResponse(res, this.context(call), this.mask);
   }
 
-  listRevisions(id: string, query: Paging): Promise<RevisionsList> {
+  listRevisions(id: string, query: Paging) {
     return this.json(RevisionsListSchema, [200], {
       method: 'GET',
       path: apiPath('/v2/deployments', id, 'revisions'),
@@ -206,7 +201,7 @@ export class ControlPlaneClient {
     });
   }
 
-  getRevision(id: string, revisionId: string): Promise<Revision> {
+  getRevision(id: string, revisionId: string) {
     return this.json(RevisionSchema, [200], {
       method: 'GET',
       path: apiPath('/v2/deployments', id, 'revisions', revisionId),
@@ -232,7 +227,7 @@ export class ControlPlaneClient {
    * one's source again; the answer is the deployment, whose `latest_revision_id` is that new
    * revision.
    */
-  redeployRevision(id: string, revisionId: string): Promise<Deployment> {
+  redeployRevision(id: string, revisionId: string) {
     return this.json(DeploymentSchema, [200, 201], {
       method: 'POST',
       path: apiPath('/v2/deployments', id, 'revisions', revisionId, 'redeploy'),
@@ -274,7 +269,7 @@ export class ControlPlaneClient {
    * install without this endpoint, or no such deployment: the caller's PATCH tells them apart)
    * comes back as the status. Never retried blindly: a lost answer is looked up by the caller.
    */
-  createRevision(id: string, body: RevisionCreateRequest): Promise<Revision | 404 | 405> {
+  createRevision(id: string, body: RevisionCreateRequest) {
     return this.json(RevisionSchema, [200, 201], {
       method: 'POST',
       path: apiPath('/v2/deployments', id, 'revisions'),
@@ -329,7 +324,7 @@ export class ControlPlaneClient {
     revisionId: string,
     kind: 'build' | 'deploy',
     body: { order: 'asc' | 'desc'; limit: number; offset?: string },
-  ): Promise<RevisionLogs | undefined> {
+  ) {
     const logs = await this.json(RevisionLogsSchema, [200], {
       method: 'POST',
       path: apiPath('/v1/projects', id, 'revisions', revisionId, `${kind}_logs`),
