@@ -11,7 +11,7 @@ import { isRecord } from '../lib/text.js';
 import { withoutCredentials } from '../lib/outputs.js';
 import { collapseWhitespace, inert, redact } from '../lib/untrusted.js';
 import type { HttpRequest } from './http/request.js';
-import { DetailSchema, HTTPValidationErrorSchema, type Deployment } from './schemas.js';
+import { HTTPValidationErrorSchema, type Deployment } from './schemas.js';
 
 /** The call an answer is for, as messages name it. */
 export interface ErrorContext extends Pick<HttpRequest, 'method' | 'describe'> {
@@ -59,9 +59,9 @@ export function parseJson(text: string): unknown {
   }
 }
 
-/** The server's `detail` (or `message`) text, when the body carries one, as `oneLine()`. */
+/** The server's `detail` (`{detail: "..."}`, or `message`) text, when the body carries one. */
 export function serverDetail(body: unknown, max?: number): string | undefined {
-  const detail = z.safeParse(DetailSchema, body);
+  const detail = z.safeParse(z.looseObject({ detail: z.string() }), body);
   if (detail.success) return oneLine(detail.data.detail, max);
   const message = isRecord(body) ? body['message'] : undefined;
   return typeof message === 'string' && message.trim() !== '' ? oneLine(message, max) : undefined;

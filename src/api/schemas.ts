@@ -120,9 +120,6 @@ export const PushTokenSchema = z.looseObject({
   registry_url: z.string().check(z.regex(/^(?!([a-z][a-z0-9+.-]*:\/\/)?([^a-z0-9[]|$))/i)),
 });
 
-/** 400/404/409 bodies: `{detail: "..."}`. */
-export const DetailSchema = z.looseObject({ detail: z.string() });
-
 // Requests (built by the action; typed, not validated at run time).
 
 /** The fields a request shares with the answer's shape: each optional, never null. */
