@@ -317,17 +317,14 @@ export async function request(ctx: HttpContext, options: HttpRequest): Promise<H
       return { done: { ...got, attempts: attempt, attemptsWithUnknownOutcome: unknownOutcomes } };
     }
     const failure = got;
-    if (failure.kind === 'fatal') throw networkError(req, failure, attempt);
-    if (failure.kind === 'unknown') {
-      if (req.retry !== 'idempotent') {
-        const reason = failure.code === 'timeout' ? failure.text : failure.code;
-        throw new OutcomeUnknownError(method, req.describe, reason, undefined, failure.cause);
-      }
-      unknownOutcomes++;
-    } else if (req.retry === 'never') {
+    if (failure.kind === 'unknown' && req.retry !== 'idempotent') {
+      const reason = failure.code === 'timeout' ? failure.text : failure.code;
+      throw new OutcomeUnknownError(method, req.describe, reason, undefined, failure.cause);
+    }
+    if (failure.kind === 'unknown') unknownOutcomes++;
+    if (failure.kind === 'fatal' || req.retry === 'never' || attempt >= maxAttempts) {
       throw networkError(req, failure, attempt);
     }
-    if (attempt >= maxAttempts) throw networkError(req, failure, attempt);
     return { again: failure.code };
   });
 }
