@@ -50,7 +50,6 @@ function oneLine(text: string, max = MAX_DETAIL): string {
   return inert(collapseWhitespace(redact(text)), max + 1);
 }
 
-/** The body as JSON, or undefined when it is not JSON. */
 export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;

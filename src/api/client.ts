@@ -57,7 +57,6 @@ interface Call extends ErrorContext, Pick<HttpRequest, 'body' | 'retry'> {
 
 type Paging = { limit?: number; offset?: number };
 
-/** `/v2/deployments/{id}…`, each part URL-encoded. */
 function apiPath(prefix: string, ...parts: string[]): string {
   return [prefix, ...parts.map(encodeURIComponent)].join('/');
 }
@@ -346,7 +345,6 @@ export class ControlPlaneClient {
     return request(this.options.http, { ...call, url: url.href, headers: this.headers });
   }
 
-  /** A plain `GET` of `path`, its answer read by `parseAnswer`. */
   private read<S extends z.ZodType>(schema: S, path: string): Promise<z.infer<S>> {
     return this.json(schema, [200], { method: 'GET', path, describe: `GET ${path}` });
   }

@@ -204,7 +204,6 @@ export class OutcomeUnknownError extends ActionError {
   }
 }
 
-/** An answer as one attempt got it, before the attempts are counted. */
 type Answer = Omit<HttpResponse, 'attempts' | 'attemptsWithUnknownOutcome'>;
 
 /** One `fetch` of the request within `ms`: its answer, or what went wrong. */
