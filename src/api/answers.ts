@@ -273,19 +273,17 @@ export async function listAll<T>(
   limit = 100,
 ): Promise<T[]> {
   const all: T[] = [];
-  for (let offset = 0, pages = 1; ; pages++) {
-    if (pages > MAX_PAGES) {
-      throw new ApiError(
-        redact(
-          `Listing ${what} took more than ${MAX_PAGES} pages of ${limit} without reaching ` +
-            `the end: the control plane seems to page wrongly. ${advice}`,
-        ),
-        { method: 'GET', path },
-      );
-    }
+  for (let offset = 0, pages = 1; pages <= MAX_PAGES; pages++) {
     const list = await page({ limit, offset });
     all.push(...list.resources);
     if (list.resources.length < limit || !(list.offset > offset)) return all;
     offset = list.offset;
   }
+  throw new ApiError(
+    redact(
+      `Listing ${what} took more than ${MAX_PAGES} pages of ${limit} without reaching the end: ` +
+        `the control plane seems to page wrongly. ${advice}`,
+    ),
+    { method: 'GET', path },
+  );
 }
