@@ -23,11 +23,11 @@ import { agentFor, dispatcherFor } from './proxy.js';
 import {
   classify,
   DEFAULTS,
+  Failure,
   retrying,
   serverDelay,
   stopIfCancelledDuring,
   type Attempted,
-  type Failure,
 } from './retry-policy.js';
 
 /** The run's clock, deadline, signal and logger, and settings of the loop (`DEFAULTS`). */
@@ -232,8 +232,7 @@ async function attemptOnce(ctx: HttpContext, req: Sending, ms: number): Promise<
     if (!timeout.aborted) return classify(err, req.url);
     if (req.stream)
       throw new DeadlineError(redact(`The \`timeout\` ran out during ${req.describe}.`));
-    const text = `no answer within ${seconds(ms)}`;
-    return { kind: 'unknown', code: 'timeout', text, cause: err };
+    return new Failure('unknown', 'timeout', `no answer within ${seconds(ms)}`, err);
   }
 }
 
