@@ -72,9 +72,7 @@ export function serverDetail(body: unknown, max?: number): string | undefined {
  * the entry's `input` or `ctx` (they can echo the values sent, secrets included).
  */
 function renderValidationErrors(body: unknown, inputs?: ReadonlySet<string>): string[] | undefined {
-  const parsed = z.safeParse(HTTPValidationErrorSchema, body);
-  if (!parsed.success) return undefined;
-  return parsed.data.detail.map((entry) => {
+  return z.safeParse(HTTPValidationErrorSchema, body).data?.detail.map((entry) => {
     const where = ['body', 'query', 'path', 'header'].includes(String(entry.loc[0]));
     const loc = where ? entry.loc.slice(1) : entry.loc;
     const field = loc.map(String).join('.');
