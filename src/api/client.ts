@@ -91,8 +91,7 @@ export class ControlPlaneClient {
     };
   }
 
-  listDeployments(query: Paging & { nameContains?: string }) {
-    const { nameContains: name, limit, offset } = query;
+  listDeployments({ nameContains: name, limit, offset }: Paging & { nameContains?: string }) {
     return this.json(DeploymentsListSchema, [200], {
       method: 'GET',
       path: '/v2/deployments',
