@@ -107,10 +107,7 @@ export function backoffCeiling(attempt: number, baseMs: number, maxMs: number): 
 }
 
 /** Full jitter: `random() * min(maxDelay, base * 2^attempt)`; `attempt` counts retries from 0. */
-export function backoffDelay(
-  attempt: number,
-  ctx: Pick<HttpContext, 'random' | 'baseDelayMs' | 'maxDelayMs'>,
-): number {
+export function backoffDelay(attempt: number, ctx: Partial<HttpContext>): number {
   const base = ctx.baseDelayMs ?? DEFAULTS.baseDelayMs;
   const ceiling = backoffCeiling(attempt, base, ctx.maxDelayMs ?? DEFAULTS.maxDelayMs);
   return Math.floor(Math.min(1, Math.max(0, (ctx.random ?? Math.random)())) * ceiling);
