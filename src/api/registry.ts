@@ -22,7 +22,6 @@ import { parseJson } from './answers.js';
 import { keyAllowedFor, LOOPBACK_HOSTS, request } from './http/request.js';
 import type { HttpContext, HttpResponse } from './http/request.js';
 
-const USER = 'oauth2accesstoken';
 export const SHA256_DIGEST = /^sha256:[0-9a-f]{64}$/;
 /** An image index or manifest list first, then the single manifests (OCI and Docker). */
 const ACCEPT = [
@@ -81,7 +80,7 @@ export async function readImage(
     request(http, { method: 'GET', url, headers, describe, redirect: 'return' });
 
   // The challenge of `GET /v2/`, and the token exchange it asks for.
-  const basic = `Basic ${Buffer.from(`${USER}:${pushToken}`).toString('base64')}`;
+  const basic = `Basic ${Buffer.from(`oauth2accesstoken:${pushToken}`).toString('base64')}`;
   setSecret(basic.slice(6));
   const ping = await get(`${base}/v2/`, {}, `GET /v2/ of ${ref.host}`);
   const challenge = ping.headers.get('www-authenticate') ?? '';
