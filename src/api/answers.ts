@@ -6,12 +6,12 @@
  * list (`listAll`).
  */
 import * as z from 'zod';
-import { ActionError, ApiError } from '../lib/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { isRecord } from '../lib/text.js';
 import { withoutCredentials } from '../lib/outputs.js';
 import { collapseWhitespace, inert, redact } from '../lib/untrusted.js';
 import type { HttpRequest } from './http/request.js';
-import { HTTPValidationErrorSchema, type Deployment } from './schemas.js';
+import { HTTPValidationErrorSchema } from './schemas.js';
 
 /** The call an answer is for, as messages name it. */
 export interface ErrorContext extends Pick<HttpRequest, 'method' | 'describe'> {
@@ -236,24 +236,6 @@ export function deploymentNotFound(id: string, workspace: string | undefined): s
       ? ', and `workspace-id`.'
       : ', and set `workspace-id` if the key can reach several workspaces.')
   );
-}
-
-/**
- * The one deployment of that exact name, or undefined. A deployment being deleted gives way
- * to a live one of the same name; two live ones are an error naming both IDs (nothing is
- * changed: which one the workflow means is for `deployment-id` to say).
- */
-export function onlyMatch(name: string, matches: Deployment[]): Deployment | undefined {
-  const live = matches.filter((d) => d.status !== 'AWAITING_DELETE');
-  if (live.length > 1) {
-    throw new ActionError(
-      `${live.length} deployments are named '${name}' (IDs ${live.map((d) => inert(d.id, 64)).join(', ')}): ` +
-        'the action will not pick one at random, and changed nothing. Give the one to deploy in ' +
-        '`deployment-id` (with or without `name`), or delete the extra one in the LangSmith UI.',
-      'Deployment name is ambiguous',
-    );
-  }
-  return live[0] ?? matches[0];
 }
 
 /** More pages than this while reading a list is an error (a paging bug, not a big org). */

@@ -5,12 +5,12 @@
  * checks its shape against `schemas.ts`, and turns a failure into advice (all in `answers.ts`).
  */
 import type * as z from 'zod';
-import { setSecret } from '../lib/untrusted.js';
+import { ActionError } from '../lib/errors.js';
+import { inert, setSecret } from '../lib/untrusted.js';
 import {
   deploymentNotFound,
   listAll,
   errorFromResponse,
-  onlyMatch,
   parseAnswer,
   parseJson,
   type ErrorContext,
@@ -100,7 +100,11 @@ export class ControlPlaneClient {
     });
   }
 
-  /** Exact, whole-name match across every page; `undefined` when there is none. */
+  /**
+   * Exact, whole-name match across every page; `undefined` when there is none. A deployment
+   * being deleted gives way to a live one of the same name; two live ones are an error naming
+   * both IDs (nothing is changed: which one the workflow means is for `deployment-id` to say).
+   */
   async findDeploymentByName(name: string) {
     // Every page is read: two deployments of the exact name must not be told apart at random.
     const listed = await listAll(
@@ -112,7 +116,16 @@ export class ControlPlaneClient {
     );
     const ids = new Set<string>();
     const matches = listed.filter((d) => d.name === name && !ids.has(d.id) && ids.add(d.id));
-    return onlyMatch(name, matches);
+    const live = matches.filter((d) => d.status !== 'AWAITING_DELETE');
+    if (live.length > 1) {
+      throw new ActionError(
+        `${live.length} deployments are named '${name}' (IDs ${live.map((d) => inert(d.id, 64)).join(', ')}): ` +
+          'the action will not pick one at random, and changed nothing. Give the one to deploy in ' +
+          '`deployment-id` (with or without `name`), or delete the extra one in the LangSmith UI.',
+        'Deployment name is ambiguous',
+      );
+    }
+    return live[0] ?? matches[0];
   }
 
   /** Throws `ApiError` with `status: 404` when it does not exist. */
