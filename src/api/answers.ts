@@ -25,8 +25,6 @@ export interface ErrorContext extends Pick<HttpRequest, 'method' | 'describe'> {
   inputs?: ReadonlySet<string>;
 }
 
-const MAX_DETAIL = 600;
-
 /** Request fields not named after their input (the others are it with `_` for `-`). */
 const RENAMED = new Map([
   ['langgraph_config_path', 'config-path'],
@@ -46,7 +44,7 @@ function inputOf(loc: (string | number)[], inputs?: ReadonlySet<string>): string
  * full text first: a secret that holds a tab or two spaces, or that the cut would halve, must
  * not show after the reflow or the cut.
  */
-function oneLine(text: string, max = MAX_DETAIL): string {
+function oneLine(text: string, max = 600): string {
   return inert(collapseWhitespace(redact(text)), max + 1);
 }
 
