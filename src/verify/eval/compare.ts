@@ -8,6 +8,8 @@ import type { GateRule } from '../../inputs/eval.js';
 
 /** One feedback key compared and judged (`compareScores`). */
 export type KeyScore = ReturnType<typeof compareScores>[number];
+/** A paired difference and its 95% interval (`pairedInterval`). */
+type Interval = Record<'delta' | 'low' | 'high', number | null>;
 
 /** Key → example → its score (the mean over the example's root runs), numeric scores only. */
 export function scoresOf(runs: readonly RootRun[]): Map<string, Map<string, number>> {
@@ -34,7 +36,7 @@ export const figure = (value: number | null, sign = false) =>
   value === null ? 'n/a' : `${sign && value > 0 ? '+' : ''}${value.toFixed(3)}`;
 
 /** The difference and its interval: `-0.050 (-0.120 to +0.020)`, `—` without a baseline. */
-export const interval = (k: Pick<KeyScore, 'delta' | 'low' | 'high'>) =>
+export const interval = (k: Interval) =>
   k.delta === null
     ? '—'
     : `${figure(k.delta, true)}${k.low === null ? '' : ` (${figure(k.low, true)} to ${figure(k.high, true)})`}`;
@@ -103,14 +105,9 @@ export function compareScores(options: {
         );
       }
     }
-    score.verdict =
-      score.reasons.length > 0
-        ? 'failed'
-        : !score.complete
-          ? 'incomplete'
-          : rules !== undefined
-            ? 'passed'
-            : 'reported';
+    if (score.reasons.length > 0) score.verdict = 'failed';
+    else if (!score.complete) score.verdict = 'incomplete';
+    else if (rules !== undefined) score.verdict = 'passed';
     return score;
   });
 }
@@ -165,11 +162,7 @@ export function mean(values: readonly number[]): number | null {
  * The mean of the paired differences and its 95% interval (null with fewer than two pairs,
  * where no spread can be estimated).
  */
-export function pairedInterval(differences: readonly number[]): {
-  delta: number | null;
-  low: number | null;
-  high: number | null;
-} {
+export function pairedInterval(differences: readonly number[]): Interval {
   const delta = mean(differences);
   const n = differences.length;
   if (delta === null || n < 2) return { delta, low: null, high: null };
