@@ -9,10 +9,8 @@
  */
 import { langsmithClient, type Experiment, type LangSmith } from '../../api/langsmith.js';
 import type { HttpContext } from '../../api/http/request.js';
-import type { BaseConfig } from '../../inputs/config.js';
+import { PULL_REQUEST_EVENTS, type BaseConfig } from '../../inputs/config.js';
 import type { EvalConfig } from '../../inputs/eval.js';
-import { PULL_REQUEST_EVENTS } from '../../inputs/config.js';
-import { ActionError } from '../../lib/errors.js';
 import { inert, type Logger } from '../../lib/untrusted.js';
 import { CheckError } from '../agent-server.js';
 import {
@@ -25,7 +23,7 @@ import {
 } from './compare.js';
 import {
   agentRunner,
-  NOT_RUN,
+  notRun,
   pollWithin,
   recordUntraced,
   runAll,
@@ -53,7 +51,6 @@ export async function evaluate(
 ) {
   const { config, logger, http } = ctx;
   const ev = config.evaluation;
-  const notRun = (message: string) => new ActionError(message, NOT_RUN);
   const { apiKey, workspaceId } = config;
   const langsmith =
     deps.langsmith ?? (await langsmithClient({ apiUrl: ev.apiUrl, apiKey, workspaceId, http }));
@@ -214,12 +211,11 @@ async function findBaseline(ctx: EvalContext, langsmith: LangSmith, datasetId: s
     const found = await langsmith.experiment(baseline);
     const other = found?.reference_dataset_id && found.reference_dataset_id !== datasetId;
     if (!found || other) {
-      throw new ActionError(
+      throw notRun(
         `${other ? 'The experiment' : 'There is no experiment'} "${inert(baseline, 200)}" (input ` +
           `\`eval-baseline\`)${other ? ' is not an experiment on this dataset' : ' in LangSmith'}: ` +
           'give the name or ID of an experiment on the dataset, `auto` (the newest production ' +
           'experiment this action recorded) or `none`.',
-        NOT_RUN,
       );
     }
     return found;
