@@ -13,22 +13,8 @@ import { PULL_REQUEST_EVENTS, type BaseConfig } from '../../inputs/config.js';
 import type { EvalConfig } from '../../inputs/eval.js';
 import { inert, type Logger } from '../../lib/untrusted.js';
 import { CheckError } from '../agent-server.js';
-import {
-  compareScores,
-  figure,
-  interval,
-  scoresOf,
-  scoresOutput,
-  type KeyScore,
-} from './compare.js';
-import {
-  agentRunner,
-  notRun,
-  pollWithin,
-  recordUntraced,
-  runAll,
-  type RunExample,
-} from './runs.js';
+import { compareScores, figure, interval, scoresOf, scoresOutput } from './compare.js';
+import { agentRunner, notRun, pollWithin, recordUntraced, runAll } from './runs.js';
 
 export interface EvalContext {
   http: HttpContext;
@@ -47,7 +33,7 @@ const MAX_SHOWN_ERRORS = 10;
 export async function evaluate(
   ctx: EvalContext,
   target: { url: string | undefined; name: string; deploymentId: string; revisionId?: string },
-  deps: { langsmith?: LangSmith; runner?: { run: RunExample; graph: string } } = {},
+  deps: { langsmith?: LangSmith; runner?: Awaited<ReturnType<typeof agentRunner>> } = {},
 ) {
   const { config, logger, http } = ctx;
   const ev = config.evaluation;
@@ -165,11 +151,10 @@ export async function evaluate(
     gate: ev.gate,
     complete: new Set(Object.keys(stats).filter(scored)),
   });
-  const compared = (k: KeyScore) =>
-    baseline ? `, baseline ${figure(k.baseline)}, difference ${interval(k)}` : '';
   for (const k of keys) {
+    const compared = baseline ? `, baseline ${figure(k.baseline)}, difference ${interval(k)}` : '';
     logger.info(
-      `  ${inert(k.key, 100)}: ${figure(k.mean)} (${k.n} examples)${compared(k)}: ${k.verdict}`,
+      `  ${inert(k.key, 100)}: ${figure(k.mean)} (${k.n} examples)${compared}: ${k.verdict}`,
     );
   }
   const failed = keys.filter((k) => k.verdict === 'failed');
