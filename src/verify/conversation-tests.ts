@@ -171,10 +171,7 @@ export async function runConversationTests(ctx: VerifyContext, options: Conversa
       : `${turns} turn${turns === 1 ? '' : 's'} as expected` +
         (testCase.checkpoints ? `, at least ${testCase.checkpoints} checkpoints` : '');
     // The reply that failed the case, masked and cut (still untrusted: printed inert, fenced).
-    const reply =
-      failure?.excerpt === undefined
-        ? undefined
-        : truncate(redact(failure.excerpt), REPLY_MAX_CHARS);
+    const reply = failure?.excerpt && truncate(redact(failure.excerpt), REPLY_MAX_CHARS);
     if (reply !== undefined) {
       ctx.logger.info(`Last reply in "${inert(testCase.name, 200)}" (agent output, as received):`);
       printUntrusted([reply]);
