@@ -94,11 +94,7 @@ export function messageMarkdown(message: string, options: { inTable?: boolean } 
 }
 
 /** Keeps the last lines whose total length fits `maxChars`; each line cut at `maxLineChars`. */
-export function tailWithin(
-  lines: readonly string[],
-  maxChars: number,
-  maxLineChars = 2000,
-): { lines: string[]; omitted: number } {
+export function tailWithin(lines: readonly string[], maxChars: number, maxLineChars = 2000) {
   const kept: string[] = [];
   let total = 0;
   for (let i = lines.length - 1; i >= 0; i--) {
