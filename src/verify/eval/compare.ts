@@ -55,9 +55,7 @@ export function compareScores(options: {
 }) {
   const { gate } = options;
   const current = scoresOf(options.current);
-  const baseline = options.baseline
-    ? scoresOf(options.baseline)
-    : new Map<string, Map<string, number>>();
+  const baseline = scoresOf(options.baseline ?? []);
   const named = Object.keys(gate).filter((key) => key !== '*');
   const keys = [...new Set([...current.keys(), ...baseline.keys(), ...named])].sort();
   return keys.map((key) => {
@@ -114,20 +112,11 @@ export function compareScores(options: {
 
 /** `eval-scores`: per key with numeric scores, this mean and count, the baseline, the difference. */
 export function scoresOutput(keys: readonly KeyScore[]): string {
+  const figures = ['mean', 'n', 'baseline', 'delta', 'low', 'high'] as const;
   const round = (v: number | null) => (v === null ? null : Math.round(v * 1e6) / 1e6);
   const entries = keys
     .filter((k) => k.mean !== null)
-    .map((k) => [
-      k.key,
-      {
-        mean: round(k.mean),
-        n: k.n,
-        baseline: round(k.baseline),
-        delta: round(k.delta),
-        low: round(k.low),
-        high: round(k.high),
-      },
-    ]);
+    .map((k) => [k.key, Object.fromEntries(figures.map((f) => [f, round(k[f])]))]);
   return JSON.stringify(Object.fromEntries(entries));
 }
 
