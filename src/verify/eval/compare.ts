@@ -64,9 +64,6 @@ export function compareScores(options: {
     const differences = [...mine]
       .filter(([example]) => theirs.has(example))
       .map(([example, score]) => score - (theirs.get(example) as number));
-    const paired = options.baseline
-      ? pairedInterval(differences)
-      : { delta: null, low: null, high: null };
     const rules = gate[key] ?? gate['*'];
     const rule: GateRule = { ...gate['*'], ...gate[key] };
     const score = {
@@ -76,8 +73,9 @@ export function compareScores(options: {
       n: mine.size,
       baseline: mean([...theirs.values()]),
       baselineN: theirs.size,
-      // This − baseline over the `paired` examples both scored, with its 95% interval.
-      ...paired,
+      // This − baseline over the `paired` examples both scored, with its 95% interval (all
+      // null without a baseline: no example is paired).
+      ...pairedInterval(differences),
       paired: differences.length,
       // Every run of this experiment has a score for the key.
       complete: options.complete.has(key),
