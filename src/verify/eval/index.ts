@@ -217,8 +217,7 @@ async function findBaseline(ctx: EvalContext, langsmith: LangSmith, datasetId: s
       !PULL_REQUEST_EVENTS.has(String(meta['event']))
     );
   });
-  const time = (e: Experiment) =>
-    (typeof e.start_time === 'number' ? e.start_time : Date.parse(e.start_time ?? '')) || 0;
+  const time = (e: Experiment) => new Date(e.start_time ?? 0).getTime() || 0;
   const newest = production.sort((a, b) => time(b) - time(a))[0];
   if (!newest) {
     ctx.logger.notice(
