@@ -8,17 +8,14 @@
  * any failed check. The report (step 6) is `report/evaluation.ts`.
  */
 import { langsmithClient, type Experiment, type LangSmith } from '../../api/langsmith.js';
-import type { HttpContext } from '../../api/http/request.js';
 import { PULL_REQUEST_EVENTS, type BaseConfig } from '../../inputs/config.js';
 import type { EvalConfig } from '../../inputs/eval.js';
-import { inert, type Logger } from '../../lib/untrusted.js';
-import { CheckError } from '../agent-server.js';
+import { inert } from '../../lib/untrusted.js';
+import { CheckError, type VerifyContext } from '../agent-server.js';
 import { compareScores, figure, interval, scoresOf, scoresOutput } from './compare.js';
 import { agentRunner, notRun, pollWithin, recordUntraced, runAll } from './runs.js';
 
-export interface EvalContext {
-  http: HttpContext;
-  logger: Logger;
+export interface EvalContext extends VerifyContext {
   config: Pick<BaseConfig, 'apiKey' | 'workspaceId' | 'uiBaseUrl' | 'github'> & {
     evaluation: EvalConfig;
   };
