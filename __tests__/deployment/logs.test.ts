@@ -29,11 +29,6 @@ function planeWithLogs(answer: (query: LogsQuery) => Promise<RevisionLogs | unde
   return { client, calls };
 }
 
-function debugSink() {
-  const lines: string[] = [];
-  return { lines, logger: { debug: (m: string) => void lines.push(m) } };
-}
-
 afterEach(() => resetSecretsForTests());
 
 describe('the log type of a status (the table)', () => {
@@ -60,13 +55,15 @@ describe('fetchLogTail', () => {
     expect(tail).toEqual({ lines: Array.from({ length: 50 }, (_, i) => `line ${51 + i}`) });
   });
 
-  it('reads deploy logs for DEPLOY_FAILED, with the limit given', async () => {
+  it('reads deploy logs for DEPLOY_FAILED, and no more entries than it asked for', async () => {
     const { client, calls } = planeWithLogs(async () => ({
-      logs: ['third', 'second', 'first'],
+      logs: ['third', 'second', 'first', ...Array.from({ length: 50 }, () => 'older')],
     }));
-    const tail = await fetchLogTail(client, 'dep-1', 'rev-1', 'DEPLOY_FAILED', 3);
-    expect(calls[0]?.query).toEqual({ type: 'deploy', order: 'desc', limit: 3 });
-    expect(tail).toEqual({ lines: ['first', 'second', 'third'] });
+    const tail = await fetchLogTail(client, 'dep-1', 'rev-1', 'DEPLOY_FAILED');
+    expect(calls[0]?.query).toEqual({ type: 'deploy', order: 'desc', limit: 50 });
+    expect(tail).toEqual({
+      lines: [...Array.from({ length: 47 }, () => 'older'), 'first', 'second', 'third'],
+    });
   });
 
   it('splits multi-line entries and drops blank ones', async () => {
@@ -87,11 +84,16 @@ describe('fetchLogTail', () => {
     const { client } = planeWithLogs(async () => {
       throw new ApiError('GET …/logs answered 500', { status: 500, method: 'GET', path: '/x' });
     });
-    const sink = debugSink();
-    const tail = await fetchLogTail(client, 'dep-9', 'rev-9', 'DEPLOY_FAILED', 50, sink.logger);
-    expect(tail).toEqual({ unavailable: true });
-    expect(sink.lines).toHaveLength(1);
-    expect(sink.lines[0]).toMatch(/deploy logs of revision rev-9 of deployment dep-9.*500/);
+    const out: string[] = [];
+    const restore = captureOutputForTests((t) => out.push(t));
+    try {
+      const tail = await fetchLogTail(client, 'dep-9', 'rev-9', 'DEPLOY_FAILED');
+      expect(tail).toEqual({ unavailable: true });
+    } finally {
+      restore();
+    }
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatch(/^::debug::.*deploy logs of revision rev-9 of deployment dep-9.*500/);
   });
 
   it('logs failures at debug through the runner by default', async () => {

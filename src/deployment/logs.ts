@@ -15,7 +15,7 @@ import { revisionStatus } from './revision-status.js';
 export const MAX_LINE_CHARS = 500;
 
 /**
- * The last `limit` entries of the log that explains `status` (`{order: 'desc', limit}`: asked
+ * The last 50 entries of the log that explains `status` (`{order: 'desc', limit: 50}`: asked
  * newest first, returned oldest first), one line each. `{unavailable: true}` when the status
  * has no logs, the install does not offer them (404/405), or reading them failed (logged at
  * debug).
@@ -25,9 +25,8 @@ export async function fetchLogTail(
   deploymentId: string,
   revisionId: string,
   status: string,
-  limit = 50,
-  logger: Pick<Logger, 'debug'> = runnerLogger,
 ): Promise<{ lines: string[] } | { unavailable: true }> {
+  const limit = 50;
   const type = revisionStatus(status).log;
   if (!type) return { unavailable: true };
   try {
@@ -40,7 +39,7 @@ export async function fetchLogTail(
       lines: linesOf(Array.isArray(answer.logs) ? answer.logs.slice(0, limit).reverse() : []),
     };
   } catch (error) {
-    logger.debug(
+    runnerLogger.debug(
       `Could not read the ${type} logs of revision ${revisionId} of deployment ${deploymentId}: ` +
         errorMessage(error),
     );
