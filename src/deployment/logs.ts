@@ -13,6 +13,9 @@ import { revisionStatus } from './revision-status.js';
 
 /** Longest rendered line; build logs can hold minified bundles or base64 blobs. */
 export const MAX_LINE_CHARS = 500;
+/** `build-log: stream`: entries asked per page (the CLI asks 50), and pages read per check. */
+const PAGE_SIZE = 50;
+const MAX_PAGES_PER_POLL = 5;
 
 /**
  * The last 50 entries of the log that explains `status` (`{order: 'desc', limit: 50}`: asked
@@ -73,12 +76,6 @@ export class BuildLogStream {
       deploymentId: string;
       revisionId: string;
       logger: Pick<Logger, 'debug'>;
-      /** Prints one batch of new lines; default `printLogBlock`. */
-      print?: (title: string, lines: string[]) => void;
-      /** Entries asked per page (the CLI asks 50). */
-      pageSize?: number;
-      /** Pages read at most per status check, so that one check never reads without end. */
-      maxPagesPerPoll?: number;
     },
   ) {}
 
@@ -103,14 +100,13 @@ export class BuildLogStream {
   }
 
   private async readNew(): Promise<void> {
-    const { client, deploymentId, revisionId, logger, print = printLogBlock } = this.opts;
-    const { pageSize = 50, maxPagesPerPoll: pages = 5 } = this.opts;
-    for (let page = 0; page < pages; page++) {
+    const { client, deploymentId, revisionId, logger } = this.opts;
+    for (let page = 0; page < MAX_PAGES_PER_POLL; page++) {
       let answer;
       try {
         answer = await client.getRevisionLogs(deploymentId, revisionId, 'build', {
           order: 'asc',
-          limit: pageSize,
+          limit: PAGE_SIZE,
           ...(this.offset !== undefined ? { offset: this.offset } : {}),
         });
       } catch (error) {
@@ -127,7 +123,7 @@ export class BuildLogStream {
         );
         return;
       }
-      const entries = Array.isArray(answer.logs) ? answer.logs.slice(0, pageSize) : [];
+      const entries = Array.isArray(answer.logs) ? answer.logs.slice(0, PAGE_SIZE) : [];
       const lines = linesOf(
         entries.filter((entry) => {
           const id = isRecord(entry) ? entry['id'] : undefined;
@@ -140,12 +136,13 @@ export class BuildLogStream {
       if (lines.length > 0) {
         const first = this.printed + 1;
         this.printed += lines.length;
-        print(`Build log of revision ${revisionId}, live: lines ${first}–${this.printed}`, lines);
+        const title = `Build log of revision ${revisionId}, live: lines ${first}–${this.printed}`;
+        printLogBlock(title, lines);
       }
       const previous = this.offset;
       if ((answer.next_offset ?? '') !== '') this.offset = String(answer.next_offset);
       // A short page is the end of the log for now; an offset that does not move would loop.
-      if (entries.length < pageSize || this.offset === previous) return;
+      if (entries.length < PAGE_SIZE || this.offset === previous) return;
     }
   }
 }
