@@ -3,7 +3,8 @@
  * the tail of a failed revision's log for the failure message, and `BuildLogStream`, the build
  * log printed live (`build-log: stream`). Entries are rendered tolerantly. Best effort
  * throughout: a log that cannot be read never hides the failure it would have explained. Log
- * lines are untrusted: `printLogBlock` is the one way they reach the log.
+ * lines are untrusted: `printUntrusted` (a collapsed group whose title is the action's own
+ * text) is the one way they reach the log.
  */
 import { stripVTControlCharacters } from 'node:util';
 import { errorMessage, isRecord, safeJson as toJson } from '../lib/text.js';
@@ -137,7 +138,7 @@ export class BuildLogStream {
         const first = this.printed + 1;
         this.printed += lines.length;
         const title = `Build log of revision ${revisionId}, live: lines ${first}–${this.printed}`;
-        printLogBlock(title, lines);
+        printUntrusted(lines, title);
       }
       const previous = this.offset;
       if ((answer.next_offset ?? '') !== '') this.offset = String(answer.next_offset);
@@ -146,10 +147,6 @@ export class BuildLogStream {
     }
   }
 }
-
-/** Log lines in a collapsed group whose title is the action's own text (`printUntrusted`). */
-export const printLogBlock = (title: string, lines: readonly string[]) =>
-  printUntrusted(lines, title);
 
 function linesOf(entries: unknown[]): string[] {
   return entries
