@@ -68,8 +68,8 @@ export async function writeOnce<T, D extends Pick<Deployment, 'id' | 'latest_rev
   found: D,
   what: string,
   attempts: number,
+  sent: SentSource,
   send: () => Promise<T>,
-  sent?: SentSource,
 ): Promise<{ answer: T } | { deployment: D; revisionId: string; revision: Revision }> {
   for (let attempt = 1; ; attempt++) {
     try {

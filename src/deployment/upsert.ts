@@ -357,20 +357,12 @@ export async function requestRevision(
 ): Promise<UpsertResult> {
   const { client, logger } = ctx;
   const name = `'${inert(found.name)}' (${inert(found.id)})`;
+  const first = `Requesting the first revision of the new deployment ${name}.`;
   const send = <T>(what: string, line: string, call: () => Promise<T>, source: SentSource) =>
-    writeOnce(
-      ctx,
-      found,
-      what,
-      MAX_UNKNOWN_OUTCOMES,
-      () => {
-        logger.info(
-          created ? `Requesting the first revision of the new deployment ${name}.` : line,
-        );
-        return call();
-      },
-      source,
-    );
+    writeOnce(ctx, found, what, MAX_UNKNOWN_OUTCOMES, source, () => {
+      logger.info(created ? first : line);
+      return call();
+    });
   if (body && client.createRevision) {
     const post = () => client.createRevision!(found.id, body);
     const line = `Requesting a new revision of ${name}.`;
