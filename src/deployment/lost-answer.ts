@@ -11,7 +11,6 @@ import { OutcomeUnknownError } from '../api/http/request.js';
 import { ActionError, DeadlineError } from '../lib/errors.js';
 import { inert } from '../lib/untrusted.js';
 import { shortWaitMs, type TargetContext } from './target.js';
-import type { UpsertResult } from './upsert.js';
 
 /** How long the lost revision is looked for, at least (within the run's deadline). */
 export const LOOKUP_MS = 15_000;
@@ -100,7 +99,7 @@ export async function withRevision(
   deployment: Deployment,
   what: 'create' | 'update' | 'redeploy',
   before?: string | null,
-): Promise<UpsertResult> {
+) {
   const isNew = (id: string | null) => Boolean(id) && id !== before;
   let current = deployment;
   for (let read = 0; !isNew(current.latest_revision_id); read++) {

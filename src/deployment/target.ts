@@ -21,11 +21,7 @@ export type TargetContext = RunBasics & { client: ControlPlane; config: BaseConf
  * The deployment the inputs name (by name: across every page); undefined when there is none, an
  * ID that answers 404 included. `verb` says what the command would do to another one.
  */
-export async function lookupTarget(
-  client: ControlPlane,
-  config: Target,
-  verb: string,
-): Promise<Deployment | undefined> {
+export async function lookupTarget(client: ControlPlane, config: Target, verb: string) {
   if (!config.deploymentId) {
     return config.name ? client.findDeploymentByName(config.name) : undefined;
   }
@@ -42,9 +38,7 @@ export async function lookupTarget(
 }
 
 /** `command: deploy`'s lookup: also undefined when the one found was being deleted (now gone). */
-export async function findTarget(
-  ctx: TargetContext & { config: Target },
-): Promise<Deployment | undefined> {
+export async function findTarget(ctx: TargetContext & { config: Target }) {
   const { client, config, logger } = ctx;
   const found = await lookupTarget(client, config, 'update');
   if (!found && config.deploymentId) {

@@ -65,10 +65,7 @@ export async function upsert(ctx: UpsertContext, found?: Deployment): Promise<Up
  * change of source is allowed: `source: upload` onto a deployment that `langgraph deploy` made
  * from a local image (`internal_docker`), as the CLI itself does (a notice says so).
  */
-export function checkSameKind(
-  config: Pick<DeployConfig, 'source' | 'repoUrl'>,
-  found: Deployment,
-): void {
+export function checkSameKind(config: Pick<DeployConfig, 'source' | 'repoUrl'>, found: Deployment) {
   if (config.source === 'upload' && found.source === 'internal_docker') return;
   // The platform's name of the source: `upload` is its `internal_source`.
   const wire = config.source === 'upload' ? 'internal_source' : config.source;
@@ -118,10 +115,7 @@ export function checkCreatable(config: DeployConfig): asserts config is Creatabl
  * workspace's GitHub integration whose repositories hold this repository (owner and name,
  * any case), found with `GET /v1/integrations/github/install` and `…/{id}/repos`.
  */
-export async function withIntegration(
-  ctx: UpsertContext,
-  config: CreatableConfig,
-): Promise<CreatableConfig> {
+export async function withIntegration(ctx: UpsertContext, config: CreatableConfig) {
   const { client, logger } = ctx;
   if (config.source !== 'github' || config.integrationId) return config;
   const repository = normalizeRepoUrl(config.repoUrl ?? '')
@@ -218,11 +212,7 @@ export function revisionRequest(config: DeployConfig): RevisionCreateRequest {
  * keys given are merged over the live ones (as LangChain's Terraform provider does before each
  * revision), and the log says which keys change.
  */
-export function mergeResourceSpec(
-  config: DeployConfig,
-  found: Deployment,
-  logger: Logger,
-): DeployConfig {
+export function mergeResourceSpec(config: DeployConfig, found: Deployment, logger: Logger) {
   const given = config.resourceSpec;
   const live = found.source_config.resource_spec;
   if (!given || !live) return config;
