@@ -11,7 +11,6 @@ import type {
   DeploymentPatchRequest,
   Revision,
   RevisionCreateRequest,
-  SourceConfigRequest,
 } from '../api/schemas.js';
 import type { DeployConfig } from '../inputs/config.js';
 import { ActionError, ApiError } from '../lib/errors.js';
@@ -196,7 +195,7 @@ export function revisionRequest(config: DeployConfig): RevisionCreateRequest {
       ? { repo_ref: config.repoRef, langgraph_config_path: config.configPath }
       : { image_uri: config.imageUri },
   };
-  const changes: SourceConfigRequest = github
+  const changes = github
     ? buildCommandFields(config)
     : {
         ...(config.resourceSpec ? { resource_spec: config.resourceSpec } : {}),
