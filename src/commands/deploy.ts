@@ -4,8 +4,8 @@
  */
 import type { Deployment } from '../api/schemas.js';
 import { revisionStatus } from '../deployment/revision-status.js';
-import { findTarget } from '../deployment/target.js';
-import { checkSameKind, interruptPrevious, upsert } from '../deployment/upsert.js';
+import { findTarget, interruptPrevious } from '../deployment/target.js';
+import { checkSameKind, upsert } from '../deployment/upsert.js';
 import { pinImage } from '../deployment/image.js';
 import { upsertFromUpload } from '../deployment/upload/upload.js';
 import { ActionError, CancelledError } from '../lib/errors.js';

@@ -327,7 +327,7 @@ async function serveAgain(
  */
 async function redeploy(ctx: RunContext, deployment: Deployment, target: string): Promise<string> {
   const fresh = await ctx.client.getDeployment(deployment.id);
-  const sent = await writeOnce(ctx, fresh, 'redeploy', 2, () => {
+  const sent = await writeOnce(ctx, fresh, 'redeploy', 2, undefined, () => {
     ctx.logger.info(
       `Redeploying revision ${inert(target, 100)} of deployment ${inert(deployment.id, 100)}.`,
     );
