@@ -8,8 +8,6 @@ import { readCapped } from '../api/http/request.js';
 import { formatSeconds } from '../lib/text.js';
 import { inert, type Logger } from '../lib/untrusted.js';
 
-export const DEFAULT_GITHUB_TIMEOUT_MS = 10_000;
-
 /** The workflow run as GitHub describes it (`inputs/config.ts` reads it). */
 export interface GithubContext {
   eventName: string;
@@ -57,7 +55,7 @@ export type GithubRepo = Awaited<ReturnType<typeof connectGithub>>;
  */
 export async function connectGithub(run: GithubRun, deadline?: GithubRun['deadline']) {
   const { getOctokit } = await import('@actions/github');
-  const { config, logger, githubTimeoutMs: timeoutMs = DEFAULT_GITHUB_TIMEOUT_MS } = run;
+  const { config, logger, githubTimeoutMs: timeoutMs = 10_000 } = run;
   const debug = (message: string) => logger.debug(`GitHub API: ${inert(message, 300)}`);
   const octokit = getOctokit(config.githubToken ?? '', {
     baseUrl: (config.github.apiUrl || 'https://api.github.com').replace(/\/+$/, ''),
