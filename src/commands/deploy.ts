@@ -33,7 +33,6 @@ import type { DeployConfig } from '../inputs/config.js';
 import type { GithubDeployment } from '../github/side-effects.js';
 import { inert } from '../lib/untrusted.js';
 import { prepareSourceArchive, type SourceArchive } from '../deployment/upload/archive.js';
-import type { WaitResult } from '../deployment/wait.js';
 import { rollBackAfterFailedChecks } from './rollback.js';
 import { verifyDeployment } from '../verify/index.js';
 import { evaluate } from '../verify/eval/index.js';
@@ -145,30 +144,26 @@ export async function runDeploy(ctx: DeployContext): Promise<number> {
     config.buildLog === 'stream'
       ? new BuildLogStream({ client, deploymentId: deployment.id, revisionId, logger })
       : undefined;
-  let waited: WaitResult;
-  try {
-    waited = await follow(ctx, deployment.id, revisionId, {
-      onStatus: (change) => {
-        report.timeline.push(change);
-        setStatus(ctx, change.status);
-      },
-      ...(stream ? { onPoll: (status: string) => stream.onPoll(status) } : {}),
-      ...(upserted.revision ? { initial: upserted.revision } : {}),
-    });
-    await stream?.finish();
-  } catch (error) {
+  const waited = await follow(ctx, deployment.id, revisionId, {
+    onStatus: (change) => {
+      report.timeline.push(change);
+      setStatus(ctx, change.status);
+    },
+    ...(stream ? { onPoll: (status: string) => stream.onPoll(status) } : {}),
+    ...(upserted.revision ? { initial: upserted.revision } : {}),
+  }).catch(async (error: unknown) => {
     await stream?.settle();
     await ghDeployment?.setStatus('failure', {
       description: 'The revision did not finish in time',
     });
     throw error;
-  }
+  });
+  await stream?.finish();
   setStatus(ctx, waited.status);
   checkCommit(ctx, waited.revision.source_revision_config.repo_commit_sha ?? undefined);
 
   // The URL is read from the deployment once the revision is live (github sets it then).
-  const current = await client.getDeployment(deployment.id).catch(() => deployment);
-  setUrl(ctx, current);
+  setUrl(ctx, await client.getDeployment(deployment.id).catch(() => deployment));
 
   report.statusMessage = waited.revision.status_message?.trim() || undefined;
   if (waited.outcome === 'failed') {
