@@ -159,7 +159,6 @@ export async function runDeploy(ctx: DeployContext): Promise<number> {
     throw error;
   });
   await stream?.finish();
-  setStatus(ctx, waited.status);
   checkCommit(ctx, waited.revision.source_revision_config.repo_commit_sha ?? undefined);
 
   // The URL is read from the deployment once the revision is live (github sets it then).

@@ -88,8 +88,6 @@ export async function runRollback(ctx: RunContext<RollbackConfig>): Promise<numb
   const ghDeployment = await startGithubDeployment(ctx);
   const problem = await serveAgain(ctx, deployment, record, true);
   record.outcome = problem === undefined ? 'restored' : 'failed';
-  report.timeline = record.timeline;
-  if (record.status) setStatus(ctx, record.status);
   if (record.health) report.checks = { health: record.health };
   if (problem !== undefined) {
     await ghDeployment?.setStatus('failure', {
@@ -273,14 +271,13 @@ async function serveAgain(
   asRun: boolean,
 ): Promise<string | undefined> {
   const { config, logger, state } = ctx;
-  const target = record.to;
   const failed = (error: unknown) => {
     if (error instanceof CancelledError || ctx.signal.aborted) throw error;
     return message(error);
   };
   let revisionId: string;
   try {
-    revisionId = await redeploy(ctx, deployment, target);
+    revisionId = await redeploy(ctx, deployment, record.to);
   } catch (error) {
     return `the redeploy request failed: ${failed(error)}`;
   }
@@ -290,7 +287,7 @@ async function serveAgain(
     ctx.output('revision-id', revisionId);
   }
   logger.info(
-    `Revision ${inert(target, 100)} is being served again as new revision ${inert(revisionId, 100)}; following it.`,
+    `Revision ${inert(record.to, 100)} is being served again as new revision ${inert(revisionId, 100)}; following it.`,
   );
 
   const waited = await follow(ctx, deployment.id, revisionId, {
@@ -304,7 +301,6 @@ async function serveAgain(
     },
   }).catch(failed);
   if (typeof waited === 'string') return waited;
-  record.status = waited.status;
   if (waited.outcome !== 'deployed') {
     if (waited.outcome === 'failed') {
       await showLogTail(ctx, deployment.id, revisionId, waited.status, false);
