@@ -48,6 +48,8 @@ export async function runDelete(ctx: RunContext<DeleteConfig>): Promise<number> 
   report.name = config.name;
 
   const found = await lookupTarget(client, config, 'delete');
+  ctx.output('deployment-id', found?.id ?? config.deploymentId);
+  ctx.output('name', found?.name ?? config.name);
   if (!found) {
     logger.info(
       config.deploymentId
@@ -56,14 +58,10 @@ export async function runDelete(ctx: RunContext<DeleteConfig>): Promise<number> 
     );
     report.outcome = 'not_found';
     setStatus(ctx, 'NOT_FOUND');
-    ctx.output('name', config.name);
-    ctx.output('deployment-id', config.deploymentId);
     return afterDelete(ctx);
   }
 
   Object.assign(report, { name: found.name, deploymentId: found.id, uiUrl: uiUrl(config, found) });
-  ctx.output('deployment-id', found.id);
-  ctx.output('name', found.name);
   logger.info(
     `Deleting deployment '${inert(found.name)}' (${inert(found.id)})` +
       (config.deleteTracingProject ? ' and its tracing project.' : '.'),
@@ -258,11 +256,7 @@ async function keepWhatIsNotOurs(
 async function listMatching(ctx: RunContext, template: NameTemplate): Promise<Match[]> {
   const nameContains = listFilter(template);
   const listed = await listAll(
-    (query) =>
-      ctx.client.listDeployments({
-        ...(nameContains !== undefined ? { nameContains } : {}),
-        ...query,
-      }),
+    (query) => ctx.client.listDeployments({ nameContains, ...query }),
     `the deployments named like '${template.template}'`,
     'Report this; nothing was deleted.',
     '/v2/deployments',
