@@ -86,6 +86,7 @@ export async function runRollback(ctx: RunContext<RollbackConfig>): Promise<numb
   }
 
   const ghDeployment = await startGithubDeployment(ctx);
+  report.timeline = record.timeline;
   const problem = await serveAgain(ctx, deployment, record, true);
   record.outcome = problem === undefined ? 'restored' : 'failed';
   if (record.health) report.checks = { health: record.health };
@@ -294,10 +295,7 @@ async function serveAgain(
     onStatus: (change) => {
       record.timeline.push(change);
       record.status = change.status;
-      if (asRun) {
-        state.report.timeline = record.timeline;
-        setStatus(ctx, change.status);
-      }
+      if (asRun) setStatus(ctx, change.status);
     },
   }).catch(failed);
   if (typeof waited === 'string') return waited;

@@ -93,12 +93,6 @@ export async function connectGithub(run: GithubRun, deadline?: GithubRun['deadli
   return { octokit, owner, repo };
 }
 
-/** The workflow run's page: `<server>/<owner>/<repo>/actions/runs/<id>`. */
-export function workflowRunUrl(github: GithubContext): string | undefined {
-  if (!github.serverUrl || !github.repository || !github.runId) return undefined;
-  return `${github.serverUrl.replace(/\/+$/, '')}/${github.repository}/actions/runs/${github.runId}`;
-}
-
 /** Classifies an Octokit error without touching its request (which holds the token). */
 export function describeGithubError(error: unknown) {
   const err = (error ?? {}) as {
@@ -120,6 +114,3 @@ export function describeGithubError(error: unknown) {
   if (status === 404) return { kind: 'not_found', message } as const;
   return { kind: 'other', message: status ? `HTTP ${status}: ${message}` : message } as const;
 }
-
-/** What went wrong, in one line (`message`, for a warning), and of which `kind`. */
-export type GithubFailure = ReturnType<typeof describeGithubError>;

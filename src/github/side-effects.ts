@@ -12,12 +12,19 @@ import { collapseWhitespace, inert, redact, type Logger } from '../lib/untrusted
 import {
   connectGithub,
   describeGithubError,
-  workflowRunUrl,
   type GithubContext,
-  type GithubFailure,
   type GithubRepo,
   type GithubRun,
 } from './octokit.js';
+
+/** What went wrong, in one line (`message`, for a warning), and of which `kind`. */
+type GithubFailure = ReturnType<typeof describeGithubError>;
+
+/** The workflow run's page: `<server>/<owner>/<repo>/actions/runs/<id>`. */
+function workflowRunUrl(github: GithubContext): string | undefined {
+  if (!github.serverUrl || !github.repository || !github.runId) return undefined;
+  return `${github.serverUrl.replace(/\/+$/, '')}/${github.repository}/actions/runs/${github.runId}`;
+}
 
 /**
  * How the warnings of one best-effort side effect on GitHub read: their title, the advice when
