@@ -74,7 +74,21 @@ export async function runDelete(ctx: RunContext<DeleteConfig>): Promise<number> 
   setStatus(ctx, result === 'deleted' ? 'DELETED' : 'NOT_FOUND');
   if (result === 'deleted') {
     report.deletedTracingProject = config.deleteTracingProject;
-    await waitForTheDeletion(ctx, found.id, found.name);
+    // Always (not only with `wait`): a create of this name right after (a reopened pull request)
+    // must not meet a deployment that is still going away. Bounded by `timeout`; the DELETE was
+    // accepted, so running out of time is a warning, not a failed cleanup.
+    try {
+      await waitUntilGone(ctx, found.id);
+      logger.info(`Deployment '${inert(found.name)}' is gone.`);
+    } catch (error) {
+      if (!(error instanceof DeadlineError)) throw error;
+      logger.warning(
+        `Deployment '${inert(found.name)}' (${inert(found.id)}) was still being deleted when ` +
+          '`timeout` ran out. The platform accepted the deletion and it goes on; a deployment of ' +
+          'this name created right now may meet it. Raise `timeout` to wait until it is gone.',
+        { title: 'Deletion still in progress' },
+      );
+    }
     // The platform refuses to create this name again while the project exists (HTTP 409).
     if (!config.deleteTracingProject) {
       logger.info(
@@ -85,26 +99,6 @@ export async function runDelete(ctx: RunContext<DeleteConfig>): Promise<number> 
     }
   }
   return afterDelete(ctx);
-}
-
-/**
- * Always (not only with `wait`): a create of this name right after (a reopened pull request)
- * must not meet a deployment that is still going away. Bounded by `timeout`; the DELETE was
- * accepted, so running out of time is a warning, not a failed cleanup.
- */
-async function waitForTheDeletion(ctx: RunContext, id: string, name: string): Promise<void> {
-  try {
-    await waitUntilGone(ctx, id);
-    ctx.logger.info(`Deployment '${inert(name)}' is gone.`);
-  } catch (error) {
-    if (!(error instanceof DeadlineError)) throw error;
-    ctx.logger.warning(
-      `Deployment '${inert(name)}' (${inert(id)}) was still being deleted when \`timeout\` ran ` +
-        'out. The platform accepted the deletion and it goes on; a deployment of this name ' +
-        'created right now may meet it. Raise `timeout` to wait until it is gone.',
-      { title: 'Deletion still in progress' },
-    );
-  }
 }
 
 /** PR comment ("preview removed"), GitHub environment inactive, summary: all best effort. */
