@@ -108,15 +108,14 @@ async function postStatus(
   state: DeploymentState,
   details: StatusDetails = {},
 ): Promise<void> {
-  const logUrl = workflowRunUrl(github);
-  const environmentUrl = httpUrl(details.environmentUrl);
+  // Octokit leaves out a parameter that is undefined.
   await gh.octokit.rest.repos.createDeploymentStatus({
     owner: gh.owner,
     repo: gh.repo,
     deployment_id: id,
     state,
-    ...(logUrl ? { log_url: logUrl } : {}),
-    ...(environmentUrl ? { environment_url: environmentUrl } : {}),
+    log_url: workflowRunUrl(github),
+    environment_url: httpUrl(details.environmentUrl),
     ...(details.description ? { description: shortDescription(details.description) } : {}),
   });
 }
