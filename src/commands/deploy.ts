@@ -15,7 +15,6 @@ import {
   preflightConfig,
   reportFindings,
   type Finding,
-  type ParsedLangGraphConfig,
 } from '../preflight/index.js';
 import {
   fail,
@@ -281,7 +280,7 @@ function revisionFailure(ctx: DeployContext, name: string, revisionId: string, s
 }
 
 /** Pre-flight checks. Returns the parsed LangGraph config, undefined, or false on errors. */
-function preflight(ctx: DeployContext): ParsedLangGraphConfig | undefined | false {
+function preflight(ctx: DeployContext) {
   const { config } = ctx;
   if (config.source === 'external_docker' || config.source === 'internal_docker') {
     return annotateFindings(ctx, checkImageUri(config.imageUri ?? '')) ? undefined : false;
