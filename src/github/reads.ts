@@ -193,8 +193,7 @@ async function readOne({ octokit, owner, repo }: GithubRepo, n: number): Promise
     if (data.merged === true || (typeof data.merged_at === 'string' && data.merged_at !== '')) {
       return { kind: 'merged', title };
     }
-    if (data.state === 'closed') return { kind: 'closed', title };
-    if (data.state === 'open') return { kind: 'open', title };
+    if (data.state === 'closed' || data.state === 'open') return { kind: data.state, title };
     return { kind: 'unknown', reason: `GitHub reported the state "${String(data.state)}"` };
   } catch (error) {
     const { kind, message } = describeGithubError(error);
