@@ -155,17 +155,15 @@ export async function rollBackAfterFailedChecks(
   const { revisionId: failedRevisionId, previousRevisionId: previous } = requested;
   const why = message(failure);
   const name = `'${inert(deployment.name, 100)}'`;
-  const failWith = async (description: string, error: ActionError): Promise<never> => {
+  const failWith = async (description: string, title: string, text: string): Promise<never> => {
     await ghDeployment?.setStatus('failure', { description });
-    throw error;
+    throw new ActionError(text, title);
   };
   const notRolledBack = (text: string) =>
     failWith(
       'Post-deploy checks failed',
-      new ActionError(
-        `${why}. No rollback (\`rollback-on-failure\`): ${text}`,
-        failure instanceof ActionError ? failure.title : 'Checks failed',
-      ),
+      failure instanceof ActionError ? failure.title : 'Checks failed',
+      `${why}. No rollback (\`rollback-on-failure\`): ${text}`,
     );
 
   if (!previous || previous === failedRevisionId) {
@@ -228,26 +226,22 @@ export async function rollBackAfterFailedChecks(
   if (problem === undefined) {
     return failWith(
       `Checks failed; rolled back to revision ${inert(previous, 100)}`,
-      new ActionError(
-        failed +
-          `Rolled back: revision ${inert(previous, 100)}, which was live before this run, serves ` +
-          `again (as new revision ${inert(record.revisionId, 100)}, DEPLOYED` +
-          (record.health === 'passed' ? ', health check passed' : '') +
-          '). Fix the cause and deploy again.',
-        'Rolled back after failed checks',
-      ),
+      'Rolled back after failed checks',
+      failed +
+        `Rolled back: revision ${inert(previous, 100)}, which was live before this run, serves ` +
+        `again (as new revision ${inert(record.revisionId, 100)}, DEPLOYED` +
+        (record.health === 'passed' ? ', health check passed' : '') +
+        '). Fix the cause and deploy again.',
     );
   }
   const ui = state.report.uiUrl ? ` (${inert(state.report.uiUrl, 300)})` : '';
   return failWith(
     `Checks failed; rollback to revision ${inert(previous, 100)} failed`,
-    new ActionError(
-      failed +
-        `The rollback to revision ${inert(previous, 100)}, which was live before this run, ` +
-        `failed too: ${problem}. The deployment may be serving the failing revision: ` +
-        `look at it in LangSmith${ui} now, and run \`command: rollback\` or deploy a fix.`,
-      'Rollback failed',
-    ),
+    'Rollback failed',
+    failed +
+      `The rollback to revision ${inert(previous, 100)}, which was live before this run, ` +
+      `failed too: ${problem}. The deployment may be serving the failing revision: ` +
+      `look at it in LangSmith${ui} now, and run \`command: rollback\` or deploy a fix.`,
   );
 }
 
