@@ -270,12 +270,10 @@ async function serveAgain(
     if (error instanceof CancelledError || ctx.signal.aborted) throw error;
     return message(error);
   };
-  let revisionId: string;
-  try {
-    revisionId = await redeploy(ctx, deployment, record.to);
-  } catch (error) {
-    return `the redeploy request failed: ${failed(error)}`;
-  }
+  const revisionId = await redeploy(ctx, deployment, record.to).catch((error: unknown) => ({
+    problem: `the redeploy request failed: ${failed(error)}`,
+  }));
+  if (typeof revisionId !== 'string') return revisionId.problem;
   record.revisionId = revisionId;
   if (asRun) {
     state.report.revisionId = revisionId;
