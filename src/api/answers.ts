@@ -6,12 +6,12 @@
  * list (`listAll`).
  */
 import * as z from 'zod';
-import { ActionError, ApiError } from '../lib/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { isRecord } from '../lib/text.js';
 import { withoutCredentials } from '../lib/outputs.js';
 import { collapseWhitespace, inert, redact } from '../lib/untrusted.js';
 import type { HttpRequest } from './http/request.js';
-import { DetailSchema, HTTPValidationErrorSchema, type Deployment } from './schemas.js';
+import { HTTPValidationErrorSchema } from './schemas.js';
 
 /** The call an answer is for, as messages name it. */
 export interface ErrorContext extends Pick<HttpRequest, 'method' | 'describe'> {
@@ -24,9 +24,6 @@ export interface ErrorContext extends Pick<HttpRequest, 'method' | 'describe'> {
   /** The action's input names, to name the input behind a field of a 422 (`inputs/spec.ts`). */
   inputs?: ReadonlySet<string>;
 }
-
-const STATUS_PAGE = 'https://status.smith.langchain.com';
-const MAX_DETAIL = 600;
 
 /** Request fields not named after their input (the others are it with `_` for `-`). */
 const RENAMED = new Map([
@@ -47,11 +44,10 @@ function inputOf(loc: (string | number)[], inputs?: ReadonlySet<string>): string
  * full text first: a secret that holds a tab or two spaces, or that the cut would halve, must
  * not show after the reflow or the cut.
  */
-function oneLine(text: string, max = MAX_DETAIL): string {
+function oneLine(text: string, max = 600): string {
   return inert(collapseWhitespace(redact(text)), max + 1);
 }
 
-/** The body as JSON, or undefined when it is not JSON. */
 export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
@@ -60,12 +56,12 @@ export function parseJson(text: string): unknown {
   }
 }
 
-/** The server's `detail` (or `message`) text, when the body carries one. */
-function serverDetail(body: unknown): string | undefined {
-  const detail = z.safeParse(DetailSchema, body);
-  if (detail.success) return oneLine(detail.data.detail);
+/** The server's `detail` (`{detail: "..."}`, or `message`) text, when the body carries one. */
+export function serverDetail(body: unknown, max?: number): string | undefined {
+  const detail = z.safeParse(z.looseObject({ detail: z.string() }), body);
+  if (detail.success) return oneLine(detail.data.detail, max);
   const message = isRecord(body) ? body['message'] : undefined;
-  return typeof message === 'string' && message.trim() !== '' ? oneLine(message) : undefined;
+  return typeof message === 'string' && message.trim() !== '' ? oneLine(message, max) : undefined;
 }
 
 /**
@@ -74,9 +70,7 @@ function serverDetail(body: unknown): string | undefined {
  * the entry's `input` or `ctx` (they can echo the values sent, secrets included).
  */
 function renderValidationErrors(body: unknown, inputs?: ReadonlySet<string>): string[] | undefined {
-  const parsed = z.safeParse(HTTPValidationErrorSchema, body);
-  if (!parsed.success) return undefined;
-  return parsed.data.detail.map((entry) => {
+  return z.safeParse(HTTPValidationErrorSchema, body).data?.detail.map((entry) => {
     const where = ['body', 'query', 'path', 'header'].includes(String(entry.loc[0]));
     const loc = where ? entry.loc.slice(1) : entry.loc;
     const field = loc.map(String).join('.');
@@ -158,7 +152,7 @@ export function errorFromResponse(
     message =
       `${ctx.describe} failed with HTTP ${status}${attempts > 1 ? ` after ${attempts} attempts` : ''}` +
       `${withDetail}. The platform may be having trouble: re-run the job later, and check ` +
-      `${STATUS_PAGE}.`;
+      'https://status.smith.langchain.com.';
   } else {
     message = `${ctx.describe} failed with HTTP ${status}${withDetail}.`;
   }
@@ -242,24 +236,6 @@ export function deploymentNotFound(id: string, workspace: string | undefined): s
   );
 }
 
-/**
- * The one deployment of that exact name, or undefined. A deployment being deleted gives way
- * to a live one of the same name; two live ones are an error naming both IDs (nothing is
- * changed: which one the workflow means is for `deployment-id` to say).
- */
-export function onlyMatch(name: string, matches: Deployment[]): Deployment | undefined {
-  const live = matches.filter((d) => d.status !== 'AWAITING_DELETE');
-  if (live.length > 1) {
-    throw new ActionError(
-      `${live.length} deployments are named '${name}' (IDs ${live.map((d) => inert(d.id, 64)).join(', ')}): ` +
-        'the action will not pick one at random, and changed nothing. Give the one to deploy in ' +
-        '`deployment-id` (with or without `name`), or delete the extra one in the LangSmith UI.',
-      'Deployment name is ambiguous',
-    );
-  }
-  return live[0] ?? matches[0];
-}
-
 /** More pages than this while reading a list is an error (a paging bug, not a big org). */
 export const MAX_PAGES = 50;
 
@@ -275,19 +251,17 @@ export async function listAll<T>(
   limit = 100,
 ): Promise<T[]> {
   const all: T[] = [];
-  for (let offset = 0, pages = 1; ; pages++) {
-    if (pages > MAX_PAGES) {
-      throw new ApiError(
-        redact(
-          `Listing ${what} took more than ${MAX_PAGES} pages of ${limit} without reaching ` +
-            `the end: the control plane seems to page wrongly. ${advice}`,
-        ),
-        { method: 'GET', path },
-      );
-    }
+  for (let offset = 0, pages = 1; pages <= MAX_PAGES; pages++) {
     const list = await page({ limit, offset });
     all.push(...list.resources);
     if (list.resources.length < limit || !(list.offset > offset)) return all;
     offset = list.offset;
   }
+  throw new ApiError(
+    redact(
+      `Listing ${what} took more than ${MAX_PAGES} pages of ${limit} without reaching the end: ` +
+        `the control plane seems to page wrongly. ${advice}`,
+    ),
+    { method: 'GET', path },
+  );
 }

@@ -5,13 +5,12 @@
  * checks its shape against `schemas.ts`, and turns a failure into advice (all in `answers.ts`).
  */
 import type * as z from 'zod';
-import { ApiError } from '../lib/errors.js';
-import { setSecret } from '../lib/untrusted.js';
+import { ActionError } from '../lib/errors.js';
+import { inert, setSecret } from '../lib/untrusted.js';
 import {
   deploymentNotFound,
   listAll,
   errorFromResponse,
-  onlyMatch,
   parseAnswer,
   parseJson,
   type ErrorContext,
@@ -29,16 +28,9 @@ import {
   UploadTargetSchema,
   RevisionSchema,
   RevisionsListSchema,
-  type Deployment,
   type DeploymentCreateRequest,
   type DeploymentPatchRequest,
-  type DeploymentsList,
-  type PushToken,
-  type Revision,
   type RevisionCreateRequest,
-  type RevisionLogs,
-  type RevisionsList,
-  type UploadTarget,
 } from './schemas.js';
 
 export const USER_AGENT = 'langgraph-deploy-action/1 (+GitHub Action)';
@@ -63,10 +55,8 @@ interface Call extends ErrorContext, Pick<HttpRequest, 'body' | 'retry'> {
   query?: Record<string, string | number | boolean | undefined | readonly string[]>;
 }
 
-/** Which page of a list: its size, and where it starts. */
 type Paging = { limit?: number; offset?: number };
 
-/** `/v2/deployments/{id}…`, each part URL-encoded. */
 function apiPath(prefix: string, ...parts: string[]): string {
   return [prefix, ...parts.map(encodeURIComponent)].join('/');
 }
@@ -83,7 +73,6 @@ export class ControlPlaneClient {
       apiKey: string;
       workspaceId?: string;
       http: HttpContext;
-      /** The action's input names, for the advice of a 422 (`ErrorContext.inputs`). */
       inputs?: ReadonlySet<string>;
       /** Masks a secret value; default `setSecret`. */
       mask?: (value: string) => void;
@@ -102,8 +91,7 @@ export class ControlPlaneClient {
     };
   }
 
-  listDeployments(query: Paging & { nameContains?: string }): Promise<DeploymentsList> {
-    const { nameContains: name, limit, offset } = query;
+  listDeployments({ nameContains: name, limit, offset }: Paging & { nameContains?: string }) {
     return this.json(DeploymentsListSchema, [200], {
       method: 'GET',
       path: '/v2/deployments',
@@ -112,8 +100,12 @@ export class ControlPlaneClient {
     });
   }
 
-  /** Exact, whole-name match across every page; `undefined` when there is none. */
-  async findDeploymentByName(name: string): Promise<Deployment | undefined> {
+  /**
+   * Exact, whole-name match across every page; `undefined` when there is none. A deployment
+   * being deleted gives way to a live one of the same name; two live ones are an error naming
+   * both IDs (nothing is changed: which one the workflow means is for `deployment-id` to say).
+   */
+  async findDeploymentByName(name: string) {
     // Every page is read: two deployments of the exact name must not be told apart at random.
     const listed = await listAll(
       (query) => this.listDeployments({ nameContains: name, ...query }),
@@ -124,11 +116,20 @@ export class ControlPlaneClient {
     );
     const ids = new Set<string>();
     const matches = listed.filter((d) => d.name === name && !ids.has(d.id) && ids.add(d.id));
-    return onlyMatch(name, matches);
+    const live = matches.filter((d) => d.status !== 'AWAITING_DELETE');
+    if (live.length > 1) {
+      throw new ActionError(
+        `${live.length} deployments are named '${name}' (IDs ${live.map((d) => inert(d.id, 64)).join(', ')}): ` +
+          'the action will not pick one at random, and changed nothing. Give the one to deploy in ' +
+          '`deployment-id` (with or without `name`), or delete the extra one in the LangSmith UI.',
+        'Deployment name is ambiguous',
+      );
+    }
+    return live[0] ?? matches[0];
   }
 
   /** Throws `ApiError` with `status: 404` when it does not exist. */
-  getDeployment(id: string): Promise<Deployment> {
+  getDeployment(id: string) {
     return this.json(DeploymentSchema, [200], {
       method: 'GET',
       path: apiPath('/v2/deployments', id),
@@ -137,7 +138,7 @@ export class ControlPlaneClient {
     });
   }
 
-  createDeployment(body: DeploymentCreateRequest): Promise<Deployment> {
+  createDeployment(body: DeploymentCreateRequest) {
     return this.json(DeploymentSchema, [200, 201], {
       method: 'POST',
       path: '/v2/deployments',
@@ -146,7 +147,7 @@ export class ControlPlaneClient {
     });
   }
 
-  patchDeployment(id: string, body: DeploymentPatchRequest): Promise<Deployment> {
+  patchDeployment(id: string, body: DeploymentPatchRequest) {
     return this.json(DeploymentSchema, [200], {
       method: 'PATCH',
       path: apiPath('/v2/deployments', id),
@@ -173,7 +174,7 @@ export class ControlPlaneClient {
     const res = await this.send(call);
     if ([200, 202, 204].includes(res.status)) return 'deleted';
     if (res.status === 404) return res.attemptsWithUnknownOutcome > 0 ? 'deleted' : 'not_found';
-    throw this.fail(call, res);
+    throw errorFromResponse(res, this.context(call), this.mask);
   }
 
   /**
@@ -182,7 +183,6 @@ export class ControlPlaneClient {
    * deletes them one by one instead). Other failures throw `ApiError`.
    */
   async deleteDeployments(ids: readonly string[]): Promise<BulkDeleteOutcome | 'not_found'> {
-    if (ids.length === 0) return { deleted: [], failed: [], unknown: [] };
     if (ids.length > BULK_DELETE_LIMIT) {
       throw new RangeError(
         `At most ${BULK_DELETE_LIMIT} deployments a bulk delete, not ${ids.length}.`,
@@ -199,10 +199,10 @@ export class ControlPlaneClient {
       return readBulkDeleteAnswer(ids, res.status, parseJson(res.text));
     }
     if (res.status === 404) return 'not_found';
-    throw this.fail(call, res);
+    throw errorFromResponse(res, this.context(call), this.mask);
   }
 
-  listRevisions(id: string, query: Paging): Promise<RevisionsList> {
+  listRevisions(id: string, query: Paging) {
     return this.json(RevisionsListSchema, [200], {
       method: 'GET',
       path: apiPath('/v2/deployments', id, 'revisions'),
@@ -212,7 +212,7 @@ export class ControlPlaneClient {
     });
   }
 
-  getRevision(id: string, revisionId: string): Promise<Revision> {
+  getRevision(id: string, revisionId: string) {
     return this.json(RevisionSchema, [200], {
       method: 'GET',
       path: apiPath('/v2/deployments', id, 'revisions', revisionId),
@@ -238,7 +238,7 @@ export class ControlPlaneClient {
    * one's source again; the answer is the deployment, whose `latest_revision_id` is that new
    * revision.
    */
-  redeployRevision(id: string, revisionId: string): Promise<Deployment> {
+  redeployRevision(id: string, revisionId: string) {
     return this.json(DeploymentSchema, [200, 201], {
       method: 'POST',
       path: apiPath('/v2/deployments', id, 'revisions', revisionId, 'redeploy'),
@@ -270,7 +270,7 @@ export class ControlPlaneClient {
       const res = await this.send(call);
       if (res.status >= 200 && res.status < 300) return 'interrupted';
       if (res.status === 405 || res.status === 409) return res.status;
-      if (res.status !== 404) throw this.fail(call, res);
+      if (res.status !== 404) throw errorFromResponse(res, this.context(call), this.mask);
     }
     return 404;
   }
@@ -280,23 +280,21 @@ export class ControlPlaneClient {
    * install without this endpoint, or no such deployment: the caller's PATCH tells them apart)
    * comes back as the status. Never retried blindly: a lost answer is looked up by the caller.
    */
-  async createRevision(id: string, body: RevisionCreateRequest): Promise<Revision | 404 | 405> {
-    const call: Call = {
+  createRevision(id: string, body: RevisionCreateRequest) {
+    return this.json(RevisionSchema, [200, 201], {
       method: 'POST',
       path: apiPath('/v2/deployments', id, 'revisions'),
       body,
       describe: `POST (create) revision of deployment ${id}`,
-    };
-    const res = await this.send(call);
-    if (res.status === 404 || res.status === 405) return res.status;
-    return this.json(RevisionSchema, [200, 201], call, res);
+      asIs: [404, 405],
+    });
   }
 
   /**
    * `POST /v2/deployments/{id}/upload-url`: a signed URL for the `upload` archive. The URL is
    * masked at once: its signature is a credential.
    */
-  requestUploadUrl(id: string): Promise<UploadTarget> {
+  requestUploadUrl(id: string) {
     return this.issue(UploadTargetSchema, id, 'upload-url', (target) => target.upload_url);
   }
 
@@ -304,7 +302,7 @@ export class ControlPlaneClient {
    * `POST /v2/deployments/{id}/push-token`: a registry token for the deployment's images
    * (`internal_docker`), masked at once, before anything could print it.
    */
-  requestPushToken(id: string): Promise<PushToken> {
+  requestPushToken(id: string) {
     return this.issue(PushTokenSchema, id, 'push-token', (answer) => answer.token);
   }
 
@@ -337,18 +335,17 @@ export class ControlPlaneClient {
     revisionId: string,
     kind: 'build' | 'deploy',
     body: { order: 'asc' | 'desc'; limit: number; offset?: string },
-  ): Promise<RevisionLogs | undefined> {
-    const call: Call = {
+  ) {
+    const logs = await this.json(RevisionLogsSchema, [200], {
       method: 'POST',
       path: apiPath('/v1/projects', id, 'revisions', revisionId, `${kind}_logs`),
       body,
       // A read, although it is a POST: asking again changes nothing.
       retry: 'idempotent',
       describe: `POST (read) ${kind} logs of revision ${revisionId} of deployment ${id}`,
-    };
-    const res = await this.send(call);
-    if (res.status === 404 || res.status === 405) return undefined;
-    return this.json(RevisionLogsSchema, [200], call, res);
+      asIs: [404, 405],
+    });
+    return typeof logs === 'number' ? undefined : logs;
   }
 
   private send(call: Call): Promise<HttpResponse> {
@@ -360,25 +357,20 @@ export class ControlPlaneClient {
     return request(this.options.http, { ...call, url: url.href, headers: this.headers });
   }
 
-  /** A plain `GET` of `path`, its answer read by `parseAnswer`. */
   private read<S extends z.ZodType>(schema: S, path: string): Promise<z.infer<S>> {
     return this.json(schema, [200], { method: 'GET', path, describe: `GET ${path}` });
   }
 
-  /** The answer (sent now unless given) of an `ok` status, read by `parseAnswer`. */
-  private async json<S extends z.ZodType>(
+  /** The answer of an `ok` status, read by `parseAnswer`; a status in `asIs` comes back as it is. */
+  private async json<S extends z.ZodType, P extends number = never>(
     schema: S,
     ok: number[],
-    call: Call,
-    res?: HttpResponse,
-  ): Promise<z.infer<S>> {
-    res ??= await this.send(call);
-    if (!ok.includes(res.status)) throw this.fail(call, res);
+    call: Call & { asIs?: P[] },
+  ): Promise<z.infer<S> | NoInfer<P>> {
+    const res = await this.send(call);
+    if (call.asIs?.includes(res.status as P)) return res.status as P;
+    if (!ok.includes(res.status)) throw errorFromResponse(res, this.context(call), this.mask);
     return parseAnswer(schema, res, this.context(call), this.mask);
-  }
-
-  private fail(call: Call, res: HttpResponse): ApiError {
-    return errorFromResponse(res, this.context(call), this.mask);
   }
 
   /** The call as messages name it: its whole path, and the workspace. */

@@ -10,8 +10,8 @@
 import type { Client } from 'langsmith/client';
 import * as z from 'zod';
 import { ActionError, ApiError } from '../lib/errors.js';
-import { collapseWhitespace, inert, redact } from '../lib/untrusted.js';
-import { parseJson } from './answers.js';
+import { inert } from '../lib/untrusted.js';
+import { parseJson, serverDetail } from './answers.js';
 import { createResilientFetch, type HttpContext } from './http/request.js';
 
 const SessionSchema = z.object({
@@ -46,10 +46,8 @@ const MAX_EXPERIMENTS = 5000;
 
 /** A LangSmith answer that was not a success, worded for the workflow's author. */
 function answerError(status: number, text: string, url: URL): ApiError {
-  const body = parseJson(text) as { detail?: unknown; message?: unknown } | undefined;
-  const said = body?.detail ?? body?.message;
-  const detail =
-    typeof said === 'string' ? `: ${inert(collapseWhitespace(redact(said)), 300)}` : '';
+  const said = serverDetail(parseJson(text), 300);
+  const detail = said ? `: ${said}` : '';
   const call = `LangSmith (${url.origin}${url.pathname})`;
   const refused = status === 401 || status === 403;
   const message = refused
@@ -82,12 +80,6 @@ async function take<T>(list: AsyncIterable<T>, max: number): Promise<T[]> {
   const items: T[] = [];
   for await (const item of list) if (items.push(item) >= max) break;
   return items;
-}
-
-/** The first item of a list, checked against `schema`; undefined when it is empty. */
-async function first<T>(list: AsyncIterable<unknown>, schema: z.ZodType<T>, what: string) {
-  const [found] = await take(list, 1);
-  return found === undefined ? undefined : shaped(schema, found, what);
 }
 
 /** The SDK's client on our HTTP layer (loaded when an evaluation runs: it is large). */
@@ -130,9 +122,10 @@ export async function langsmithClient(options: {
 
   return {
     /** A dataset by ID (a UUID) or name; undefined when there is none. */
-    dataset: (key: string) => {
+    dataset: async (key: string) => {
       const query = UUID.test(key) ? { datasetIds: [key] } : { datasetName: key };
-      return first(client.listDatasets(query), DatasetSchema, 'a dataset');
+      const [found] = await take(client.listDatasets(query), 1);
+      return shaped(DatasetSchema.optional(), found, 'a dataset');
     },
     /** The dataset's examples (in `splits`, when given), every page, but at most `max` + 1. */
     examples: async (datasetId: string, splits: string[], max: number) => {
@@ -140,9 +133,10 @@ export async function langsmithClient(options: {
       return shaped(z.array(ExampleSchema), await take(list, max + 1), 'the examples');
     },
     /** An experiment by ID (a UUID) or name; undefined when there is none. */
-    experiment: (key: string) => {
+    experiment: async (key: string) => {
       const query = UUID.test(key) ? { projectIds: [key] } : { name: key };
-      return first(client.listProjects(query), SessionSchema, 'an experiment');
+      const [found] = await take(client.listProjects(query), 1);
+      return shaped(SessionSchema.optional(), found, 'an experiment');
     },
     /** The dataset's experiments whose metadata holds `metadata`, every page (at most 5,000). */
     experiments: async (datasetId: string, metadata: Record<string, unknown>) => {

@@ -22,7 +22,6 @@ import { parseJson } from './answers.js';
 import { keyAllowedFor, LOOPBACK_HOSTS, request } from './http/request.js';
 import type { HttpContext, HttpResponse } from './http/request.js';
 
-const USER = 'oauth2accesstoken';
 export const SHA256_DIGEST = /^sha256:[0-9a-f]{64}$/;
 /** An image index or manifest list first, then the single manifests (OCI and Docker). */
 const ACCEPT = [
@@ -81,7 +80,7 @@ export async function readImage(
     request(http, { method: 'GET', url, headers, describe, redirect: 'return' });
 
   // The challenge of `GET /v2/`, and the token exchange it asks for.
-  const basic = `Basic ${Buffer.from(`${USER}:${pushToken}`).toString('base64')}`;
+  const basic = `Basic ${Buffer.from(`oauth2accesstoken:${pushToken}`).toString('base64')}`;
   setSecret(basic.slice(6));
   const ping = await get(`${base}/v2/`, {}, `GET /v2/ of ${ref.host}`);
   const challenge = ping.headers.get('www-authenticate') ?? '';
@@ -93,11 +92,8 @@ export async function readImage(
     if (params.has('service')) realm.searchParams.set('service', params.get('service')!);
     realm.searchParams.set('scope', `repository:${ref.name}:pull`);
     const describe = `GET a registry token from ${realm.host}`;
-    const got = answer(
-      TokenSchema,
-      await get(realm.href, { Authorization: basic }, describe),
-      describe,
-    );
+    const issued = await get(realm.href, { Authorization: basic }, describe);
+    const got = answer(TokenSchema, issued, describe);
     const token = got.token || got.access_token;
     if (!token) failure(ping, describe, 'The answer holds no token.');
     setSecret(token);
@@ -117,11 +113,8 @@ export async function readImage(
   const digest = `sha256:${createHash('sha256').update(res.text, 'utf8').digest('hex')}`;
   const named = ref.byDigest ? ref.reference : res.headers.get('docker-content-digest');
   if (named && named !== digest) {
-    failure(
-      res,
-      describe,
-      `Its content is not the image of digest ${inert(named, 80)}: not deployed.`,
-    );
+    const why = `Its content is not the image of digest ${inert(named, 80)}: not deployed.`;
+    failure(res, describe, why);
   }
   const platformOf = (p?: z.infer<typeof Platform>) => (p ? `${p.os}/${p.architecture}` : '?');
   if (manifest.manifests)
@@ -149,11 +142,8 @@ export async function readImage(
 function answer<S extends z.ZodType>(schema: S, res: HttpResponse, describe: string): z.infer<S> {
   const parsed = res.status >= 200 && res.status < 300 && z.safeParse(schema, parseJson(res.text));
   if (parsed && parsed.success) return parsed.data;
-  return failure(
-    res,
-    describe,
-    parsed ? 'The answer is not in the shape the OCI distribution API gives.' : undefined,
-  );
+  const why = 'The answer is not in the shape the OCI distribution API gives.';
+  return failure(res, describe, parsed ? why : undefined);
 }
 
 function failure(res: HttpResponse, describe: string, why?: string): never {

@@ -108,7 +108,6 @@ export const UploadTargetSchema = z.looseObject({
   upload_url: z.string().min(1),
   object_path: z.string().min(1),
 });
-export type UploadTarget = z.infer<typeof UploadTargetSchema>;
 
 /**
  * `POST /v2/deployments/{id}/push-token` (`internal_docker` only): a short-lived registry
@@ -120,10 +119,6 @@ export const PushTokenSchema = z.looseObject({
   // It starts with a host (`docker login` would take `-…` as a flag, and no host as Docker Hub).
   registry_url: z.string().check(z.regex(/^(?!([a-z][a-z0-9+.-]*:\/\/)?([^a-z0-9[]|$))/i)),
 });
-export type PushToken = z.infer<typeof PushTokenSchema>;
-
-/** 400/404/409 bodies: `{detail: "..."}`. */
-export const DetailSchema = z.looseObject({ detail: z.string() });
 
 // Requests (built by the action; typed, not validated at run time).
 

@@ -319,14 +319,13 @@ function readDeployInputs(
       );
     } else config.imageUri = imageUri;
   } else if (source === 'external_docker') {
-    if (imageUri) config.imageUri = imageUri;
-    else {
+    if (!imageUri) {
       check.problem(
         'image-uri',
         'Input `image-uri` is required with `source: external_docker`: give the image to ' +
           'deploy, e.g. `registry.example.com/my-agent:${{ github.sha }}`.',
       );
-    }
+    } else config.imageUri = imageUri;
     const customUrl = check.httpUrl('custom-url', getInput('custom-url'));
     if (customUrl) config.customUrl = customUrl;
     const listenerId = getInput('listener-id');

@@ -62,9 +62,7 @@ export function codeSpan(text: string, options: { inTable?: boolean } = {}): str
  * inside (at least 3), so no line can close it; HTML inside a code block is not interpreted.
  */
 export function codeFence(lines: string | readonly string[], info = 'text'): string {
-  const text = (typeof lines === 'string' ? lines.split(/\r\n|\r|\n/) : lines)
-    .flatMap((line) => cleanText(line).split(/\r\n|\r|\n/))
-    .join('\n');
+  const text = cleanText([lines].flat().join('\n')).replace(/\r\n?/g, '\n');
   const fence = '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
   return `${fence}${info}\n${text}\n${fence}`;
 }
@@ -96,11 +94,7 @@ export function messageMarkdown(message: string, options: { inTable?: boolean } 
 }
 
 /** Keeps the last lines whose total length fits `maxChars`; each line cut at `maxLineChars`. */
-export function tailWithin(
-  lines: readonly string[],
-  maxChars: number,
-  maxLineChars = 2000,
-): { lines: string[]; omitted: number } {
+export function tailWithin(lines: readonly string[], maxChars: number, maxLineChars = 2000) {
   const kept: string[] = [];
   let total = 0;
   for (let i = lines.length - 1; i >= 0; i--) {

@@ -51,10 +51,7 @@ const ACTION_LABELS = {
 } as const;
 
 /** The action's label; `escape` applies to its reason only (`escapeMarkdown` in the table). */
-export function actionLabel(
-  { kind, reason }: PruneAction,
-  escape = (text: string) => text,
-): string {
+export function actionLabel({ kind, reason }: PruneAction, escape = (text: string) => text) {
   return ACTION_LABELS[kind].replace('%s', () => escape(reason ?? ''));
 }
 

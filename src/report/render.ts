@@ -350,8 +350,7 @@ export const titled = (title: string, body: string) => (body ? `#### ${title}\n\
  */
 export function renderInputErrorSummary(problems: readonly InputProblem[]): string {
   const rows = problems.map(
-    (p) =>
-      `| ${codeSpan(p.input, { inTable: true })} | ${messageMarkdown(p.message, { inTable: true })} |`,
+    (p) => `| ${cell(p.input)} | ${messageMarkdown(p.message, { inTable: true })} |`,
   );
   return sections(
     `### ❌ ${problems.length} input error${problems.length === 1 ? '' : 's'}: nothing was deployed`,

@@ -35,9 +35,7 @@ export interface VerifyContext {
  * Why the checks cannot run against this URL (no URL, not a URL, or plain http to a
  * non-loopback host, where the API key must not go) and what to do, or undefined when they can.
  */
-export function urlProblem(
-  url: string | undefined,
-): { reason: string; advice: string } | undefined {
+export function urlProblem(url: string | undefined) {
   if (url === undefined || url.trim() === '') {
     return {
       reason: 'The deployment has no agent server URL (source_config.custom_url)',

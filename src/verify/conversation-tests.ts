@@ -171,10 +171,7 @@ export async function runConversationTests(ctx: VerifyContext, options: Conversa
       : `${turns} turn${turns === 1 ? '' : 's'} as expected` +
         (testCase.checkpoints ? `, at least ${testCase.checkpoints} checkpoints` : '');
     // The reply that failed the case, masked and cut (still untrusted: printed inert, fenced).
-    const reply =
-      failure?.excerpt === undefined
-        ? undefined
-        : truncate(redact(failure.excerpt), REPLY_MAX_CHARS);
+    const reply = failure?.excerpt && truncate(redact(failure.excerpt), REPLY_MAX_CHARS);
     if (reply !== undefined) {
       ctx.logger.info(`Last reply in "${inert(testCase.name, 200)}" (agent output, as received):`);
       printUntrusted([reply]);
@@ -219,12 +216,11 @@ export async function runConversationTests(ctx: VerifyContext, options: Conversa
         1000,
       );
       // Only the LangSmith API host the settings name: no request anywhere else.
-      const target = feedbackTarget(run.feedbackUrl, options.feedbackHost);
-      if (!target.ok) {
-        failed(target.problem);
+      const url = feedbackTarget(run.feedbackUrl, options.feedbackHost);
+      if (typeof url === 'string') {
+        failed(url);
         continue;
       }
-      const url = target.url;
       try {
         const res = await request(ctx.http, {
           method: 'POST',
@@ -248,11 +244,8 @@ export async function runConversationTests(ctx: VerifyContext, options: Conversa
 const TOKEN_PATH = /^\/api\/v1\/feedback\/tokens\/[A-Za-z0-9_-]{1,100}$/;
 
 /** The URL to POST a verdict to, or why there is none (a phrase for the one warning). */
-export function feedbackTarget(
-  raw: string,
-  allowedHost: string | undefined,
-): { ok: true; url: URL } | { ok: false; problem: string } {
-  if (!URL.canParse(raw)) return { ok: false, problem: 'the feedback URL is not a URL' };
+export function feedbackTarget(raw: string, allowedHost: string | undefined): URL | string {
+  if (!URL.canParse(raw)) return 'the feedback URL is not a URL';
   const url = new URL(raw);
   const refused = (
     [
@@ -266,12 +259,8 @@ export function feedbackTarget(
       ],
     ] as const
   ).find(([refuses]) => refuses)?.[1];
-  return refused === undefined
-    ? { ok: true, url }
-    : {
-        ok: false,
-        problem: `a feedback URL on ${url.protocol}//${url.host} was not called (${refused})`,
-      };
+  if (refused === undefined) return url;
+  return `a feedback URL on ${url.protocol}//${url.host} was not called (${refused})`;
 }
 
 // What a case checks, pure: a turn's expectations (`contains`, `matches`, `values` as a partial

@@ -49,10 +49,7 @@ export type VerifyResult = Checks & {
  * Runs the checks the inputs ask for, in order: a failed one is returned in `error` (the later
  * ones do not run); a cancellation is thrown.
  */
-export async function verifyDeployment(
-  ctx: VerifyContext,
-  options: VerifyOptions,
-): Promise<VerifyResult> {
+export async function verifyDeployment(ctx: VerifyContext, options: VerifyOptions) {
   const checks = (
     [
       ['health', options.healthCheck, 'the health check'],

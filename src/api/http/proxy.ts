@@ -25,7 +25,6 @@ export async function dispatcherFor(url: URL): Promise<unknown> {
   return dispatchers.get(proxy);
 }
 
-/** The proxy agent for a `node:http(s)` request to this URL, or undefined. */
 export function agentFor(url: URL): Agent | undefined {
   return proxied(url) ? (new HttpClient().getAgent(url.href) as Agent) : undefined;
 }

@@ -15,18 +15,19 @@ import { ActionError, ApiError, DeadlineError } from '../../lib/errors.js';
 import { redact } from '../../lib/untrusted.js';
 import type { RunBasics } from '../../lib/time.js';
 import { createReadStream } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { once } from 'node:events';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
 import { agentFor, dispatcherFor } from './proxy.js';
 import {
   classify,
   DEFAULTS,
+  Failure,
   retrying,
   serverDelay,
   stopIfCancelledDuring,
   type Attempted,
-  type Failure,
 } from './retry-policy.js';
 
 /** The run's clock, deadline, signal and logger, and settings of the loop (`DEFAULTS`). */
@@ -95,12 +96,7 @@ export interface HttpRequest {
 }
 
 /** The request as it is sent. */
-type Sending = Omit<HttpRequest, 'url' | 'headers' | 'body'> & {
-  retry: RetryMode;
-  url: URL;
-  headers: Headers;
-  body: string | undefined;
-};
+type Sending = HttpRequest & { retry: RetryMode; url: URL; headers: Headers; body?: string };
 
 export const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -208,7 +204,6 @@ export class OutcomeUnknownError extends ActionError {
   }
 }
 
-/** An answer as one attempt got it, before the attempts are counted. */
 type Answer = Omit<HttpResponse, 'attempts' | 'attemptsWithUnknownOutcome'>;
 
 /** One `fetch` of the request within `ms`: its answer, or what went wrong. */
@@ -237,8 +232,7 @@ async function attemptOnce(ctx: HttpContext, req: Sending, ms: number): Promise<
     if (!timeout.aborted) return classify(err, req.url);
     if (req.stream)
       throw new DeadlineError(redact(`The \`timeout\` ran out during ${req.describe}.`));
-    const text = `no answer within ${seconds(ms)}`;
-    return { kind: 'unknown', code: 'timeout', text, cause: err };
+    return new Failure('unknown', 'timeout', `no answer within ${seconds(ms)}`, err);
   }
 }
 
@@ -246,27 +240,22 @@ async function attemptOnce(ctx: HttpContext, req: Sending, ms: number): Promise<
 const IDLE_TIMEOUT_MS = 60_000;
 
 /** One send of `file` (see `HttpRequest.file`), through the runner's proxy, as a `Response`. */
-function sendFile(req: Sending, file: string, signal: AbortSignal): Promise<Response> {
-  return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = {};
-    req.headers.forEach((value, name) => (headers[name] = value));
-    // No pooled keep-alive socket: it would hold the process open after the run.
-    const options = { method: req.method, headers, signal, agent: agentFor(req.url) ?? false };
-    const sent = (req.url.protocol === 'https:' ? httpsRequest : httpRequest)(req.url, options);
-    const source = createReadStream(file).on('error', (error: NodeJS.ErrnoException) => {
-      sent.destroy();
-      reject(new ActionError(`${req.describe}: the file could not be read (${error.code}).`));
-    });
-    sent.setTimeout(IDLE_TIMEOUT_MS, () =>
-      sent.destroy(Object.assign(new Error('no progress'), { code: 'ETIMEDOUT' })),
-    );
-    sent.on('error', (error) => (source.destroy(), reject(error)));
-    sent.on('response', (res) => {
-      const init = { status: res.statusCode, headers: res.headers as Record<string, string> };
-      resolve(new Response(Readable.toWeb(res) as ReadableStream, init));
-    });
-    source.pipe(sent);
-  });
+async function sendFile(req: Sending, file: string, signal: AbortSignal): Promise<Response> {
+  const headers: Record<string, string> = {};
+  req.headers.forEach((value, name) => (headers[name] = value));
+  // No pooled keep-alive socket: it would hold the process open after the run.
+  const options = { method: req.method, headers, signal, agent: agentFor(req.url) ?? false };
+  const sent = (req.url.protocol === 'https:' ? httpsRequest : httpRequest)(req.url, options);
+  const source = createReadStream(file).on('error', (error: NodeJS.ErrnoException) =>
+    sent.destroy(new ActionError(`${req.describe}: the file could not be read (${error.code}).`)),
+  );
+  sent.setTimeout(IDLE_TIMEOUT_MS, () =>
+    sent.destroy(Object.assign(new Error('no progress'), { code: 'ETIMEDOUT' })),
+  );
+  source.pipe(sent.on('error', () => source.destroy()));
+  const [res] = (await once(sent, 'response')) as [IncomingMessage];
+  const init = { status: res.statusCode, headers: res.headers as Record<string, string> };
+  return new Response(Readable.toWeb(res) as ReadableStream, init);
 }
 
 function networkError(req: Sending, failure: Failure, attempts: number): ApiError {
@@ -307,11 +296,6 @@ export async function request(ctx: HttpContext, options: HttpRequest): Promise<H
   const maxAttempts =
     req.retry === 'never' ? 1 : Math.max(1, Math.floor(ctx.maxAttempts ?? DEFAULTS.maxAttempts));
   let unknownOutcomes = 0;
-  const answer = (a: Answer, attempts: number): HttpResponse => ({
-    ...a,
-    attempts,
-    attemptsWithUnknownOutcome: unknownOutcomes,
-  });
   const logAs = `${method} ${req.url.pathname}`;
   const call = { http: ctx, what: req.describe, logAs, signal: req.signal, maxAttempts };
   return retrying(call, async (attempt): Promise<Attempted<HttpResponse>> => {
@@ -320,27 +304,25 @@ export async function request(ctx: HttpContext, options: HttpRequest): Promise<H
     const got = await attemptOnce(ctx, req, req.stream ? left : Math.min(perRequest, left));
     if (!('kind' in got)) {
       const { status } = got;
-      const transient = status >= 500 || status === 408 || status === 429;
-      if (!transient || req.retry === 'never') return { done: answer(got, attempt) };
-      if (req.retry === 'unsafe' && status !== 429) {
+      const again = (status >= 500 || status === 408 || status === 429) && req.retry !== 'never';
+      if (again && req.retry === 'unsafe' && status !== 429) {
         throw new OutcomeUnknownError(method, req.describe, `HTTP ${status}`, status);
       }
-      if (status !== 429) unknownOutcomes++;
-      if (attempt >= maxAttempts) return { done: answer(got, attempt) };
-      return { again: `HTTP ${status}`, afterMs: serverDelay(status, got.headers, ctx) };
+      if (again && status !== 429) unknownOutcomes++;
+      if (again && attempt < maxAttempts) {
+        return { again: `HTTP ${status}`, afterMs: serverDelay(status, got.headers, ctx) };
+      }
+      return { done: { ...got, attempts: attempt, attemptsWithUnknownOutcome: unknownOutcomes } };
     }
     const failure = got;
-    if (failure.kind === 'fatal') throw networkError(req, failure, attempt);
-    if (failure.kind === 'unknown') {
-      if (req.retry !== 'idempotent') {
-        const reason = failure.code === 'timeout' ? failure.text : failure.code;
-        throw new OutcomeUnknownError(method, req.describe, reason, undefined, failure.cause);
-      }
-      unknownOutcomes++;
-    } else if (req.retry === 'never') {
+    if (failure.kind === 'unknown' && req.retry !== 'idempotent') {
+      const reason = failure.code === 'timeout' ? failure.text : failure.code;
+      throw new OutcomeUnknownError(method, req.describe, reason, undefined, failure.cause);
+    }
+    if (failure.kind === 'unknown') unknownOutcomes++;
+    if (failure.kind === 'fatal' || req.retry === 'never' || attempt >= maxAttempts) {
       throw networkError(req, failure, attempt);
     }
-    if (attempt >= maxAttempts) throw networkError(req, failure, attempt);
     return { again: failure.code };
   });
 }
@@ -372,8 +354,7 @@ export function createResilientFetch(ctx: HttpContext): typeof fetch {
     });
     const answerHeaders = new Headers(res.headers);
     // The body is already decoded.
-    answerHeaders.delete('content-encoding');
-    answerHeaders.delete('content-length');
+    for (const name of ['content-encoding', 'content-length']) answerHeaders.delete(name);
     const nullBody = res.status === 204 || res.status === 205 || res.status === 304;
     return new Response(nullBody ? null : (res.stream ?? res.text), {
       status: res.status,

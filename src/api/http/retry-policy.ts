@@ -33,13 +33,15 @@ const NOT_SENT: Record<string, (url: URL) => string> = {
 const TLS_CODE =
   /^(CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_)|^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH)$/;
 
-export interface Failure {
-  kind: 'not-sent' | 'unknown' | 'fatal';
-  /** Short: `ECONNRESET`, `timeout`, `CERT_HAS_EXPIRED`. */
-  code: string;
-  /** For messages: what happened, in words. */
-  text: string;
-  cause: unknown;
+export class Failure {
+  constructor(
+    readonly kind: 'not-sent' | 'unknown' | 'fatal',
+    /** Short: `ECONNRESET`, `timeout`, `CERT_HAS_EXPIRED`. */
+    readonly code: string,
+    /** For messages: what happened, in words. */
+    readonly text: string,
+    readonly cause: unknown,
+  ) {}
 }
 
 /** The `code` of the error, of its `cause`s and of the `errors` it aggregates, outermost first. */
@@ -56,28 +58,22 @@ export function errorCodes(e: unknown, depth = 0, seen = new Set<unknown>()): st
 
 export function classify(err: unknown, url: URL): Failure {
   const codes = errorCodes(err);
-  const failure = (kind: Failure['kind'], code: string, text: string): Failure => ({
-    kind,
-    code,
-    text,
-    cause: err,
-  });
   const notSent = codes.find((c) => Object.hasOwn(NOT_SENT, c));
-  if (notSent !== undefined) return failure('not-sent', notSent, NOT_SENT[notSent]!(url));
+  if (notSent !== undefined) return new Failure('not-sent', notSent, NOT_SENT[notSent]!(url), err);
   const tls = codes.find((c) => TLS_CODE.test(c));
   if (tls !== undefined) {
-    return failure('fatal', tls, `TLS certificate of ${url.host} not accepted (${tls})`);
+    return new Failure('fatal', tls, `TLS certificate of ${url.host} not accepted (${tls})`, err);
   }
   if (codes.includes('UND_ERR_INVALID_ARG')) {
     const proxy = proxied(url) ? '; the proxy set in HTTPS_PROXY/HTTP_PROXY may be the cause' : '';
     const text = `the HTTP client refused the request (UND_ERR_INVALID_ARG)${proxy}`;
-    return failure('fatal', 'UND_ERR_INVALID_ARG', text);
+    return new Failure('fatal', 'UND_ERR_INVALID_ARG', text, err);
   }
   if (codes.includes('ERR_INVALID_URL') || err instanceof RangeError) {
-    return failure('fatal', codes[0] ?? 'invalid request', 'invalid request');
+    return new Failure('fatal', codes[0] ?? 'invalid request', 'invalid request', err);
   }
   const code = codes[0] ?? (err instanceof Error ? err.name : 'network error');
-  return failure('unknown', code, `connection to ${url.host} failed (${code})`);
+  return new Failure('unknown', code, `connection to ${url.host} failed (${code})`, err);
 }
 
 /**
@@ -111,10 +107,7 @@ export function backoffCeiling(attempt: number, baseMs: number, maxMs: number): 
 }
 
 /** Full jitter: `random() * min(maxDelay, base * 2^attempt)`; `attempt` counts retries from 0. */
-export function backoffDelay(
-  attempt: number,
-  ctx: Pick<HttpContext, 'random' | 'baseDelayMs' | 'maxDelayMs'>,
-): number {
+export function backoffDelay(attempt: number, ctx: Partial<HttpContext>): number {
   const base = ctx.baseDelayMs ?? DEFAULTS.baseDelayMs;
   const ceiling = backoffCeiling(attempt, base, ctx.maxDelayMs ?? DEFAULTS.maxDelayMs);
   return Math.floor(Math.min(1, Math.max(0, (ctx.random ?? Math.random)())) * ceiling);
@@ -125,11 +118,9 @@ export type Attempted<T> = { done: T } | { again: string; afterMs?: number | und
 
 /** One call of the loop: the run's context, what it does, and what differs from the defaults. */
 export interface RetryCall {
-  /** The run's clock, deadline, cancellation and logger, and the loop's settings (`DEFAULTS`). */
   http: HttpContext;
   /** What is being done, as the messages name it: `GET deployment 1234`, `the upload to …`. */
   what: string;
-  /** A caller's own signal (the SDK's): its abort rejects with its reason, like fetch. */
   signal?: AbortSignal | undefined;
   /** For the debug line ("attempt 2 of 5"); the attempt itself decides when they are spent. */
   maxAttempts?: number;

@@ -8,6 +8,8 @@ import type { GateRule } from '../../inputs/eval.js';
 
 /** One feedback key compared and judged (`compareScores`). */
 export type KeyScore = ReturnType<typeof compareScores>[number];
+/** A paired difference and its 95% interval (`pairedInterval`). */
+type Interval = Record<'delta' | 'low' | 'high', number | null>;
 
 /** Key → example → its score (the mean over the example's root runs), numeric scores only. */
 export function scoresOf(runs: readonly RootRun[]): Map<string, Map<string, number>> {
@@ -34,7 +36,7 @@ export const figure = (value: number | null, sign = false) =>
   value === null ? 'n/a' : `${sign && value > 0 ? '+' : ''}${value.toFixed(3)}`;
 
 /** The difference and its interval: `-0.050 (-0.120 to +0.020)`, `—` without a baseline. */
-export const interval = (k: Pick<KeyScore, 'delta' | 'low' | 'high'>) =>
+export const interval = (k: Interval) =>
   k.delta === null
     ? '—'
     : `${figure(k.delta, true)}${k.low === null ? '' : ` (${figure(k.low, true)} to ${figure(k.high, true)})`}`;
@@ -53,9 +55,7 @@ export function compareScores(options: {
 }) {
   const { gate } = options;
   const current = scoresOf(options.current);
-  const baseline = options.baseline
-    ? scoresOf(options.baseline)
-    : new Map<string, Map<string, number>>();
+  const baseline = scoresOf(options.baseline ?? []);
   const named = Object.keys(gate).filter((key) => key !== '*');
   const keys = [...new Set([...current.keys(), ...baseline.keys(), ...named])].sort();
   return keys.map((key) => {
@@ -64,9 +64,6 @@ export function compareScores(options: {
     const differences = [...mine]
       .filter(([example]) => theirs.has(example))
       .map(([example, score]) => score - (theirs.get(example) as number));
-    const paired = options.baseline
-      ? pairedInterval(differences)
-      : { delta: null, low: null, high: null };
     const rules = gate[key] ?? gate['*'];
     const rule: GateRule = { ...gate['*'], ...gate[key] };
     const score = {
@@ -76,8 +73,9 @@ export function compareScores(options: {
       n: mine.size,
       baseline: mean([...theirs.values()]),
       baselineN: theirs.size,
-      // This − baseline over the `paired` examples both scored, with its 95% interval.
-      ...paired,
+      // This − baseline over the `paired` examples both scored, with its 95% interval (all
+      // null without a baseline: no example is paired).
+      ...pairedInterval(differences),
       paired: differences.length,
       // Every run of this experiment has a score for the key.
       complete: options.complete.has(key),
@@ -103,34 +101,20 @@ export function compareScores(options: {
         );
       }
     }
-    score.verdict =
-      score.reasons.length > 0
-        ? 'failed'
-        : !score.complete
-          ? 'incomplete'
-          : rules !== undefined
-            ? 'passed'
-            : 'reported';
+    if (score.reasons.length > 0) score.verdict = 'failed';
+    else if (!score.complete) score.verdict = 'incomplete';
+    else if (rules !== undefined) score.verdict = 'passed';
     return score;
   });
 }
 
 /** `eval-scores`: per key with numeric scores, this mean and count, the baseline, the difference. */
 export function scoresOutput(keys: readonly KeyScore[]): string {
+  const figures = ['mean', 'n', 'baseline', 'delta', 'low', 'high'] as const;
   const round = (v: number | null) => (v === null ? null : Math.round(v * 1e6) / 1e6);
   const entries = keys
     .filter((k) => k.mean !== null)
-    .map((k) => [
-      k.key,
-      {
-        mean: round(k.mean),
-        n: k.n,
-        baseline: round(k.baseline),
-        delta: round(k.delta),
-        low: round(k.low),
-        high: round(k.high),
-      },
-    ]);
+    .map((k) => [k.key, Object.fromEntries(figures.map((f) => [f, round(k[f])]))]);
   return JSON.stringify(Object.fromEntries(entries));
 }
 
@@ -165,11 +149,7 @@ export function mean(values: readonly number[]): number | null {
  * The mean of the paired differences and its 95% interval (null with fewer than two pairs,
  * where no spread can be estimated).
  */
-export function pairedInterval(differences: readonly number[]): {
-  delta: number | null;
-  low: number | null;
-  high: number | null;
-} {
+export function pairedInterval(differences: readonly number[]): Interval {
   const delta = mean(differences);
   const n = differences.length;
   if (delta === null || n < 2) return { delta, low: null, high: null };

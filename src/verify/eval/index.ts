@@ -8,33 +8,14 @@
  * any failed check. The report (step 6) is `report/evaluation.ts`.
  */
 import { langsmithClient, type Experiment, type LangSmith } from '../../api/langsmith.js';
-import type { HttpContext } from '../../api/http/request.js';
-import type { BaseConfig } from '../../inputs/config.js';
+import { PULL_REQUEST_EVENTS, type BaseConfig } from '../../inputs/config.js';
 import type { EvalConfig } from '../../inputs/eval.js';
-import { PULL_REQUEST_EVENTS } from '../../inputs/config.js';
-import { ActionError } from '../../lib/errors.js';
-import { inert, type Logger } from '../../lib/untrusted.js';
-import { CheckError } from '../agent-server.js';
-import {
-  compareScores,
-  figure,
-  interval,
-  scoresOf,
-  scoresOutput,
-  type KeyScore,
-} from './compare.js';
-import {
-  agentRunner,
-  NOT_RUN,
-  pollWithin,
-  recordUntraced,
-  runAll,
-  type RunExample,
-} from './runs.js';
+import { inert } from '../../lib/untrusted.js';
+import { CheckError, type VerifyContext } from '../agent-server.js';
+import { compareScores, figure, interval, scoresOf, scoresOutput } from './compare.js';
+import { agentRunner, notRun, pollWithin, recordUntraced, runAll } from './runs.js';
 
-export interface EvalContext {
-  http: HttpContext;
-  logger: Logger;
+export interface EvalContext extends VerifyContext {
   config: Pick<BaseConfig, 'apiKey' | 'workspaceId' | 'uiBaseUrl' | 'github'> & {
     evaluation: EvalConfig;
   };
@@ -49,11 +30,10 @@ const MAX_SHOWN_ERRORS = 10;
 export async function evaluate(
   ctx: EvalContext,
   target: { url: string | undefined; name: string; deploymentId: string; revisionId?: string },
-  deps: { langsmith?: LangSmith; runner?: { run: RunExample; graph: string } } = {},
+  deps: { langsmith?: LangSmith; runner?: Awaited<ReturnType<typeof agentRunner>> } = {},
 ) {
   const { config, logger, http } = ctx;
   const ev = config.evaluation;
-  const notRun = (message: string) => new ActionError(message, NOT_RUN);
   const { apiKey, workspaceId } = config;
   const langsmith =
     deps.langsmith ?? (await langsmithClient({ apiUrl: ev.apiUrl, apiKey, workspaceId, http }));
@@ -168,11 +148,10 @@ export async function evaluate(
     gate: ev.gate,
     complete: new Set(Object.keys(stats).filter(scored)),
   });
-  const compared = (k: KeyScore) =>
-    baseline ? `, baseline ${figure(k.baseline)}, difference ${interval(k)}` : '';
   for (const k of keys) {
+    const compared = baseline ? `, baseline ${figure(k.baseline)}, difference ${interval(k)}` : '';
     logger.info(
-      `  ${inert(k.key, 100)}: ${figure(k.mean)} (${k.n} examples)${compared(k)}: ${k.verdict}`,
+      `  ${inert(k.key, 100)}: ${figure(k.mean)} (${k.n} examples)${compared}: ${k.verdict}`,
     );
   }
   const failed = keys.filter((k) => k.verdict === 'failed');
@@ -214,12 +193,11 @@ async function findBaseline(ctx: EvalContext, langsmith: LangSmith, datasetId: s
     const found = await langsmith.experiment(baseline);
     const other = found?.reference_dataset_id && found.reference_dataset_id !== datasetId;
     if (!found || other) {
-      throw new ActionError(
+      throw notRun(
         `${other ? 'The experiment' : 'There is no experiment'} "${inert(baseline, 200)}" (input ` +
           `\`eval-baseline\`)${other ? ' is not an experiment on this dataset' : ' in LangSmith'}: ` +
           'give the name or ID of an experiment on the dataset, `auto` (the newest production ' +
           'experiment this action recorded) or `none`.',
-        NOT_RUN,
       );
     }
     return found;
@@ -236,8 +214,7 @@ async function findBaseline(ctx: EvalContext, langsmith: LangSmith, datasetId: s
       !PULL_REQUEST_EVENTS.has(String(meta['event']))
     );
   });
-  const time = (e: Experiment) =>
-    (typeof e.start_time === 'number' ? e.start_time : Date.parse(e.start_time ?? '')) || 0;
+  const time = (e: Experiment) => new Date(e.start_time ?? 0).getTime() || 0;
   const newest = production.sort((a, b) => time(b) - time(a))[0];
   if (!newest) {
     ctx.logger.notice(

@@ -24,8 +24,8 @@ import {
   type VerifyContext as Context,
 } from '../agent-server.js';
 
-/** The title of an evaluation that could not run (it fails the step, but is no failed check). */
-export const NOT_RUN = 'Evaluation not run';
+/** An evaluation that could not run: it fails the step, but is no failed check. */
+export const notRun = (message: string) => new ActionError(message, 'Evaluation not run');
 
 /** What one example's run brought: the agent's output, or why it failed (inert, cut). */
 export type Outcome = { outputs: Record<string, unknown> } | { error: string };
@@ -50,17 +50,14 @@ export async function agentRunner(
   concurrency: number,
 ): Promise<{ run: RunExample; graph: string }> {
   requireCheckableUrl(url ?? '', 'evaluation');
+  const apiUrl = baseUrl(url as string);
   const http = { ...ctx.http, requestTimeoutMs: Number.POSITIVE_INFINITY };
-  const client = await createSdkClient({ ...ctx, http }, baseUrl(url as string), concurrency);
+  const client = await createSdkClient({ ...ctx, http }, apiUrl, concurrency);
   const chosen = chooseAssistant(
     await listAssistants(client, http.signal),
     assistant,
     '`eval-assistant`',
-    (problem) =>
-      new ActionError(
-        `The evaluation cannot run on ${baseUrl(url as string)}: ${problem}.`,
-        NOT_RUN,
-      ),
+    (problem) => notRun(`The evaluation cannot run on ${apiUrl}: ${problem}.`),
   );
   const run: RunExample = async (example, project) => {
     const answer: unknown = await client.runs.wait(null, chosen.assistant_id, {
