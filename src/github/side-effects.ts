@@ -37,12 +37,7 @@ type SideEffect = Record<'title' | 'permission' | 'notFound' | 'retry', string>;
  * The one warning of a side effect that did not happen: what, why (GitHub's answer), the advice
  * for that failure, and that the deploy result stands.
  */
-function warnGithub(
-  logger: Logger,
-  effect: SideEffect,
-  doing: string,
-  failure: GithubFailure,
-): void {
+function warnGithub(logger: Logger, effect: SideEffect, doing: string, failure: GithubFailure) {
   const advice: Partial<Record<GithubFailure['kind'], string>> = {
     permission: effect.permission,
     not_found: effect.notFound,
