@@ -231,11 +231,11 @@ async function keepWhatIsNotOurs(
       if (!recorded.has(environment))
         recorded.set(environment, recordedDeploymentIds(ctx, environment));
       const found = await recorded.get(environment)!;
-      if (!found.ok) {
+      if (typeof found === 'string') {
         reason =
           `it names no repository, and this repository's GitHub deployments of ` +
-          `${environment} could not be read (${found.reason})`;
-      } else if (!found.ids.has(deployment.id)) {
+          `${environment} could not be read (${found})`;
+      } else if (!found.has(deployment.id)) {
         reason =
           'it names no repository, and no GitHub deployment of this repository ' +
           `(environment ${environment}) records its ID`;

@@ -220,19 +220,16 @@ export async function deactivateEnvironment(run: GithubRun, environment: string)
  * The LangSmith deployment IDs that this repository's GitHub deployments of `environment`
  * record (those this action created: `payload.langsmith_deployment_id`), newest
  * `MAX_DEPLOYMENT_PAGES` pages. `prune` deletes a deployment without a repository only when it
- * is among them. Never throws: a failure is the reason, and nothing is proven.
+ * is among them. Never throws: a failure is its reason (a string), and nothing is proven.
  */
-export async function recordedDeploymentIds(
-  run: GithubRun,
-  environment: string,
-): Promise<{ ok: true; ids: Set<string> } | { ok: false; reason: string }> {
-  if (!run.config.githubToken) return { ok: false, reason: '`github-token` is empty' };
+export async function recordedDeploymentIds(run: GithubRun, environment: string) {
+  if (!run.config.githubToken) return '`github-token` is empty';
   try {
     const gh = await connectGithub(run, run.deadline);
     const deployments = await environmentDeployments(gh, environment);
-    return { ok: true, ids: new Set(deployments.flatMap((d) => payloadDeploymentId(d.payload))) };
+    return new Set(deployments.flatMap((d) => payloadDeploymentId(d.payload)));
   } catch (error) {
-    return { ok: false, reason: describeGithubError(error).message };
+    return describeGithubError(error).message;
   }
 }
 
