@@ -120,15 +120,13 @@ export function setUrl(ctx: RunContext, deployment: Deployment): void {
   const raw = agentUrlOf(deployment);
   if (!raw) return;
   const { url, credentials } = withoutCredentials(raw);
-  if (credentials.length > 0) {
-    for (const credential of credentials) setSecret(credential);
-    if (!ctx.state.report.url) {
-      ctx.logger.warning(
-        "The deployment's agent server URL holds credentials (user:password@): they are " +
-          'masked, and left out of the `url` output, the log and the reports.',
-        { title: 'Credentials in the URL' },
-      );
-    }
+  for (const credential of credentials) setSecret(credential);
+  if (credentials.length > 0 && !ctx.state.report.url) {
+    ctx.logger.warning(
+      "The deployment's agent server URL holds credentials (user:password@): they are " +
+        'masked, and left out of the `url` output, the log and the reports.',
+      { title: 'Credentials in the URL' },
+    );
   }
   ctx.state.report.url = url.replace(/\/+$/, '');
   ctx.output('url', ctx.state.report.url);
