@@ -34,8 +34,11 @@ type Read = (name: InputName) => string;
 export type ReadConfigResult =
   { ok: true; config: Config; notes: string[] } | { ok: false; problems: InputProblem[] };
 
-/** `mask`: masks a secret value in the log; default `setSecret`. */
-type Deps = { mask?: (value: string) => void };
+/** `mask`: masks a secret value in the log (default `setSecret`); `loadTests`: see `readInputs`. */
+type Deps = {
+  mask?: (value: string) => void;
+  loadTests?: typeof import('./tests-file.js').loadTestsFile;
+};
 
 /**
  * Reads and checks every input. `notes` are warnings to print on success (for example
@@ -149,11 +152,14 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: Deps = {}): ReadConfigR
       );
     }
     const tests = getInput('tests');
-    // `readInputs` reads the cases.
     if (tests !== '') {
+      const loaded = deps.loadTests?.(github.workspace, tests);
+      for (const message of loaded?.ok === false ? loaded.problems : []) {
+        check.problem('tests', message);
+      }
       fields.tests = {
         file: tests,
-        cases: [],
+        cases: loaded?.ok ? loaded.suite.cases : [],
         ...(feedbackKey !== '' && {
           feedbackKey,
           feedbackHost: feedbackHostFor(base.controlPlaneUrl, base.region),
@@ -220,28 +226,17 @@ function readPruneInputs(getInput: Read, base: BaseConfig, check: Checks): Confi
 }
 
 /**
- * `readConfig`, then the inputs that name files of the checkout: the `tests` file is read and
- * validated here (its validator is loaded only when `tests` is set), so its problems are input
+ * `readConfig` with the inputs that name files of the checkout: the `tests` file is read and
+ * validated (its validator is loaded only when `tests` is set), so its problems are input
  * errors reported with the others, before any request.
  */
 export async function readInputs(
   env: NodeJS.ProcessEnv,
   deps: Deps = {},
 ): Promise<ReadConfigResult> {
-  const read = readConfig(env, deps);
-  const tests = inputOf('tests', env);
-  const command = (inputOf('command', env) || defaultOf('command')).toLowerCase();
-  if (command !== 'deploy' || tests === '') return read;
+  if (inputOf('tests', env) === '') return readConfig(env, deps);
   const { loadTestsFile } = await import('./tests-file.js');
-  const loaded = loadTestsFile(env['GITHUB_WORKSPACE'] || process.cwd(), tests);
-  if (!loaded.ok) {
-    const problems = loaded.problems.map((message) => ({ input: 'tests', message }));
-    return { ok: false, problems: [...(read.ok ? [] : read.problems), ...problems] };
-  }
-  if (read.ok && read.config.command === 'deploy' && read.config.tests) {
-    read.config.tests.cases = loaded.suite.cases;
-  }
-  return read;
+  return readConfig(env, { ...deps, loadTests: loadTestsFile });
 }
 
 /** The inputs only `command: deploy` uses; `delete` ignores them. */
