@@ -8,7 +8,6 @@ import type { GithubContext, InputProblem, Region } from './config.js';
 import { PULL_REQUEST_EVENTS } from './config.js';
 import { describeJsonError } from './secrets.js';
 import { isRecord } from '../lib/text.js';
-import { parseBoolean } from '../lib/untrusted.js';
 import { keyAllowedFor } from '../api/http/request.js';
 import { defaultOf, INPUTS, type ChoiceInput, type ChoiceOf, type InputName } from './spec.js';
 
@@ -108,7 +107,11 @@ export class Checks {
     const rule =
       'a boolean: true, True, TRUE, false, False or FALSE (YAML 1.2 core schema, as ' +
       '`core.getBooleanInput`)';
-    return this.mustBe(input, raw, parseBoolean(raw), rule) ?? fallback;
+    // The YAML 1.2 core schema's spellings, as `core.getBooleanInput` accepts them.
+    const value = /^(true|True|TRUE|false|False|FALSE)$/.test(raw)
+      ? raw.toLowerCase() === 'true'
+      : undefined;
+    return this.mustBe(input, raw, value, rule) ?? fallback;
   }
 
   /** A positive number of seconds; empty means its default in the spec. */

@@ -72,16 +72,6 @@ export function getInput(name: string, env: NodeJS.ProcessEnv = process.env): st
   return (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
 }
 
-/**
- * Whether a raw input value is a YAML 1.2 core-schema boolean, as `core.getBooleanInput`
- * accepts it; `undefined` otherwise, so that the caller reports the input error its own way.
- */
-export function parseBoolean(value: string): boolean | undefined {
-  if (['true', 'True', 'TRUE'].includes(value)) return true;
-  if (['false', 'False', 'FALSE'].includes(value)) return false;
-  return undefined;
-}
-
 /** Fails the step (`process.exitCode` 1, as `core.setFailed`) with one `::error`. */
 export function setFailed(message: string, properties?: core.AnnotationProperties): void {
   runnerLogger.error(message, properties);
