@@ -17,10 +17,9 @@ import type {
 import type { ControlPlane } from '../api/client.js';
 import type { DeployConfig } from '../inputs/config.js';
 import { ActionError, ApiError, CancelledError, DeadlineError } from '../lib/errors.js';
-import { errorMessage as describe } from '../lib/text.js';
+import { canonicalJson, errorMessage as describe } from '../lib/text.js';
 import { OutcomeUnknownError } from '../api/http/request.js';
 import { inert, type Logger } from '../lib/untrusted.js';
-import { canonicalJson } from '../lib/keyed.js';
 import { revisionStatus } from './revision-status.js';
 import type { SourceArchive } from './upload/archive.js';
 import type { TargetContext } from './target.js';
