@@ -63,7 +63,7 @@ try {
       {
         http: {
           clock: systemClock,
-          deadline: Deadline.fromSeconds(systemClock, 120),
+          deadline: new Deadline(systemClock, systemClock.now() + 120 * 1000),
           logger: quiet,
         },
         config: { apiKey: sim.apiKey },

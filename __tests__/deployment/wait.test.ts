@@ -95,7 +95,7 @@ function setup(
   options: { timeoutS?: number; pollIntervalMs?: number; statusAt?: (t: number) => string } = {},
 ) {
   const clock = new CheckingClock(START);
-  const deadline = Deadline.fromSeconds(clock, options.timeoutS ?? 1800);
+  const deadline = new Deadline(clock, clock.now() + (options.timeoutS ?? 1800) * 1000);
   clock.deadlineAt = deadline.at;
   const client = new FakePlane(clock, steps, options.statusAt);
   const logger = recordingLogger();

@@ -65,7 +65,7 @@ describeServer('conversation tests against a real LangGraph agent server', () =>
     if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
     const http: HttpContext = {
       clock: systemClock,
-      deadline: Deadline.fromSeconds(systemClock, 90),
+      deadline: new Deadline(systemClock, systemClock.now() + 90 * 1000),
       logger,
       baseDelayMs: 200,
     };

@@ -41,7 +41,7 @@ const lines = logger.lines;
 function context(options: { signal?: AbortSignal; seconds?: number } = {}): VerifyContext {
   const http: HttpContext = {
     clock: systemClock,
-    deadline: Deadline.fromSeconds(systemClock, options.seconds ?? 30),
+    deadline: new Deadline(systemClock, systemClock.now() + (options.seconds ?? 30) * 1000),
     logger,
     baseDelayMs: 20,
     ...(options.signal ? { signal: options.signal } : {}),

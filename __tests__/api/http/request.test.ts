@@ -48,7 +48,7 @@ function setup(options: Partial<HttpContext> & { timeoutSeconds?: number } = {})
   const { timeoutSeconds, ...rest } = options;
   const ctx: HttpContext = {
     clock,
-    deadline: Deadline.fromSeconds(clock, timeoutSeconds ?? 1800),
+    deadline: new Deadline(clock, clock.now() + (timeoutSeconds ?? 1800) * 1000),
     logger,
     random: () => 0.5,
     ...rest,
@@ -695,7 +695,7 @@ function ctxWith(fetchImpl: typeof fetch): HttpContext {
   const clock = new FakeClock();
   return {
     clock,
-    deadline: Deadline.fromSeconds(clock, 1800),
+    deadline: new Deadline(clock, clock.now() + 1800 * 1000),
     logger: captureLogger(),
     random: () => 0.5,
     fetchImpl,
