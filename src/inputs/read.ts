@@ -314,30 +314,26 @@ function readDeployInputs(
       );
     } else config.imageUri = imageUri;
   } else if (source === 'external_docker') {
-    if (imageUri) config.imageUri = imageUri;
-    else {
+    if (!imageUri) {
       check.problem(
         'image-uri',
         'Input `image-uri` is required with `source: external_docker`: give the image to ' +
           'deploy, e.g. `registry.example.com/my-agent:${{ github.sha }}`.',
       );
-    }
+    } else config.imageUri = imageUri;
     const customUrl = check.httpUrl('custom-url', getInput('custom-url'));
     if (customUrl) config.customUrl = customUrl;
     const listenerId = getInput('listener-id');
     const k8sNamespace = getInput('k8s-namespace');
     if (listenerId) config.listenerId = listenerId;
-    if (k8sNamespace) {
-      if (listenerId) config.k8sNamespace = k8sNamespace;
-      else {
-        check.problem(
-          'k8s-namespace',
-          'Input `k8s-namespace` needs `listener-id`: the namespace is one of the listener’s. ' +
-            'Set `listener-id` as well (the IDs are listed by GET /v2/listeners), or remove ' +
-            '`k8s-namespace`.',
-        );
-      }
-    }
+    if (k8sNamespace && !listenerId) {
+      check.problem(
+        'k8s-namespace',
+        'Input `k8s-namespace` needs `listener-id`: the namespace is one of the listener’s. ' +
+          'Set `listener-id` as well (the IDs are listed by GET /v2/listeners), or remove ' +
+          '`k8s-namespace`.',
+      );
+    } else if (k8sNamespace) config.k8sNamespace = k8sNamespace;
     const resourceSpec = check.jsonObject('resource-spec', getInput('resource-spec'));
     if (resourceSpec) config.resourceSpec = resourceSpec;
   }
