@@ -114,7 +114,6 @@ export type PruneConfig = {
   dryRun: boolean;
 } & BaseConfig;
 
-/** The one typed configuration of a run, for its command. */
 export type Config =
   DeployConfig | DeleteConfig | RollbackConfig | PruneConfig | RegistryLoginConfig;
 

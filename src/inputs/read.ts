@@ -24,7 +24,6 @@ import { SHA256_DIGEST } from '../api/registry.js';
 import { choiceDefault, defaultOf, INPUTS, type InputName, type InputSpec } from './spec.js';
 import { readEvalInputs } from './eval.js';
 
-/** What `readDeployInputs` reads: `DeployConfig` without the shared fields. */
 type DeployFields = Omit<DeployConfig, keyof BaseConfig | keyof Target>;
 type SourceField = 'source' | 'configPath' | 'deploymentType' | 'buildOnPush';
 

@@ -1,8 +1,8 @@
 /**
  * The checks of single inputs, each naming its input in its message: `Checks` collects every
  * problem and note so that `readConfig` reports them all at once, and each check returns a
- * usable value either way; the step summary of a run that stopped on them. Also the
- * control-plane URL of each region, its UI base URL and the `name` template of `command: prune`.
+ * usable value either way. Also the control-plane URL of each region, its UI base URL and the
+ * `name` template of `command: prune`.
  */
 import type { GithubContext, InputProblem, Region } from './config.js';
 import { PULL_REQUEST_EVENTS } from './config.js';
