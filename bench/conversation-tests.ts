@@ -69,7 +69,7 @@ try {
         config: { apiKey: sim.apiKey },
         logger: quiet,
       },
-      { url: sim.agentUrl(id), file: 'bench.yaml', cases: parsed.suite.cases, feedbackKey: 'ci' },
+      { url: sim.agentUrl(id), file: 'bench.yaml', cases: parsed.cases, feedbackKey: 'ci' },
     );
     const wall = performance.now() - started;
     const runs = sim.agentRuns();

@@ -77,7 +77,7 @@ describeServer('conversation tests against a real LangGraph agent server', () =>
     const result = await runConversationTests(ctx, {
       url: server.url,
       file: 'tests.yaml',
-      cases: parsed.suite.cases,
+      cases: parsed.cases,
     });
     const [echo, wrong, prepared] = result.cases;
     expect(echo).toMatchObject({ verdict: 'passed', turnsRun: 2 });

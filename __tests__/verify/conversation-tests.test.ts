@@ -52,7 +52,7 @@ function context(options: { signal?: AbortSignal; seconds?: number } = {}): Veri
 function suite(yaml: string): TestCase[] {
   const parsed = parseTestsFile(yaml, 'tests.yaml');
   if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
-  return parsed.suite.cases;
+  return parsed.cases;
 }
 
 const run = (

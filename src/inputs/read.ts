@@ -158,7 +158,7 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: Deps = {}): ReadConfigR
       }
       fields.tests = {
         file: tests,
-        cases: loaded?.ok ? loaded.suite.cases : [],
+        cases: loaded?.ok ? loaded.cases : [],
         ...(feedbackKey !== '' && {
           feedbackKey,
           feedbackHost: feedbackHostFor(base.controlPlaneUrl, base.region),
