@@ -50,7 +50,6 @@ export function resetSecretsForTests(): void {
  * (the runner masks per line), and registers it for `redact()`.
  */
 export function setSecret(value: string): void {
-  if (!value) return;
   const lines = [value, ...value.split(/\r?\n/)].map((p) => p.trim());
   // A message that reflows whitespace (an error detail collapsed to one line) would show the
   // value in its collapsed form: mask that form too.
