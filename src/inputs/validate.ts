@@ -134,47 +134,44 @@ export class Checks {
     return this.mustBe(input, raw, valid ? Number(raw) : undefined, rule) ?? fallback;
   }
 
-  name(raw: string): string {
+  name(raw: string): string | undefined {
     if (raw === '' || NAME_PATTERN.test(raw)) return raw;
     // The nearest valid name, when anything of `raw` is left.
     const nearest = raw
       .toLowerCase()
       .replace(/[^a-z0-9-]+/g, '-')
       .replace(/^-+|-+$/g, '');
-    this.problem(
+    return this.problem(
       'name',
       `Input \`name\` is "${raw}", which is not a valid deployment name: use only lowercase ` +
         'letters, digits and hyphens, not starting or ending with a hyphen (the platform’s ' +
         'rule), e.g. ' +
         (NAME_PATTERN.test(nearest) ? `\`${nearest}\`.` : '`my-agent` or `my-agent-pr-12`.'),
     );
-    return '';
   }
 
   /**
-   * A build or install command the platform accepts, or '' with a problem naming every refused
-   * character found, so one run fixes them all: the platform's character rule, as the
+   * A build or install command the platform accepts, or `undefined` with a problem naming every
+   * refused character found, so one run fixes them all: the platform's character rule, as the
    * `langgraph` CLI checks it (`has_disallowed_build_command_content`).
    */
-  command(input: 'install-command' | 'build-command', raw: string): string {
+  command(input: 'install-command' | 'build-command', raw: string): string | undefined {
     const found = REFUSED.filter(([char]) => raw.includes(char)).map(([, words]) => words);
     if (LONE_AMPERSAND.test(raw)) found.push('a lone & (background job; `&&` is allowed)');
     if (found.length === 0) return raw;
-    this.problem(
+    return this.problem(
       input,
       `Input \`${input}\` is refused before any request: it holds ${found.join(', ')}, which ` +
         'the platform refuses in build commands (no quotes, backslashes, pipes, redirections, ' +
         'variables, `;` or background `&`; chaining with `&&` is allowed). Put complex steps in ' +
         'a script in the repository and call it, e.g. `sh ./scripts/build.sh`.',
     );
-    return '';
   }
 
-  /** A UUID input (the platform's IDs are UUIDs), or '' with a problem. */
-  uuid(input: keyof typeof UUID_INPUTS, raw: string): string {
+  /** A UUID input (the platform's IDs are UUIDs), or `undefined` with a problem. */
+  uuid(input: keyof typeof UUID_INPUTS, raw: string): string | undefined {
     if (raw === '' || UUID_PATTERN.test(raw)) return raw;
-    this.problem(input, `Input \`${input}\` is "${raw}", which ${UUID_INPUTS[input]}`);
-    return '';
+    return this.problem(input, `Input \`${input}\` is "${raw}", which ${UUID_INPUTS[input]}`);
   }
 
   /**
