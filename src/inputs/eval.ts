@@ -104,8 +104,7 @@ export function readEvalInputs(
       langsmithApiUrlFor(base.controlPlaneUrl, base.region),
     /** Empty: the whole dataset. */
     splits: getInput('eval-splits')
-      .split(',')
-      .map((split) => split.trim())
+      .split(/\s*,\s*/)
       .filter(Boolean),
     ...(assistant && { assistant }),
     maxExamples: check.count('eval-max-examples', getInput('eval-max-examples'), 100_000),
