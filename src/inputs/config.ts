@@ -141,10 +141,7 @@ export const PULL_REQUEST_EVENTS: ReadonlySet<string> = new Set([
  * request (file not set, missing, unreadable, empty, not JSON, or without a PR number) why: the
  * fork check and the PR comment cannot run without it, so this is worth a warning.
  */
-export function readGithubContext(env: NodeJS.ProcessEnv): {
-  github: GithubContext;
-  payloadProblem?: string;
-} {
+export function readGithubContext(env: NodeJS.ProcessEnv) {
   const github: GithubContext = {
     eventName: env['GITHUB_EVENT_NAME'] ?? '',
     ref: env['GITHUB_REF'] ?? '',

@@ -229,10 +229,7 @@ function readPruneInputs(getInput: Read, base: BaseConfig, check: Checks): Confi
  * validated (its validator is loaded only when `tests` is set), so its problems are input
  * errors reported with the others, before any request.
  */
-export async function readInputs(
-  env: NodeJS.ProcessEnv,
-  deps: Deps = {},
-): Promise<ReadConfigResult> {
+export async function readInputs(env: NodeJS.ProcessEnv, deps: Deps = {}) {
   if (inputOf('tests', env) === '') return readConfig(env, deps);
   const { loadTestsFile } = await import('./tests-file.js');
   return readConfig(env, { ...deps, loadTests: loadTestsFile });
