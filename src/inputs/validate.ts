@@ -209,11 +209,7 @@ export class Checks {
   }
 
   /** `repo-ref` derived from the event (see INTERFACE.md, "`repo-ref` derivation"). */
-  derivedRepoRef(
-    github: GithubContext,
-    env: NodeJS.ProcessEnv,
-    repoUrl: string | undefined,
-  ): string | undefined {
+  derivedRepoRef(github: GithubContext, env: NodeJS.ProcessEnv, repoUrl: string | undefined) {
     const pr = github.pullRequest;
     const fork = pr && pr.headRepoFullName.toLowerCase() !== pr.baseRepoFullName.toLowerCase();
     const headRef = pr?.headRef || env['GITHUB_HEAD_REF'] || '';
