@@ -1,11 +1,11 @@
 /**
  * The one typed, validated configuration a run works from. `inputs/read.ts` builds it from the
- * action inputs and the GitHub context (read here); nothing else reads `INPUT_*` variables.
+ * action inputs and the GitHub context (both read here); nothing else reads `INPUT_*` variables.
  */
 import { readFileSync } from 'node:fs';
 import type { GithubContext } from '../github/octokit.js';
 import { isRecord } from '../lib/text.js';
-import type { ChoiceOf } from './spec.js';
+import { type ChoiceOf, variableOf } from './spec.js';
 
 export type { GithubContext };
 
@@ -121,6 +121,11 @@ export type Config =
 export interface InputProblem {
   input: string;
   message: string;
+}
+
+/** An input as `core.getInput` reads it: its variable in `env` (tests pass their own), trimmed. */
+export function getInput(name: string, env: NodeJS.ProcessEnv): string {
+  return (env[variableOf(name)] ?? '').trim();
 }
 
 /**

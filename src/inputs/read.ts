@@ -10,7 +10,7 @@
  * default; local runs and tests may pass nothing).
  */
 import type { BaseConfig, Config, DeployConfig, InputProblem, Target } from './config.js';
-import { getInput as inputOf, setSecret } from '../lib/untrusted.js';
+import { setSecret } from '../lib/untrusted.js';
 import {
   Checks,
   feedbackHostFor,
@@ -18,7 +18,7 @@ import {
   REGION_CONTROL_PLANE_URLS,
   uiBaseUrlFor,
 } from './validate.js';
-import { readGithubContext } from './config.js';
+import { getInput as inputOf, readGithubContext } from './config.js';
 import { NO_SECRETS_ON_FORKS, parseSecrets } from './secrets.js';
 import { SHA256_DIGEST } from '../api/registry.js';
 import { choiceDefault, defaultOf, INPUTS, type InputName, type InputSpec } from './spec.js';

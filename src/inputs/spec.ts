@@ -117,7 +117,7 @@ export type ChoiceInput = {
 export type ChoiceOf<N extends ChoiceInput> = (typeof INPUTS)[N]['values'][number];
 
 /** The runner's name for an input's variable: upper-cased, spaces to `_`, dashes kept. */
-const variableOf = (name: string) => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
+export const variableOf = (name: string) => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
 
 /**
  * Inputs a run was given but does not read, said out loud: a misspelt input keeps its default

@@ -1,5 +1,5 @@
 /**
- * What goes to the runner: `@actions/core` for the protocol (inputs, outputs, masks,
+ * What goes to the runner: `@actions/core` for the protocol (outputs, masks,
  * annotations, groups, the exit code), and what core does not do: in-process redaction
  * (`redact()`: secrets are `***` even where the runner's own masking does not apply, such as
  * local runs, `act`, or a value that reached a message before `::add-mask::`), and the
@@ -61,14 +61,6 @@ export function setSecret(value: string): void {
     secretValues.add(part);
     core.setSecret(part);
   }
-}
-
-/**
- * `core.getInput`'s rule: `INPUT_<NAME>` (spaces → `_`, upper-cased, `-` kept), trimmed, read
- * from `env` (the run's is `process.env`; tests read inputs from an object of their own).
- */
-export function getInput(name: string, env: NodeJS.ProcessEnv = process.env): string {
-  return (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
 }
 
 /** Fails the step (`process.exitCode` 1, as `core.setFailed`) with one `::error`. */
