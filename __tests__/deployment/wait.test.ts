@@ -559,7 +559,7 @@ describe('isTransientPollError', () => {
     for (const status of [400, 401, 403, 404, 409, 422]) {
       expect(isTransientPollError(apiError(status))).toBe(false);
     }
-    expect(isTransientPollError(new CancelledError())).toBe(false);
+    expect(isTransientPollError(new CancelledError('The run was cancelled.'))).toBe(false);
     expect(isTransientPollError(new Error('bug'))).toBe(false);
     expect(isTransientPollError('string')).toBe(false);
   });

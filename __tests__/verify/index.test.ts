@@ -218,7 +218,7 @@ describe('healthCheck', () => {
   it('stops at once when the run is cancelled', async () => {
     const controller = new AbortController();
     server.on('GET /ok', (_req, res) => {
-      controller.abort(new CancelledError());
+      controller.abort(new CancelledError('The run was cancelled.'));
       json(res, 503, {});
     });
     await expect(
