@@ -118,7 +118,7 @@ export function readEvalInputs(
   if (/^(auto|none)$/i.test(config.baseline)) config.baseline = config.baseline.toLowerCase();
   if (dataset === '') return undefined;
   if (!wait) {
-    check.note(
+    check.notes.push(
       '`eval-dataset` is set but `wait` is false: the evaluation runs only once the revision is ' +
         'live, so this run does not evaluate. Set `wait: true` to evaluate.',
     );

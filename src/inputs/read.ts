@@ -56,7 +56,7 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: Deps = {}): ReadConfigR
 
   const { github, payloadProblem } = readGithubContext(env);
   const check = new Checks();
-  if (payloadProblem) check.note(payloadProblem);
+  if (payloadProblem) check.notes.push(payloadProblem);
 
   if (!apiKey) {
     check.problem(
@@ -112,7 +112,7 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: Deps = {}): ReadConfigR
       environment && `the GitHub deployment of \`environment\` "${environment}"`,
     ].filter(Boolean);
     if (lost.length > 0) {
-      check.note(
+      check.notes.push(
         `Input \`github-token\` is empty, so this run skips ${lost.join(' and ')}. Leave the ` +
           'default (`${{ github.token }}`) or pass a token to have them; `pr-comment: false` ' +
           'and an empty `environment` turn them off.',
@@ -292,7 +292,7 @@ function readDeployInputs(
           '(this action deploys the tag itself), or deploy a branch.',
       );
     } else if (config.buildOnPush) {
-      check.note(
+      check.notes.push(
         `\`build-on-push\` is true: every push to ${repoRef ?? 'the branch'} then builds twice, ` +
           'once from the platform’s GitHub hook and once from this action. Set ' +
           '`build-on-push: false` to let this workflow alone decide what is deployed.',
@@ -350,10 +350,10 @@ function readDeployInputs(
   const evaluation = readEvalInputs(getInput, check, base, wait);
   if (evaluation) fields.evaluation = evaluation;
   if (smokeTestAssistant && smokeTest === '') {
-    check.note('`smoke-test-assistant` is set but `smoke-test` is empty: no smoke run.');
+    check.notes.push('`smoke-test-assistant` is set but `smoke-test` is empty: no smoke run.');
   }
   if (fields.rollbackOnFailure && !wait) {
-    check.note(
+    check.notes.push(
       '`rollback-on-failure` is true but `wait` is false: nothing is checked after the update, ' +
         'so nothing can trigger a rollback.',
     );

@@ -83,10 +83,6 @@ export class Checks {
     return undefined;
   }
 
-  note(message: string): void {
-    this.notes.push(message);
-  }
-
   /** `value`; `undefined` is a problem: the input is `raw`, and it must be `rule`. */
   private mustBe<T>(input: InputName, raw: string, value: T | undefined, rule: string) {
     if (value !== undefined) return value;
