@@ -181,7 +181,6 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: Deps = {}): ReadConfigR
   return { ok: true, config, notes: check.notes };
 }
 
-/** `command: prune`'s config: `name` is a template with `{pr}`; a token reads the PR states. */
 function readPruneInputs(getInput: Read, base: BaseConfig, check: Checks): Config | undefined {
   const name = getInput('name');
   const template = parseNameTemplate(name);
