@@ -103,7 +103,6 @@ export class Checks {
     const rule =
       'a boolean: true, True, TRUE, false, False or FALSE (YAML 1.2 core schema, as ' +
       '`core.getBooleanInput`)';
-    // The YAML 1.2 core schema's spellings, as `core.getBooleanInput` accepts them.
     const value = /^(true|True|TRUE|false|False|FALSE)$/.test(raw)
       ? raw.toLowerCase() === 'true'
       : undefined;
