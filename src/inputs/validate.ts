@@ -35,7 +35,6 @@ export function uiBaseUrlFor(controlPlaneUrl: string): string {
 /** The platform's name rule as the `langgraph` CLI checks it: no hyphen at either end. */
 const NAME_PATTERN = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const SECONDS_PATTERN = /^(\d+(\.\d*)?|\.\d+)$/;
 const UUID_EXAMPLE = 'a UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6';
 
 /** The inputs that hold a UUID: what each one is not, and where to find one. */
@@ -113,7 +112,7 @@ export class Checks {
   seconds(input: InputName, raw: string): number {
     const example = `e.g. \`${defaultOf(input)}\` or \`0.5\``;
     const rule = `a positive number of seconds (decimals allowed, ${example})`;
-    return this.number(input, raw, SECONDS_PATTERN.test(raw) && Number(raw) > 0, rule);
+    return this.number(input, raw, /^(\d+(\.\d*)?|\.\d+)$/.test(raw) && Number(raw) > 0, rule);
   }
 
   /** A whole number from 1 to `max`; empty means its default in the spec. */
