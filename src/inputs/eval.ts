@@ -95,16 +95,16 @@ export function readEvalInputs(
   const assistant = getInput('eval-assistant');
   const gate = parseGate(getInput('eval-gate'));
   if (!gate.ok) check.problem('eval-gate', gate.message);
-  const apiUrl =
-    check.httpUrl('langsmith-api-url', getInput('langsmith-api-url'), true) ??
-    langsmithApiUrlFor(base.controlPlaneUrl, base.region);
   const config = {
     /** The dataset's name or ID. */
     dataset,
+    /** The LangSmith API, without a trailing slash. */
+    apiUrl:
+      check.httpUrl('langsmith-api-url', getInput('langsmith-api-url'), true) ??
+      langsmithApiUrlFor(base.controlPlaneUrl, base.region),
     /** Empty: the whole dataset. */
     splits: getInput('eval-splits')
-      .split(',')
-      .map((split) => split.trim())
+      .split(/\s*,\s*/)
       .filter(Boolean),
     ...(assistant && { assistant }),
     maxExamples: check.count('eval-max-examples', getInput('eval-max-examples'), 100_000),
@@ -114,13 +114,11 @@ export function readEvalInputs(
     /** Feedback key (or `*`) → its rules; empty: report only. */
     gate: gate.ok ? gate.gate : {},
     waitSeconds: check.seconds('eval-wait', getInput('eval-wait')),
-    /** The LangSmith API, without a trailing slash. */
-    apiUrl,
   };
   if (/^(auto|none)$/i.test(config.baseline)) config.baseline = config.baseline.toLowerCase();
   if (dataset === '') return undefined;
   if (!wait) {
-    check.note(
+    check.notes.push(
       '`eval-dataset` is set but `wait` is false: the evaluation runs only once the revision is ' +
         'live, so this run does not evaluate. Set `wait: true` to evaluate.',
     );
