@@ -120,6 +120,12 @@ describe('parseGate', () => {
       'correctness: {max_drop: 0.1}',
       /names the rule "max_drop" for key "correctness", which does not exist/,
     ],
+    // A name every object inherits is not a rule either.
+    [
+      'correctness: {constructor: 0.5}',
+      /names the rule "constructor" for key "correctness", which does not exist/,
+    ],
+    ['correctness: {toString: 0.5}', /names the rule "toString" for key "correctness"/],
     ['correctness: {min: high}', /gives `min` of key "correctness" the value "high"/],
     ['correctness: {max-drop: -0.1}', /number of at least 0/],
   ])('refuses %j', (raw, message) => {

@@ -57,7 +57,7 @@ export function parseGate(raw: string) {
     }
     const rule: GateRule = {};
     for (const [ruleName, limit] of Object.entries(rules)) {
-      const field = RULES[ruleName];
+      const field = Object.hasOwn(RULES, ruleName) ? RULES[ruleName] : undefined;
       if (field === undefined) {
         return fail(
           `names the rule "${inert(ruleName, 50)}" for key ${name}, which does not exist: the ` +
