@@ -166,3 +166,19 @@ describe('langsmithApiUrlFor', () => {
     expect(read?.apiUrl).toBe('http://127.0.0.1:9/api/v1');
   });
 });
+
+describe('eval-gate keys that every object inherits', () => {
+  it('gates only the keys given: `constructor` and `toString` are not gated by accident', () => {
+    const parsed = parseGate('"*": {min: 0.5}');
+    if (!parsed.ok) throw new Error(parsed.message);
+    expect(parsed.gate['constructor']).toBeUndefined();
+    expect(parsed.gate['toString']).toBeUndefined();
+  });
+
+  it('keeps a key named `__proto__` as a key, not as the rules of every other key', () => {
+    const parsed = parseGate('__proto__: {min: 0.9}');
+    if (!parsed.ok) throw new Error(parsed.message);
+    expect(Object.keys(parsed.gate)).toEqual(['__proto__']);
+    expect(parsed.gate['correctness']).toBeUndefined();
+  });
+});

@@ -47,7 +47,8 @@ export function parseGate(raw: string) {
   if (!isRecord(value)) {
     return fail(`must be a YAML mapping of feedback key to rules, ${GATE_EXAMPLE}.`);
   }
-  const gate: Record<string, GateRule> = {};
+  // No prototype: a feedback key such as `constructor` or `__proto__` is a key like any other.
+  const gate: Record<string, GateRule> = Object.create(null);
   for (const [key, rules] of Object.entries(value)) {
     const name = `"${inert(key, 100)}"`;
     if (!isRecord(rules) || Object.keys(rules).length === 0) {
