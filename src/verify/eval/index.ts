@@ -33,8 +33,7 @@ export async function evaluate(
   deps: { langsmith?: LangSmith; runner?: Awaited<ReturnType<typeof agentRunner>> } = {},
 ) {
   const { config, logger, http } = ctx;
-  const ev = config.evaluation;
-  const { apiKey, workspaceId } = config;
+  const { evaluation: ev, apiKey, workspaceId, github } = config;
   const langsmith =
     deps.langsmith ?? (await langsmithClient({ apiUrl: ev.apiUrl, apiKey, workspaceId, http }));
 
@@ -70,7 +69,6 @@ export async function evaluate(
   const runner = deps.runner ?? (await agentRunner(ctx, target.url, ev.assistant, ev.concurrency));
 
   // 2. The experiment, with what a later run finds its baseline by.
-  const { github } = config;
   const sha = github.pullRequest?.headSha ?? github.sha;
   const attempt = Number(github.runAttempt) > 1 ? `-${github.runAttempt}` : '';
   const experimentName = `${target.name}-${sha.slice(0, 7)}-${github.runId}${attempt}`;
