@@ -17,21 +17,15 @@ const VERDICTS = {
 
 export function evaluationSection(evaluation: EvaluationReport | undefined): string {
   if (!evaluation) return '';
-  const { keys, examples } = evaluation;
-  const outcome = !evaluation.gated
-    ? 'no gate'
-    : evaluation.passed
-      ? 'gate passed'
-      : '**gate failed**';
-  const compared = evaluation.baselineName
-    ? ` compared with ${codeSpan(evaluation.baselineName)}`
-    : ' (no baseline)';
+  const { keys, examples, gated, passed, baselineName } = evaluation;
+  const outcome = !gated ? 'no gate' : passed ? 'gate passed' : '**gate failed**';
+  const compared = baselineName ? ` compared with ${codeSpan(baselineName)}` : ' (no baseline)';
   const rows = keys.map((k) => {
     const paired = k.delta !== null && k.paired < k.n ? `, ${k.paired} paired` : '';
     const cells = [
       codeSpan(k.key, { inTable: true }),
       figure(k.mean),
-      evaluation.baselineName ? figure(k.baseline) : '—',
+      baselineName ? figure(k.baseline) : '—',
       `${interval(k)}${paired}`,
       `${k.n} of ${examples}`,
       VERDICTS[k.verdict],
