@@ -303,9 +303,8 @@ export function checkTurn(where: string, turn: TestTurn, values: unknown): void 
           : undefined;
     if (unmet !== undefined) throw Object.assign(new CheckError(unmet), { excerpt: content });
   }
-  const mismatch =
-    expect.values === undefined ? undefined : partialMismatch(expect.values, values, 'values');
-  if (mismatch === undefined) return;
+  const mismatch = expect.values !== undefined && partialMismatch(expect.values, values, 'values');
+  if (!mismatch) return;
   throw Object.assign(new CheckError(`${where}: ${mismatch}`), { excerpt: safeJson(values) });
 }
 
