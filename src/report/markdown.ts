@@ -20,7 +20,6 @@ export function cleanText(text: string): string {
   return stripVTControlCharacters(redact(text)).replace(CONTROL, '');
 }
 
-/** One line: line breaks become spaces. */
 function oneLine(text: string): string {
   return cleanText(text).replace(/\r\n|\r|\n/g, ' ');
 }
