@@ -91,22 +91,3 @@ export function messageMarkdown(message: string, options: { inTable?: boolean } 
     )
     .join('');
 }
-
-/** Keeps the last lines whose total length fits `maxChars`; each line cut at `maxLineChars`. */
-export function tailWithin(lines: readonly string[], maxChars: number, maxLineChars = 2000) {
-  const kept: string[] = [];
-  let total = 0;
-  for (let i = lines.length - 1; i >= 0; i--) {
-    let line = redact(lines[i] ?? '');
-    if (line.length > maxLineChars) line = `${line.slice(0, maxLineChars)} …`;
-    if (total + line.length + 1 > maxChars && kept.length > 0) break;
-    kept.unshift(line);
-    total += line.length + 1;
-  }
-  return { lines: kept, omitted: lines.length - kept.length };
-}
-
-/** `2024-05-01 12:03:04 UTC`. */
-export function formatTime(epochMs: number): string {
-  return `${new Date(epochMs).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
-}

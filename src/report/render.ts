@@ -4,15 +4,8 @@
  */
 import { REVISION_STATUS, revisionStatus } from '../deployment/revision-status.js';
 import { formatDuration, truncate } from '../lib/text.js';
-import {
-  codeFence,
-  codeSpan,
-  escapeMarkdown,
-  formatTime,
-  markdownLink,
-  messageMarkdown,
-  tailWithin,
-} from './markdown.js';
+import { redact } from '../lib/untrusted.js';
+import { codeFence, codeSpan, escapeMarkdown, markdownLink, messageMarkdown } from './markdown.js';
 import type { InputProblem } from '../inputs/config.js';
 import type { RunOutcome, RunReport, RunSource } from './record.js';
 import { durationsTable } from './durations.js';
@@ -307,6 +300,25 @@ export function testsSection(report: RunReport, maxRows = 200): string {
 /** A collapsed block; the blank line after `<summary>` lets Markdown be parsed inside. */
 function collapsed(summary: string, body: string): string {
   return ['<details>', `<summary>${summary}</summary>`, '', body, '', '</details>'].join('\n');
+}
+
+/** Keeps the last lines whose total length fits `maxChars`; each line cut at `maxLineChars`. */
+export function tailWithin(lines: readonly string[], maxChars: number, maxLineChars = 2000) {
+  const kept: string[] = [];
+  let total = 0;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    let line = redact(lines[i] ?? '');
+    if (line.length > maxLineChars) line = `${line.slice(0, maxLineChars)} …`;
+    if (total + line.length + 1 > maxChars && kept.length > 0) break;
+    kept.unshift(line);
+    total += line.length + 1;
+  }
+  return { lines: kept, omitted: lines.length - kept.length };
+}
+
+/** `2024-05-01 12:03:04 UTC`. */
+function formatTime(epochMs: number): string {
+  return `${new Date(epochMs).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
 /** The log tail in a collapsed `<details>` block, or the hint why there is none. */
