@@ -24,8 +24,6 @@ export interface EvalContext extends VerifyContext {
 /** What the evaluation found, for the outputs, the step summary and the PR comment. */
 export type EvaluationReport = Awaited<ReturnType<typeof evaluate>>['report'];
 
-const MAX_SHOWN_ERRORS = 10;
-
 /** `target`: the deployment evaluated, its agent server and the IDs its experiment records. */
 export async function evaluate(
   ctx: EvalContext,
@@ -162,9 +160,9 @@ export async function evaluate(
     // The compare view of the experiment and its baseline (else the experiment alone).
     ...(url && { url }),
     keys,
-    // Example runs that failed, the first of them (example ID, inert and cut error).
+    // Example runs that failed, the first 10 of them (example ID, inert and cut error).
     failedRuns: errors.length,
-    errors: errors.slice(0, MAX_SHOWN_ERRORS),
+    errors: errors.slice(0, 10),
     // Runs the action recorded itself (the agent server did not trace them).
     recorded,
     gated: Object.keys(ev.gate).length > 0,
