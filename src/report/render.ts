@@ -244,7 +244,7 @@ export function rollbackSection(report: RunReport): string {
     started: 'started (not waited for)',
     not_needed: 'not needed (already live)',
   }[rollback.outcome];
-  const ownTimeline = report.command !== 'rollback';
+  const timeline = report.command !== 'rollback' ? timelineTable(rollback) : '';
   return blocks(
     '#### Rollback',
     factsTable([
@@ -256,10 +256,8 @@ export function rollbackSection(report: RunReport): string {
       ['Its health check', rollback.health],
       ['Reason', escapeMarkdown(rollback.reason)],
     ]),
-    ownTimeline && rollback.timeline.length > 0
-      ? `Status timeline of revision ${codeSpan(rollback.revisionId ?? rollback.to)}:`
-      : '',
-    ownTimeline ? timelineTable(rollback) : '',
+    timeline && `Status timeline of revision ${codeSpan(rollback.revisionId ?? rollback.to)}:`,
+    timeline,
   );
 }
 
