@@ -84,10 +84,9 @@ export function markdownLink(label: string, url: string, options: { inTable?: bo
  * change nothing in the document. Line breaks become spaces.
  */
 export function messageMarkdown(message: string, options: { inTable?: boolean } = {}): string {
+  // The captured code spans are the odd items of the split.
   return message
     .split(/(`[^`\n]+`)/)
-    .map((part) =>
-      /^`[^`\n]+`$/.test(part) ? codeSpan(part.slice(1, -1), options) : escapeMarkdown(part),
-    )
+    .map((part, i) => (i % 2 ? codeSpan(part.slice(1, -1), options) : escapeMarkdown(part)))
     .join('');
 }
