@@ -17,7 +17,7 @@ const VERDICTS = {
 
 export function evaluationSection(evaluation: EvaluationReport | undefined): string {
   if (!evaluation) return '';
-  const { keys, examples, gated, passed, baselineName } = evaluation;
+  const { keys, examples, gated, passed, baselineName, errors, failedRuns } = evaluation;
   const outcome = !gated ? 'no gate' : passed ? 'gate passed' : '**gate failed**';
   const compared = baselineName ? ` compared with ${codeSpan(baselineName)}` : ' (no baseline)';
   const rows = keys.map((k) => {
@@ -35,10 +35,8 @@ export function evaluationSection(evaluation: EvaluationReport | undefined): str
   const reasons = keys
     .filter((k) => k.verdict === 'failed')
     .map((k) => `- ❌ ${codeSpan(k.key)}: ${escapeMarkdown(k.reasons.join('; '))}`);
-  const errors = evaluation.errors.map(
-    (e) => `- ${codeSpan(e.example)}: ${escapeMarkdown(e.error)}`,
-  );
-  const more = evaluation.failedRuns - evaluation.errors.length;
+  const listed = errors.map((e) => `- ${codeSpan(e.example)}: ${escapeMarkdown(e.error)}`);
+  const more = failedRuns - errors.length;
   return [
     `#### Evaluation on ${codeSpan(evaluation.dataset)}: ${examples} examples, ${outcome}`,
     `Experiment ${codeSpan(evaluation.experimentName)}${compared}` +
@@ -54,10 +52,10 @@ export function evaluationSection(evaluation: EvaluationReport | undefined): str
     evaluation.recorded > 0
       ? `${evaluation.recorded} runs were recorded by the action: the agent server did not trace them.`
       : '',
-    evaluation.failedRuns > 0
+    failedRuns > 0
       ? [
-          `${evaluation.failedRuns} of ${examples} example runs failed:`,
-          ...errors,
+          `${failedRuns} of ${examples} example runs failed:`,
+          ...listed,
           ...(more > 0 ? [`- and ${more} more (the experiment has them all)`] : []),
         ].join('\n')
       : '',
