@@ -350,7 +350,6 @@ export function warningsList(report: { warnings?: readonly string[] }): string {
 /** Joins non-empty blocks with blank lines; `sections` ends a document with a line break. */
 const blocks = (...parts: string[]) => parts.filter((p) => p.trim().length > 0).join('\n\n');
 export const sections = (...parts: string[]) => `${blocks(...parts)}\n`;
-/** `#### title` over `body`, or nothing when `body` is empty. */
 export const titled = (title: string, body: string) => (body ? `#### ${title}\n\n${body}` : '');
 
 /**

@@ -6,7 +6,6 @@
 import type { RootRun } from '../../api/langsmith.js';
 import type { GateRule } from '../../inputs/eval.js';
 
-/** One feedback key compared and judged (`compareScores`). */
 export type KeyScore = ReturnType<typeof compareScores>[number];
 /** A paired difference and its 95% interval (`pairedInterval`). */
 type Interval = Record<'delta' | 'low' | 'high', number | null>;
