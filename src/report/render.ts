@@ -284,13 +284,10 @@ export function testsSection(report: RunReport, maxRows = 200): string {
         codeFence(truncate(c.reply!, REPLY_CHARS)),
       ),
     );
-  const table = [
-    `#### Conversation tests: ${passed} of ${cases.length} passed`,
-    '',
-    '| Case | Turns | Verdict | Reason | Time |',
-    '|---|---|---|---|---|',
-    ...rows,
-  ].join('\n');
+  const table = titled(
+    `Conversation tests: ${passed} of ${cases.length} passed`,
+    ['| Case | Turns | Verdict | Reason | Time |', '|---|---|---|---|---|', ...rows].join('\n'),
+  );
   const more = cases.length > maxRows ? [`${cases.length - maxRows} more cases in the log.`] : [];
   return [table, ...more, ...replies].join('\n\n');
 }
