@@ -67,7 +67,12 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
   for (const signal of signals) process.once(signal, onSignal);
 
   try {
-    return await runCommand(ctx);
+    // The command the inputs name, with its own configuration.
+    if (config.command === 'deploy') return await runDeploy({ ...ctx, config });
+    if (config.command === 'delete') return await runDelete({ ...ctx, config });
+    if (config.command === 'rollback') return await runRollback({ ...ctx, config });
+    if (config.command === 'registry-login') return await runRegistryLogin({ ...ctx, config });
+    return await runPrune({ ...ctx, config });
   } catch (error) {
     if (controller.signal.aborted || error instanceof CancelledError) {
       reportCancelled(ctx);
@@ -80,16 +85,6 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
   } finally {
     for (const signal of signals) process.removeListener(signal, onSignal);
   }
-}
-
-/** The command the inputs name, with its own configuration. */
-function runCommand(ctx: RunContext<Config>): Promise<number> {
-  const { config } = ctx;
-  if (config.command === 'deploy') return runDeploy({ ...ctx, config });
-  if (config.command === 'delete') return runDelete({ ...ctx, config });
-  if (config.command === 'rollback') return runRollback({ ...ctx, config });
-  if (config.command === 'registry-login') return runRegistryLogin({ ...ctx, config });
-  return runPrune({ ...ctx, config });
 }
 
 /** Once per run (the signal's timer and the command's end may both get here). */
