@@ -67,7 +67,6 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
   for (const signal of signals) process.once(signal, onSignal);
 
   try {
-    // The command the inputs name, with its own configuration.
     if (config.command === 'deploy') return await runDeploy({ ...ctx, config });
     if (config.command === 'delete') return await runDelete({ ...ctx, config });
     if (config.command === 'rollback') return await runRollback({ ...ctx, config });

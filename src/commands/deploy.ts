@@ -102,7 +102,6 @@ export async function runDeploy(ctx: DeployContext): Promise<number> {
     if (unchanged.skip) return runSkipped(ctx, found, unchanged.skip);
     if (config.interruptPrevious) await interruptPrevious(client, found, logger, unchanged.latest);
   }
-  // `ctx.config`: with `internal_docker`, the image pinned by digest.
   const secrets = secretsToSend(ctx.config, found, sourceArchive?.sha256);
   // The upload path creates first and uploads after: the IDs go out as soon as they exist.
   const onCreated = (made: Deployment, created: boolean) => {
