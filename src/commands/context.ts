@@ -15,11 +15,7 @@ import { appendStepSummary, inert, printUntrusted, redact, setSecret } from '../
 import type { RunBasics } from '../lib/time.js';
 import { withoutCredentials } from '../lib/outputs.js';
 import { renderComment, renderSummary } from '../report/render.js';
-import {
-  createGithubDeployment,
-  upsertPrComment,
-  type GithubDeployment,
-} from '../github/side-effects.js';
+import { createGithubDeployment, upsertPrComment } from '../github/side-effects.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fetchLogTail } from '../deployment/logs.js';
 import { revisionStatus } from '../deployment/revision-status.js';
@@ -187,7 +183,7 @@ export async function showLogTail(
 export async function startGithubDeployment(ctx: RunContext) {
   const { config, state } = ctx;
   if (!config.environment || !config.githubToken) return undefined;
-  let started: GithubDeployment | undefined;
+  let started: Awaited<ReturnType<typeof createGithubDeployment>>;
   await bestEffortWithin(
     createGithubDeployment(ctx, config.environment, state.report).then(async (d) => {
       started = d;
