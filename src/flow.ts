@@ -12,13 +12,7 @@ import { ControlPlaneClient } from './api/client.js';
 import { CancelledError } from './lib/errors.js';
 import { outputGate } from './lib/outputs.js';
 import { runnerLogger, type Logger } from './lib/untrusted.js';
-import {
-  bestEffortWithin,
-  fail,
-  writeReports,
-  type RunContext,
-  type RunState,
-} from './commands/context.js';
+import { bestEffortWithin, fail, writeReports, type RunContext } from './commands/context.js';
 import { Deadline, systemClock, type Clock } from './lib/time.js';
 
 /** How long after SIGINT/SIGTERM the process exits, whatever is still running. */
@@ -28,7 +22,7 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
   // The budget starts at process start, so it bounds the lookup and create too.
   const deadline = new Deadline(clock, performance.timeOrigin + config.timeoutSeconds * 1000);
   const controller = new AbortController();
-  const state: RunState = {
+  const state: RunContext['state'] = {
     report: { command: config.command, timeline: [], outcome: 'failure', startedAt: clock.now() },
   };
   // Warnings are repeated in the step summary and the PR comment.

@@ -22,20 +22,18 @@ import { revisionStatus } from '../deployment/revision-status.js';
 import { uiUrl } from '../deployment/target.js';
 import { waitForRevision, type WaitOptions, type WaitResult } from '../deployment/wait.js';
 
-/** What a command has learnt so far: read by the cancellation handler and the reports. */
-export interface RunState {
-  report: RunReport;
-  /** Called when the run is cancelled, to mark GitHub side effects (best effort). */
-  onCancel?: () => Promise<void>;
-}
-
 /** The run's context; `C`: the configuration of its command (the shared steps read the base). */
 export interface RunContext<C extends BaseConfig = BaseConfig> extends RunBasics {
   config: C;
   signal: AbortSignal;
   http: HttpContext;
   client: CommandClient;
-  state: RunState;
+  /** What a command has learnt so far: read by the cancellation handler and the reports. */
+  state: {
+    report: RunReport;
+    /** Called when the run is cancelled, to mark GitHub side effects (best effort). */
+    onCancel?: () => Promise<void>;
+  };
   /** Sets an output at once (so later steps have it even if the run fails) and records it. */
   output(name: string, value: string | boolean | undefined): void;
 }
