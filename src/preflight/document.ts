@@ -6,8 +6,7 @@
  */
 import { statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { parseTree, printParseErrorCode } from 'jsonc-parser';
-import type { Node, ParseError } from 'jsonc-parser';
+import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { isInside } from '../lib/paths.js';
 import { editDistance } from '../inputs/spec.js';
 
