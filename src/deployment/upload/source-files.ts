@@ -62,10 +62,7 @@ export function planArchive(workspace: string, configPath: string, configJson: u
     // A package, not a path (`langgraph` treats `.`-paths as local; an absolute path is too).
     if (typeof dep !== 'string' || !/^[./~\\]/.test(dep)) continue;
     const where = resolveInsideWorkspace(ws, resolve(configDir, dep));
-    if (
-      !where.ok &&
-      (where.refusal === 'outside' || where.refusal === 'git' || dep.startsWith('~'))
-    ) {
+    if (!where.ok && (['outside', 'git'].includes(where.refusal) || dep.startsWith('~'))) {
       throw new ActionError(
         `The local dependency "${dep}" of ${configPath} ` +
           (where.refusal === 'git'
