@@ -72,8 +72,7 @@ function describe(text: string, error: ParseError): { problem: string; offset: n
   if (name === 'PropertyNameExpected' || name === 'ValueExpected') {
     // `{"a": 1,}`: jsonc-parser reports the closing bracket; point at the comma instead.
     const next = text[error.offset];
-    let i = error.offset - 1;
-    while (i >= 0 && /\s/.test(text[i] ?? '')) i--;
+    const i = text.slice(0, error.offset).trimEnd().length - 1; // the last non-space before it
     if (text[i] === ',' && (next === '}' || next === ']'))
       return { problem: 'trailing comma (not allowed in JSON): remove it', offset: i };
   }
