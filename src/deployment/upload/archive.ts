@@ -61,8 +61,7 @@ export async function prepareSourceArchive(
   const archive = await buildArchive(plan, ctx);
   // The graph files the config names must be in the archive: a `.gitignore` rule that also
   // catches one would make a build that cannot start.
-  const archived = new Set(archive.files);
-  const missing = plan.graphFiles.filter((f) => !archived.has(f));
+  const missing = plan.graphFiles.filter((f) => !archive.files.includes(f));
   if (missing.length > 0) {
     archive.cleanup();
     throw new ActionError(
