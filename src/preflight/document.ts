@@ -71,9 +71,8 @@ function describe(text: string, error: ParseError): { problem: string; offset: n
   if (text.trim() === '') return { problem: 'the file is empty', offset: 0 };
   if (name === 'PropertyNameExpected' || name === 'ValueExpected') {
     // `{"a": 1,}`: jsonc-parser reports the closing bracket; point at the comma instead.
-    const next = text[error.offset];
     const i = text.slice(0, error.offset).trimEnd().length - 1; // the last non-space before it
-    if (text[i] === ',' && (next === '}' || next === ']'))
+    if (text[i] === ',' && ['}', ']'].includes(text[error.offset] ?? ''))
       return { problem: 'trailing comma (not allowed in JSON): remove it', offset: i };
   }
   if (name === 'InvalidSymbol' && text[error.offset] === "'")
