@@ -81,7 +81,11 @@ export function agentPaths(
   const lines = Array.isArray(config.dockerfile_lines) ? config.dockerfile_lines : [];
   if (lines.some((l) => typeof l === 'string' && /^\s*(COPY|ADD)\s(?!.*--from=)/i.test(l))) {
     // Files copied into the image come from the build context: the common parent of all folders.
-    folders.add(commonParent([...folders]));
+    const parts = [...folders].map((p) => (p === '' ? [] : p.split('/')));
+    const first = parts[0] ?? [];
+    let n = 0;
+    while (n < first.length && parts.every((p) => p[n] === first[n])) n++;
+    folders.add(first.slice(0, n).join('/'));
   }
   // A folder inside another adds nothing: keep the outermost ones (and files outside them).
   const outer = [...folders].filter((f) => !below([...folders], f, false));
@@ -91,14 +95,6 @@ export function agentPaths(
 /** Whether `path` is below one of `folders` (or, with `self`, one of them). */
 function below(folders: string[], path: string, self = true): boolean {
   return folders.some((f) => (f === path ? self : f === '' || path.startsWith(`${f}/`)));
-}
-
-function commonParent(paths: string[]): string {
-  const parts = paths.map((p) => (p === '' ? [] : p.split('/')));
-  const first = parts[0] ?? [];
-  let n = 0;
-  while (n < first.length && parts.every((p) => p[n] === first[n])) n++;
-  return first.slice(0, n).join('/');
 }
 
 /** Whether `file` is one of `paths` (a listed file, or below a listed folder). */

@@ -19,24 +19,27 @@ export const LOOKUP_MS = 15_000;
 export type SentSource = RevisionCreateRequest['source_revision_config'] | undefined;
 
 /**
- * The revision the lost request made: listed (newest first) above the deployment's latest
- * revision before the request, and built from what was sent (each field the revision reports);
- * `undefined` when none is listed for `LOOKUP_MS`. A deadline that comes first is an error.
+ * Sends a write that makes a revision (an update, a new revision, a redeploy) and its answer.
+ * A lost answer (reset, timeout, 5xx after sending) is resolved by looking for the revision it
+ * made: listed (newest first) above the deployment's latest revision before the request, and
+ * built from what was `sent` (each field the revision reports), for `LOOKUP_MS` at least (a
+ * deadline that comes first is an error); only when none is listed is it sent again, up to
+ * `attempts` times in all.
  */
-export async function findLostRevision(
+export async function writeOnce<T, D extends Pick<Deployment, 'id' | 'latest_revision_id'>>(
   ctx: TargetContext,
-  found: Pick<Deployment, 'id' | 'latest_revision_id'>,
-  sent: SentSource,
+  found: D,
   what: string,
-): Promise<Revision | undefined> {
-  const { clock } = ctx;
-  const start = clock.now();
+  attempts: number,
+  sent: SentSource,
+  send: () => Promise<T>,
+): Promise<{ answer: T } | { deployment: D; revisionId: string; revision: Revision }> {
   const fits = (revision: Revision) =>
     Object.entries(sent ?? {}).every(([key, value]) => {
       const reported = revision.source_revision_config[key];
       return reported == null || value === undefined || reported === value;
     });
-  const call = {
+  const lookup = {
     http: ctx,
     what: `the lookup of the revision the ${what} request made`,
     backoff: () => shortWaitMs(ctx.config),
@@ -47,29 +50,6 @@ export async function findLostRevision(
           'deployment in LangSmith before running the job again.',
       ),
   };
-  return retrying(call, async () => {
-    const { resources } = await ctx.client.listRevisions(found.id, { limit: 20 });
-    const before = resources.findIndex((r) => r.id === found.latest_revision_id);
-    const mine = resources.slice(0, before < 0 ? undefined : before).find(fits);
-    if (mine || clock.now() - start >= LOOKUP_MS) return { done: mine };
-    return { again: 'not listed yet' };
-  });
-}
-
-/**
- * Sends a write that makes a revision (an update, a new revision, a redeploy) and its answer.
- * A lost answer (reset, timeout, 5xx after sending) is resolved by looking for the revision it
- * made (`findLostRevision`, `sent`: what it is built from); only when none is listed is it sent
- * again, up to `attempts` times in all.
- */
-export async function writeOnce<T, D extends Pick<Deployment, 'id' | 'latest_revision_id'>>(
-  ctx: TargetContext,
-  found: D,
-  what: string,
-  attempts: number,
-  sent: SentSource,
-  send: () => Promise<T>,
-): Promise<{ answer: T } | { deployment: D; revisionId: string; revision: Revision }> {
   for (let attempt = 1; ; attempt++) {
     try {
       return { answer: await send() };
@@ -79,7 +59,14 @@ export async function writeOnce<T, D extends Pick<Deployment, 'id' | 'latest_rev
         `The ${what} request for ${inert(found.id)} got no usable answer (${inert(error.message, 300)}); ` +
           `looking for the revision it may have made (for ${LOOKUP_MS / 1000} s at least) before sending it again.`,
       );
-      const revision = await findLostRevision(ctx, found, sent, what);
+      const start = ctx.clock.now();
+      const revision = await retrying(lookup, async () => {
+        const { resources } = await ctx.client.listRevisions(found.id, { limit: 20 });
+        const before = resources.findIndex((r) => r.id === found.latest_revision_id);
+        const mine = resources.slice(0, before < 0 ? undefined : before).find(fits);
+        if (mine || ctx.clock.now() - start >= LOOKUP_MS) return { done: mine };
+        return { again: 'not listed yet' };
+      });
       if (revision) {
         ctx.logger.info(`The ${what} was applied: revision ${inert(revision.id)}.`);
         return { deployment: found, revisionId: revision.id, revision };

@@ -46,11 +46,8 @@ const inProgress = (phase: PollPhase, summary: string): RevisionStatusRule => ({
   summary,
 });
 
-const done = (
-  outcome: RevisionOutcome,
-  summary: string,
-  log?: 'build' | 'deploy',
-): RevisionStatusRule => ({ outcome, final: true, log, phase: 'done', summary });
+const done = (outcome: RevisionOutcome, summary: string, log?: 'build' | 'deploy') =>
+  ({ outcome, final: true, log, phase: 'done', summary }) as const;
 
 export const REVISION_STATUS = {
   CREATING: inProgress('queued', 'being created'),

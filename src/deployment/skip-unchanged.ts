@@ -159,7 +159,7 @@ export interface SkipEvidence {
 }
 
 const HEX_SHA = /^[0-9a-f]{7,64}$/i;
-const build = (reason: string): SkipDecision => ({ skip: false, reason });
+const build = (reason: string) => ({ skip: false as const, reason });
 
 /** The commit a new revision would be built from: the PR head on pull requests. */
 export function workflowCommit(config: Pick<DeployConfig, 'github'>): string {
@@ -276,8 +276,7 @@ export function skipDecision(
   const runs = `the live revision runs commit ${built.slice(0, 12)}`;
   if (!evidence.changes) {
     return {
-      skip: false,
-      reason: `${runs}, not this one`,
+      ...build(`${runs}, not this one`),
       compare: { base: built.toLowerCase(), head: expected },
     };
   }

@@ -230,9 +230,6 @@ export function mergeResourceSpec(config: DeployConfig, found: Deployment, logge
   return { ...config, resourceSpec: { ...live, ...given } };
 }
 
-/** The `deployment-type`s of usage-based pricing (since 1 October 2026); the rest are older. */
-const USAGE_BASED = ['serverless', 'dedicated'];
-
 /**
  * A create the platform refused, explained: `error` with the advice that fits it (what it means
  * for this run and what to do), or `error` itself. The error's status and the server's detail
@@ -251,7 +248,8 @@ function typeRefused(error: ApiError, type: string): ActionError | undefined {
   if (![400, 422].includes(error.status ?? 0) || !/deployment[_ ]type/i.test(error.message)) {
     return undefined;
   }
-  const usage = USAGE_BASED.includes(type);
+  // The `deployment-type`s of usage-based pricing (since 1 October 2026); the rest are older.
+  const usage = ['serverless', 'dedicated'].includes(type);
   return new ActionError(
     `${error.message}\nThe platform refused \`deployment-type: ${type}\`, a type of ` +
       (usage

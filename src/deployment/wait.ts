@@ -6,12 +6,7 @@
 import type { ControlPlane } from '../api/client.js';
 import type { Revision } from '../api/schemas.js';
 import { ActionError, ApiError, CancelledError, DeadlineError } from '../lib/errors.js';
-import {
-  historyFromRevisions,
-  nextPollDelay,
-  statusStartEstimate,
-  type DeployHistory,
-} from './poll-policy.js';
+import { historyFromRevisions, nextPollDelay, statusStartEstimate } from './poll-policy.js';
 import { inert } from '../lib/untrusted.js';
 import type { RunBasics } from '../lib/time.js';
 import { endsWait, revisionStatus } from './revision-status.js';
@@ -152,7 +147,7 @@ export async function waitForRevision(opts: WaitOptions) {
 
   // Earlier revisions tell how long a deploy usually takes here. Best effort, fetched
   // alongside the checks and never waited for: it only matters once DEPLOYING starts.
-  let history: DeployHistory | undefined;
+  let history: ReturnType<typeof historyFromRevisions>;
   void Promise.resolve()
     .then(() => client.listRevisions(deploymentId, { limit: 20 }))
     .then((list) => {

@@ -6,8 +6,7 @@
  */
 import { statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { parseTree, printParseErrorCode } from 'jsonc-parser';
-import type { Node, ParseError } from 'jsonc-parser';
+import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { isInside } from '../lib/paths.js';
 import { editDistance } from '../inputs/spec.js';
 
@@ -72,10 +71,8 @@ function describe(text: string, error: ParseError): { problem: string; offset: n
   if (text.trim() === '') return { problem: 'the file is empty', offset: 0 };
   if (name === 'PropertyNameExpected' || name === 'ValueExpected') {
     // `{"a": 1,}`: jsonc-parser reports the closing bracket; point at the comma instead.
-    const next = text[error.offset];
-    let i = error.offset - 1;
-    while (i >= 0 && /\s/.test(text[i] ?? '')) i--;
-    if (text[i] === ',' && (next === '}' || next === ']'))
+    const i = text.slice(0, error.offset).trimEnd().length - 1; // the last non-space before it
+    if (text[i] === ',' && ['}', ']'].includes(text[error.offset] ?? ''))
       return { problem: 'trailing comma (not allowed in JSON): remove it', offset: i };
   }
   if (name === 'InvalidSymbol' && text[error.offset] === "'")

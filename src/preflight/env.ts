@@ -114,8 +114,7 @@ export function joinRel(a: string, b: string): string {
  * decides, so a nested `!pattern` can bring back what a parent folder excluded.
  */
 export function isIgnored(matchers: Matcher[], rel: string, isDir: boolean): boolean {
-  for (let i = matchers.length - 1; i >= 0; i--) {
-    const { base, ig } = matchers[i]!;
+  for (const { base, ig } of matchers.toReversed()) {
     const local = base ? rel.slice(base.length + 1) : rel;
     const verdict = ig.test(isDir ? `${local}/` : local);
     if (verdict.ignored) return true;

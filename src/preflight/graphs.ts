@@ -10,8 +10,7 @@
  */
 import { extname } from 'node:path';
 import { isInside } from '../lib/paths.js';
-import type { Checker, Node } from './document.js';
-import { child, properties, typeName } from './document.js';
+import { child, properties, typeName, type Checker, type Node } from './document.js';
 
 const JS_EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs', '.tsx', '.jsx']);
 const SOURCE_EXTENSIONS = new Set([...JS_EXTENSIONS, '.py']);

@@ -25,7 +25,6 @@ import {
   type SourceFile,
 } from './source-files.js';
 
-const INPUT = 'config-path';
 const WARN_BYTES = 50 * 1024 * 1024;
 export const MAX_BYTES = 200 * 1024 * 1024;
 /**
@@ -62,8 +61,7 @@ export async function prepareSourceArchive(
   const archive = await buildArchive(plan, ctx);
   // The graph files the config names must be in the archive: a `.gitignore` rule that also
   // catches one would make a build that cannot start.
-  const archived = new Set(archive.files);
-  const missing = plan.graphFiles.filter((f) => !archived.has(f));
+  const missing = plan.graphFiles.filter((f) => !archive.files.includes(f));
   if (missing.length > 0) {
     archive.cleanup();
     throw new ActionError(
@@ -128,10 +126,10 @@ export async function buildArchive(plan: ArchivePlan, options: BuildOptions) {
   });
   if (!files.some((f) => f.archivePath === plan.configPathInArchive)) {
     throw new ActionError(
-      `${plan.configPathInArchive} (input \`${INPUT}\`) would not be in the \`source: upload\` ` +
+      `${plan.configPathInArchive} (input \`config-path\`) would not be in the \`source: upload\` ` +
         'archive: a .gitignore or .dockerignore of its folder excludes it. Remove that rule, ' +
         'or re-include the file with a `!` line.',
-      `Invalid input: ${INPUT}`,
+      'Invalid input: config-path',
     );
   }
   const largest = [...files].sort((a, b) => b.size - a.size).slice(0, 5);

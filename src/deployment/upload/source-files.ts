@@ -27,11 +27,6 @@ const EXCLUDED_FOLDER = /^(node_modules|__pycache__|\.venv|venv|\.tox|\.mypy_cac
 /** Entries of one folder between two checks of the deadline and cancellation. */
 const CHECKPOINT_EVERY = 1000;
 
-/** Never archived, wherever they are: `.git`, `.env` / `.env.*` files, CI credential files. */
-function isNeverArchived(name: string): boolean {
-  return isGitName(name) || /^\.env(\.|$)/.test(name) || /^gha-creds-.*\.json$/i.test(name);
-}
-
 /** `archivePath`: inside the archive, forward slashes, never absolute, never with `..`. */
 export type SourceFile = { archivePath: string; size: number };
 
@@ -62,10 +57,7 @@ export function planArchive(workspace: string, configPath: string, configJson: u
     // A package, not a path (`langgraph` treats `.`-paths as local; an absolute path is too).
     if (typeof dep !== 'string' || !/^[./~\\]/.test(dep)) continue;
     const where = resolveInsideWorkspace(ws, resolve(configDir, dep));
-    if (
-      !where.ok &&
-      (where.refusal === 'outside' || where.refusal === 'git' || dep.startsWith('~'))
-    ) {
+    if (!where.ok && (['outside', 'git'].includes(where.refusal) || dep.startsWith('~'))) {
       throw new ActionError(
         `The local dependency "${dep}" of ${configPath} ` +
           (where.refusal === 'git'
@@ -146,7 +138,8 @@ export async function selectSourceFiles(
         if (index > 0 && index % CHECKPOINT_EVERY === 0) checkpoint();
         const name = entry.name;
         // `.git` (folder or file), `.env*` and credential files: never, whatever their kind.
-        if (isNeverArchived(name)) continue;
+        if (isGitName(name) || /^\.env(\.|$)/.test(name) || /^gha-creds-.*\.json$/i.test(name))
+          continue;
         const rel = dirRel ? `${dirRel}/${name}` : name;
         const wsRel = joinRel(folderRel, rel);
         const abs = join(dirAbs, name);
