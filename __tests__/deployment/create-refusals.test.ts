@@ -2,8 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { explainRefusal } from '../../src/deployment/create-refusals.js';
 import { ActionError, ApiError } from '../../src/lib/errors.js';
 
-const refusal = (status: number, message: string) =>
-  new ApiError(message, { status, method: 'POST', path: '/v2/deployments' });
+const refusal = (status: number, message: string) => new ApiError(message, { status });
 const TYPE_422 =
   'POST (create) deployment "a" was rejected as invalid (HTTP 422):\n  - ' +
   "source_config.deployment_type: Input should be 'dev_free', 'dev' or 'prod' (input `deployment-type`)";

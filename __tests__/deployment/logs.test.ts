@@ -85,7 +85,7 @@ describe('fetchLogTail', () => {
 
   it('is unavailable, with a debug line, when reading them fails', async () => {
     const { client } = planeWithLogs(async () => {
-      throw new ApiError('GET …/logs answered 500', { status: 500, method: 'GET', path: '/x' });
+      throw new ApiError('GET …/logs answered 500', { status: 500 });
     });
     const sink = debugSink();
     const tail = await fetchLogTail(client, 'dep-9', 'rev-9', 'DEPLOY_FAILED', 50, sink.logger);
@@ -366,7 +366,7 @@ describe('BuildLogStream', () => {
       answer: async () => {
         if (fail) {
           fail = false;
-          throw new ApiError('HTTP 503', { status: 503, method: 'POST', path: '/x' });
+          throw new ApiError('HTTP 503', { status: 503 });
         }
         return { logs: [entry(1)], next_offset: '1' };
       },

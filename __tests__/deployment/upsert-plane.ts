@@ -125,7 +125,7 @@ export function apiError(
   path: string,
   detail = 'rejected',
 ): ApiError {
-  return new ApiError(`${method} ${path} answered ${status}: ${detail}`, { status, method, path });
+  return new ApiError(`${method} ${path} answered ${status}: ${detail}`, { status });
 }
 
 export class FakePlane implements ControlPlane {

@@ -28,11 +28,7 @@ function revision(id: string, status: string, created = START, updated = START):
 
 function apiError(status: number | undefined): ApiError {
   const path = `/v2/deployments/${DEPLOYMENT}/revisions/${REVISION}`;
-  return new ApiError(`GET ${path} answered ${status ?? 'nothing'}`, {
-    status,
-    method: 'GET',
-    path,
-  });
+  return new ApiError(`GET ${path} answered ${status ?? 'nothing'}`, { status });
 }
 
 /** A step of the script: a status, an error to throw, or a promise to hand back as is. */

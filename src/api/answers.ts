@@ -14,9 +14,7 @@ import type { HttpRequest } from './http/request.js';
 import { HTTPValidationErrorSchema } from './schemas.js';
 
 /** The call an answer is for, as messages name it. */
-export interface ErrorContext extends Pick<HttpRequest, 'method' | 'describe'> {
-  /** URL path, without query. */
-  path: string;
+export interface ErrorContext extends Pick<HttpRequest, 'describe'> {
   /** What a 404 means here, e.g. `Deployment 1234 does not exist. Check \`deployment-id\`.` */
   notFound?: string;
   /** The `workspace-id` input, when set (changes the 403 advice). */
@@ -156,7 +154,7 @@ export function errorFromResponse(
   } else {
     message = `${ctx.describe} failed with HTTP ${status}${withDetail}.`;
   }
-  return new ApiError(redact(message), { status, method: ctx.method, path: ctx.path, title });
+  return new ApiError(redact(message), { status, title });
 }
 
 /**
@@ -197,7 +195,7 @@ export function parseAnswer<S extends z.ZodType>(
           'may not point at the API (a proxy or sign-in page may have answered instead); check ' +
           'the URL, and re-run the job if it was a passing fault.',
       ),
-      { status, method: ctx.method, path: ctx.path },
+      { status },
     );
   }
   maskDeploymentSecrets(body, mask);
@@ -220,7 +218,7 @@ export function parseAnswer<S extends z.ZodType>(
         'answer does not match the published control-plane API; check `control-plane-url`, ' +
         'and report this if it persists.',
     ),
-    { status, method: ctx.method, path: ctx.path },
+    { status },
   );
 }
 
@@ -247,7 +245,6 @@ export async function listAll<T>(
   page: (query: { limit: number; offset: number }) => Promise<{ resources: T[]; offset: number }>,
   what: string,
   advice: string,
-  path: string,
   limit = 100,
 ): Promise<T[]> {
   const all: T[] = [];
@@ -262,6 +259,5 @@ export async function listAll<T>(
       `Listing ${what} took more than ${MAX_PAGES} pages of ${limit} without reaching the end: ` +
         `the control plane seems to page wrongly. ${advice}`,
     ),
-    { method: 'GET', path },
   );
 }

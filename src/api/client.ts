@@ -51,6 +51,7 @@ type CommandCalls = 'redeployRevision' | 'deleteDeployments';
 
 interface Call extends ErrorContext, Pick<HttpRequest, 'body' | 'retry'> {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  path: string;
   /** An array value is sent as the parameter repeated (`ids=a&ids=b`), as FastAPI reads lists. */
   query?: Record<string, string | number | boolean | undefined | readonly string[]>;
 }
@@ -111,7 +112,6 @@ export class ControlPlaneClient {
       (query) => this.listDeployments({ nameContains: name, ...query }),
       `deployments named like "${name}"`,
       'Give `deployment-id` instead of `name`, or report this.',
-      '/v2/deployments',
       Math.min(100, Math.max(1, Math.floor(this.options.pageLimit ?? 100))),
     );
     const ids = new Set<string>();
@@ -373,10 +373,9 @@ export class ControlPlaneClient {
     return parseAnswer(schema, res, this.context(call), this.mask);
   }
 
-  /** The call as messages name it: its whole path, and the workspace. */
+  /** The call as messages name it, and the workspace. */
   private context(call: Call): ErrorContext {
-    const path = new URL(this.baseUrl + call.path).pathname;
     const { workspaceId, inputs } = this.options;
-    return { ...call, path, workspaceId, inputs };
+    return { ...call, workspaceId, inputs };
   }
 }

@@ -159,8 +159,6 @@ function failure(res: HttpResponse, describe: string, why?: string): never {
       : 'Re-run the job; if it persists, the registry may be down.');
   throw new ApiError(redact(`${describe} answered HTTP ${res.status}${said}. ${advice}`), {
     status: res.status,
-    method: 'GET',
-    path: '/v2/',
     title: 'Registry request failed',
   });
 }

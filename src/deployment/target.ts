@@ -108,7 +108,6 @@ export function listAllRevisions(client: ControlPlane, id: string): Promise<Revi
     (query) => client.listRevisions(id, query),
     `the revisions of deployment ${inert(id, 100)}`,
     'Give the revision to serve in `rollback-to`, or report this.',
-    `/v2/deployments/${id}/revisions`,
   );
 }
 

@@ -141,7 +141,7 @@ export async function refuseRedirect(res: Response, req: Asked): Promise<void> {
         'not follow: the API key must not travel to another address. Check the URL (scheme, ' +
         'host, path prefix, trailing slash) and set it to the final address.',
     ),
-    { status: res.status, method: req.method, path: req.url.pathname, title: 'Redirect refused' },
+    { status: res.status, title: 'Redirect refused' },
   );
 }
 
@@ -151,7 +151,7 @@ function tooLarge(status: number, req: Asked): ApiError {
       `${req.describe}: answer too large (over ${MAX_ANSWER_BYTES / 1024 / 1024} MiB); the action ` +
         'stopped reading it. Check the URL points at the API (not a file or a proxy page).',
     ),
-    { status, method: req.method, path: req.url.pathname, title: 'Answer too large' },
+    { status, title: 'Answer too large' },
   );
 }
 
@@ -267,8 +267,6 @@ function networkError(req: Sending, failure: Failure, attempts: number): ApiErro
       : "Check the URL and the runner's network access (proxy: HTTPS_PROXY / NO_PROXY), " +
         'then re-run the job.';
   const error = new ApiError(redact(`${req.describe} failed${tried}: ${failure.text}. ${advice}`), {
-    method: req.method,
-    path: req.url.pathname,
     title: 'Network error',
   });
   return Object.assign(error, { cause: failure.cause });
