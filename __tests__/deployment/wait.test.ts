@@ -74,6 +74,10 @@ class FakePlane implements ControlPlane {
   readonly patchDeployment = unused.patchDeployment;
   readonly deleteDeployment = unused.deleteDeployment;
   readonly getRevisionLogs = unused.getRevisionLogs;
+  readonly createRevision = unused.createRevision;
+  readonly interruptRevision = unused.interruptRevision;
+  readonly requestUploadUrl = unused.requestUploadUrl;
+  readonly requestPushToken = unused.requestPushToken;
 }
 
 /** Records, for every sleep, the remaining time before the deadline when it began. */

@@ -37,16 +37,11 @@ export const USER_AGENT = 'langgraph-deploy-action/1 (+GitHub Action)';
 
 /**
  * What the rest of the action needs from the control plane; tests may implement it in memory.
- * The three calls only some steps make are optional there, so that fakes need not implement
- * them; `redeployRevision` and the bulk delete belong to the commands that hold the client.
+ * `redeployRevision` and the bulk delete belong to the commands that hold the client.
  */
-export type ControlPlane = Omit<ControlPlaneClient, OptionalCalls | CommandCalls> &
-  Partial<Pick<ControlPlaneClient, OptionalCalls>>;
+export type ControlPlane = Omit<ControlPlaneClient, CommandCalls>;
 /** What the commands hold: every call a step makes, and theirs. */
-export type CommandClient = ControlPlane &
-  Pick<ControlPlaneClient, CommandCalls | 'requestPushToken'>;
-type OptionalCalls =
-  'interruptRevision' | 'createRevision' | 'requestUploadUrl' | 'requestPushToken';
+export type CommandClient = ControlPlane & Pick<ControlPlaneClient, CommandCalls>;
 type CommandCalls = 'redeployRevision' | 'deleteDeployments';
 
 interface Call extends ErrorContext, Pick<HttpRequest, 'body' | 'retry'> {

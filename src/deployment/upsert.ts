@@ -319,8 +319,8 @@ export async function requestRevision(
       },
       source,
     );
-  if (body && client.createRevision) {
-    const post = () => client.createRevision!(found.id, body);
+  if (body) {
+    const post = () => client.createRevision(found.id, body);
     const line = `Requesting a new revision of ${name}.`;
     const sent = await send('new revision', line, post, body.source_revision_config);
     if (!('answer' in sent)) return { ...sent, created };
@@ -354,7 +354,7 @@ export async function interruptPrevious(
   latest?: Revision,
 ): Promise<void> {
   const revisionId = found.latest_revision_id;
-  if (!revisionId || !client.interruptRevision) return;
+  if (!revisionId) return;
   const rev = inert(revisionId);
   let status: string | undefined;
   try {
