@@ -166,10 +166,8 @@ export class ControlPlaneClient {
       query: { delete_tracing_project: options.deleteTracingProject },
       describe: `DELETE deployment ${id}`,
     };
-    const res = await this.send(call);
-    if ([200, 202, 204].includes(res.status)) return 'deleted';
-    if (res.status === 404) return res.attemptsWithUnknownOutcome > 0 ? 'deleted' : 'not_found';
-    throw errorFromResponse(res, this.context(call), this.mask);
+    const res = await this.send(call, [200, 202, 204, 404]);
+    return res.status === 404 && res.attemptsWithUnknownOutcome === 0 ? 'not_found' : 'deleted';
   }
 
   /**
@@ -189,12 +187,9 @@ export class ControlPlaneClient {
       query: { deployment_ids: ids },
       describe: `DELETE ${ids.length} deployment${ids.length === 1 ? '' : 's'} (bulk)`,
     };
-    const res = await this.send(call);
-    if ([200, 202, 204, 207].includes(res.status)) {
-      return readBulkDeleteAnswer(ids, res.status, parseJson(res.text));
-    }
+    const res = await this.send(call, [200, 202, 204, 207, 404]);
     if (res.status === 404) return 'not_found';
-    throw errorFromResponse(res, this.context(call), this.mask);
+    return readBulkDeleteAnswer(ids, res.status, parseJson(res.text));
   }
 
   listRevisions(id: string, query: Paging) {
@@ -343,13 +338,16 @@ export class ControlPlaneClient {
     return typeof logs === 'number' ? undefined : logs;
   }
 
-  private send(call: Call): Promise<HttpResponse> {
+  /** The answer; with `ok`, a status not in it throws its `ApiError` (`errorFromResponse`). */
+  private async send(call: Call, ok?: number[]): Promise<HttpResponse> {
     const url = new URL(this.baseUrl + call.path);
     for (const [key, value] of Object.entries(call.query ?? {})) {
       if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, item);
       else if (value !== undefined) url.searchParams.set(key, String(value));
     }
-    return request(this.options.http, { ...call, url: url.href, headers: this.headers });
+    const res = await request(this.options.http, { ...call, url: url.href, headers: this.headers });
+    if (ok && !ok.includes(res.status)) throw errorFromResponse(res, this.context(call), this.mask);
+    return res;
   }
 
   private read<S extends z.ZodType>(schema: S, path: string): Promise<z.infer<S>> {
@@ -362,9 +360,8 @@ export class ControlPlaneClient {
     ok: number[],
     call: Call & { asIs?: P[] },
   ): Promise<z.infer<S> | NoInfer<P>> {
-    const res = await this.send(call);
+    const res = await this.send(call, [...ok, ...(call.asIs ?? [])]);
     if (call.asIs?.includes(res.status as P)) return res.status as P;
-    if (!ok.includes(res.status)) throw errorFromResponse(res, this.context(call), this.mask);
     return parseAnswer(schema, res, this.context(call), this.mask);
   }
 

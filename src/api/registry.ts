@@ -62,7 +62,6 @@ export function splitImage(uri: string) {
   const [host, name] = [repository.slice(0, slash), repository.slice(slash + 1)];
   return { host, name, reference, byDigest: digest !== undefined };
 }
-export type ImageRef = ReturnType<typeof splitImage>;
 
 /**
  * The image `ref` names, read with `pushToken`: its digest and platforms (`os/architecture`);
@@ -71,7 +70,7 @@ export type ImageRef = ReturnType<typeof splitImage>;
  */
 export async function readImage(
   http: HttpContext,
-  ref: ImageRef,
+  ref: ReturnType<typeof splitImage>,
   pushToken: string,
 ): Promise<{ digest: string; platforms: string[] } | undefined> {
   const scheme = LOOPBACK_HOSTS.has(new URL(`http://${ref.host}`).hostname) ? 'http' : 'https';
