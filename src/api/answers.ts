@@ -161,7 +161,7 @@ export function errorFromResponse(
  * Masks every `secrets[].value` of a Deployment body, or of each one in `resources`, and the
  * credentials of any URL in its `source_config` (`https://user:password@…`).
  */
-export function maskDeploymentSecrets(body: unknown, mask: (value: string) => void): void {
+function maskDeploymentSecrets(body: unknown, mask: (value: string) => void): void {
   const listed = isRecord(body) && Array.isArray(body['resources']) ? body['resources'] : [];
   for (const d of [body, ...listed].filter(isRecord)) {
     for (const value of Object.values(isRecord(d['source_config']) ? d['source_config'] : {})) {
@@ -235,12 +235,9 @@ export function deploymentNotFound(id: string, workspace: string | undefined): s
 }
 
 /** More pages than this while reading a list is an error (a paging bug, not a big org). */
-export const MAX_PAGES = 50;
+const MAX_PAGES = 50;
 
-/**
- * Every item of a paged control-plane list, in the order listed. A list that pages past
- * `MAX_PAGES` without reaching the end is an error naming `what` and `advice`.
- */
+/** Every item of a paged control-plane list, in the order listed. */
 export async function listAll<T>(
   page: (query: { limit: number; offset: number }) => Promise<{ resources: T[]; offset: number }>,
   what: string,

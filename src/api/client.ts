@@ -213,12 +213,10 @@ export class ControlPlaneClient {
     });
   }
 
-  /** `GET /v1/integrations/github/install`: the workspace's GitHub integrations. */
   listGithubIntegrations() {
     return this.read(GithubIntegrationsSchema, '/v1/integrations/github/install');
   }
 
-  /** `GET /v1/integrations/github/{id}/repos`: the repositories the integration may build. */
   listGithubRepos(id: string) {
     return this.read(GithubRepositoriesSchema, apiPath('/v1/integrations/github', id, 'repos'));
   }

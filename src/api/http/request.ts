@@ -126,7 +126,7 @@ export class RefusedAnswerError extends ApiError {
  * cache answer) fails at once, not retried, naming the target's host, never its path, query or
  * credentials.
  */
-export async function refuseRedirect(res: Response, req: Asked): Promise<void> {
+async function refuseRedirect(res: Response, req: Asked): Promise<void> {
   if (res.status < 300 || res.status >= 400 || res.status === 304) return;
   await res.body?.cancel().catch(() => undefined);
   const location = res.headers.get('location')?.trim();
@@ -169,7 +169,7 @@ export async function readCapped(res: Response, req: Asked): Promise<string> {
 }
 
 /** The body with the same cap, passed through as it is read (a run's events). */
-export function cappedBody(res: Response, req: Asked): ReadableStream<Uint8Array> | null {
+function cappedBody(res: Response, req: Asked): ReadableStream<Uint8Array> | null {
   let size = 0;
   const counter = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
