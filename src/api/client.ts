@@ -107,7 +107,7 @@ export class ControlPlaneClient {
       (query) => this.listDeployments({ nameContains: name, ...query }),
       `deployments named like "${name}"`,
       'Give `deployment-id` instead of `name`, or report this.',
-      Math.min(100, Math.max(1, Math.floor(this.options.pageLimit ?? 100))),
+      this.options.pageLimit,
     );
     const ids = new Set<string>();
     const matches = listed.filter((d) => d.name === name && !ids.has(d.id) && ids.add(d.id));
