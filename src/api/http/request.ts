@@ -44,7 +44,7 @@ export interface HttpContext extends RunBasics, Partial<typeof DEFAULTS> {
  *   `OutcomeUnknownError`.
  * - `never` (a stream POST that starts a run): one attempt.
  */
-export type RetryMode = 'idempotent' | 'unsafe' | 'never';
+type RetryMode = 'idempotent' | 'unsafe' | 'never';
 
 export interface HttpResponse {
   status: number;
