@@ -131,7 +131,7 @@ export function errorFromResponse(
       `${ctx.describe} answered 404 Not Found${withDetail}. Check the URL and the IDs given.`;
   } else if (status === 400 || status === 409) {
     message =
-      `${ctx.describe} was rejected (HTTP ${status})${detail ? `: ${detail}` : ' without a reason'}` +
+      `${ctx.describe} was rejected (HTTP ${status})${withDetail || ' without a reason'}` +
       '. Check the inputs the message names.';
   } else if (status === 422) {
     title = 'Request rejected as invalid';
