@@ -63,8 +63,8 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
       process.exit(1);
     }, CANCEL_GRACE_MS).unref();
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  for (const signal of signals) process.once(signal, onSignal);
 
   try {
     return await runCommand(ctx);
@@ -78,8 +78,7 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
     await writeReports(ctx);
     return 1;
   } finally {
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
+    for (const signal of signals) process.removeListener(signal, onSignal);
   }
 }
 

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { captureOutputForTests, unusedPlane } from '../helpers/fakes.js';
 import type { ControlPlane } from '../../src/api/client.js';
 import type { RevisionLogs } from '../../src/api/schemas.js';
@@ -29,11 +29,6 @@ function planeWithLogs(answer: (query: LogsQuery) => Promise<RevisionLogs | unde
   return { client, calls };
 }
 
-function debugSink() {
-  const lines: string[] = [];
-  return { lines, logger: { debug: (m: string) => void lines.push(m) } };
-}
-
 afterEach(() => resetSecretsForTests());
 
 describe('the log type of a status (the table)', () => {
@@ -60,13 +55,15 @@ describe('fetchLogTail', () => {
     expect(tail).toEqual({ lines: Array.from({ length: 50 }, (_, i) => `line ${51 + i}`) });
   });
 
-  it('reads deploy logs for DEPLOY_FAILED, with the limit given', async () => {
+  it('reads deploy logs for DEPLOY_FAILED, and no more entries than it asked for', async () => {
     const { client, calls } = planeWithLogs(async () => ({
-      logs: ['third', 'second', 'first'],
+      logs: ['third', 'second', 'first', ...Array.from({ length: 50 }, () => 'older')],
     }));
-    const tail = await fetchLogTail(client, 'dep-1', 'rev-1', 'DEPLOY_FAILED', 3);
-    expect(calls[0]?.query).toEqual({ type: 'deploy', order: 'desc', limit: 3 });
-    expect(tail).toEqual({ lines: ['first', 'second', 'third'] });
+    const tail = await fetchLogTail(client, 'dep-1', 'rev-1', 'DEPLOY_FAILED');
+    expect(calls[0]?.query).toEqual({ type: 'deploy', order: 'desc', limit: 50 });
+    expect(tail).toEqual({
+      lines: [...Array.from({ length: 47 }, () => 'older'), 'first', 'second', 'third'],
+    });
   });
 
   it('splits multi-line entries and drops blank ones', async () => {
@@ -87,11 +84,16 @@ describe('fetchLogTail', () => {
     const { client } = planeWithLogs(async () => {
       throw new ApiError('GET …/logs answered 500', { status: 500 });
     });
-    const sink = debugSink();
-    const tail = await fetchLogTail(client, 'dep-9', 'rev-9', 'DEPLOY_FAILED', 50, sink.logger);
-    expect(tail).toEqual({ unavailable: true });
-    expect(sink.lines).toHaveLength(1);
-    expect(sink.lines[0]).toMatch(/deploy logs of revision rev-9 of deployment dep-9.*500/);
+    const out: string[] = [];
+    const restore = captureOutputForTests((t) => out.push(t));
+    try {
+      const tail = await fetchLogTail(client, 'dep-9', 'rev-9', 'DEPLOY_FAILED');
+      expect(tail).toEqual({ unavailable: true });
+    } finally {
+      restore();
+    }
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatch(/^::debug::.*deploy logs of revision rev-9 of deployment dep-9.*500/);
   });
 
   it('logs failures at debug through the runner by default', async () => {
@@ -227,22 +229,37 @@ const entry = (i: number) => ({
   message: `step ${i}`,
 });
 
-function stream(client: ControlPlane, pageSize = 3) {
-  const printed: { title: string; lines: string[] }[] = [];
+/** The runner's output while a test runs: where the stream prints its blocks. */
+let output: string[] = [];
+let restoreOutput = () => {};
+
+/** The blocks printed so far: each group's title, and its lines between the stop-commands markers. */
+function printed() {
+  const block = /^::group::(.*)\n::stop-commands::(\S+)\n([\s\S]*?)^::\2::$/gm;
+  return [...output.join('').matchAll(block)].map(([, title = '', , body = '']) => ({
+    title,
+    lines: body.split('\n').slice(0, -1),
+  }));
+}
+
+function stream(client: ControlPlane) {
   const debug: string[] = [];
   const s = new BuildLogStream({
     client,
     deploymentId: 'dep-1',
     revisionId: 'rev-1',
     logger: { debug: (m) => void debug.push(m) },
-    print: (title, lines) => void printed.push({ title, lines }),
-    pageSize,
-    maxPagesPerPoll: 2,
   });
-  return { s, printed, debug };
+  return { s, debug };
 }
 
 describe('BuildLogStream', () => {
+  beforeEach(() => {
+    output = [];
+    restoreOutput = captureOutputForTests((t) => output.push(t));
+  });
+  afterEach(() => restoreOutput());
+
   it('streams only while the revision builds, like the CLI (AWAITING_BUILD, BUILDING)', () => {
     const streamed = Object.keys(REVISION_STATUS).filter(
       (s) => revisionStatus(s).phase === 'building',
@@ -253,33 +270,35 @@ describe('BuildLogStream', () => {
   it('reads with order asc from the last next_offset at each check, printing only new lines', async () => {
     const log = [entry(1), entry(2)];
     const { client, calls } = plane(log);
-    const { s, printed } = stream(client);
+    const { s } = stream(client);
     s.onPoll('QUEUED'); // not building: no read
     s.onPoll('BUILDING');
     await s.settle();
-    log.push(entry(3), entry(4), entry(5), entry(6));
+    log.push(...Array.from({ length: 51 }, (_, i) => entry(i + 3))); // a page of 50, then one
     s.onPoll('BUILDING');
     await s.settle();
     s.onPoll('BUILDING'); // nothing new
     await s.settle();
     expect(calls.map((c) => c.body)).toEqual([
-      { order: 'asc', limit: 3 },
-      { order: 'asc', limit: 3, offset: '2' },
-      { order: 'asc', limit: 3, offset: '5' },
-      { order: 'asc', limit: 3, offset: '6' },
+      { order: 'asc', limit: 50 },
+      { order: 'asc', limit: 50, offset: '2' },
+      { order: 'asc', limit: 50, offset: '52' },
+      { order: 'asc', limit: 50, offset: '53' },
     ]);
     expect(calls.every((c) => c.kind === 'build')).toBe(true);
-    expect(printed.map((p) => p.lines.map((l) => l.replace(/^\S+ INFO /, '')))).toEqual([
-      ['step 1', 'step 2'],
-      ['step 3', 'step 4', 'step 5'],
-      ['step 6'],
+    const steps = (from: number, to: number) =>
+      Array.from({ length: to - from + 1 }, (_, i) => `step ${from + i}`);
+    expect(printed().map((p) => p.lines.map((l) => l.replace(/^\S+ INFO /, '')))).toEqual([
+      steps(1, 2),
+      steps(3, 52),
+      steps(53, 53),
     ]);
-    expect(printed.map((p) => p.title)).toEqual([
+    expect(printed().map((p) => p.title)).toEqual([
       'Build log of revision rev-1, live: lines 1–2',
-      'Build log of revision rev-1, live: lines 3–5',
-      'Build log of revision rev-1, live: lines 6–6',
+      'Build log of revision rev-1, live: lines 3–52',
+      'Build log of revision rev-1, live: lines 53–53',
     ]);
-    expect(s.printed).toBe(6);
+    expect(s.printed).toBe(53);
   });
 
   it('renders epoch-millisecond and string timestamps', async () => {
@@ -287,10 +306,10 @@ describe('BuildLogStream', () => {
       { id: 'a', timestamp: 1767225600000, level: 'info', message: 'one' },
       { id: 'b', timestamp: '2026-01-01 00:00:01', level: 'ERROR', message: 'two' },
     ]);
-    const { s, printed } = stream(client);
+    const { s } = stream(client);
     s.onPoll('AWAITING_BUILD');
     await s.finish();
-    expect(printed[0]?.lines).toEqual([
+    expect(printed()[0]?.lines).toEqual([
       '2026-01-01T00:00:00.000Z INFO one',
       '2026-01-01 00:00:01 ERROR two',
     ]);
@@ -299,13 +318,13 @@ describe('BuildLogStream', () => {
   it('keeps its offset when next_offset is null, and does not print an entry twice', async () => {
     const log = [entry(1)];
     const { client, calls } = plane(log, { nextOffset: 'null' });
-    const { s, printed } = stream(client);
+    const { s } = stream(client);
     s.onPoll('BUILDING');
     await s.settle();
     s.onPoll('BUILDING');
     await s.settle();
     expect(calls.map((c) => c.body.offset)).toEqual([undefined, undefined]);
-    expect(printed).toHaveLength(1);
+    expect(printed()).toHaveLength(1);
   });
 
   it('skips a check while a read is in flight (the checks keep their timing)', async () => {
@@ -327,12 +346,12 @@ describe('BuildLogStream', () => {
   });
 
   it('reads a bounded number of pages per check', async () => {
-    const { client, calls } = plane(Array.from({ length: 30 }, (_, i) => entry(i)));
-    const { s, printed } = stream(client);
+    const { client, calls } = plane(Array.from({ length: 300 }, (_, i) => entry(i)));
+    const { s } = stream(client);
     s.onPoll('BUILDING');
     await s.settle();
-    expect(calls).toHaveLength(2); // maxPagesPerPoll
-    expect(printed.flatMap((p) => p.lines)).toHaveLength(6);
+    expect(calls).toHaveLength(5); // five pages of 50 at most per check
+    expect(printed().flatMap((p) => p.lines)).toHaveLength(250);
   });
 
   it('finish reads what the build wrote after the last check; nothing when it never streamed', async () => {
@@ -341,14 +360,15 @@ describe('BuildLogStream', () => {
     const idle = stream(client);
     await idle.s.finish();
     expect(calls).toHaveLength(0);
-    const { s, printed } = stream(client);
+    const { s } = stream(client);
     s.onPoll('BUILDING');
     log.push(entry(2));
     await s.finish();
-    expect(printed.flatMap((p) => p.lines).map((l) => l.replace(/^\S+ INFO /, ''))).toEqual([
-      'step 1',
-      'step 2',
-    ]);
+    expect(
+      printed()
+        .flatMap((p) => p.lines)
+        .map((l) => l.replace(/^\S+ INFO /, '')),
+    ).toEqual(['step 1', 'step 2']);
   });
 
   it('stops for good on 404/405 (no logs here), and goes on after a failed read', async () => {
@@ -377,7 +397,7 @@ describe('BuildLogStream', () => {
     expect(b.debug.join('\n')).toMatch(/the next status check tries again/);
     b.s.onPoll('BUILDING');
     await b.s.settle();
-    expect(b.printed).toHaveLength(1);
+    expect(printed()).toHaveLength(1);
   });
 
   it('prints through the untrusted channel by default: no line can become a command', async () => {

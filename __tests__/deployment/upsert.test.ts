@@ -1,8 +1,8 @@
 /**
  * The upsert (src/deployment/upsert.ts) against an in-memory control plane whose calls can be
  * scripted: answers lost after or before the platform applied them, rejections, a revision
- * that shows up late; and its request bodies and the checks on what the lookup found. Then
- * `interruptPrevious`, before an update, against a scripted client.
+ * that shows up late; its request bodies and the checks on what the lookup found; and how a
+ * refused create is explained.
  */
 import { describe, expect, it } from '@jest/globals';
 import {
@@ -18,22 +18,21 @@ import {
   wire,
   named,
 } from './upsert-plane.js';
-import type { ControlPlane } from '../../src/api/client.js';
-import type { Deployment, Revision } from '../../src/api/schemas.js';
+import type { Deployment } from '../../src/api/schemas.js';
 import type { DeployConfig } from '../../src/inputs/config.js';
 import {
   checkCreatable,
   checkSameKind,
   createRequest,
-  interruptPrevious,
+  explainRefusal,
   mergeResourceSpec,
   normalizeRepoUrl,
   revisionRequest,
   upsert,
   withIntegration,
 } from '../../src/deployment/upsert.js';
-import { ActionError, ApiError, CancelledError } from '../../src/lib/errors.js';
-import { deploymentFixture, recordingLogger } from '../helpers/fakes.js';
+import { ActionError, ApiError } from '../../src/lib/errors.js';
+import { recordingLogger } from '../helpers/fakes.js';
 import { OutcomeUnknownError } from '../../src/api/http/request.js';
 
 /** The origin record a create writes (a push run of acme/agent: `origin.test.ts`). */
@@ -745,144 +744,6 @@ describe('checkCreatable', () => {
   });
 });
 
-const DEP: Deployment = deploymentFixture();
-
-function revision(status: string, id = 'rev-2'): Revision {
-  return {
-    id,
-    status,
-    created_at: '2026-01-01T00:00:00Z',
-    updated_at: '2026-01-01T00:00:00Z',
-    source: 'github',
-    source_revision_config: {},
-  };
-}
-
-function recorder() {
-  const logger = recordingLogger();
-  return { logger, lines: logger.lines };
-}
-
-function client(
-  status: string | Error,
-  answer: 'interrupted' | 404 | 405 | 409 | Error = 'interrupted',
-) {
-  const calls: string[] = [];
-  const cp = {
-    getRevision: async (id: string, rev: string) => {
-      calls.push(`GET ${id}/${rev}`);
-      if (status instanceof Error) throw status;
-      return revision(status, rev);
-    },
-    interruptRevision: async (id: string, rev: string) => {
-      calls.push(`POST ${id}/${rev}/interruption`);
-      if (answer instanceof Error) throw answer;
-      return answer;
-    },
-  } as unknown as ControlPlane;
-  return { cp, calls };
-}
-
-describe('interruptPrevious', () => {
-  for (const status of [
-    'QUEUED',
-    'AWAITING_BUILD',
-    'BUILDING',
-    'AWAITING_DEPLOY',
-    'DEPLOYING',
-    'UNKNOWN',
-  ]) {
-    it(`interrupts the latest revision while it is ${status}, and says so`, async () => {
-      const { cp, calls } = client(status);
-      const { logger, lines } = recorder();
-      await interruptPrevious(cp, DEP, logger);
-      expect(calls).toEqual(['GET dep-1/rev-2', 'POST dep-1/rev-2/interruption']);
-      expect(lines).toEqual([
-        {
-          level: 'info',
-          message: expect.stringMatching(/Interrupted revision rev-2 .*interrupt-previous/),
-        },
-      ]);
-    });
-  }
-
-  for (const status of [
-    'DEPLOYED',
-    'BUILD_FAILED',
-    'DEPLOY_FAILED',
-    'CREATE_FAILED',
-    'SKIPPED',
-    'INTERRUPTED',
-  ]) {
-    it(`leaves a ${status} revision alone`, async () => {
-      const { cp, calls } = client(status);
-      const { logger, lines } = recorder();
-      await interruptPrevious(cp, DEP, logger);
-      expect(calls).toEqual(['GET dep-1/rev-2']);
-      expect(lines).toEqual([]);
-    });
-  }
-
-  for (const code of [404, 405, 409] as const) {
-    it(`an HTTP ${code} answer is a notice, not a failure`, async () => {
-      const { cp, calls } = client('BUILDING', code);
-      const { logger, lines } = recorder();
-      await interruptPrevious(cp, DEP, logger);
-      expect(calls).toEqual(['GET dep-1/rev-2', 'POST dep-1/rev-2/interruption']);
-      expect(lines.map((l) => l.level)).toEqual(['notice']);
-      expect(lines[0]!.message).toContain(`HTTP ${code}`);
-      expect(lines[0]!.message).toMatch(/update goes ahead/);
-    });
-  }
-
-  it('another failure of the call is a warning; the update still goes ahead', async () => {
-    const { cp } = client(
-      'BUILDING',
-      new ApiError('HTTP 500 from the control plane', { status: 500 }),
-    );
-    const { logger, lines } = recorder();
-    await interruptPrevious(cp, DEP, logger);
-    expect(lines.map((l) => l.level)).toEqual(['warning']);
-    expect(lines[0]!.message).toMatch(/interrupt-previous: false/);
-  });
-
-  it('an unreadable latest revision is not interrupted blindly', async () => {
-    const { cp, calls } = client(new ApiError('HTTP 503', { status: 503 }));
-    const { logger, lines } = recorder();
-    await interruptPrevious(cp, DEP, logger);
-    expect(calls).toEqual(['GET dep-1/rev-2']);
-    expect(lines.map((l) => l.level)).toEqual(['debug']);
-  });
-
-  it('cancellation still ends the run', async () => {
-    const { cp } = client('BUILDING', new CancelledError('cancelled'));
-    const { logger } = recorder();
-    await expect(interruptPrevious(cp, DEP, logger)).rejects.toBeInstanceOf(CancelledError);
-  });
-
-  it('uses a latest revision the run has just read instead of asking again', async () => {
-    const { cp, calls } = client('DEPLOYED');
-    const { logger } = recorder();
-    await interruptPrevious(cp, DEP, logger, revision('BUILDING'));
-    expect(calls).toEqual(['POST dep-1/rev-2/interruption']);
-  });
-
-  it('does nothing without a latest revision', async () => {
-    const { cp, calls } = client('BUILDING');
-    const { logger, lines } = recorder();
-    await interruptPrevious(cp, { ...DEP, latest_revision_id: null }, logger);
-    expect(calls).toEqual([]);
-    expect(lines).toEqual([]);
-  });
-
-  it('neutralises workflow commands in names from the control plane', async () => {
-    const { cp } = client('BUILDING', 409);
-    const { logger, lines } = recorder();
-    await interruptPrevious(cp, { ...DEP, name: '::error::owned' }, logger);
-    expect(lines[0]!.message).not.toContain('::error::');
-  });
-});
-
 const ours = { id: 'int-ours', name: 'acme', repos: ['other/x', 'Acme/Agent'] };
 const theirs = { id: 'int-theirs', name: 'umbrella', repos: ['umbrella/agent'] };
 
@@ -970,5 +831,49 @@ describe('mergeResourceSpec', () => {
       logger,
     );
     expect(logger.text()).not.toMatch(/\n::error::/);
+  });
+});
+
+const refusal = (status: number, message: string) => new ApiError(message, { status });
+const TYPE_422 =
+  'POST (create) deployment "a" was rejected as invalid (HTTP 422):\n  - ' +
+  "source_config.deployment_type: Input should be 'dev_free', 'dev' or 'prod' (input `deployment-type`)";
+
+describe('explainRefusal', () => {
+  it('a refused usage-based type names the previous family and the input', () => {
+    const error = explainRefusal(refusal(422, TYPE_422), 'a', 'serverless') as ActionError;
+    expect(error.title).toBe('Deployment type refused');
+    expect(error.message).toContain(TYPE_422);
+    expect(error.message).toMatch(/`deployment-type: serverless`, a type of usage-based pricing/);
+    expect(error.message).toMatch(/set `deployment-type: dev` \(or `prod`/);
+  });
+
+  it('a refused older type (400 too) names serverless and dedicated', () => {
+    const error = explainRefusal(
+      refusal(400, 'POST … was rejected (HTTP 400): invalid deployment type for this plan'),
+      'a',
+      'prod',
+    ) as ActionError;
+    expect(error.message).toMatch(/`deployment-type: prod`, a type of the previous pricing/);
+    expect(error.message).toMatch(/`deployment-type: serverless` \(the default\) or `dedicated`/);
+  });
+
+  it('leaves other refusals and other errors as they are', () => {
+    const other = refusal(422, 'source_config.repo_url: Field required');
+    expect(explainRefusal(other, 'a', 'dev')).toBe(other);
+    const forbidden = refusal(403, 'deployment_type not allowed');
+    expect(explainRefusal(forbidden, 'a', 'dev')).toBe(forbidden);
+    const plain = new Error('deployment_type');
+    expect(explainRefusal(plain, 'a', 'dev')).toBe(plain);
+  });
+
+  it('a 409 for a kept tracing project gives its remedies', () => {
+    const error = explainRefusal(
+      refusal(409, 'There already exists a project in LangSmith named: a'),
+      'a',
+      'dev',
+    ) as ActionError;
+    expect(error.title).toBe('Tracing project of that name exists');
+    expect(error.message).toContain('delete-tracing-project: true');
   });
 });

@@ -63,7 +63,7 @@ describe('GithubDeployment', () => {
     fake.addDeployment('preview-7', { payload: '{"langsmith_deployment_id": "dep-from-json"}' });
     fake.addDeployment('preview-7', { payload: { other: 'dep-x' } });
     const read = await recordedDeploymentIds(run, 'preview-7');
-    expect(read).toEqual({ ok: true, ids: new Set(['dep-123', 'dep-from-json']) });
+    expect(read).toEqual(new Set(['dep-123', 'dep-from-json']));
   });
 
   it('creates a transient preview for the PR head commit, then in_progress → success', async () => {

@@ -11,7 +11,7 @@ import type { Deployment } from '../api/schemas.js';
 import { ActionError, DeadlineError } from '../lib/errors.js';
 import type { HttpContext } from '../api/http/request.js';
 import type { RunOutcome, RunReport } from '../report/record.js';
-import { appendStepSummary, inert, redact, setSecret } from '../lib/untrusted.js';
+import { appendStepSummary, inert, printUntrusted, redact, setSecret } from '../lib/untrusted.js';
 import type { RunBasics } from '../lib/time.js';
 import { withoutCredentials } from '../lib/outputs.js';
 import { renderComment, renderSummary } from '../report/render.js';
@@ -21,7 +21,7 @@ import {
   type GithubDeployment,
 } from '../github/side-effects.js';
 import { setTimeout as delay } from 'node:timers/promises';
-import { fetchLogTail, printLogBlock } from '../deployment/logs.js';
+import { fetchLogTail } from '../deployment/logs.js';
 import { revisionStatus } from '../deployment/revision-status.js';
 import { uiUrl } from '../deployment/target.js';
 import { waitForRevision, type WaitOptions, type WaitResult } from '../deployment/wait.js';
@@ -120,15 +120,13 @@ export function setUrl(ctx: RunContext, deployment: Deployment): void {
   const raw = agentUrlOf(deployment);
   if (!raw) return;
   const { url, credentials } = withoutCredentials(raw);
-  if (credentials.length > 0) {
-    for (const credential of credentials) setSecret(credential);
-    if (!ctx.state.report.url) {
-      ctx.logger.warning(
-        "The deployment's agent server URL holds credentials (user:password@): they are " +
-          'masked, and left out of the `url` output, the log and the reports.',
-        { title: 'Credentials in the URL' },
-      );
-    }
+  for (const credential of credentials) setSecret(credential);
+  if (credentials.length > 0 && !ctx.state.report.url) {
+    ctx.logger.warning(
+      "The deployment's agent server URL holds credentials (user:password@): they are " +
+        'masked, and left out of the `url` output, the log and the reports.',
+      { title: 'Credentials in the URL' },
+    );
   }
   ctx.state.report.url = url.replace(/\/+$/, '');
   ctx.output('url', ctx.state.report.url);
@@ -174,9 +172,9 @@ export async function showLogTail(
     Object.assign(report, { logTail: tail.lines, logKind });
     // A build log streamed live is already in the log: the tail goes to the reports only.
     if (streamed && logKind === 'build') return;
-    printLogBlock(
-      `Last ${tail.lines.length} log lines of revision ${inert(revisionId)}`,
+    printUntrusted(
       tail.lines,
+      `Last ${tail.lines.length} log lines of revision ${inert(revisionId)}`,
     );
   } else {
     report.logsUnavailableHint =

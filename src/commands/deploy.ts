@@ -4,8 +4,8 @@
  */
 import type { Deployment } from '../api/schemas.js';
 import { revisionStatus } from '../deployment/revision-status.js';
-import { findTarget } from '../deployment/target.js';
-import { checkSameKind, interruptPrevious, upsert } from '../deployment/upsert.js';
+import { findTarget, interruptPrevious } from '../deployment/target.js';
+import { checkSameKind, upsert } from '../deployment/upsert.js';
 import { pinImage } from '../deployment/image.js';
 import { upsertFromUpload } from '../deployment/upload/upload.js';
 import { ActionError, CancelledError } from '../lib/errors.js';
@@ -15,7 +15,6 @@ import {
   preflightConfig,
   reportFindings,
   type Finding,
-  type ParsedLangGraphConfig,
 } from '../preflight/index.js';
 import {
   fail,
@@ -33,7 +32,6 @@ import type { DeployConfig } from '../inputs/config.js';
 import type { GithubDeployment } from '../github/side-effects.js';
 import { inert } from '../lib/untrusted.js';
 import { prepareSourceArchive, type SourceArchive } from '../deployment/upload/archive.js';
-import type { WaitResult } from '../deployment/wait.js';
 import { rollBackAfterFailedChecks } from './rollback.js';
 import { verifyDeployment } from '../verify/index.js';
 import { evaluate } from '../verify/eval/index.js';
@@ -145,30 +143,25 @@ export async function runDeploy(ctx: DeployContext): Promise<number> {
     config.buildLog === 'stream'
       ? new BuildLogStream({ client, deploymentId: deployment.id, revisionId, logger })
       : undefined;
-  let waited: WaitResult;
-  try {
-    waited = await follow(ctx, deployment.id, revisionId, {
-      onStatus: (change) => {
-        report.timeline.push(change);
-        setStatus(ctx, change.status);
-      },
-      ...(stream ? { onPoll: (status: string) => stream.onPoll(status) } : {}),
-      ...(upserted.revision ? { initial: upserted.revision } : {}),
-    });
-    await stream?.finish();
-  } catch (error) {
+  const waited = await follow(ctx, deployment.id, revisionId, {
+    onStatus: (change) => {
+      report.timeline.push(change);
+      setStatus(ctx, change.status);
+    },
+    ...(stream ? { onPoll: (status: string) => stream.onPoll(status) } : {}),
+    ...(upserted.revision ? { initial: upserted.revision } : {}),
+  }).catch(async (error: unknown) => {
     await stream?.settle();
     await ghDeployment?.setStatus('failure', {
       description: 'The revision did not finish in time',
     });
     throw error;
-  }
-  setStatus(ctx, waited.status);
+  });
+  await stream?.finish();
   checkCommit(ctx, waited.revision.source_revision_config.repo_commit_sha ?? undefined);
 
   // The URL is read from the deployment once the revision is live (github sets it then).
-  const current = await client.getDeployment(deployment.id).catch(() => deployment);
-  setUrl(ctx, current);
+  setUrl(ctx, await client.getDeployment(deployment.id).catch(() => deployment));
 
   report.statusMessage = waited.revision.status_message?.trim() || undefined;
   if (waited.outcome === 'failed') {
@@ -287,7 +280,7 @@ function revisionFailure(ctx: DeployContext, name: string, revisionId: string, s
 }
 
 /** Pre-flight checks. Returns the parsed LangGraph config, undefined, or false on errors. */
-function preflight(ctx: DeployContext): ParsedLangGraphConfig | undefined | false {
+function preflight(ctx: DeployContext) {
   const { config } = ctx;
   if (config.source === 'external_docker' || config.source === 'internal_docker') {
     return annotateFindings(ctx, checkImageUri(config.imageUri ?? '')) ? undefined : false;

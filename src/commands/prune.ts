@@ -48,6 +48,8 @@ export async function runDelete(ctx: RunContext<DeleteConfig>): Promise<number> 
   report.name = config.name;
 
   const found = await lookupTarget(client, config, 'delete');
+  ctx.output('deployment-id', found?.id ?? config.deploymentId);
+  ctx.output('name', found?.name ?? config.name);
   if (!found) {
     logger.info(
       config.deploymentId
@@ -56,14 +58,10 @@ export async function runDelete(ctx: RunContext<DeleteConfig>): Promise<number> 
     );
     report.outcome = 'not_found';
     setStatus(ctx, 'NOT_FOUND');
-    ctx.output('name', config.name);
-    ctx.output('deployment-id', config.deploymentId);
     return afterDelete(ctx);
   }
 
   Object.assign(report, { name: found.name, deploymentId: found.id, uiUrl: uiUrl(config, found) });
-  ctx.output('deployment-id', found.id);
-  ctx.output('name', found.name);
   logger.info(
     `Deleting deployment '${inert(found.name)}' (${inert(found.id)})` +
       (config.deleteTracingProject ? ' and its tracing project.' : '.'),
@@ -76,7 +74,21 @@ export async function runDelete(ctx: RunContext<DeleteConfig>): Promise<number> 
   setStatus(ctx, result === 'deleted' ? 'DELETED' : 'NOT_FOUND');
   if (result === 'deleted') {
     report.deletedTracingProject = config.deleteTracingProject;
-    await waitForTheDeletion(ctx, found.id, found.name);
+    // Always (not only with `wait`): a create of this name right after (a reopened pull request)
+    // must not meet a deployment that is still going away. Bounded by `timeout`; the DELETE was
+    // accepted, so running out of time is a warning, not a failed cleanup.
+    try {
+      await waitUntilGone(ctx, found.id);
+      logger.info(`Deployment '${inert(found.name)}' is gone.`);
+    } catch (error) {
+      if (!(error instanceof DeadlineError)) throw error;
+      logger.warning(
+        `Deployment '${inert(found.name)}' (${inert(found.id)}) was still being deleted when ` +
+          '`timeout` ran out. The platform accepted the deletion and it goes on; a deployment of ' +
+          'this name created right now may meet it. Raise `timeout` to wait until it is gone.',
+        { title: 'Deletion still in progress' },
+      );
+    }
     // The platform refuses to create this name again while the project exists (HTTP 409).
     if (!config.deleteTracingProject) {
       logger.info(
@@ -87,26 +99,6 @@ export async function runDelete(ctx: RunContext<DeleteConfig>): Promise<number> 
     }
   }
   return afterDelete(ctx);
-}
-
-/**
- * Always (not only with `wait`): a create of this name right after (a reopened pull request)
- * must not meet a deployment that is still going away. Bounded by `timeout`; the DELETE was
- * accepted, so running out of time is a warning, not a failed cleanup.
- */
-async function waitForTheDeletion(ctx: RunContext, id: string, name: string): Promise<void> {
-  try {
-    await waitUntilGone(ctx, id);
-    ctx.logger.info(`Deployment '${inert(name)}' is gone.`);
-  } catch (error) {
-    if (!(error instanceof DeadlineError)) throw error;
-    ctx.logger.warning(
-      `Deployment '${inert(name)}' (${inert(id)}) was still being deleted when \`timeout\` ran ` +
-        'out. The platform accepted the deletion and it goes on; a deployment of this name ' +
-        'created right now may meet it. Raise `timeout` to wait until it is gone.',
-      { title: 'Deletion still in progress' },
-    );
-  }
 }
 
 /** PR comment ("preview removed"), GitHub environment inactive, summary: all best effort. */
@@ -239,11 +231,11 @@ async function keepWhatIsNotOurs(
       if (!recorded.has(environment))
         recorded.set(environment, recordedDeploymentIds(ctx, environment));
       const found = await recorded.get(environment)!;
-      if (!found.ok) {
+      if (typeof found === 'string') {
         reason =
           `it names no repository, and this repository's GitHub deployments of ` +
-          `${environment} could not be read (${found.reason})`;
-      } else if (!found.ids.has(deployment.id)) {
+          `${environment} could not be read (${found})`;
+      } else if (!found.has(deployment.id)) {
         reason =
           'it names no repository, and no GitHub deployment of this repository ' +
           `(environment ${environment}) records its ID`;
@@ -258,11 +250,7 @@ async function keepWhatIsNotOurs(
 async function listMatching(ctx: RunContext, template: NameTemplate): Promise<Match[]> {
   const nameContains = listFilter(template);
   const listed = await listAll(
-    (query) =>
-      ctx.client.listDeployments({
-        ...(nameContains !== undefined ? { nameContains } : {}),
-        ...query,
-      }),
+    (query) => ctx.client.listDeployments({ nameContains, ...query }),
     `the deployments named like '${template.template}'`,
     'Report this; nothing was deleted.',
   );

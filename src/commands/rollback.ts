@@ -86,10 +86,9 @@ export async function runRollback(ctx: RunContext<RollbackConfig>): Promise<numb
   }
 
   const ghDeployment = await startGithubDeployment(ctx);
+  report.timeline = record.timeline;
   const problem = await serveAgain(ctx, deployment, record, true);
   record.outcome = problem === undefined ? 'restored' : 'failed';
-  report.timeline = record.timeline;
-  if (record.status) setStatus(ctx, record.status);
   if (record.health) report.checks = { health: record.health };
   if (problem !== undefined) {
     await ghDeployment?.setStatus('failure', {
@@ -156,17 +155,15 @@ export async function rollBackAfterFailedChecks(
   const { revisionId: failedRevisionId, previousRevisionId: previous } = requested;
   const why = message(failure);
   const name = `'${inert(deployment.name, 100)}'`;
-  const failWith = async (description: string, error: ActionError): Promise<never> => {
+  const failWith = async (description: string, title: string, text: string): Promise<never> => {
     await ghDeployment?.setStatus('failure', { description });
-    throw error;
+    throw new ActionError(text, title);
   };
   const notRolledBack = (text: string) =>
     failWith(
       'Post-deploy checks failed',
-      new ActionError(
-        `${why}. No rollback (\`rollback-on-failure\`): ${text}`,
-        failure instanceof ActionError ? failure.title : 'Checks failed',
-      ),
+      failure instanceof ActionError ? failure.title : 'Checks failed',
+      `${why}. No rollback (\`rollback-on-failure\`): ${text}`,
     );
 
   if (!previous || previous === failedRevisionId) {
@@ -229,26 +226,22 @@ export async function rollBackAfterFailedChecks(
   if (problem === undefined) {
     return failWith(
       `Checks failed; rolled back to revision ${inert(previous, 100)}`,
-      new ActionError(
-        failed +
-          `Rolled back: revision ${inert(previous, 100)}, which was live before this run, serves ` +
-          `again (as new revision ${inert(record.revisionId, 100)}, DEPLOYED` +
-          (record.health === 'passed' ? ', health check passed' : '') +
-          '). Fix the cause and deploy again.',
-        'Rolled back after failed checks',
-      ),
+      'Rolled back after failed checks',
+      failed +
+        `Rolled back: revision ${inert(previous, 100)}, which was live before this run, serves ` +
+        `again (as new revision ${inert(record.revisionId, 100)}, DEPLOYED` +
+        (record.health === 'passed' ? ', health check passed' : '') +
+        '). Fix the cause and deploy again.',
     );
   }
   const ui = state.report.uiUrl ? ` (${inert(state.report.uiUrl, 300)})` : '';
   return failWith(
     `Checks failed; rollback to revision ${inert(previous, 100)} failed`,
-    new ActionError(
-      failed +
-        `The rollback to revision ${inert(previous, 100)}, which was live before this run, ` +
-        `failed too: ${problem}. The deployment may be serving the failing revision: ` +
-        `look at it in LangSmith${ui} now, and run \`command: rollback\` or deploy a fix.`,
-      'Rollback failed',
-    ),
+    'Rollback failed',
+    failed +
+      `The rollback to revision ${inert(previous, 100)}, which was live before this run, ` +
+      `failed too: ${problem}. The deployment may be serving the failing revision: ` +
+      `look at it in LangSmith${ui} now, and run \`command: rollback\` or deploy a fix.`,
   );
 }
 
@@ -273,38 +266,31 @@ async function serveAgain(
   asRun: boolean,
 ): Promise<string | undefined> {
   const { config, logger, state } = ctx;
-  const target = record.to;
   const failed = (error: unknown) => {
     if (error instanceof CancelledError || ctx.signal.aborted) throw error;
     return message(error);
   };
-  let revisionId: string;
-  try {
-    revisionId = await redeploy(ctx, deployment, target);
-  } catch (error) {
-    return `the redeploy request failed: ${failed(error)}`;
-  }
+  const revisionId = await redeploy(ctx, deployment, record.to).catch((error: unknown) => ({
+    problem: `the redeploy request failed: ${failed(error)}`,
+  }));
+  if (typeof revisionId !== 'string') return revisionId.problem;
   record.revisionId = revisionId;
   if (asRun) {
     state.report.revisionId = revisionId;
     ctx.output('revision-id', revisionId);
   }
   logger.info(
-    `Revision ${inert(target, 100)} is being served again as new revision ${inert(revisionId, 100)}; following it.`,
+    `Revision ${inert(record.to, 100)} is being served again as new revision ${inert(revisionId, 100)}; following it.`,
   );
 
   const waited = await follow(ctx, deployment.id, revisionId, {
     onStatus: (change) => {
       record.timeline.push(change);
       record.status = change.status;
-      if (asRun) {
-        state.report.timeline = record.timeline;
-        setStatus(ctx, change.status);
-      }
+      if (asRun) setStatus(ctx, change.status);
     },
   }).catch(failed);
   if (typeof waited === 'string') return waited;
-  record.status = waited.status;
   if (waited.outcome !== 'deployed') {
     if (waited.outcome === 'failed') {
       await showLogTail(ctx, deployment.id, revisionId, waited.status, false);
@@ -327,7 +313,7 @@ async function serveAgain(
  */
 async function redeploy(ctx: RunContext, deployment: Deployment, target: string): Promise<string> {
   const fresh = await ctx.client.getDeployment(deployment.id);
-  const sent = await writeOnce(ctx, fresh, 'redeploy', 2, () => {
+  const sent = await writeOnce(ctx, fresh, 'redeploy', 2, undefined, () => {
     ctx.logger.info(
       `Redeploying revision ${inert(target, 100)} of deployment ${inert(deployment.id, 100)}.`,
     );

@@ -110,10 +110,7 @@ export function isAgentFile(paths: AgentPaths, file: string): boolean {
  * Splits a compare's files (both sides of a rename) into those the agent is built from
  * (`relevant`) and the others.
  */
-export function classifyChanges(
-  paths: AgentPaths,
-  changed: readonly ChangedFile[],
-): { relevant: string[]; other: string[] } {
+export function classifyChanges(paths: AgentPaths, changed: readonly ChangedFile[]) {
   const relevant = new Set<string>();
   const other = new Set<string>();
   for (const file of changed) {

@@ -3,7 +3,8 @@
  * the tail of a failed revision's log for the failure message, and `BuildLogStream`, the build
  * log printed live (`build-log: stream`). Entries are rendered tolerantly. Best effort
  * throughout: a log that cannot be read never hides the failure it would have explained. Log
- * lines are untrusted: `printLogBlock` is the one way they reach the log.
+ * lines are untrusted: `printUntrusted` (a collapsed group whose title is the action's own
+ * text) is the one way they reach the log.
  */
 import { stripVTControlCharacters } from 'node:util';
 import { errorMessage, isRecord, safeJson as toJson } from '../lib/text.js';
@@ -13,9 +14,12 @@ import { revisionStatus } from './revision-status.js';
 
 /** Longest rendered line; build logs can hold minified bundles or base64 blobs. */
 export const MAX_LINE_CHARS = 500;
+/** `build-log: stream`: entries asked per page (the CLI asks 50), and pages read per check. */
+const PAGE_SIZE = 50;
+const MAX_PAGES_PER_POLL = 5;
 
 /**
- * The last `limit` entries of the log that explains `status` (`{order: 'desc', limit}`: asked
+ * The last 50 entries of the log that explains `status` (`{order: 'desc', limit: 50}`: asked
  * newest first, returned oldest first), one line each. `{unavailable: true}` when the status
  * has no logs, the install does not offer them (404/405), or reading them failed (logged at
  * debug).
@@ -25,9 +29,8 @@ export async function fetchLogTail(
   deploymentId: string,
   revisionId: string,
   status: string,
-  limit = 50,
-  logger: Pick<Logger, 'debug'> = runnerLogger,
 ): Promise<{ lines: string[] } | { unavailable: true }> {
+  const limit = 50;
   const type = revisionStatus(status).log;
   if (!type) return { unavailable: true };
   try {
@@ -40,7 +43,7 @@ export async function fetchLogTail(
       lines: linesOf(Array.isArray(answer.logs) ? answer.logs.slice(0, limit).reverse() : []),
     };
   } catch (error) {
-    logger.debug(
+    runnerLogger.debug(
       `Could not read the ${type} logs of revision ${revisionId} of deployment ${deploymentId}: ` +
         errorMessage(error),
     );
@@ -74,12 +77,6 @@ export class BuildLogStream {
       deploymentId: string;
       revisionId: string;
       logger: Pick<Logger, 'debug'>;
-      /** Prints one batch of new lines; default `printLogBlock`. */
-      print?: (title: string, lines: string[]) => void;
-      /** Entries asked per page (the CLI asks 50). */
-      pageSize?: number;
-      /** Pages read at most per status check, so that one check never reads without end. */
-      maxPagesPerPoll?: number;
     },
   ) {}
 
@@ -104,14 +101,13 @@ export class BuildLogStream {
   }
 
   private async readNew(): Promise<void> {
-    const { client, deploymentId, revisionId, logger, print = printLogBlock } = this.opts;
-    const { pageSize = 50, maxPagesPerPoll: pages = 5 } = this.opts;
-    for (let page = 0; page < pages; page++) {
+    const { client, deploymentId, revisionId, logger } = this.opts;
+    for (let page = 0; page < MAX_PAGES_PER_POLL; page++) {
       let answer;
       try {
         answer = await client.getRevisionLogs(deploymentId, revisionId, 'build', {
           order: 'asc',
-          limit: pageSize,
+          limit: PAGE_SIZE,
           ...(this.offset !== undefined ? { offset: this.offset } : {}),
         });
       } catch (error) {
@@ -128,7 +124,7 @@ export class BuildLogStream {
         );
         return;
       }
-      const entries = Array.isArray(answer.logs) ? answer.logs.slice(0, pageSize) : [];
+      const entries = Array.isArray(answer.logs) ? answer.logs.slice(0, PAGE_SIZE) : [];
       const lines = linesOf(
         entries.filter((entry) => {
           const id = isRecord(entry) ? entry['id'] : undefined;
@@ -141,19 +137,16 @@ export class BuildLogStream {
       if (lines.length > 0) {
         const first = this.printed + 1;
         this.printed += lines.length;
-        print(`Build log of revision ${revisionId}, live: lines ${first}–${this.printed}`, lines);
+        const title = `Build log of revision ${revisionId}, live: lines ${first}–${this.printed}`;
+        printUntrusted(lines, title);
       }
       const previous = this.offset;
       if ((answer.next_offset ?? '') !== '') this.offset = String(answer.next_offset);
       // A short page is the end of the log for now; an offset that does not move would loop.
-      if (entries.length < pageSize || this.offset === previous) return;
+      if (entries.length < PAGE_SIZE || this.offset === previous) return;
     }
   }
 }
-
-/** Log lines in a collapsed group whose title is the action's own text (`printUntrusted`). */
-export const printLogBlock = (title: string, lines: readonly string[]) =>
-  printUntrusted(lines, title);
 
 function linesOf(entries: unknown[]): string[] {
   return entries

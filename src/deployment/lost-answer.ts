@@ -11,7 +11,6 @@ import { OutcomeUnknownError } from '../api/http/request.js';
 import { ActionError, DeadlineError } from '../lib/errors.js';
 import { inert } from '../lib/untrusted.js';
 import { shortWaitMs, type TargetContext } from './target.js';
-import type { UpsertResult } from './upsert.js';
 
 /** How long the lost revision is looked for, at least (within the run's deadline). */
 export const LOOKUP_MS = 15_000;
@@ -68,8 +67,8 @@ export async function writeOnce<T, D extends Pick<Deployment, 'id' | 'latest_rev
   found: D,
   what: string,
   attempts: number,
+  sent: SentSource,
   send: () => Promise<T>,
-  sent?: SentSource,
 ): Promise<{ answer: T } | { deployment: D; revisionId: string; revision: Revision }> {
   for (let attempt = 1; ; attempt++) {
     try {
@@ -100,7 +99,7 @@ export async function withRevision(
   deployment: Deployment,
   what: 'create' | 'update' | 'redeploy',
   before?: string | null,
-): Promise<UpsertResult> {
+) {
   const isNew = (id: string | null) => Boolean(id) && id !== before;
   let current = deployment;
   for (let read = 0; !isNew(current.latest_revision_id); read++) {

@@ -13,8 +13,6 @@
  * resumes it).
  */
 export type RevisionOutcome = 'deployed' | 'failed' | 'skipped' | 'in_progress';
-/** An outcome the wait ends on. */
-export type FinalOutcome = Exclude<RevisionOutcome, 'in_progress'>;
 
 /**
  * Where the revision is, for the polling and the build-log stream: before the build, building
@@ -91,7 +89,7 @@ export const UNKNOWN_STATUS: RevisionStatusRule = {
  * What the wait makes of a status seen for `msInStatus`: an outcome when the wait ends on it
  * (a final status, or one held past its `finalAfterMs`), else `undefined` (keep waiting).
  */
-export function endsWait(status: string, msInStatus: number): FinalOutcome | undefined {
+export function endsWait(status: string, msInStatus: number) {
   const rule = revisionStatus(status);
   const ends = rule.final || (rule.finalAfterMs !== undefined && msInStatus >= rule.finalAfterMs);
   return ends && rule.outcome !== 'in_progress' ? rule.outcome : undefined;

@@ -170,9 +170,7 @@ export function workflowCommit(config: Pick<DeployConfig, 'github'>): string {
 /** What a revision is built from, as the record binds it: the archive and its path, or `commit`. */
 function bindingOf(config: SkipConfig, commit: string, sourceDigest = '', objectPath = '') {
   if (config.source === 'internal_docker') return { image: config.imageUri ?? '' };
-  return config.source === 'upload'
-    ? { sourceDigest, objectPath }
-    : { commit: commit.toLowerCase() };
+  return config.source === 'upload' ? { sourceDigest, objectPath } : { commit };
 }
 
 /**

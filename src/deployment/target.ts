@@ -1,14 +1,16 @@
 /**
  * Which deployment the inputs name, for every command: by `deployment-id` (checked against
- * `name`) or by exact `name`; waiting for a deployment being deleted to be gone; and which of
- * its revisions a rollback serves again.
+ * `name`) or by exact `name`; waiting for a deployment being deleted to be gone; which of its
+ * revisions a rollback serves again; and, before an update, `interrupt-previous` (off by
+ * default; the README says why): its revision still in progress interrupted, best effort.
  */
 import type { ControlPlane } from '../api/client.js';
 import { listAll } from '../api/answers.js';
 import type { Deployment, Revision } from '../api/schemas.js';
 import type { BaseConfig, Target } from '../inputs/config.js';
-import { ActionError, ApiError, DeadlineError } from '../lib/errors.js';
-import { inert } from '../lib/untrusted.js';
+import { ActionError, ApiError, CancelledError, DeadlineError } from '../lib/errors.js';
+import { errorMessage as describe } from '../lib/text.js';
+import { inert, type Logger } from '../lib/untrusted.js';
 import type { RunBasics } from '../lib/time.js';
 import { revisionStatus } from './revision-status.js';
 
@@ -19,11 +21,7 @@ export type TargetContext = RunBasics & { client: ControlPlane; config: BaseConf
  * The deployment the inputs name (by name: across every page); undefined when there is none, an
  * ID that answers 404 included. `verb` says what the command would do to another one.
  */
-export async function lookupTarget(
-  client: ControlPlane,
-  config: Target,
-  verb: string,
-): Promise<Deployment | undefined> {
+export async function lookupTarget(client: ControlPlane, config: Target, verb: string) {
   if (!config.deploymentId) {
     return config.name ? client.findDeploymentByName(config.name) : undefined;
   }
@@ -40,9 +38,7 @@ export async function lookupTarget(
 }
 
 /** `command: deploy`'s lookup: also undefined when the one found was being deleted (now gone). */
-export async function findTarget(
-  ctx: TargetContext & { config: Target },
-): Promise<Deployment | undefined> {
+export async function findTarget(ctx: TargetContext & { config: Target }) {
   const { client, config, logger } = ctx;
   const found = await lookupTarget(client, config, 'update');
   if (!found && config.deploymentId) {
@@ -160,4 +156,57 @@ export function pickRollbackTarget(
     );
   }
   return { revision: best, alreadyLive: false };
+}
+
+const REFUSALS: Record<404 | 405 | 409, string> = {
+  404: 'the control plane does not know the revision or does not offer the call (HTTP 404)',
+  405: 'this control plane does not offer the call (HTTP 405)',
+  409: 'it is no longer in progress (HTTP 409)',
+};
+
+/** `latest`: the `latest_revision_id` revision when the run has just read it (no second GET). */
+export async function interruptPrevious(
+  client: ControlPlane,
+  found: Deployment,
+  logger: Logger,
+  latest?: Revision,
+): Promise<void> {
+  const revisionId = found.latest_revision_id;
+  if (!revisionId) return;
+  const rev = inert(revisionId);
+  let status: string | undefined;
+  try {
+    status =
+      latest?.id === revisionId
+        ? latest.status
+        : (await client.getRevision(found.id, revisionId)).status;
+    if (revisionStatus(status).outcome !== 'in_progress') return;
+    const answer = await client.interruptRevision(found.id, revisionId);
+    if (answer === 'interrupted') {
+      logger.info(
+        `Interrupted revision ${rev} of '${inert(found.name)}' (it was ${inert(status)}), so ` +
+          'that the new revision does not wait behind it (`interrupt-previous: true`).',
+      );
+      return;
+    }
+    logger.notice(
+      `Revision ${rev} of '${inert(found.name)}' was ${inert(status)} and could not be ` +
+        `interrupted: ${REFUSALS[answer]}. The update goes ahead; the new revision may wait behind it.`,
+      { title: 'Previous revision not interrupted' },
+    );
+  } catch (error) {
+    if (error instanceof CancelledError || error instanceof DeadlineError) throw error;
+    if (status === undefined) {
+      logger.debug(
+        `interrupt-previous: could not read revision ${rev}: ${inert(describe(error), 300)}`,
+      );
+      return;
+    }
+    logger.warning(
+      `Interrupting revision ${rev} of '${inert(found.name)}' (${inert(status)}) failed: ` +
+        `${inert(describe(error), 500)}. The update goes ahead; the new revision may wait behind it. ` +
+        'Set `interrupt-previous: false` to skip this step.',
+      { title: 'Previous revision not interrupted' },
+    );
+  }
 }

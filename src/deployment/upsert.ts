@@ -3,8 +3,7 @@
  * revision (POST …/revisions) after checking it is the same kind. `source: upload` goes
  * through its own path (`upload/upload.ts`), which uses the same calls. Every write is made
  * safe against a lost answer: the run always learns which revision its own call created, and a
- * name never ends up with two deployments. Before an update, `interrupt-previous` (off by
- * default; the README says why) interrupts a revision still in progress, best effort.
+ * name never ends up with two deployments.
  */
 import type {
   Deployment,
@@ -12,19 +11,14 @@ import type {
   DeploymentPatchRequest,
   Revision,
   RevisionCreateRequest,
-  SourceConfigRequest,
 } from '../api/schemas.js';
-import type { ControlPlane } from '../api/client.js';
 import type { DeployConfig } from '../inputs/config.js';
-import { ActionError, ApiError, CancelledError, DeadlineError } from '../lib/errors.js';
-import { errorMessage as describe } from '../lib/text.js';
+import { ActionError, ApiError } from '../lib/errors.js';
 import { OutcomeUnknownError } from '../api/http/request.js';
 import { inert, type Logger } from '../lib/untrusted.js';
 import { canonicalJson } from '../lib/keyed.js';
-import { revisionStatus } from './revision-status.js';
 import type { SourceArchive } from './upload/archive.js';
 import type { TargetContext } from './target.js';
-import { explainRefusal } from './create-refusals.js';
 import { withRevision, writeOnce, type SentSource } from './lost-answer.js';
 import { withOrigin } from './origin.js';
 
@@ -70,10 +64,7 @@ export async function upsert(ctx: UpsertContext, found?: Deployment): Promise<Up
  * change of source is allowed: `source: upload` onto a deployment that `langgraph deploy` made
  * from a local image (`internal_docker`), as the CLI itself does (a notice says so).
  */
-export function checkSameKind(
-  config: Pick<DeployConfig, 'source' | 'repoUrl'>,
-  found: Deployment,
-): void {
+export function checkSameKind(config: Pick<DeployConfig, 'source' | 'repoUrl'>, found: Deployment) {
   if (config.source === 'upload' && found.source === 'internal_docker') return;
   // The platform's name of the source: `upload` is its `internal_source`.
   const wire = config.source === 'upload' ? 'internal_source' : config.source;
@@ -123,10 +114,7 @@ export function checkCreatable(config: DeployConfig): asserts config is Creatabl
  * workspace's GitHub integration whose repositories hold this repository (owner and name,
  * any case), found with `GET /v1/integrations/github/install` and `…/{id}/repos`.
  */
-export async function withIntegration(
-  ctx: UpsertContext,
-  config: CreatableConfig,
-): Promise<CreatableConfig> {
+export async function withIntegration(ctx: UpsertContext, config: CreatableConfig) {
   const { client, logger } = ctx;
   if (config.source !== 'github' || config.integrationId) return config;
   const repository = normalizeRepoUrl(config.repoUrl ?? '')
@@ -207,7 +195,7 @@ export function revisionRequest(config: DeployConfig): RevisionCreateRequest {
       ? { repo_ref: config.repoRef, langgraph_config_path: config.configPath }
       : { image_uri: config.imageUri },
   };
-  const changes: SourceConfigRequest = github
+  const changes = github
     ? buildCommandFields(config)
     : {
         ...(config.resourceSpec ? { resource_spec: config.resourceSpec } : {}),
@@ -223,11 +211,7 @@ export function revisionRequest(config: DeployConfig): RevisionCreateRequest {
  * keys given are merged over the live ones (as LangChain's Terraform provider does before each
  * revision), and the log says which keys change.
  */
-export function mergeResourceSpec(
-  config: DeployConfig,
-  found: Deployment,
-  logger: Logger,
-): DeployConfig {
+export function mergeResourceSpec(config: DeployConfig, found: Deployment, logger: Logger) {
   const given = config.resourceSpec;
   const live = found.source_config.resource_spec;
   if (!given || !live) return config;
@@ -244,6 +228,63 @@ export function mergeResourceSpec(
     ),
   );
   return { ...config, resourceSpec: { ...live, ...given } };
+}
+
+/** The `deployment-type`s of usage-based pricing (since 1 October 2026); the rest are older. */
+const USAGE_BASED = ['serverless', 'dedicated'];
+
+/**
+ * A create the platform refused, explained: `error` with the advice that fits it (what it means
+ * for this run and what to do), or `error` itself. The error's status and the server's detail
+ * stay in the message.
+ */
+export function explainRefusal(error: unknown, name: string, deploymentType: string): unknown {
+  if (!(error instanceof ApiError)) return error;
+  return tracingProjectConflict(error, name) ?? typeRefused(error, deploymentType) ?? error;
+}
+
+/**
+ * The type refused (a 400 or 422 that names it): the organization sells the other pricing's
+ * types, so the error names them and the input.
+ */
+function typeRefused(error: ApiError, type: string): ActionError | undefined {
+  if (![400, 422].includes(error.status ?? 0) || !/deployment[_ ]type/i.test(error.message)) {
+    return undefined;
+  }
+  const usage = USAGE_BASED.includes(type);
+  return new ActionError(
+    `${error.message}\nThe platform refused \`deployment-type: ${type}\`, a type of ` +
+      (usage
+        ? 'usage-based pricing. An organization still on the previous pricing (and a ' +
+          'self-hosted install) creates the older types: set `deployment-type: dev` (or ' +
+          '`prod`, `dev_free`, `dev_zero`, `dev_free_zero`).'
+        : 'the previous pricing. An organization on usage-based pricing (since 1 October ' +
+          '2026) creates `serverless` or `dedicated`: set `deployment-type: serverless` (the ' +
+          'default) or `dedicated`.'),
+    'Deployment type refused',
+  );
+}
+
+/**
+ * A create refused (HTTP 409: "There already exists a project in LangSmith named: <name>"): a
+ * deployment of that name was deleted without `delete-tracing-project` (a reopened pull
+ * request, typically), and its tracing project name is taken. The error gives the remedies.
+ */
+function tracingProjectConflict(error: ApiError, name: string): ActionError | undefined {
+  if (error.status !== 409 || !/already exists a project in LangSmith named/i.test(error.message)) {
+    return undefined;
+  }
+  const shown = inert(name, 100);
+  return new ActionError(
+    `Creating deployment '${shown}' was refused (HTTP 409): a LangSmith tracing project named ` +
+      `'${shown}' already exists, and no deployment of that name does. A deployment of that name ` +
+      'was deleted earlier without `delete-tracing-project: true` (for example when its pull ' +
+      'request was closed, and the pull request has now been reopened), and its tracing project ' +
+      `was kept. Remedies: delete the tracing project '${shown}' in LangSmith (Tracing projects; ` +
+      'its traces go with it) and re-run this job; or, so that it does not happen again, give ' +
+      'the cleanup job `delete-tracing-project: true`; or deploy under another `name`.',
+    'Tracing project of that name exists',
+  );
 }
 
 /**
@@ -305,20 +346,12 @@ export async function requestRevision(
 ): Promise<UpsertResult> {
   const { client, logger } = ctx;
   const name = `'${inert(found.name)}' (${inert(found.id)})`;
+  const first = `Requesting the first revision of the new deployment ${name}.`;
   const send = <T>(what: string, line: string, call: () => Promise<T>, source: SentSource) =>
-    writeOnce(
-      ctx,
-      found,
-      what,
-      MAX_UNKNOWN_OUTCOMES,
-      () => {
-        logger.info(
-          created ? `Requesting the first revision of the new deployment ${name}.` : line,
-        );
-        return call();
-      },
-      source,
-    );
+    writeOnce(ctx, found, what, MAX_UNKNOWN_OUTCOMES, source, () => {
+      logger.info(created ? first : line);
+      return call();
+    });
   if (body) {
     const post = () => client.createRevision(found.id, body);
     const line = `Requesting a new revision of ${name}.`;
@@ -338,57 +371,4 @@ export async function requestRevision(
   const sent = await send('update', line, update, patch.source_revision_config);
   if (!('answer' in sent)) return { ...sent, created };
   return withRevision(ctx, sent.answer, created ? 'create' : 'update', found.latest_revision_id);
-}
-
-const REFUSALS: Record<404 | 405 | 409, string> = {
-  404: 'the control plane does not know the revision or does not offer the call (HTTP 404)',
-  405: 'this control plane does not offer the call (HTTP 405)',
-  409: 'it is no longer in progress (HTTP 409)',
-};
-
-/** `latest`: the `latest_revision_id` revision when the run has just read it (no second GET). */
-export async function interruptPrevious(
-  client: ControlPlane,
-  found: Deployment,
-  logger: Logger,
-  latest?: Revision,
-): Promise<void> {
-  const revisionId = found.latest_revision_id;
-  if (!revisionId) return;
-  const rev = inert(revisionId);
-  let status: string | undefined;
-  try {
-    status =
-      latest?.id === revisionId
-        ? latest.status
-        : (await client.getRevision(found.id, revisionId)).status;
-    if (revisionStatus(status).outcome !== 'in_progress') return;
-    const answer = await client.interruptRevision(found.id, revisionId);
-    if (answer === 'interrupted') {
-      logger.info(
-        `Interrupted revision ${rev} of '${inert(found.name)}' (it was ${inert(status)}), so ` +
-          'that the new revision does not wait behind it (`interrupt-previous: true`).',
-      );
-      return;
-    }
-    logger.notice(
-      `Revision ${rev} of '${inert(found.name)}' was ${inert(status)} and could not be ` +
-        `interrupted: ${REFUSALS[answer]}. The update goes ahead; the new revision may wait behind it.`,
-      { title: 'Previous revision not interrupted' },
-    );
-  } catch (error) {
-    if (error instanceof CancelledError || error instanceof DeadlineError) throw error;
-    if (status === undefined) {
-      logger.debug(
-        `interrupt-previous: could not read revision ${rev}: ${inert(describe(error), 300)}`,
-      );
-      return;
-    }
-    logger.warning(
-      `Interrupting revision ${rev} of '${inert(found.name)}' (${inert(status)}) failed: ` +
-        `${inert(describe(error), 500)}. The update goes ahead; the new revision may wait behind it. ` +
-        'Set `interrupt-previous: false` to skip this step.',
-      { title: 'Previous revision not interrupted' },
-    );
-  }
 }

@@ -8,8 +8,6 @@ import { readCapped } from '../api/http/request.js';
 import { formatSeconds } from '../lib/text.js';
 import { inert, type Logger } from '../lib/untrusted.js';
 
-export const DEFAULT_GITHUB_TIMEOUT_MS = 10_000;
-
 /** The workflow run as GitHub describes it (`inputs/config.ts` reads it). */
 export interface GithubContext {
   eventName: string;
@@ -57,7 +55,7 @@ export type GithubRepo = Awaited<ReturnType<typeof connectGithub>>;
  */
 export async function connectGithub(run: GithubRun, deadline?: GithubRun['deadline']) {
   const { getOctokit } = await import('@actions/github');
-  const { config, logger, githubTimeoutMs: timeoutMs = DEFAULT_GITHUB_TIMEOUT_MS } = run;
+  const { config, logger, githubTimeoutMs: timeoutMs = 10_000 } = run;
   const debug = (message: string) => logger.debug(`GitHub API: ${inert(message, 300)}`);
   const octokit = getOctokit(config.githubToken ?? '', {
     baseUrl: (config.github.apiUrl || 'https://api.github.com').replace(/\/+$/, ''),
@@ -95,12 +93,6 @@ export async function connectGithub(run: GithubRun, deadline?: GithubRun['deadli
   return { octokit, owner, repo };
 }
 
-/** The workflow run's page: `<server>/<owner>/<repo>/actions/runs/<id>`. */
-export function workflowRunUrl(github: GithubContext): string | undefined {
-  if (!github.serverUrl || !github.repository || !github.runId) return undefined;
-  return `${github.serverUrl.replace(/\/+$/, '')}/${github.repository}/actions/runs/${github.runId}`;
-}
-
 /** Classifies an Octokit error without touching its request (which holds the token). */
 export function describeGithubError(error: unknown) {
   const err = (error ?? {}) as {
@@ -122,6 +114,3 @@ export function describeGithubError(error: unknown) {
   if (status === 404) return { kind: 'not_found', message } as const;
   return { kind: 'other', message: status ? `HTTP ${status}: ${message}` : message } as const;
 }
-
-/** What went wrong, in one line (`message`, for a warning), and of which `kind`. */
-export type GithubFailure = ReturnType<typeof describeGithubError>;

@@ -14,13 +14,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import * as z from 'zod';
 import { inert } from '../lib/untrusted.js';
-import {
-  connectGithub,
-  DEFAULT_GITHUB_TIMEOUT_MS,
-  describeGithubError,
-  type GithubRepo,
-  type GithubRun,
-} from './octokit.js';
+import { connectGithub, describeGithubError, type GithubRepo, type GithubRun } from './octokit.js';
 
 /** GitHub's cap on the files of one comparison. */
 export const COMPARE_FILE_CAP = 300;
@@ -63,7 +57,7 @@ async function compareCommits(run: GithubRun, base: string, head: string): Promi
   if (!run.config.githubToken)
     return { unreadable: '`github-token` is empty, so the compare API cannot be read' };
   try {
-    const { octokit, owner, repo } = await connectGithub(run);
+    const { octokit, owner, repo } = await connectGithub(run, run.deadline);
     // One commit a page: the files of the whole comparison come with the first page.
     const { data } = await octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', {
       owner,
@@ -88,19 +82,17 @@ async function compareCommits(run: GithubRun, base: string, head: string): Promi
  * unreadable (both reasons) only when neither can tell.
  */
 export async function readChanges(run: GithubRun, base: string, head: string): Promise<Comparison> {
-  // Each bound is taken when its step starts (the API's before the client loads).
   const { deadline, config, logger } = run;
-  const within = (ms: number) =>
-    Math.max(1, Math.ceil(Math.min(ms, deadline?.remainingMs() ?? ms)));
-  const bounded = { ...run, githubTimeoutMs: within(DEFAULT_GITHUB_TIMEOUT_MS) };
-  const api = await compareCommits(bounded, base, head);
+  const api = await compareCommits(run, base, head);
   if ('files' in api) return api;
-  if (deadline && deadline.remainingMs() <= 0) {
+  const left = deadline?.remainingMs() ?? GIT_TIMEOUT_MS;
+  if (left <= 0) {
     return {
       unreadable: `${api.unreadable}; and the \`timeout\` ran out before the checkout's history was read`,
     };
   }
-  const local = await gitChanges(config.github.workspace, base, head, within(GIT_TIMEOUT_MS));
+  const timeoutMs = Math.ceil(Math.min(GIT_TIMEOUT_MS, left));
+  const local = await gitChanges(config.github.workspace, base, head, timeoutMs);
   if ('files' in local) {
     logger.debug(`skip-unchanged: ${api.unreadable}; read the checkout's history instead.`);
     return local;
@@ -201,8 +193,7 @@ async function readOne({ octokit, owner, repo }: GithubRepo, n: number): Promise
     if (data.merged === true || (typeof data.merged_at === 'string' && data.merged_at !== '')) {
       return { kind: 'merged', title };
     }
-    if (data.state === 'closed') return { kind: 'closed', title };
-    if (data.state === 'open') return { kind: 'open', title };
+    if (data.state === 'closed' || data.state === 'open') return { kind: data.state, title };
     return { kind: 'unknown', reason: `GitHub reported the state "${String(data.state)}"` };
   } catch (error) {
     const { kind, message } = describeGithubError(error);

@@ -12,12 +12,19 @@ import { collapseWhitespace, inert, redact, type Logger } from '../lib/untrusted
 import {
   connectGithub,
   describeGithubError,
-  workflowRunUrl,
   type GithubContext,
-  type GithubFailure,
   type GithubRepo,
   type GithubRun,
 } from './octokit.js';
+
+/** What went wrong, in one line (`message`, for a warning), and of which `kind`. */
+type GithubFailure = ReturnType<typeof describeGithubError>;
+
+/** The workflow run's page: `<server>/<owner>/<repo>/actions/runs/<id>`. */
+function workflowRunUrl(github: GithubContext): string | undefined {
+  if (!github.serverUrl || !github.repository || !github.runId) return undefined;
+  return `${github.serverUrl.replace(/\/+$/, '')}/${github.repository}/actions/runs/${github.runId}`;
+}
 
 /**
  * How the warnings of one best-effort side effect on GitHub read: their title, the advice when
@@ -30,12 +37,7 @@ type SideEffect = Record<'title' | 'permission' | 'notFound' | 'retry', string>;
  * The one warning of a side effect that did not happen: what, why (GitHub's answer), the advice
  * for that failure, and that the deploy result stands.
  */
-function warnGithub(
-  logger: Logger,
-  effect: SideEffect,
-  doing: string,
-  failure: GithubFailure,
-): void {
+function warnGithub(logger: Logger, effect: SideEffect, doing: string, failure: GithubFailure) {
   const advice: Partial<Record<GithubFailure['kind'], string>> = {
     permission: effect.permission,
     not_found: effect.notFound,
@@ -101,15 +103,14 @@ async function postStatus(
   state: DeploymentState,
   details: StatusDetails = {},
 ): Promise<void> {
-  const logUrl = workflowRunUrl(github);
-  const environmentUrl = httpUrl(details.environmentUrl);
+  // Octokit leaves out a parameter that is undefined.
   await gh.octokit.rest.repos.createDeploymentStatus({
     owner: gh.owner,
     repo: gh.repo,
     deployment_id: id,
     state,
-    ...(logUrl ? { log_url: logUrl } : {}),
-    ...(environmentUrl ? { environment_url: environmentUrl } : {}),
+    log_url: workflowRunUrl(github),
+    environment_url: httpUrl(details.environmentUrl),
     ...(details.description ? { description: shortDescription(details.description) } : {}),
   });
 }
@@ -219,19 +220,16 @@ export async function deactivateEnvironment(run: GithubRun, environment: string)
  * The LangSmith deployment IDs that this repository's GitHub deployments of `environment`
  * record (those this action created: `payload.langsmith_deployment_id`), newest
  * `MAX_DEPLOYMENT_PAGES` pages. `prune` deletes a deployment without a repository only when it
- * is among them. Never throws: a failure is the reason, and nothing is proven.
+ * is among them. Never throws: a failure is its reason (a string), and nothing is proven.
  */
-export async function recordedDeploymentIds(
-  run: GithubRun,
-  environment: string,
-): Promise<{ ok: true; ids: Set<string> } | { ok: false; reason: string }> {
-  if (!run.config.githubToken) return { ok: false, reason: '`github-token` is empty' };
+export async function recordedDeploymentIds(run: GithubRun, environment: string) {
+  if (!run.config.githubToken) return '`github-token` is empty';
   try {
     const gh = await connectGithub(run, run.deadline);
     const deployments = await environmentDeployments(gh, environment);
-    return { ok: true, ids: new Set(deployments.flatMap((d) => payloadDeploymentId(d.payload))) };
+    return new Set(deployments.flatMap((d) => payloadDeploymentId(d.payload)));
   } catch (error) {
-    return { ok: false, reason: describeGithubError(error).message };
+    return describeGithubError(error).message;
   }
 }
 

@@ -73,7 +73,7 @@ export const RESERVED_SECRET_NAMES: ReadonlySet<string> = new Set([
   'LANGGRAPH_HOST_API_KEY',
 ]);
 
-const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+export const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const NAME_RULE = 'letters, digits and underscores, not starting with a digit';
 const NOT_SHOWN = 'It is not shown here because it may hold a secret.';
 export const NO_SECRETS_ON_FORKS =

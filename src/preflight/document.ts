@@ -139,14 +139,8 @@ export class Checker {
   }
 
   position(offset: number): { line: number; column: number } {
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if ((this.starts[mid] ?? 0) <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, column: offset - (this.starts[lo] ?? 0) + 1 };
+    const line = this.starts.findLastIndex((start) => start <= offset);
+    return { line: line + 1, column: offset - this.starts[line]! + 1 };
   }
 
   /** Resolves a path written in the config (relative to its folder): what is there, or why not. */

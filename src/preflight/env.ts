@@ -7,10 +7,9 @@ import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import ignore, { type Ignore } from 'ignore';
 import { readInsideWorkspace, readRegularFile, refusalText } from '../lib/paths.js';
+import { NAME_PATTERN } from '../inputs/secrets.js';
 import type { Checker, Finding, Node, ParsedLangGraphConfig } from './document.js';
 import { properties } from './document.js';
-
-export const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** A .env file holds a few variables, an ignore file a few rules; a larger one is not read. */
 const MAX_FILE_BYTES = 1024 * 1024;
@@ -133,7 +132,7 @@ export function checkEnv(c: Checker, env: Node | undefined): string[] {
       const key = `env.${name}`;
       const badName = `${key}: "${name}" is not a valid environment variable name (letters, digits and _, not starting with a digit).`;
       const secret = `${key} looks like a secret committed to the repository. Remove it from ${c.file} and pass it in the action's secrets input instead (then rotate it: it is in the git history).`;
-      if (!VARIABLE.test(name)) c.warning(key, keyNode, badName);
+      if (!NAME_PATTERN.test(name)) c.warning(key, keyNode, badName);
       if (value.type !== 'string')
         c.mistyped(key, value, 'environment values are strings; write it in quotes.', 'warning');
       else if (looksLikeSecret(String(value.value))) c.warning(key, value, secret);
@@ -157,7 +156,7 @@ export function checkEnv(c: Checker, env: Node | undefined): string[] {
     const read = readInsideWorkspace(c.workspace, relative, MAX_FILE_BYTES);
     // Read as Node reads a .env file (`export `, comments, quoted values over several lines: a
     // line inside a quoted value is part of it, not a variable); values never kept.
-    if (read.ok) return Object.keys(parseEnv(read.text)).filter((name) => VARIABLE.test(name));
+    if (read.ok) return Object.keys(parseEnv(read.text)).filter((name) => NAME_PATTERN.test(name));
     why = `${relative} ${refusalText(read.refusal, read.code)}`;
   }
   const message = `env points to ${written}, which is not a file of the repository (${why}; ${c.relativeToHint}), so none of its variables will be set from it. .env files are usually not committed: give the variables the deployment needs in the action's secrets input.`;

@@ -7,7 +7,8 @@
  */
 import type { Checker, EnvReference, Node } from './document.js';
 import { child, properties, typeName } from './document.js';
-import { VARIABLE, looksLikeSecret } from './env.js';
+import { looksLikeSecret } from './env.js';
+import { NAME_PATTERN } from '../inputs/secrets.js';
 
 const DEFAULT_ENV_PREFIX = 'LG_WEBHOOK_';
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -117,7 +118,7 @@ function checkHeader(
       problem = `has a template that is not closed with "}}": write ${example}. The agent server does not start otherwise.`;
     else if (!expression.startsWith('env.'))
       problem = `uses \${{ ${expression} }}, but header templates can only read environment variables: write ${example}.${secret === undefined ? '' : ` Pass the secret in the action's secrets input as ${prefix}${secret} and write \${{ env.${prefix}${secret} }}.`} The agent server does not start otherwise.`;
-    else if (!VARIABLE.test(variable))
+    else if (!NAME_PATTERN.test(variable))
       problem = `has the template ${whole}, whose variable name ${variable === '' ? 'is missing' : `"${variable}" is not valid (letters, digits and _, not starting with a digit)`}: write ${example}. The agent server does not start otherwise.`;
     else if (prefix !== '' && !variable.startsWith(prefix))
       problem = `references env.${variable}, but only variables starting with ${prefix} may be referenced (webhooks.env_prefix). Rename the variable to ${prefix}${variable.slice(variable.toUpperCase().startsWith(prefix.toUpperCase()) ? prefix.length : 0)} in the config and in the action's secrets.`;
