@@ -56,7 +56,6 @@ const COVERED_ELSEWHERE: Readonly<Record<string, string>> = {
   'src/deployment/upload/source-files.ts': '__tests__/deployment/upload/archive.test.ts',
   'src/api/answers.ts': '__tests__/api/client.test.ts',
   'src/verify/agent-server.ts': '__tests__/verify/index.test.ts',
-  'src/lib/errors.ts': '__tests__/api/client.test.ts',
   'src/lib/paths.ts': '__tests__/inputs/secrets.test.ts',
   'src/lib/time.ts': '__tests__/api/http/request.test.ts',
 };

@@ -63,13 +63,13 @@ try {
       {
         http: {
           clock: systemClock,
-          deadline: Deadline.fromSeconds(systemClock, 120),
+          deadline: new Deadline(systemClock, systemClock.now() + 120 * 1000),
           logger: quiet,
         },
         config: { apiKey: sim.apiKey },
         logger: quiet,
       },
-      { url: sim.agentUrl(id), file: 'bench.yaml', cases: parsed.suite.cases, feedbackKey: 'ci' },
+      { url: sim.agentUrl(id), file: 'bench.yaml', cases: parsed.cases, feedbackKey: 'ci' },
     );
     const wall = performance.now() - started;
     const runs = sim.agentRuns();

@@ -13,7 +13,7 @@ const quiet = { info() {}, debug() {}, notice() {}, warning() {}, error() {} };
 export const actionEvaluation: EvalDriver = async (driver) => {
   const http = {
     clock: systemClock,
-    deadline: Deadline.fromSeconds(systemClock, 1800),
+    deadline: new Deadline(systemClock, systemClock.now() + 1800 * 1000),
     logger: quiet,
   };
   const ctx: EvalContext = {

@@ -79,7 +79,7 @@ async function setup(
   const logger = captureLogger();
   const http: HttpContext = {
     clock,
-    deadline: Deadline.fromSeconds(clock, 1800),
+    deadline: new Deadline(clock, clock.now() + 1800 * 1000),
     logger,
     random: () => 0.5,
   };
@@ -165,7 +165,7 @@ describe('requests', () => {
       mask: () => undefined,
       http: {
         clock,
-        deadline: Deadline.fromSeconds(clock, 10),
+        deadline: new Deadline(clock, clock.now() + 10 * 1000),
         logger: captureLogger(),
         fetchImpl: async (_url, init) => {
           sent.push(new Headers(init?.headers));

@@ -25,7 +25,11 @@ const digestOf = (text: string) => `sha256:${createHash('sha256').update(text).d
 
 function http(): HttpContext {
   const clock = new FakeClock();
-  return { clock, deadline: Deadline.fromSeconds(clock, 60), logger: recordingLogger() };
+  return {
+    clock,
+    deadline: new Deadline(clock, clock.now() + 60 * 1000),
+    logger: recordingLogger(),
+  };
 }
 
 describe('names', () => {

@@ -184,7 +184,7 @@ function setup(evaluation: Partial<EvalConfig> = {}) {
   const clock = new FakeClock();
   const logger = recordingLogger();
   const controller = new AbortController();
-  const deadline = Deadline.fromSeconds(clock, 1800);
+  const deadline = new Deadline(clock, clock.now() + 1800 * 1000);
   const outputs = new Map<string, string>();
   const config = {
     command: 'deploy',

@@ -12,7 +12,7 @@ export function fakeRun<C extends BaseConfig>(
   clock = new FakeClock(),
 ) {
   const logger = recordingLogger();
-  const deadline = Deadline.fromSeconds(clock, config.timeoutSeconds);
+  const deadline = new Deadline(clock, clock.now() + config.timeoutSeconds * 1000);
   const signal = new AbortController().signal;
   const outputs: Record<string, unknown> = {};
   const report: RunReport = { command: config.command, timeline: [], outcome: 'failure' };

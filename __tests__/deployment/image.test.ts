@@ -24,7 +24,7 @@ function setup() {
   const client = {
     requestPushToken: async () => sim.registry.issue(DEFAULT_TENANT_ID, Date.now()),
   } as unknown as ControlPlane;
-  const http = { clock, deadline: Deadline.fromSeconds(clock, 60), logger };
+  const http = { clock, deadline: new Deadline(clock, clock.now() + 60 * 1000), logger };
   const repository = `${sim.registry.registryUrl(DEFAULT_TENANT_ID)}/my-agent`;
   return { ctx: { client, http, logger }, found, logger, repository };
 }

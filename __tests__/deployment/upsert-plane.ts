@@ -404,7 +404,7 @@ export function setup(config: DeployConfig = makeConfig()) {
   const clock = new FakeClock();
   const plane = new FakePlane(clock);
   const logger = recordingLogger();
-  const deadline = Deadline.fromSeconds(clock, config.timeoutSeconds);
+  const deadline = new Deadline(clock, clock.now() + config.timeoutSeconds * 1000);
   const ctx: UpsertContext = { client: plane, config, logger, clock, deadline };
   return { clock, plane, logger, deadline, ctx, config };
 }

@@ -95,7 +95,7 @@ function setup(
   options: { timeoutS?: number; pollIntervalMs?: number; statusAt?: (t: number) => string } = {},
 ) {
   const clock = new CheckingClock(START);
-  const deadline = Deadline.fromSeconds(clock, options.timeoutS ?? 1800);
+  const deadline = new Deadline(clock, clock.now() + (options.timeoutS ?? 1800) * 1000);
   clock.deadlineAt = deadline.at;
   const client = new FakePlane(clock, steps, options.statusAt);
   const logger = recordingLogger();
@@ -559,7 +559,7 @@ describe('isTransientPollError', () => {
     for (const status of [400, 401, 403, 404, 409, 422]) {
       expect(isTransientPollError(apiError(status))).toBe(false);
     }
-    expect(isTransientPollError(new CancelledError())).toBe(false);
+    expect(isTransientPollError(new CancelledError('The run was cancelled.'))).toBe(false);
     expect(isTransientPollError(new Error('bug'))).toBe(false);
     expect(isTransientPollError('string')).toBe(false);
   });

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readGithubContext } from '../../src/inputs/config.js';
+import { getInput, readGithubContext } from '../../src/inputs/config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'context-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -109,5 +109,14 @@ describe('readGithubContext', () => {
     }).github;
     expect(context.pullRequest).toBeUndefined();
     expect(context.eventName).toBe('pull_request');
+  });
+});
+
+describe('getInput', () => {
+  it('reads INPUT_ variables as the runner names them (upper-cased, dash kept), trimmed', () => {
+    expect(getInput('api-key', { 'INPUT_API-KEY': '  k  ' })).toBe('k');
+    expect(getInput('smoke test', { INPUT_SMOKE_TEST: 'x' })).toBe('x');
+    expect(getInput('api-key', { 'INPUT_api-key': 'k' })).toBe('');
+    expect(getInput('api-key', {})).toBe('');
   });
 });

@@ -120,6 +120,12 @@ describe('parseGate', () => {
       'correctness: {max_drop: 0.1}',
       /names the rule "max_drop" for key "correctness", which does not exist/,
     ],
+    // A name every object inherits is not a rule either.
+    [
+      'correctness: {constructor: 0.5}',
+      /names the rule "constructor" for key "correctness", which does not exist/,
+    ],
+    ['correctness: {toString: 0.5}', /names the rule "toString" for key "correctness"/],
     ['correctness: {min: high}', /gives `min` of key "correctness" the value "high"/],
     ['correctness: {max-drop: -0.1}', /number of at least 0/],
   ])('refuses %j', (raw, message) => {
@@ -158,5 +164,21 @@ describe('langsmithApiUrlFor', () => {
       'control-plane-url': 'http://127.0.0.1:9',
     });
     expect(read?.apiUrl).toBe('http://127.0.0.1:9/api/v1');
+  });
+});
+
+describe('eval-gate keys that every object inherits', () => {
+  it('gates only the keys given: `constructor` and `toString` are not gated by accident', () => {
+    const parsed = parseGate('"*": {min: 0.5}');
+    if (!parsed.ok) throw new Error(parsed.message);
+    expect(parsed.gate['constructor']).toBeUndefined();
+    expect(parsed.gate['toString']).toBeUndefined();
+  });
+
+  it('keeps a key named `__proto__` as a key, not as the rules of every other key', () => {
+    const parsed = parseGate('__proto__: {min: 0.9}');
+    if (!parsed.ok) throw new Error(parsed.message);
+    expect(Object.keys(parsed.gate)).toEqual(['__proto__']);
+    expect(parsed.gate['correctness']).toBeUndefined();
   });
 });

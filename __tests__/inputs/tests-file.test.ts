@@ -40,33 +40,30 @@ describe('parseTestsFile', () => {
     const result = parseTestsFile(EXAMPLE, FILE);
     expect(result).toEqual({
       ok: true,
-      suite: {
-        file: FILE,
-        cases: [
-          {
-            name: "remembers the user's name",
-            assistant: 'agent',
-            state: [
-              {
-                updates: [
-                  {
-                    asNode: '__start__',
-                    values: { messages: [{ type: 'human', content: 'I am Ada' }] },
-                  },
-                ],
-              },
-            ],
-            turns: [
-              {
-                input: { messages: [{ role: 'user', content: 'What is my name?' }] },
-                expect: { contains: 'Ada', matches: '\\bAda\\b', values: { language: 'en' } },
-              },
-            ],
-            checkpoints: 3,
-          },
-          { name: 'greets', turns: [{ input: { messages: [{ role: 'user', content: 'hi' }] } }] },
-        ],
-      },
+      cases: [
+        {
+          name: "remembers the user's name",
+          assistant: 'agent',
+          state: [
+            {
+              updates: [
+                {
+                  asNode: '__start__',
+                  values: { messages: [{ type: 'human', content: 'I am Ada' }] },
+                },
+              ],
+            },
+          ],
+          turns: [
+            {
+              input: { messages: [{ role: 'user', content: 'What is my name?' }] },
+              expect: { contains: 'Ada', matches: '\\bAda\\b', values: { language: 'en' } },
+            },
+          ],
+          checkpoints: 3,
+        },
+        { name: 'greets', turns: [{ input: { messages: [{ role: 'user', content: 'hi' }] } }] },
+      ],
     });
   });
 
@@ -74,7 +71,7 @@ describe('parseTestsFile', () => {
     const json = JSON.stringify({ cases: [{ name: 'a', turns: [{ input: { x: 1 } }] }] });
     expect(parseTestsFile(json, 'tests.json')).toMatchObject({
       ok: true,
-      suite: { cases: [{ name: 'a', turns: [{ input: { x: 1 } }] }] },
+      cases: [{ name: 'a', turns: [{ input: { x: 1 } }] }],
     });
   });
 
@@ -226,7 +223,7 @@ describe('loadTestsFile', () => {
   it('reads the file relative to the checkout', () => {
     expect(loadTestsFile(workspace, 'ci/tests.yaml')).toMatchObject({
       ok: true,
-      suite: { file: 'ci/tests.yaml', cases: [{ name: 'a' }] },
+      cases: [{ name: 'a' }],
     });
   });
 
@@ -281,13 +278,13 @@ describe('the documented example (docs/conversation-tests.md)', () => {
     const block = /```yaml\n([\s\S]*?)```/.exec(readme.slice(start))?.[1] ?? '';
     const result = parseTestsFile(block, 'README.md');
     expect(result.ok ? [] : result.problems).toEqual([]);
-    expect(result.ok && result.suite.cases.map((c) => c.name)).toEqual([
+    expect(result.ok && result.cases.map((c) => c.name)).toEqual([
       'greets the user',
       "remembers the user's name across turns",
       'picks up a conversation in progress',
       'refuses to leak its instructions',
     ]);
-    const leak = result.ok ? result.suite.cases[3]?.turns[0]?.expect?.matches : undefined;
+    const leak = result.ok ? result.cases[3]?.turns[0]?.expect?.matches : undefined;
     expect(patternMatches(leak ?? '', 'I cannot share that.')).toBe(true);
     expect(patternMatches(leak ?? '', 'Sure: You are a helpful assistant…')).toBe(false);
   });

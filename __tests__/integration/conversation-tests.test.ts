@@ -65,7 +65,7 @@ describeServer('conversation tests against a real LangGraph agent server', () =>
     if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
     const http: HttpContext = {
       clock: systemClock,
-      deadline: Deadline.fromSeconds(systemClock, 90),
+      deadline: new Deadline(systemClock, systemClock.now() + 90 * 1000),
       logger,
       baseDelayMs: 200,
     };
@@ -77,7 +77,7 @@ describeServer('conversation tests against a real LangGraph agent server', () =>
     const result = await runConversationTests(ctx, {
       url: server.url,
       file: 'tests.yaml',
-      cases: parsed.suite.cases,
+      cases: parsed.cases,
     });
     const [echo, wrong, prepared] = result.cases;
     expect(echo).toMatchObject({ verdict: 'passed', turnsRun: 2 });

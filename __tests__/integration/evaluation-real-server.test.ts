@@ -58,7 +58,11 @@ describeServer('the evaluation on a real LangGraph agent server', () => {
     });
     const logger = recordingLogger();
     const ctx: EvalContext = {
-      http: { clock: systemClock, deadline: Deadline.fromSeconds(systemClock, 120), logger },
+      http: {
+        clock: systemClock,
+        deadline: new Deadline(systemClock, systemClock.now() + 120 * 1000),
+        logger,
+      },
       logger,
       config: {
         apiKey: sim.apiKey,

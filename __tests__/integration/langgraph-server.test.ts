@@ -29,7 +29,7 @@ describeServer('verify against a real LangGraph agent server', () => {
   function context(timeoutSeconds = 60): VerifyContext {
     const http: HttpContext = {
       clock: systemClock,
-      deadline: Deadline.fromSeconds(systemClock, timeoutSeconds),
+      deadline: new Deadline(systemClock, systemClock.now() + timeoutSeconds * 1000),
       logger,
       baseDelayMs: 200,
     };

@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import {
   appendStepSummary,
   collapseWhitespace,
-  getInput,
   inert,
   printUntrusted,
   redact,
@@ -223,20 +222,7 @@ describe('secrets', () => {
   });
 });
 
-describe('inputs and the exit code (through @actions/core)', () => {
-  it('reads INPUT_ variables with the dash kept, trimmed, from process.env or a test env', () => {
-    const saved = process.env['INPUT_API-KEY'];
-    process.env['INPUT_API-KEY'] = '  k  ';
-    try {
-      expect(getInput('api-key')).toBe('k');
-      expect(getInput('api-key', { 'INPUT_API-KEY': '  k  ' })).toBe('k');
-      expect(getInput('api-key', {})).toBe('');
-    } finally {
-      if (saved === undefined) delete process.env['INPUT_API-KEY'];
-      else process.env['INPUT_API-KEY'] = saved;
-    }
-  });
-
+describe('the exit code (through @actions/core)', () => {
   it('setFailed sets exit code 1 with one error annotation', () => {
     const saved = process.exitCode;
     try {

@@ -41,7 +41,7 @@ const lines = logger.lines;
 function context(options: { signal?: AbortSignal; seconds?: number } = {}): VerifyContext {
   const http: HttpContext = {
     clock: systemClock,
-    deadline: Deadline.fromSeconds(systemClock, options.seconds ?? 30),
+    deadline: new Deadline(systemClock, systemClock.now() + (options.seconds ?? 30) * 1000),
     logger,
     baseDelayMs: 20,
     ...(options.signal ? { signal: options.signal } : {}),
@@ -52,7 +52,7 @@ function context(options: { signal?: AbortSignal; seconds?: number } = {}): Veri
 function suite(yaml: string): TestCase[] {
   const parsed = parseTestsFile(yaml, 'tests.yaml');
   if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
-  return parsed.suite.cases;
+  return parsed.cases;
 }
 
 const run = (

@@ -96,7 +96,7 @@ let logger: ReturnType<typeof recordingLogger>;
 function context(options: { timeoutSeconds?: number; signal?: AbortSignal } = {}): VerifyContext {
   const http: HttpContext = {
     clock,
-    deadline: Deadline.fromSeconds(clock, options.timeoutSeconds ?? 60),
+    deadline: new Deadline(clock, clock.now() + (options.timeoutSeconds ?? 60) * 1000),
     logger,
     random: () => 0.5,
     ...(options.signal ? { signal: options.signal } : {}),
@@ -218,7 +218,7 @@ describe('healthCheck', () => {
   it('stops at once when the run is cancelled', async () => {
     const controller = new AbortController();
     server.on('GET /ok', (_req, res) => {
-      controller.abort(new CancelledError());
+      controller.abort(new CancelledError('The run was cancelled.'));
       json(res, 503, {});
     });
     await expect(

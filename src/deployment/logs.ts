@@ -137,8 +137,8 @@ export class BuildLogStream {
       if (lines.length > 0) {
         const first = this.printed + 1;
         this.printed += lines.length;
-        const title = `Build log of revision ${revisionId}, live: lines ${first}–${this.printed}`;
-        printUntrusted(lines, title);
+        const group = `Build log of revision ${revisionId}, live: lines ${first}–${this.printed}`;
+        printUntrusted(lines, group);
       }
       const previous = this.offset;
       if ((answer.next_offset ?? '') !== '') this.offset = String(answer.next_offset);

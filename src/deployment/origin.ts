@@ -9,7 +9,7 @@
 import type { Deployment } from '../api/schemas.js';
 import type { DeployConfig, SecretEntry } from '../inputs/config.js';
 import { ORIGIN_NAME } from '../inputs/secrets.js';
-import { canonicalJson, keyedValue } from '../lib/keyed.js';
+import { canonicalJson, keyedValue } from '../lib/text.js';
 
 const INFO = 'langgraph-deploy-action/origin/v1';
 

@@ -16,7 +16,7 @@ import type { DeployConfig } from '../inputs/config.js';
 import { ActionError, ApiError } from '../lib/errors.js';
 import { OutcomeUnknownError } from '../api/http/request.js';
 import { inert, type Logger } from '../lib/untrusted.js';
-import { canonicalJson } from '../lib/keyed.js';
+import { canonicalJson } from '../lib/text.js';
 import type { SourceArchive } from './upload/archive.js';
 import type { TargetContext } from './target.js';
 import { withRevision, writeOnce, type SentSource } from './lost-answer.js';

@@ -1,11 +1,11 @@
 /**
  * The one typed, validated configuration a run works from. `inputs/read.ts` builds it from the
- * action inputs and the GitHub context (read here); nothing else reads `INPUT_*` variables.
+ * action inputs and the GitHub context (both read here); nothing else reads `INPUT_*` variables.
  */
 import { readFileSync } from 'node:fs';
 import type { GithubContext } from '../github/octokit.js';
 import { isRecord } from '../lib/text.js';
-import type { ChoiceOf } from './spec.js';
+import { type ChoiceOf, variableOf } from './spec.js';
 
 export type { GithubContext };
 
@@ -114,7 +114,6 @@ export type PruneConfig = {
   dryRun: boolean;
 } & BaseConfig;
 
-/** The one typed configuration of a run, for its command. */
 export type Config =
   DeployConfig | DeleteConfig | RollbackConfig | PruneConfig | RegistryLoginConfig;
 
@@ -122,6 +121,11 @@ export type Config =
 export interface InputProblem {
   input: string;
   message: string;
+}
+
+/** An input as `core.getInput` reads it: its variable in `env` (tests pass their own), trimmed. */
+export function getInput(name: string, env: NodeJS.ProcessEnv): string {
+  return (env[variableOf(name)] ?? '').trim();
 }
 
 /**
@@ -142,10 +146,7 @@ export const PULL_REQUEST_EVENTS: ReadonlySet<string> = new Set([
  * request (file not set, missing, unreadable, empty, not JSON, or without a PR number) why: the
  * fork check and the PR comment cannot run without it, so this is worth a warning.
  */
-export function readGithubContext(env: NodeJS.ProcessEnv): {
-  github: GithubContext;
-  payloadProblem?: string;
-} {
+export function readGithubContext(env: NodeJS.ProcessEnv) {
   const github: GithubContext = {
     eventName: env['GITHUB_EVENT_NAME'] ?? '',
     ref: env['GITHUB_REF'] ?? '',

@@ -47,7 +47,8 @@ export function parseGate(raw: string) {
   if (!isRecord(value)) {
     return fail(`must be a YAML mapping of feedback key to rules, ${GATE_EXAMPLE}.`);
   }
-  const gate: Record<string, GateRule> = {};
+  // No prototype: a feedback key such as `constructor` or `__proto__` is a key like any other.
+  const gate: Record<string, GateRule> = Object.create(null);
   for (const [key, rules] of Object.entries(value)) {
     const name = `"${inert(key, 100)}"`;
     if (!isRecord(rules) || Object.keys(rules).length === 0) {
@@ -57,7 +58,7 @@ export function parseGate(raw: string) {
     }
     const rule: GateRule = {};
     for (const [ruleName, limit] of Object.entries(rules)) {
-      const field = RULES[ruleName];
+      const field = Object.hasOwn(RULES, ruleName) ? RULES[ruleName] : undefined;
       if (field === undefined) {
         return fail(
           `names the rule "${inert(ruleName, 50)}" for key ${name}, which does not exist: the ` +
@@ -95,16 +96,16 @@ export function readEvalInputs(
   const assistant = getInput('eval-assistant');
   const gate = parseGate(getInput('eval-gate'));
   if (!gate.ok) check.problem('eval-gate', gate.message);
-  const apiUrl =
-    check.httpUrl('langsmith-api-url', getInput('langsmith-api-url'), true) ??
-    langsmithApiUrlFor(base.controlPlaneUrl, base.region);
   const config = {
     /** The dataset's name or ID. */
     dataset,
+    /** The LangSmith API, without a trailing slash. */
+    apiUrl:
+      check.httpUrl('langsmith-api-url', getInput('langsmith-api-url'), true) ??
+      langsmithApiUrlFor(base.controlPlaneUrl, base.region),
     /** Empty: the whole dataset. */
     splits: getInput('eval-splits')
-      .split(',')
-      .map((split) => split.trim())
+      .split(/\s*,\s*/)
       .filter(Boolean),
     ...(assistant && { assistant }),
     maxExamples: check.count('eval-max-examples', getInput('eval-max-examples'), 100_000),
@@ -114,13 +115,11 @@ export function readEvalInputs(
     /** Feedback key (or `*`) → its rules; empty: report only. */
     gate: gate.ok ? gate.gate : {},
     waitSeconds: check.seconds('eval-wait', getInput('eval-wait')),
-    /** The LangSmith API, without a trailing slash. */
-    apiUrl,
   };
   if (/^(auto|none)$/i.test(config.baseline)) config.baseline = config.baseline.toLowerCase();
   if (dataset === '') return undefined;
   if (!wait) {
-    check.note(
+    check.notes.push(
       '`eval-dataset` is set but `wait` is false: the evaluation runs only once the revision is ' +
         'live, so this run does not evaluate. Set `wait: true` to evaluate.',
     );

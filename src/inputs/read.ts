@@ -10,7 +10,7 @@
  * default; local runs and tests may pass nothing).
  */
 import type { BaseConfig, Config, DeployConfig, InputProblem, Target } from './config.js';
-import { getInput as inputOf, setSecret } from '../lib/untrusted.js';
+import { setSecret } from '../lib/untrusted.js';
 import {
   Checks,
   feedbackHostFor,
@@ -18,13 +18,12 @@ import {
   REGION_CONTROL_PLANE_URLS,
   uiBaseUrlFor,
 } from './validate.js';
-import { readGithubContext } from './config.js';
+import { getInput as inputOf, readGithubContext } from './config.js';
 import { NO_SECRETS_ON_FORKS, parseSecrets } from './secrets.js';
 import { SHA256_DIGEST } from '../api/registry.js';
 import { choiceDefault, defaultOf, INPUTS, type InputName, type InputSpec } from './spec.js';
 import { readEvalInputs } from './eval.js';
 
-/** What `readDeployInputs` reads: `DeployConfig` without the shared fields. */
 type DeployFields = Omit<DeployConfig, keyof BaseConfig | keyof Target>;
 type SourceField = 'source' | 'configPath' | 'deploymentType' | 'buildOnPush';
 
@@ -34,8 +33,11 @@ type Read = (name: InputName) => string;
 export type ReadConfigResult =
   { ok: true; config: Config; notes: string[] } | { ok: false; problems: InputProblem[] };
 
-/** `mask`: masks a secret value in the log; default `setSecret`. */
-type Deps = { mask?: (value: string) => void };
+/** `mask`: masks a secret value in the log (default `setSecret`); `loadTests`: see `readInputs`. */
+type Deps = {
+  mask?: (value: string) => void;
+  loadTests?: typeof import('./tests-file.js').loadTestsFile;
+};
 
 /**
  * Reads and checks every input. `notes` are warnings to print on success (for example
@@ -54,7 +56,7 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: Deps = {}): ReadConfigR
 
   const { github, payloadProblem } = readGithubContext(env);
   const check = new Checks();
-  if (payloadProblem) check.note(payloadProblem);
+  if (payloadProblem) check.notes.push(payloadProblem);
 
   if (!apiKey) {
     check.problem(
@@ -110,7 +112,7 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: Deps = {}): ReadConfigR
       environment && `the GitHub deployment of \`environment\` "${environment}"`,
     ].filter(Boolean);
     if (lost.length > 0) {
-      check.note(
+      check.notes.push(
         `Input \`github-token\` is empty, so this run skips ${lost.join(' and ')}. Leave the ` +
           'default (`${{ github.token }}`) or pass a token to have them; `pr-comment: false` ' +
           'and an empty `environment` turn them off.',
@@ -149,11 +151,14 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: Deps = {}): ReadConfigR
       );
     }
     const tests = getInput('tests');
-    // `readInputs` reads the cases.
     if (tests !== '') {
+      const loaded = deps.loadTests?.(github.workspace, tests);
+      for (const message of loaded?.ok === false ? loaded.problems : []) {
+        check.problem('tests', message);
+      }
       fields.tests = {
         file: tests,
-        cases: [],
+        cases: loaded?.ok ? loaded.cases : [],
         ...(feedbackKey !== '' && {
           feedbackKey,
           feedbackHost: feedbackHostFor(base.controlPlaneUrl, base.region),
@@ -176,7 +181,6 @@ export function readConfig(env: NodeJS.ProcessEnv, deps: Deps = {}): ReadConfigR
   return { ok: true, config, notes: check.notes };
 }
 
-/** `command: prune`'s config: `name` is a template with `{pr}`; a token reads the PR states. */
 function readPruneInputs(getInput: Read, base: BaseConfig, check: Checks): Config | undefined {
   const name = getInput('name');
   const template = parseNameTemplate(name);
@@ -220,28 +224,14 @@ function readPruneInputs(getInput: Read, base: BaseConfig, check: Checks): Confi
 }
 
 /**
- * `readConfig`, then the inputs that name files of the checkout: the `tests` file is read and
- * validated here (its validator is loaded only when `tests` is set), so its problems are input
+ * `readConfig` with the inputs that name files of the checkout: the `tests` file is read and
+ * validated (its validator is loaded only when `tests` is set), so its problems are input
  * errors reported with the others, before any request.
  */
-export async function readInputs(
-  env: NodeJS.ProcessEnv,
-  deps: Deps = {},
-): Promise<ReadConfigResult> {
-  const read = readConfig(env, deps);
-  const tests = inputOf('tests', env);
-  const command = (inputOf('command', env) || defaultOf('command')).toLowerCase();
-  if (command !== 'deploy' || tests === '') return read;
+export async function readInputs(env: NodeJS.ProcessEnv, deps: Deps = {}) {
+  if (inputOf('tests', env) === '') return readConfig(env, deps);
   const { loadTestsFile } = await import('./tests-file.js');
-  const loaded = loadTestsFile(env['GITHUB_WORKSPACE'] || process.cwd(), tests);
-  if (!loaded.ok) {
-    const problems = loaded.problems.map((message) => ({ input: 'tests', message }));
-    return { ok: false, problems: [...(read.ok ? [] : read.problems), ...problems] };
-  }
-  if (read.ok && read.config.command === 'deploy' && read.config.tests) {
-    read.config.tests.cases = loaded.suite.cases;
-  }
-  return read;
+  return readConfig(env, { ...deps, loadTests: loadTestsFile });
 }
 
 /** The inputs only `command: deploy` uses; `delete` ignores them. */
@@ -301,7 +291,7 @@ function readDeployInputs(
           '(this action deploys the tag itself), or deploy a branch.',
       );
     } else if (config.buildOnPush) {
-      check.note(
+      check.notes.push(
         `\`build-on-push\` is true: every push to ${repoRef ?? 'the branch'} then builds twice, ` +
           'once from the platform’s GitHub hook and once from this action. Set ' +
           '`build-on-push: false` to let this workflow alone decide what is deployed.',
@@ -331,17 +321,14 @@ function readDeployInputs(
     const listenerId = getInput('listener-id');
     const k8sNamespace = getInput('k8s-namespace');
     if (listenerId) config.listenerId = listenerId;
-    if (k8sNamespace) {
-      if (listenerId) config.k8sNamespace = k8sNamespace;
-      else {
-        check.problem(
-          'k8s-namespace',
-          'Input `k8s-namespace` needs `listener-id`: the namespace is one of the listener’s. ' +
-            'Set `listener-id` as well (the IDs are listed by GET /v2/listeners), or remove ' +
-            '`k8s-namespace`.',
-        );
-      }
-    }
+    if (k8sNamespace && !listenerId) {
+      check.problem(
+        'k8s-namespace',
+        'Input `k8s-namespace` needs `listener-id`: the namespace is one of the listener’s. ' +
+          'Set `listener-id` as well (the IDs are listed by GET /v2/listeners), or remove ' +
+          '`k8s-namespace`.',
+      );
+    } else if (k8sNamespace) config.k8sNamespace = k8sNamespace;
     const resourceSpec = check.jsonObject('resource-spec', getInput('resource-spec'));
     if (resourceSpec) config.resourceSpec = resourceSpec;
   }
@@ -362,10 +349,10 @@ function readDeployInputs(
   const evaluation = readEvalInputs(getInput, check, base, wait);
   if (evaluation) fields.evaluation = evaluation;
   if (smokeTestAssistant && smokeTest === '') {
-    check.note('`smoke-test-assistant` is set but `smoke-test` is empty: no smoke run.');
+    check.notes.push('`smoke-test-assistant` is set but `smoke-test` is empty: no smoke run.');
   }
   if (fields.rollbackOnFailure && !wait) {
-    check.note(
+    check.notes.push(
       '`rollback-on-failure` is true but `wait` is false: nothing is checked after the update, ' +
         'so nothing can trigger a rollback.',
     );

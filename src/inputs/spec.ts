@@ -117,7 +117,7 @@ export type ChoiceInput = {
 export type ChoiceOf<N extends ChoiceInput> = (typeof INPUTS)[N]['values'][number];
 
 /** The runner's name for an input's variable: upper-cased, spaces to `_`, dashes kept. */
-const variableOf = (name: string) => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
+export const variableOf = (name: string) => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
 
 /**
  * Inputs a run was given but does not read, said out loud: a misspelt input keeps its default
@@ -151,22 +151,20 @@ export function unknownInputs(env: NodeJS.ProcessEnv): string[] {
 
 export function unusedInputs(env: NodeJS.ProcessEnv, config: Config): string[] {
   const source = config.command === 'deploy' ? config.source : undefined;
-  const unused: string[] = [];
-  for (const [name, spec] of Object.entries(INPUTS) as [InputName, InputSpec][]) {
+  return (Object.entries(INPUTS) as [InputName, InputSpec][]).flatMap(([name, spec]) => {
     const value = env[variableOf(name)]?.trim() ?? '';
     const fallback = defaultOf(name);
     // A default the runner evaluates (`${{ github.token }}`) cannot be compared.
     if (value === '' || value.toLowerCase() === fallback.toLowerCase() || fallback.includes('${{'))
-      continue;
+      return [];
     const by =
       spec.use && !spec.use.includes(config.command)
         ? `\`command: ${config.command}\``
         : source && spec.usedWith && !spec.usedWith.includes(source)
           ? `\`source: ${source}\``
           : undefined;
-    if (by) unused.push(`Input \`${name}\` is set, but ${by} does not use it: it is ignored.`);
-  }
-  return unused;
+    return by ? [`Input \`${name}\` is set, but ${by} does not use it: it is ignored.`] : [];
+  });
 }
 
 /** Levenshtein distance (insertions, deletions, substitutions), one row at a time. */

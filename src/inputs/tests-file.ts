@@ -170,9 +170,7 @@ const FileSchema = strict(
 
 export type TestCase = z.output<typeof CaseSchema>;
 export type TestTurn = TestCase['turns'][number];
-/** `file`: the path as given in the `tests` input (for messages). */
-export type LoadResult =
-  { ok: true; suite: { file: string; cases: TestCase[] } } | { ok: false; problems: string[] };
+export type LoadResult = { ok: true; cases: TestCase[] } | { ok: false; problems: string[] };
 
 /**
  * Reads `path` (relative to the checkout `workspace`, which it must not leave) and validates
@@ -221,7 +219,7 @@ export function parseTestsFile(text: string, file: string): LoadResult {
   const parsed = FileSchema.safeParse(value);
   const found = [...(parsed.success ? [] : parsed.error.issues), ...duplicateNames(value)];
   if (parsed.success && found.length === 0) {
-    return { ok: true, suite: { file, cases: parsed.data.cases } };
+    return { ok: true, cases: parsed.data.cases };
   }
   const issues = found.sort((a, b) => compareKeys(order(a), order(b)));
   return { ok: false, problems: issues.flatMap((i) => sentences(i, value, file)) };

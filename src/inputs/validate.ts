@@ -1,14 +1,13 @@
 /**
  * The checks of single inputs, each naming its input in its message: `Checks` collects every
  * problem and note so that `readConfig` reports them all at once, and each check returns a
- * usable value either way; the step summary of a run that stopped on them. Also the
- * control-plane URL of each region, its UI base URL and the `name` template of `command: prune`.
+ * usable value either way. Also the control-plane URL of each region, its UI base URL and the
+ * `name` template of `command: prune`.
  */
 import type { GithubContext, InputProblem, Region } from './config.js';
 import { PULL_REQUEST_EVENTS } from './config.js';
 import { describeJsonError } from './secrets.js';
 import { isRecord } from '../lib/text.js';
-import { parseBoolean } from '../lib/untrusted.js';
 import { keyAllowedFor } from '../api/http/request.js';
 import { defaultOf, INPUTS, type ChoiceInput, type ChoiceOf, type InputName } from './spec.js';
 
@@ -36,7 +35,6 @@ export function uiBaseUrlFor(controlPlaneUrl: string): string {
 /** The platform's name rule as the `langgraph` CLI checks it: no hyphen at either end. */
 const NAME_PATTERN = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const SECONDS_PATTERN = /^(\d+(\.\d*)?|\.\d+)$/;
 const UUID_EXAMPLE = 'a UUID such as 3fa85f64-5717-4562-b3fc-2c963f66afa6';
 
 /** The inputs that hold a UUID: what each one is not, and where to find one. */
@@ -84,10 +82,6 @@ export class Checks {
     return undefined;
   }
 
-  note(message: string): void {
-    this.notes.push(message);
-  }
-
   /** `value`; `undefined` is a problem: the input is `raw`, and it must be `rule`. */
   private mustBe<T>(input: InputName, raw: string, value: T | undefined, rule: string) {
     if (value !== undefined) return value;
@@ -108,14 +102,17 @@ export class Checks {
     const rule =
       'a boolean: true, True, TRUE, false, False or FALSE (YAML 1.2 core schema, as ' +
       '`core.getBooleanInput`)';
-    return this.mustBe(input, raw, parseBoolean(raw), rule) ?? fallback;
+    const value = /^(true|True|TRUE|false|False|FALSE)$/.test(raw)
+      ? raw.toLowerCase() === 'true'
+      : undefined;
+    return this.mustBe(input, raw, value, rule) ?? fallback;
   }
 
   /** A positive number of seconds; empty means its default in the spec. */
   seconds(input: InputName, raw: string): number {
     const example = `e.g. \`${defaultOf(input)}\` or \`0.5\``;
     const rule = `a positive number of seconds (decimals allowed, ${example})`;
-    return this.number(input, raw, SECONDS_PATTERN.test(raw) && Number(raw) > 0, rule);
+    return this.number(input, raw, /^(\d+(\.\d*)?|\.\d+)$/.test(raw) && Number(raw) > 0, rule);
   }
 
   /** A whole number from 1 to `max`; empty means its default in the spec. */
@@ -131,47 +128,44 @@ export class Checks {
     return this.mustBe(input, raw, valid ? Number(raw) : undefined, rule) ?? fallback;
   }
 
-  name(raw: string): string {
+  name(raw: string): string | undefined {
     if (raw === '' || NAME_PATTERN.test(raw)) return raw;
     // The nearest valid name, when anything of `raw` is left.
     const nearest = raw
       .toLowerCase()
       .replace(/[^a-z0-9-]+/g, '-')
       .replace(/^-+|-+$/g, '');
-    this.problem(
+    return this.problem(
       'name',
       `Input \`name\` is "${raw}", which is not a valid deployment name: use only lowercase ` +
         'letters, digits and hyphens, not starting or ending with a hyphen (the platform’s ' +
         'rule), e.g. ' +
         (NAME_PATTERN.test(nearest) ? `\`${nearest}\`.` : '`my-agent` or `my-agent-pr-12`.'),
     );
-    return '';
   }
 
   /**
-   * A build or install command the platform accepts, or '' with a problem naming every refused
-   * character found, so one run fixes them all: the platform's character rule, as the
+   * A build or install command the platform accepts, or `undefined` with a problem naming every
+   * refused character found, so one run fixes them all: the platform's character rule, as the
    * `langgraph` CLI checks it (`has_disallowed_build_command_content`).
    */
-  command(input: 'install-command' | 'build-command', raw: string): string {
+  command(input: 'install-command' | 'build-command', raw: string): string | undefined {
     const found = REFUSED.filter(([char]) => raw.includes(char)).map(([, words]) => words);
     if (LONE_AMPERSAND.test(raw)) found.push('a lone & (background job; `&&` is allowed)');
     if (found.length === 0) return raw;
-    this.problem(
+    return this.problem(
       input,
       `Input \`${input}\` is refused before any request: it holds ${found.join(', ')}, which ` +
         'the platform refuses in build commands (no quotes, backslashes, pipes, redirections, ' +
         'variables, `;` or background `&`; chaining with `&&` is allowed). Put complex steps in ' +
         'a script in the repository and call it, e.g. `sh ./scripts/build.sh`.',
     );
-    return '';
   }
 
-  /** A UUID input (the platform's IDs are UUIDs), or '' with a problem. */
-  uuid(input: keyof typeof UUID_INPUTS, raw: string): string {
+  /** A UUID input (the platform's IDs are UUIDs), or `undefined` with a problem. */
+  uuid(input: keyof typeof UUID_INPUTS, raw: string): string | undefined {
     if (raw === '' || UUID_PATTERN.test(raw)) return raw;
-    this.problem(input, `Input \`${input}\` is "${raw}", which ${UUID_INPUTS[input]}`);
-    return '';
+    return this.problem(input, `Input \`${input}\` is "${raw}", which ${UUID_INPUTS[input]}`);
   }
 
   /**
@@ -209,11 +203,7 @@ export class Checks {
   }
 
   /** `repo-ref` derived from the event (see INTERFACE.md, "`repo-ref` derivation"). */
-  derivedRepoRef(
-    github: GithubContext,
-    env: NodeJS.ProcessEnv,
-    repoUrl: string | undefined,
-  ): string | undefined {
+  derivedRepoRef(github: GithubContext, env: NodeJS.ProcessEnv, repoUrl: string | undefined) {
     const pr = github.pullRequest;
     const fork = pr && pr.headRepoFullName.toLowerCase() !== pr.baseRepoFullName.toLowerCase();
     const headRef = pr?.headRef || env['GITHUB_HEAD_REF'] || '';

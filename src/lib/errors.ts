@@ -29,7 +29,5 @@ export class DeadlineError extends ActionError {
 /** SIGINT/SIGTERM arrived (the workflow was cancelled). */
 export class CancelledError extends ActionError {
   override name = 'CancelledError';
-  constructor(message = 'The run was cancelled') {
-    super(message, 'Cancelled');
-  }
+  override readonly title = 'Cancelled';
 }

@@ -64,11 +64,6 @@ const RULES: Readonly<Record<string, Rule>> = {
   ),
 };
 
-/** Why `value` cannot be the output `name`, or undefined when it can. */
-export function outputProblem(name: string, value: string): string | undefined {
-  return (RULES[name] ?? ID_RULE)(value);
-}
-
 /**
  * The run's output writer: each value is checked, written once (the same value again is not
  * written twice) and otherwise left out with one warning per value. `write` is for tests.
@@ -81,7 +76,7 @@ export function outputGate(logger: Pick<Logger, 'warning'>, write = core.setOutp
     const text = String(value);
     if (written.get(name) === text) return;
     const problem = /^[a-z][a-z0-9-]{0,63}$/.test(name)
-      ? outputProblem(name, text)
+      ? (RULES[name] ?? ID_RULE)(text)
       : 'the output name is not one the action writes';
     if (problem !== undefined) {
       // Once per value: the same answer read twice is one warning.

@@ -33,9 +33,6 @@ export class Deadline {
     readonly clock: Clock,
     readonly at: number,
   ) {}
-  static fromSeconds(clock: Clock, seconds: number, start = clock.now()): Deadline {
-    return new Deadline(clock, start + seconds * 1000);
-  }
   remainingMs(): number {
     return Math.max(0, this.at - this.clock.now());
   }

@@ -1,5 +1,5 @@
 /**
- * What goes to the runner: `@actions/core` for the protocol (inputs, outputs, masks,
+ * What goes to the runner: `@actions/core` for the protocol (outputs, masks,
  * annotations, groups, the exit code), and what core does not do: in-process redaction
  * (`redact()`: secrets are `***` even where the runner's own masking does not apply, such as
  * local runs, `act`, or a value that reached a message before `::add-mask::`), and the
@@ -50,7 +50,6 @@ export function resetSecretsForTests(): void {
  * (the runner masks per line), and registers it for `redact()`.
  */
 export function setSecret(value: string): void {
-  if (!value) return;
   const lines = [value, ...value.split(/\r?\n/)].map((p) => p.trim());
   // A message that reflows whitespace (an error detail collapsed to one line) would show the
   // value in its collapsed form: mask that form too.
@@ -62,24 +61,6 @@ export function setSecret(value: string): void {
     secretValues.add(part);
     core.setSecret(part);
   }
-}
-
-/**
- * `core.getInput`'s rule: `INPUT_<NAME>` (spaces → `_`, upper-cased, `-` kept), trimmed, read
- * from `env` (the run's is `process.env`; tests read inputs from an object of their own).
- */
-export function getInput(name: string, env: NodeJS.ProcessEnv = process.env): string {
-  return (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
-}
-
-/**
- * Whether a raw input value is a YAML 1.2 core-schema boolean, as `core.getBooleanInput`
- * accepts it; `undefined` otherwise, so that the caller reports the input error its own way.
- */
-export function parseBoolean(value: string): boolean | undefined {
-  if (['true', 'True', 'TRUE'].includes(value)) return true;
-  if (['false', 'False', 'FALSE'].includes(value)) return false;
-  return undefined;
 }
 
 /** Fails the step (`process.exitCode` 1, as `core.setFailed`) with one `::error`. */

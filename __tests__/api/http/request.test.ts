@@ -18,7 +18,7 @@ import {
 import { backoffDelay, parseRetryAfter } from '../../../src/api/http/retry-policy.js';
 import { ApiError, CancelledError, DeadlineError } from '../../../src/lib/errors.js';
 import { errorFromResponse } from '../../../src/api/answers.js';
-import { outputProblem, withoutCredentials } from '../../../src/lib/outputs.js';
+import { outputGate, withoutCredentials } from '../../../src/lib/outputs.js';
 import { escapeMarkdown } from '../../../src/report/markdown.js';
 import { resetSecretsForTests, setSecret } from '../../../src/lib/untrusted.js';
 import { Deadline } from '../../../src/lib/time.js';
@@ -48,7 +48,7 @@ function setup(options: Partial<HttpContext> & { timeoutSeconds?: number } = {})
   const { timeoutSeconds, ...rest } = options;
   const ctx: HttpContext = {
     clock,
-    deadline: Deadline.fromSeconds(clock, timeoutSeconds ?? 1800),
+    deadline: new Deadline(clock, clock.now() + (timeoutSeconds ?? 1800) * 1000),
     logger,
     random: () => 0.5,
     ...rest,
@@ -687,7 +687,7 @@ function ctxWith(fetchImpl: typeof fetch): HttpContext {
   const clock = new FakeClock();
   return {
     clock,
-    deadline: Deadline.fromSeconds(clock, 1800),
+    deadline: new Deadline(clock, clock.now() + 1800 * 1000),
     logger: captureLogger(),
     random: () => 0.5,
     fetchImpl,
@@ -842,7 +842,9 @@ describe('outputs built from answers', () => {
     ['created', 'true', true],
     ['created', 'yes', false],
   ])('%s = %j: valid %s', (name, value, valid) => {
-    expect(outputProblem(name, value) === undefined).toBe(valid);
+    const written: string[] = [];
+    outputGate({ warning: () => undefined }, (_, v) => written.push(v))(name, value);
+    expect(written.length === 1).toBe(valid);
   });
 
   it('drops credentials from a URL and returns every form to mask', () => {

@@ -32,7 +32,7 @@ describe('retrying', () => {
     const signal = new AbortController();
     const http = {
       clock,
-      deadline: Deadline.fromSeconds(clock, seconds),
+      deadline: new Deadline(clock, clock.now() + seconds * 1000),
       logger,
       signal: signal.signal,
     };

@@ -60,7 +60,7 @@ async function uploadDeployment(): Promise<{ id: string; url: string; objectPath
 function ctx(clock = new FakeClock(), seconds = 60) {
   return {
     clock,
-    deadline: Deadline.fromSeconds(clock, seconds),
+    deadline: new Deadline(clock, clock.now() + seconds * 1000),
     logger: quiet,
     random: () => 0.5,
   };

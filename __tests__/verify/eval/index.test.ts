@@ -34,7 +34,7 @@ function setup(
     },
   };
   const ctx: EvalContext = {
-    http: { clock, deadline: Deadline.fromSeconds(clock, 1800), logger },
+    http: { clock, deadline: new Deadline(clock, clock.now() + 1800 * 1000), logger },
     logger,
     config: {
       apiKey: 'lsv2_pt_eval_unit_key',

@@ -20,7 +20,7 @@ function context(seconds = 1800, signal?: AbortSignal) {
   const logger = recordingLogger();
   const http = {
     clock,
-    deadline: Deadline.fromSeconds(clock, seconds),
+    deadline: new Deadline(clock, clock.now() + seconds * 1000),
     logger,
     ...(signal && { signal }),
   };
