@@ -12,13 +12,7 @@ import { ControlPlaneClient } from './api/client.js';
 import { CancelledError } from './lib/errors.js';
 import { outputGate } from './lib/outputs.js';
 import { runnerLogger, type Logger } from './lib/untrusted.js';
-import {
-  bestEffortWithin,
-  fail,
-  writeReports,
-  type RunContext,
-  type RunState,
-} from './commands/context.js';
+import { bestEffortWithin, fail, writeReports, type RunContext } from './commands/context.js';
 import { Deadline, systemClock, type Clock } from './lib/time.js';
 
 /** How long after SIGINT/SIGTERM the process exits, whatever is still running. */
@@ -28,7 +22,7 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
   // The budget starts at process start, so it bounds the lookup and create too.
   const deadline = new Deadline(clock, performance.timeOrigin + config.timeoutSeconds * 1000);
   const controller = new AbortController();
-  const state: RunState = {
+  const state: RunContext['state'] = {
     report: { command: config.command, timeline: [], outcome: 'failure', startedAt: clock.now() },
   };
   // Warnings are repeated in the step summary and the PR comment.
@@ -67,7 +61,11 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
   for (const signal of signals) process.once(signal, onSignal);
 
   try {
-    return await runCommand(ctx);
+    if (config.command === 'deploy') return await runDeploy({ ...ctx, config });
+    if (config.command === 'delete') return await runDelete({ ...ctx, config });
+    if (config.command === 'rollback') return await runRollback({ ...ctx, config });
+    if (config.command === 'registry-login') return await runRegistryLogin({ ...ctx, config });
+    return await runPrune({ ...ctx, config });
   } catch (error) {
     if (controller.signal.aborted || error instanceof CancelledError) {
       reportCancelled(ctx);
@@ -80,16 +78,6 @@ export async function execute(config: Config, clock: Clock = systemClock): Promi
   } finally {
     for (const signal of signals) process.removeListener(signal, onSignal);
   }
-}
-
-/** The command the inputs name, with its own configuration. */
-function runCommand(ctx: RunContext<Config>): Promise<number> {
-  const { config } = ctx;
-  if (config.command === 'deploy') return runDeploy({ ...ctx, config });
-  if (config.command === 'delete') return runDelete({ ...ctx, config });
-  if (config.command === 'rollback') return runRollback({ ...ctx, config });
-  if (config.command === 'registry-login') return runRegistryLogin({ ...ctx, config });
-  return runPrune({ ...ctx, config });
 }
 
 /** Once per run (the signal's timer and the command's end may both get here). */

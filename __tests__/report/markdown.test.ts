@@ -5,7 +5,6 @@ import {
   codeSpan,
   escapeMarkdown,
   markdownLink,
-  tailWithin,
 } from '../../src/report/markdown.js';
 import { splitFences } from './support.js';
 
@@ -66,15 +65,6 @@ describe('markdownLink', () => {
   });
   it('refuses other schemes', () => {
     expect(markdownLink('x', 'javascript:alert(1)')).toBe('`javascript:alert(1)`');
-  });
-});
-
-describe('tailWithin', () => {
-  it('keeps the newest lines that fit', () => {
-    expect(tailWithin(['aaaa', 'bbbb', 'cccc'], 10)).toEqual({
-      lines: ['bbbb', 'cccc'],
-      omitted: 1,
-    });
   });
 });
 

@@ -7,6 +7,7 @@ import {
   renderInputErrorSummary,
   renderSummary,
   renderUnexpectedErrorSummary,
+  tailWithin,
   testsSection,
 } from '../../src/report/render.js';
 import type { RunReport } from '../../src/report/record.js';
@@ -400,5 +401,14 @@ describe('input-error step summary', () => {
     expect(md).toContain('unexpected error');
     expect(md).toContain('boom');
     expect(md).toContain('bug in the action');
+  });
+});
+
+describe('tailWithin', () => {
+  it('keeps the newest lines that fit', () => {
+    expect(tailWithin(['aaaa', 'bbbb', 'cccc'], 10)).toEqual({
+      lines: ['bbbb', 'cccc'],
+      omitted: 1,
+    });
   });
 });

@@ -15,23 +15,12 @@ import { appendStepSummary, inert, printUntrusted, redact, setSecret } from '../
 import type { RunBasics } from '../lib/time.js';
 import { withoutCredentials } from '../lib/outputs.js';
 import { renderComment, renderSummary } from '../report/render.js';
-import {
-  createGithubDeployment,
-  upsertPrComment,
-  type GithubDeployment,
-} from '../github/side-effects.js';
+import { createGithubDeployment, upsertPrComment } from '../github/side-effects.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fetchLogTail } from '../deployment/logs.js';
 import { revisionStatus } from '../deployment/revision-status.js';
 import { uiUrl } from '../deployment/target.js';
 import { waitForRevision, type WaitOptions, type WaitResult } from '../deployment/wait.js';
-
-/** What a command has learnt so far: read by the cancellation handler and the reports. */
-export interface RunState {
-  report: RunReport;
-  /** Called when the run is cancelled, to mark GitHub side effects (best effort). */
-  onCancel?: () => Promise<void>;
-}
 
 /** The run's context; `C`: the configuration of its command (the shared steps read the base). */
 export interface RunContext<C extends BaseConfig = BaseConfig> extends RunBasics {
@@ -39,7 +28,12 @@ export interface RunContext<C extends BaseConfig = BaseConfig> extends RunBasics
   signal: AbortSignal;
   http: HttpContext;
   client: CommandClient;
-  state: RunState;
+  /** What a command has learnt so far: read by the cancellation handler and the reports. */
+  state: {
+    report: RunReport;
+    /** Called when the run is cancelled, to mark GitHub side effects (best effort). */
+    onCancel?: () => Promise<void>;
+  };
   /** Sets an output at once (so later steps have it even if the run fails) and records it. */
   output(name: string, value: string | boolean | undefined): void;
 }
@@ -187,7 +181,7 @@ export async function showLogTail(
 export async function startGithubDeployment(ctx: RunContext) {
   const { config, state } = ctx;
   if (!config.environment || !config.githubToken) return undefined;
-  let started: GithubDeployment | undefined;
+  let started: Awaited<ReturnType<typeof createGithubDeployment>>;
   await bestEffortWithin(
     createGithubDeployment(ctx, config.environment, state.report).then(async (d) => {
       started = d;

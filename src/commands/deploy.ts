@@ -36,12 +36,7 @@ import { rollBackAfterFailedChecks } from './rollback.js';
 import { verifyDeployment } from '../verify/index.js';
 import { evaluate } from '../verify/eval/index.js';
 import { BuildLogStream } from '../deployment/logs.js';
-import {
-  checkUnchanged,
-  secretsToSend,
-  skippedMessage,
-  type SkipDecision,
-} from '../deployment/skip-unchanged.js';
+import { checkUnchanged, secretsToSend, skippedMessage } from '../deployment/skip-unchanged.js';
 
 type DeployContext = RunContext<DeployConfig>;
 
@@ -99,10 +94,21 @@ export async function runDeploy(ctx: DeployContext): Promise<number> {
   if (found) {
     checkSameKind(config, found);
     const unchanged = await checkUnchanged(ctx, found, parsed || undefined, sourceArchive?.sha256);
-    if (unchanged.skip) return runSkipped(ctx, found, unchanged.skip);
+    if (unchanged.skip) {
+      // No new revision: the outputs name the live one, and the checks run against it.
+      const { skip } = unchanged;
+      setDeploymentOutputs(ctx, found, { revisionId: skip.revisionId, created: false });
+      ctx.output('skipped-build', true);
+      logger.info(skippedMessage(found.name, skip, ctx.config));
+      report.timeline.push({ status: 'DEPLOYED', at: ctx.clock.now() });
+      setStatus(ctx, 'DEPLOYED');
+      // With `otherCommit` the live commit is another one on purpose: no warning that it was built.
+      checkCommit(ctx, skip.commitSha || undefined, !skip.otherCommit);
+      if (!config.wait) return finish(ctx, 'started');
+      return finishDeployed(ctx, found, await startGithubDeployment(ctx));
+    }
     if (config.interruptPrevious) await interruptPrevious(client, found, logger, unchanged.latest);
   }
-  // `ctx.config`: with `internal_docker`, the image pinned by digest.
   const secrets = secretsToSend(ctx.config, found, sourceArchive?.sha256);
   // The upload path creates first and uploads after: the IDs go out as soon as they exist.
   const onCreated = (made: Deployment, created: boolean) => {
@@ -229,23 +235,6 @@ async function finishDeployed(
     `Deployment '${inert(deployment.name)}' is live${report.url ? ` at ${report.url}` : ''}.`,
   );
   return finish(ctx, 'success');
-}
-
-/** No new revision: the outputs name the live one, and the checks run against it. */
-async function runSkipped(
-  ctx: DeployContext,
-  found: Deployment,
-  skip: Extract<SkipDecision, { skip: true }>,
-): Promise<number> {
-  setDeploymentOutputs(ctx, found, { revisionId: skip.revisionId, created: false });
-  ctx.output('skipped-build', true);
-  ctx.logger.info(skippedMessage(found.name, skip, ctx.config));
-  ctx.state.report.timeline.push({ status: 'DEPLOYED', at: ctx.clock.now() });
-  setStatus(ctx, 'DEPLOYED');
-  // With `otherCommit` the live commit is another one on purpose: no warning that it was built.
-  checkCommit(ctx, skip.commitSha || undefined, !skip.otherCommit);
-  if (!ctx.config.wait) return finish(ctx, 'started');
-  return finishDeployed(ctx, found, await startGithubDeployment(ctx));
 }
 
 /** The failure of a revision: its status, the platform's message (`statusMessage`), what to do. */

@@ -269,16 +269,17 @@ async function deleteRows(ctx: RunContext<PruneConfig>, rows: PruneRow[]): Promi
   const { config, client, logger } = ctx;
   const targets = rows.filter((r) => r.action.kind === 'pending');
   if (targets.length === 0) return;
+  const failedWith = (error: unknown): PruneAction => {
+    if (ctx.signal.aborted) throw error;
+    return { kind: 'delete_failed', reason: redact(errorMessage(error)) };
+  };
   const one = async (row: PruneRow) => {
-    try {
-      const result = await client.deleteDeployment(row.id, {
-        deleteTracingProject: config.deleteTracingProject,
-      });
-      row.action = { kind: result === 'deleted' ? 'deleted' : 'already_gone' };
-    } catch (error) {
-      if (ctx.signal.aborted) throw error;
-      row.action = { kind: 'delete_failed', reason: redact(errorMessage(error)) };
-    }
+    row.action = await client
+      .deleteDeployment(row.id, { deleteTracingProject: config.deleteTracingProject })
+      .then(
+        (result): PruneAction => ({ kind: result === 'deleted' ? 'deleted' : 'already_gone' }),
+        failedWith,
+      );
   };
 
   if (config.deleteTracingProject || targets.length === 1) {
@@ -293,19 +294,15 @@ async function deleteRows(ctx: RunContext<PruneConfig>, rows: PruneRow[]): Promi
   for (let start = 0; start < targets.length; start += BULK_DELETE_LIMIT) {
     const batch = targets.slice(start, start + BULK_DELETE_LIMIT);
     logger.info(`Deleting ${batch.length} deployments in one call.`);
-    let outcome: Awaited<ReturnType<typeof client.deleteDeployments>>;
-    try {
-      outcome = await client.deleteDeployments(batch.map((r) => r.id));
-    } catch (error) {
-      if (ctx.signal.aborted) throw error;
-      const reason = redact(errorMessage(error));
-      for (const row of batch) row.action = { kind: 'delete_failed', reason };
-      continue;
-    }
+    const outcome = await client.deleteDeployments(batch.map((r) => r.id)).catch(failedWith);
     if (outcome === 'not_found') {
       // One of them is already gone, and the bulk call refuses the whole batch for it.
       logger.info('The bulk delete answered 404 (one is already gone): deleting these one by one.');
       for (const row of batch) await one(row);
+      continue;
+    }
+    if ('kind' in outcome) {
+      for (const row of batch) row.action = outcome;
       continue;
     }
     const byId = new Map(batch.map((r) => [r.id, r]));

@@ -41,7 +41,6 @@ export interface GithubRun {
   config: { githubToken?: string | undefined; github: GithubContext };
   logger: Logger;
   deadline?: { remainingMs(): number };
-  /** Each request's timeout (10 s unless given). */
   githubTimeoutMs?: number;
 }
 

@@ -157,15 +157,14 @@ export type PullState =
 const CONCURRENCY = 4;
 
 /** What is left unread when the run's `deadline` comes is `unknown`. */
-export async function readPullStates(
-  run: GithubRun,
-  numbers: readonly number[],
-): Promise<Map<number, PullState>> {
+export async function readPullStates(run: GithubRun, numbers: readonly number[]) {
   const states = new Map<number, PullState>();
   if (numbers.length === 0) return states;
   const gh = await connectGithub(run, run.deadline).catch(describeGithubError);
-  if ('kind' in gh)
-    return new Map(numbers.map((n) => [n, { kind: 'unknown', reason: gh.message }]));
+  if ('kind' in gh) {
+    for (const n of numbers) states.set(n, { kind: 'unknown', reason: gh.message });
+    return states;
+  }
   const queue = [...new Set(numbers)];
   const worker = async () => {
     for (let n = queue.shift(); n !== undefined; n = queue.shift())

@@ -9,19 +9,13 @@
 import * as z from 'zod';
 import { httpUrl, truncate } from '../lib/text.js';
 import { collapseWhitespace, inert, redact, type Logger } from '../lib/untrusted.js';
-import {
-  connectGithub,
-  describeGithubError,
-  type GithubContext,
-  type GithubRepo,
-  type GithubRun,
-} from './octokit.js';
+import { connectGithub, describeGithubError, type GithubRepo, type GithubRun } from './octokit.js';
 
 /** What went wrong, in one line (`message`, for a warning), and of which `kind`. */
 type GithubFailure = ReturnType<typeof describeGithubError>;
 
 /** The workflow run's page: `<server>/<owner>/<repo>/actions/runs/<id>`. */
-function workflowRunUrl(github: GithubContext): string | undefined {
+function workflowRunUrl({ config: { github } }: GithubRun): string | undefined {
   if (!github.serverUrl || !github.repository || !github.runId) return undefined;
   return `${github.serverUrl.replace(/\/+$/, '')}/${github.repository}/actions/runs/${github.runId}`;
 }
@@ -98,7 +92,7 @@ const refused = ({ kind }: GithubFailure) => kind === 'permission' || kind === '
  */
 async function postStatus(
   gh: GithubRepo,
-  github: GithubContext,
+  run: GithubRun,
   id: number,
   state: DeploymentState,
   details: StatusDetails = {},
@@ -109,7 +103,7 @@ async function postStatus(
     repo: gh.repo,
     deployment_id: id,
     state,
-    log_url: workflowRunUrl(github),
+    log_url: workflowRunUrl(run),
     environment_url: httpUrl(details.environmentUrl),
     ...(details.description ? { description: shortDescription(details.description) } : {}),
   });
@@ -155,7 +149,7 @@ export async function createGithubDeployment(
     const setStatus = async (state: DeploymentState, details?: StatusDetails) => {
       if (disabled) return;
       try {
-        await postStatus(gh, github, id, state, details);
+        await postStatus(gh, run, id, state, details);
         logger.debug(`GitHub deployment ${id}: ${state}.`);
       } catch (error) {
         const failure = describeGithubError(error);
@@ -186,7 +180,6 @@ async function environmentDeployments(gh: GithubRepo, environment: string) {
  * all failures together are one warning.
  */
 export async function deactivateEnvironment(run: GithubRun, environment: string): Promise<void> {
-  const { github } = run.config;
   const { logger } = run;
   const doing = `Could not mark the GitHub deployments of environment "${environment}" inactive`;
   await bestEffort(run, GITHUB_DEPLOYMENT, doing, async (gh) => {
@@ -198,7 +191,7 @@ export async function deactivateEnvironment(run: GithubRun, environment: string)
     let marked = 0;
     for (const id of ids) {
       try {
-        await postStatus(gh, github, id, 'inactive', { description: 'Preview removed' });
+        await postStatus(gh, run, id, 'inactive', { description: 'Preview removed' });
         marked++;
       } catch (error) {
         failed ??= describeGithubError(error);
@@ -305,16 +298,15 @@ export interface PrComment {
  * outside `pull_request`/`pull_request_target` events (`github.pullRequest` unset).
  */
 export async function upsertPrComment(run: GithubRun, comment: PrComment): Promise<void> {
-  const { github } = run.config;
   const { logger } = run;
-  const pr = github.pullRequest;
+  const pr = run.config.github.pullRequest;
   const { key } = comment;
   if (!pr || !key) {
     logger.debug(`${pr ? 'No deployment name or ID' : 'Not a pull-request event'}: no PR comment.`);
     return;
   }
   const marker = commentMarker(key);
-  const body = redact(comment.render(marker, workflowRunUrl(github)));
+  const body = redact(comment.render(marker, workflowRunUrl(run)));
   const doing = `Could not create or update the comment on pull request #${pr.number} (${inert(key)})`;
   await bestEffort(run, PR_COMMENT, doing, async ({ octokit, owner, repo }) => {
     // This run's comment: its first line is `marker` and it was written as this run writes.

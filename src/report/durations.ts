@@ -7,11 +7,11 @@
 import { formatDuration } from '../lib/text.js';
 import type { RunReport } from './record.js';
 
-const PHASES = [
+const PHASES: [string, string[]][] = [
   ['Queued', ['CREATING', 'QUEUED']],
   ['Build', ['AWAITING_BUILD', 'BUILDING']],
   ['Deploy', ['AWAITING_DEPLOY', 'DEPLOYING']],
-] as const;
+];
 
 /** The Markdown table, or '' when the run followed no revision. */
 export function durationsTable(report: RunReport): string {
@@ -19,9 +19,7 @@ export function durationsTable(report: RunReport): string {
   if (timeline.length === 0 || finishedAt === undefined) return '';
   const rows: [string, string][] = [];
   for (const [phase, statuses] of PHASES) {
-    const seen = timeline.flatMap((entry, i) =>
-      (statuses as readonly string[]).includes(entry.status) ? [i] : [],
-    );
+    const seen = timeline.flatMap((entry, i) => (statuses.includes(entry.status) ? [i] : []));
     if (seen.length === 0) continue;
     const ms = seen.reduce(
       (sum, i) => sum + (timeline[i + 1]?.at ?? finishedAt) - timeline[i]!.at,

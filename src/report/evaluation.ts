@@ -17,21 +17,15 @@ const VERDICTS = {
 
 export function evaluationSection(evaluation: EvaluationReport | undefined): string {
   if (!evaluation) return '';
-  const { keys, examples } = evaluation;
-  const outcome = !evaluation.gated
-    ? 'no gate'
-    : evaluation.passed
-      ? 'gate passed'
-      : '**gate failed**';
-  const compared = evaluation.baselineName
-    ? ` compared with ${codeSpan(evaluation.baselineName)}`
-    : ' (no baseline)';
+  const { keys, examples, gated, passed, baselineName, errors, failedRuns } = evaluation;
+  const outcome = !gated ? 'no gate' : passed ? 'gate passed' : '**gate failed**';
+  const compared = baselineName ? ` compared with ${codeSpan(baselineName)}` : ' (no baseline)';
   const rows = keys.map((k) => {
     const paired = k.delta !== null && k.paired < k.n ? `, ${k.paired} paired` : '';
     const cells = [
       codeSpan(k.key, { inTable: true }),
       figure(k.mean),
-      evaluation.baselineName ? figure(k.baseline) : '—',
+      baselineName ? figure(k.baseline) : '—',
       `${interval(k)}${paired}`,
       `${k.n} of ${examples}`,
       VERDICTS[k.verdict],
@@ -41,10 +35,8 @@ export function evaluationSection(evaluation: EvaluationReport | undefined): str
   const reasons = keys
     .filter((k) => k.verdict === 'failed')
     .map((k) => `- ❌ ${codeSpan(k.key)}: ${escapeMarkdown(k.reasons.join('; '))}`);
-  const errors = evaluation.errors.map(
-    (e) => `- ${codeSpan(e.example)}: ${escapeMarkdown(e.error)}`,
-  );
-  const more = evaluation.failedRuns - evaluation.errors.length;
+  const listed = errors.map((e) => `- ${codeSpan(e.example)}: ${escapeMarkdown(e.error)}`);
+  const more = failedRuns - errors.length;
   return [
     `#### Evaluation on ${codeSpan(evaluation.dataset)}: ${examples} examples, ${outcome}`,
     `Experiment ${codeSpan(evaluation.experimentName)}${compared}` +
@@ -60,10 +52,10 @@ export function evaluationSection(evaluation: EvaluationReport | undefined): str
     evaluation.recorded > 0
       ? `${evaluation.recorded} runs were recorded by the action: the agent server did not trace them.`
       : '',
-    evaluation.failedRuns > 0
+    failedRuns > 0
       ? [
-          `${evaluation.failedRuns} of ${examples} example runs failed:`,
-          ...errors,
+          `${failedRuns} of ${examples} example runs failed:`,
+          ...listed,
           ...(more > 0 ? [`- and ${more} more (the experiment has them all)`] : []),
         ].join('\n')
       : '',

@@ -20,7 +20,6 @@ export function cleanText(text: string): string {
   return stripVTControlCharacters(redact(text)).replace(CONTROL, '');
 }
 
-/** One line: line breaks become spaces. */
 function oneLine(text: string): string {
   return cleanText(text).replace(/\r\n|\r|\n/g, ' ');
 }
@@ -85,29 +84,9 @@ export function markdownLink(label: string, url: string, options: { inTable?: bo
  * change nothing in the document. Line breaks become spaces.
  */
 export function messageMarkdown(message: string, options: { inTable?: boolean } = {}): string {
+  // The captured code spans are the odd items of the split.
   return message
     .split(/(`[^`\n]+`)/)
-    .map((part) =>
-      /^`[^`\n]+`$/.test(part) ? codeSpan(part.slice(1, -1), options) : escapeMarkdown(part),
-    )
+    .map((part, i) => (i % 2 ? codeSpan(part.slice(1, -1), options) : escapeMarkdown(part)))
     .join('');
-}
-
-/** Keeps the last lines whose total length fits `maxChars`; each line cut at `maxLineChars`. */
-export function tailWithin(lines: readonly string[], maxChars: number, maxLineChars = 2000) {
-  const kept: string[] = [];
-  let total = 0;
-  for (let i = lines.length - 1; i >= 0; i--) {
-    let line = redact(lines[i] ?? '');
-    if (line.length > maxLineChars) line = `${line.slice(0, maxLineChars)} …`;
-    if (total + line.length + 1 > maxChars && kept.length > 0) break;
-    kept.unshift(line);
-    total += line.length + 1;
-  }
-  return { lines: kept, omitted: lines.length - kept.length };
-}
-
-/** `2024-05-01 12:03:04 UTC`. */
-export function formatTime(epochMs: number): string {
-  return `${new Date(epochMs).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }

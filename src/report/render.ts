@@ -4,15 +4,8 @@
  */
 import { REVISION_STATUS, revisionStatus } from '../deployment/revision-status.js';
 import { formatDuration, truncate } from '../lib/text.js';
-import {
-  codeFence,
-  codeSpan,
-  escapeMarkdown,
-  formatTime,
-  markdownLink,
-  messageMarkdown,
-  tailWithin,
-} from './markdown.js';
+import { redact } from '../lib/untrusted.js';
+import { codeFence, codeSpan, escapeMarkdown, markdownLink, messageMarkdown } from './markdown.js';
 import type { InputProblem } from '../inputs/config.js';
 import type { RunOutcome, RunReport, RunSource } from './record.js';
 import { durationsTable } from './durations.js';
@@ -251,7 +244,7 @@ export function rollbackSection(report: RunReport): string {
     started: 'started (not waited for)',
     not_needed: 'not needed (already live)',
   }[rollback.outcome];
-  const ownTimeline = report.command !== 'rollback';
+  const timeline = report.command !== 'rollback' ? timelineTable(rollback) : '';
   return blocks(
     '#### Rollback',
     factsTable([
@@ -263,10 +256,8 @@ export function rollbackSection(report: RunReport): string {
       ['Its health check', rollback.health],
       ['Reason', escapeMarkdown(rollback.reason)],
     ]),
-    ownTimeline && rollback.timeline.length > 0
-      ? `Status timeline of revision ${codeSpan(rollback.revisionId ?? rollback.to)}:`
-      : '',
-    ownTimeline ? timelineTable(rollback) : '',
+    timeline && `Status timeline of revision ${codeSpan(rollback.revisionId ?? rollback.to)}:`,
+    timeline,
   );
 }
 
@@ -293,13 +284,10 @@ export function testsSection(report: RunReport, maxRows = 200): string {
         codeFence(truncate(c.reply!, REPLY_CHARS)),
       ),
     );
-  const table = [
-    `#### Conversation tests: ${passed} of ${cases.length} passed`,
-    '',
-    '| Case | Turns | Verdict | Reason | Time |',
-    '|---|---|---|---|---|',
-    ...rows,
-  ].join('\n');
+  const table = titled(
+    `Conversation tests: ${passed} of ${cases.length} passed`,
+    ['| Case | Turns | Verdict | Reason | Time |', '|---|---|---|---|---|', ...rows].join('\n'),
+  );
   const more = cases.length > maxRows ? [`${cases.length - maxRows} more cases in the log.`] : [];
   return [table, ...more, ...replies].join('\n\n');
 }
@@ -307,6 +295,25 @@ export function testsSection(report: RunReport, maxRows = 200): string {
 /** A collapsed block; the blank line after `<summary>` lets Markdown be parsed inside. */
 function collapsed(summary: string, body: string): string {
   return ['<details>', `<summary>${summary}</summary>`, '', body, '', '</details>'].join('\n');
+}
+
+/** Keeps the last lines whose total length fits `maxChars`; each line cut at `maxLineChars`. */
+export function tailWithin(lines: readonly string[], maxChars: number, maxLineChars = 2000) {
+  const kept: string[] = [];
+  let total = 0;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    let line = redact(lines[i] ?? '');
+    if (line.length > maxLineChars) line = `${line.slice(0, maxLineChars)} …`;
+    if (total + line.length + 1 > maxChars && kept.length > 0) break;
+    kept.unshift(line);
+    total += line.length + 1;
+  }
+  return { lines: kept, omitted: lines.length - kept.length };
+}
+
+/** `2024-05-01 12:03:04 UTC`. */
+function formatTime(epochMs: number): string {
+  return `${new Date(epochMs).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
 /** The log tail in a collapsed `<details>` block, or the hint why there is none. */
@@ -340,7 +347,6 @@ export function warningsList(report: { warnings?: readonly string[] }): string {
 /** Joins non-empty blocks with blank lines; `sections` ends a document with a line break. */
 const blocks = (...parts: string[]) => parts.filter((p) => p.trim().length > 0).join('\n\n');
 export const sections = (...parts: string[]) => `${blocks(...parts)}\n`;
-/** `#### title` over `body`, or nothing when `body` is empty. */
 export const titled = (title: string, body: string) => (body ? `#### ${title}\n\n${body}` : '');
 
 /**

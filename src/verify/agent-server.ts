@@ -228,10 +228,8 @@ export function describeRunError(data: unknown): string {
   const { error, message }: { error?: unknown; message?: unknown } = isRecord(data) ? data : {};
   const kind = typeof error === 'string' && error !== '' ? `${error}: ` : '';
   if (typeof message === 'string') return inert(`${kind}${message}`, 500);
-  return inert(
-    typeof error === 'string' ? error : typeof data === 'string' ? data : safeJson(data),
-    500,
-  );
+  const text = typeof error === 'string' ? error : typeof data === 'string' ? data : safeJson(data);
+  return inert(text, 500);
 }
 
 /** Deletes a thread the checks made (best effort: a leftover thread is harmless). */

@@ -293,7 +293,6 @@ export function checkTurn(where: string, turn: TestTurn, values: unknown): void 
           'checked (use `values` for graphs without a `messages` key)',
       );
     }
-    // Both checks look at the first 64 KiB of the reply only.
     const content = full.slice(0, MAX_CHECKED_CHARS);
     const unmet =
       expect.contains !== undefined && !content.includes(expect.contains)
@@ -303,9 +302,8 @@ export function checkTurn(where: string, turn: TestTurn, values: unknown): void 
           : undefined;
     if (unmet !== undefined) throw Object.assign(new CheckError(unmet), { excerpt: content });
   }
-  const mismatch =
-    expect.values === undefined ? undefined : partialMismatch(expect.values, values, 'values');
-  if (mismatch === undefined) return;
+  const mismatch = expect.values !== undefined && partialMismatch(expect.values, values, 'values');
+  if (!mismatch) return;
   throw Object.assign(new CheckError(`${where}: ${mismatch}`), { excerpt: safeJson(values) });
 }
 

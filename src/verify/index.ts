@@ -111,7 +111,6 @@ export async function verifyDeployment(ctx: VerifyContext, options: VerifyOption
   return result;
 }
 
-const HEALTH_MAX_DELAY_FACTOR = 5;
 /** Timeout of one `/ok` request: a server that hangs is retried rather than waited for. */
 const HEALTH_REQUEST_TIMEOUT_MS = 10_000;
 
@@ -142,7 +141,7 @@ export async function healthCheck(ctx: VerifyContext, url: string) {
         'logs in the LangSmith UI, or raise `timeout` if it needs longer to start.',
     );
   const what = `the health check of ${okUrl}`;
-  const backoff = (retry: number) => backoffCeiling(retry, base, base * HEALTH_MAX_DELAY_FACTOR);
+  const backoff = (retry: number) => backoffCeiling(retry, base, base * 5);
   return retrying<{ ok: true; attempts: number }>({ http, what, backoff, outOfTime }, async (n) => {
     attempts = n;
     try {
@@ -185,8 +184,6 @@ export async function healthCheck(ctx: VerifyContext, url: string) {
     }
   });
 }
-
-const SUMMARY_MAX_CHARS = 300;
 
 /**
  * One run of the deployment's graph: find the assistant (`assistant` is a graph ID or an
@@ -254,7 +251,7 @@ export async function smokeTest(
       );
     }
     // Masked before the cut, so a secret cut in half cannot slip through.
-    const summary = inert(redact(safeJson(result)), SUMMARY_MAX_CHARS);
+    const summary = inert(redact(safeJson(result)), 300);
     if (streamed.interrupted) {
       ctx.logger.notice(
         `Smoke run of ${who}: ${run} stopped at an interrupt waiting for human input; ` +

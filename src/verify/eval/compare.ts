@@ -6,7 +6,6 @@
 import type { RootRun } from '../../api/langsmith.js';
 import type { GateRule } from '../../inputs/eval.js';
 
-/** One feedback key compared and judged (`compareScores`). */
 export type KeyScore = ReturnType<typeof compareScores>[number];
 /** A paired difference and its 95% interval (`pairedInterval`). */
 type Interval = Record<'delta' | 'low' | 'high', number | null>;
@@ -92,14 +91,12 @@ export function compareScores(options: {
       );
     }
     const { delta, low, high } = score;
-    if (rule.maxDrop !== undefined && delta !== null && high !== null && low !== null) {
-      if (delta < -rule.maxDrop && high < 0) {
-        score.reasons.push(
-          `dropped by ${figure(-delta)} from the baseline's ${figure(score.baseline)} (95% ` +
-            `interval ${figure(low)} to ${figure(high)}, ${score.paired} paired examples), more ` +
-            `than max-drop ${rule.maxDrop}`,
-        );
-      }
+    if (delta !== null && high !== null && high < 0 && delta < -(rule.maxDrop ?? Infinity)) {
+      score.reasons.push(
+        `dropped by ${figure(-delta)} from the baseline's ${figure(score.baseline)} (95% ` +
+          `interval ${figure(low)} to ${figure(high)}, ${score.paired} paired examples), more ` +
+          `than max-drop ${rule.maxDrop}`,
+      );
     }
     if (score.reasons.length > 0) score.verdict = 'failed';
     else if (!score.complete) score.verdict = 'incomplete';

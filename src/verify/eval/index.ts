@@ -24,8 +24,6 @@ export interface EvalContext extends VerifyContext {
 /** What the evaluation found, for the outputs, the step summary and the PR comment. */
 export type EvaluationReport = Awaited<ReturnType<typeof evaluate>>['report'];
 
-const MAX_SHOWN_ERRORS = 10;
-
 /** `target`: the deployment evaluated, its agent server and the IDs its experiment records. */
 export async function evaluate(
   ctx: EvalContext,
@@ -33,8 +31,7 @@ export async function evaluate(
   deps: { langsmith?: LangSmith; runner?: Awaited<ReturnType<typeof agentRunner>> } = {},
 ) {
   const { config, logger, http } = ctx;
-  const ev = config.evaluation;
-  const { apiKey, workspaceId } = config;
+  const { evaluation: ev, apiKey, workspaceId, github } = config;
   const langsmith =
     deps.langsmith ?? (await langsmithClient({ apiUrl: ev.apiUrl, apiKey, workspaceId, http }));
 
@@ -70,7 +67,6 @@ export async function evaluate(
   const runner = deps.runner ?? (await agentRunner(ctx, target.url, ev.assistant, ev.concurrency));
 
   // 2. The experiment, with what a later run finds its baseline by.
-  const { github } = config;
   const sha = github.pullRequest?.headSha ?? github.sha;
   const attempt = Number(github.runAttempt) > 1 ? `-${github.runAttempt}` : '';
   const experimentName = `${target.name}-${sha.slice(0, 7)}-${github.runId}${attempt}`;
@@ -164,9 +160,9 @@ export async function evaluate(
     // The compare view of the experiment and its baseline (else the experiment alone).
     ...(url && { url }),
     keys,
-    // Example runs that failed, the first of them (example ID, inert and cut error).
+    // Example runs that failed, the first 10 of them (example ID, inert and cut error).
     failedRuns: errors.length,
-    errors: errors.slice(0, MAX_SHOWN_ERRORS),
+    errors: errors.slice(0, 10),
     // Runs the action recorded itself (the agent server did not trace them).
     recorded,
     gated: Object.keys(ev.gate).length > 0,

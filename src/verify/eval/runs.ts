@@ -33,11 +33,6 @@ export type Outcome = { outputs: Record<string, unknown> } | { error: string };
 /** Runs one example, traced into the experiment `project`. */
 export type RunExample = (example: Example, project: string) => Promise<Outcome>;
 
-/** An output larger than this is not kept for a run the action records itself. */
-const MAX_KEPT_OUTPUT = 1024 * 1024;
-/** The longest the experiment is read for the agent server's traces, after the last run. */
-const TRACE_WAIT_MS = 60_000;
-
 /**
  * The graph (`eval-assistant`, default: the only one) and a runner of its examples. A run
  * lasts as long as it takes, within the run's `timeout`; it is never retried (a retry would
@@ -100,7 +95,7 @@ export async function runAll(
               `${examples.length} examples run). Raise \`timeout\`, or lower \`eval-max-examples\`.`,
           );
         });
-        if ('outputs' in outcome && JSON.stringify(outcome.outputs).length > MAX_KEPT_OUTPUT) {
+        if ('outputs' in outcome && JSON.stringify(outcome.outputs).length > 1024 * 1024) {
           outcome = { outputs: { note: 'output over 1 MiB, not kept by the action' } };
         }
         outcomes.set(example.id, { ...outcome, start_time, end_time: clock.now() });
@@ -128,7 +123,7 @@ export async function recordUntraced(
   waitSeconds: number,
 ): Promise<number> {
   let missing = [...examples];
-  await pollWithin(ctx.http, Math.min(TRACE_WAIT_MS, waitSeconds * 1000), 5000, async () => {
+  await pollWithin(ctx.http, Math.min(60_000, waitSeconds * 1000), 5000, async () => {
     const runs = await langsmith.rootRuns(experiment.id, examples.length * 10 + 100);
     const traced = new Set(runs.map((r) => r.reference_example_id));
     missing = examples.filter((e) => !traced.has(e.id));
