@@ -82,7 +82,7 @@ describe('fetchLogTail', () => {
 
   it('is unavailable, with a debug line, when reading them fails', async () => {
     const { client } = planeWithLogs(async () => {
-      throw new ApiError('GET …/logs answered 500', { status: 500, method: 'GET', path: '/x' });
+      throw new ApiError('GET …/logs answered 500', { status: 500 });
     });
     const out: string[] = [];
     const restore = captureOutputForTests((t) => out.push(t));
@@ -386,7 +386,7 @@ describe('BuildLogStream', () => {
       answer: async () => {
         if (fail) {
           fail = false;
-          throw new ApiError('HTTP 503', { status: 503, method: 'POST', path: '/x' });
+          throw new ApiError('HTTP 503', { status: 503 });
         }
         return { logs: [entry(1)], next_offset: '1' };
       },

@@ -355,7 +355,7 @@ describe('interruptPrevious', () => {
   it('another failure of the call is a warning; the update still goes ahead', async () => {
     const { cp } = client(
       'BUILDING',
-      new ApiError('HTTP 500 from the control plane', { status: 500, method: 'POST', path: '/x' }),
+      new ApiError('HTTP 500 from the control plane', { status: 500 }),
     );
     const { logger, lines } = recorder();
     await interruptPrevious(cp, DEP, logger);
@@ -364,9 +364,7 @@ describe('interruptPrevious', () => {
   });
 
   it('an unreadable latest revision is not interrupted blindly', async () => {
-    const { cp, calls } = client(
-      new ApiError('HTTP 503', { status: 503, method: 'GET', path: '/x' }),
-    );
+    const { cp, calls } = client(new ApiError('HTTP 503', { status: 503 }));
     const { logger, lines } = recorder();
     await interruptPrevious(cp, DEP, logger);
     expect(calls).toEqual(['GET dep-1/rev-2']);

@@ -125,7 +125,7 @@ export function apiError(
   path: string,
   detail = 'rejected',
 ): ApiError {
-  return new ApiError(`${method} ${path} answered ${status}: ${detail}`, { status, method, path });
+  return new ApiError(`${method} ${path} answered ${status}: ${detail}`, { status });
 }
 
 export class FakePlane implements ControlPlane {
@@ -168,8 +168,11 @@ export class FakePlane implements ControlPlane {
     });
   }
 
-  /** Absent until `offerRevisions`: the upsert then PATCHes, as with an older install. */
-  createRevision?: (id: string, body: RevisionCreateRequest) => Promise<Revision | 404 | 405>;
+  /** An older install until `offerRevisions`: it answers 405, unrecorded, and the upsert PATCHes. */
+  createRevision = async (
+    _id: string,
+    _body: RevisionCreateRequest,
+  ): Promise<Revision | 404 | 405> => 405;
   revisionSteps: Step[] = [];
 
   /**
@@ -385,6 +388,12 @@ export class FakePlane implements ControlPlane {
   }
   requestPushToken(_id: string): never {
     throw new Error('requestPushToken is not used by the upsert');
+  }
+  requestUploadUrl(_id: string): never {
+    throw new Error('requestUploadUrl is not used by the upsert');
+  }
+  interruptRevision(_id: string, _revisionId: string): never {
+    throw new Error('interruptRevision is not used by the upsert');
   }
   getRevisionLogs(): Promise<RevisionLogs | undefined> {
     throw new Error('getRevisionLogs is not used by the upsert');

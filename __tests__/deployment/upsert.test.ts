@@ -834,8 +834,7 @@ describe('mergeResourceSpec', () => {
   });
 });
 
-const refusal = (status: number, message: string) =>
-  new ApiError(message, { status, method: 'POST', path: '/v2/deployments' });
+const refusal = (status: number, message: string) => new ApiError(message, { status });
 const TYPE_422 =
   'POST (create) deployment "a" was rejected as invalid (HTTP 422):\n  - ' +
   "source_config.deployment_type: Input should be 'dev_free', 'dev' or 'prod' (input `deployment-type`)";

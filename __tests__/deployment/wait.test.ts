@@ -28,11 +28,7 @@ function revision(id: string, status: string, created = START, updated = START):
 
 function apiError(status: number | undefined): ApiError {
   const path = `/v2/deployments/${DEPLOYMENT}/revisions/${REVISION}`;
-  return new ApiError(`GET ${path} answered ${status ?? 'nothing'}`, {
-    status,
-    method: 'GET',
-    path,
-  });
+  return new ApiError(`GET ${path} answered ${status ?? 'nothing'}`, { status });
 }
 
 /** A step of the script: a status, an error to throw, or a promise to hand back as is. */
@@ -78,6 +74,10 @@ class FakePlane implements ControlPlane {
   readonly patchDeployment = unused.patchDeployment;
   readonly deleteDeployment = unused.deleteDeployment;
   readonly getRevisionLogs = unused.getRevisionLogs;
+  readonly createRevision = unused.createRevision;
+  readonly interruptRevision = unused.interruptRevision;
+  readonly requestUploadUrl = unused.requestUploadUrl;
+  readonly requestPushToken = unused.requestPushToken;
 }
 
 /** Records, for every sleep, the remaining time before the deadline when it began. */

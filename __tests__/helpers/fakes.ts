@@ -108,6 +108,10 @@ export function unusedPlane(): ControlPlane {
     listRevisions: notUsed,
     getRevision: notUsed,
     getRevisionLogs: notUsed,
+    createRevision: notUsed,
+    interruptRevision: notUsed,
+    requestUploadUrl: notUsed,
+    requestPushToken: notUsed,
     listGithubIntegrations: notUsed,
     listGithubRepos: notUsed,
   };

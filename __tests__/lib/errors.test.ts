@@ -4,7 +4,7 @@ import { ActionError, ApiError, CancelledError, DeadlineError } from '../../src/
 describe('the action errors', () => {
   it('carry their message and the title their annotation gets', () => {
     expect(new ActionError('m')).toMatchObject({ message: 'm', title: 'Deployment failed' });
-    expect(new ApiError('m', { status: 500, method: 'GET', path: '/x' })).toMatchObject({
+    expect(new ApiError('m', { status: 500 })).toMatchObject({
       title: 'Control-plane request failed',
       status: 500,
     });

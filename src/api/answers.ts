@@ -14,9 +14,7 @@ import type { HttpRequest } from './http/request.js';
 import { HTTPValidationErrorSchema } from './schemas.js';
 
 /** The call an answer is for, as messages name it. */
-export interface ErrorContext extends Pick<HttpRequest, 'method' | 'describe'> {
-  /** URL path, without query. */
-  path: string;
+export interface ErrorContext extends Pick<HttpRequest, 'describe'> {
   /** What a 404 means here, e.g. `Deployment 1234 does not exist. Check \`deployment-id\`.` */
   notFound?: string;
   /** The `workspace-id` input, when set (changes the 403 advice). */
@@ -133,7 +131,7 @@ export function errorFromResponse(
       `${ctx.describe} answered 404 Not Found${withDetail}. Check the URL and the IDs given.`;
   } else if (status === 400 || status === 409) {
     message =
-      `${ctx.describe} was rejected (HTTP ${status})${detail ? `: ${detail}` : ' without a reason'}` +
+      `${ctx.describe} was rejected (HTTP ${status})${withDetail || ' without a reason'}` +
       '. Check the inputs the message names.';
   } else if (status === 422) {
     title = 'Request rejected as invalid';
@@ -156,14 +154,14 @@ export function errorFromResponse(
   } else {
     message = `${ctx.describe} failed with HTTP ${status}${withDetail}.`;
   }
-  return new ApiError(redact(message), { status, method: ctx.method, path: ctx.path, title });
+  return new ApiError(redact(message), { status, title });
 }
 
 /**
  * Masks every `secrets[].value` of a Deployment body, or of each one in `resources`, and the
  * credentials of any URL in its `source_config` (`https://user:password@…`).
  */
-export function maskDeploymentSecrets(body: unknown, mask: (value: string) => void): void {
+function maskDeploymentSecrets(body: unknown, mask: (value: string) => void): void {
   const listed = isRecord(body) && Array.isArray(body['resources']) ? body['resources'] : [];
   for (const d of [body, ...listed].filter(isRecord)) {
     for (const value of Object.values(isRecord(d['source_config']) ? d['source_config'] : {})) {
@@ -197,7 +195,7 @@ export function parseAnswer<S extends z.ZodType>(
           'may not point at the API (a proxy or sign-in page may have answered instead); check ' +
           'the URL, and re-run the job if it was a passing fault.',
       ),
-      { status, method: ctx.method, path: ctx.path },
+      { status },
     );
   }
   maskDeploymentSecrets(body, mask);
@@ -220,7 +218,7 @@ export function parseAnswer<S extends z.ZodType>(
         'answer does not match the published control-plane API; check `control-plane-url`, ' +
         'and report this if it persists.',
     ),
-    { status, method: ctx.method, path: ctx.path },
+    { status },
   );
 }
 
@@ -237,17 +235,13 @@ export function deploymentNotFound(id: string, workspace: string | undefined): s
 }
 
 /** More pages than this while reading a list is an error (a paging bug, not a big org). */
-export const MAX_PAGES = 50;
+const MAX_PAGES = 50;
 
-/**
- * Every item of a paged control-plane list, in the order listed. A list that pages past
- * `MAX_PAGES` without reaching the end is an error naming `what` and `advice`.
- */
+/** Every item of a paged control-plane list, in the order listed. */
 export async function listAll<T>(
   page: (query: { limit: number; offset: number }) => Promise<{ resources: T[]; offset: number }>,
   what: string,
   advice: string,
-  path: string,
   limit = 100,
 ): Promise<T[]> {
   const all: T[] = [];
@@ -262,6 +256,5 @@ export async function listAll<T>(
       `Listing ${what} took more than ${MAX_PAGES} pages of ${limit} without reaching the end: ` +
         `the control plane seems to page wrongly. ${advice}`,
     ),
-    { method: 'GET', path },
   );
 }

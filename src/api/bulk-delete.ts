@@ -34,8 +34,7 @@ function reasonOf(entry: unknown): string {
   if (isRecord(entry)) {
     for (const key of ['detail', 'error', 'message', 'reason', 'msg']) {
       const v = entry[key];
-      if (typeof v === 'string' && v !== '') return v;
-      if (isRecord(v)) return reasonOf(v);
+      if ((typeof v === 'string' && v !== '') || isRecord(v)) return reasonOf(v);
     }
     if (typeof entry['status'] === 'number') return `HTTP ${entry['status']}`;
   }

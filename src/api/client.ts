@@ -37,20 +37,16 @@ export const USER_AGENT = 'langgraph-deploy-action/1 (+GitHub Action)';
 
 /**
  * What the rest of the action needs from the control plane; tests may implement it in memory.
- * The three calls only some steps make are optional there, so that fakes need not implement
- * them; `redeployRevision` and the bulk delete belong to the commands that hold the client.
+ * `redeployRevision` and the bulk delete belong to the commands that hold the client.
  */
-export type ControlPlane = Omit<ControlPlaneClient, OptionalCalls | CommandCalls> &
-  Partial<Pick<ControlPlaneClient, OptionalCalls>>;
+export type ControlPlane = Omit<ControlPlaneClient, CommandCalls>;
 /** What the commands hold: every call a step makes, and theirs. */
-export type CommandClient = ControlPlane &
-  Pick<ControlPlaneClient, CommandCalls | 'requestPushToken'>;
-type OptionalCalls =
-  'interruptRevision' | 'createRevision' | 'requestUploadUrl' | 'requestPushToken';
+export type CommandClient = ControlPlane & Pick<ControlPlaneClient, CommandCalls>;
 type CommandCalls = 'redeployRevision' | 'deleteDeployments';
 
 interface Call extends ErrorContext, Pick<HttpRequest, 'body' | 'retry'> {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  path: string;
   /** An array value is sent as the parameter repeated (`ids=a&ids=b`), as FastAPI reads lists. */
   query?: Record<string, string | number | boolean | undefined | readonly string[]>;
 }
@@ -111,8 +107,7 @@ export class ControlPlaneClient {
       (query) => this.listDeployments({ nameContains: name, ...query }),
       `deployments named like "${name}"`,
       'Give `deployment-id` instead of `name`, or report this.',
-      '/v2/deployments',
-      Math.min(100, Math.max(1, Math.floor(this.options.pageLimit ?? 100))),
+      this.options.pageLimit,
     );
     const ids = new Set<string>();
     const matches = listed.filter((d) => d.name === name && !ids.has(d.id) && ids.add(d.id));
@@ -171,10 +166,8 @@ export class ControlPlaneClient {
       query: { delete_tracing_project: options.deleteTracingProject },
       describe: `DELETE deployment ${id}`,
     };
-    const res = await this.send(call);
-    if ([200, 202, 204].includes(res.status)) return 'deleted';
-    if (res.status === 404) return res.attemptsWithUnknownOutcome > 0 ? 'deleted' : 'not_found';
-    throw errorFromResponse(res, this.context(call), this.mask);
+    const res = await this.send(call, [200, 202, 204, 404]);
+    return res.status === 404 && res.attemptsWithUnknownOutcome === 0 ? 'not_found' : 'deleted';
   }
 
   /**
@@ -194,12 +187,9 @@ export class ControlPlaneClient {
       query: { deployment_ids: ids },
       describe: `DELETE ${ids.length} deployment${ids.length === 1 ? '' : 's'} (bulk)`,
     };
-    const res = await this.send(call);
-    if ([200, 202, 204, 207].includes(res.status)) {
-      return readBulkDeleteAnswer(ids, res.status, parseJson(res.text));
-    }
+    const res = await this.send(call, [200, 202, 204, 207, 404]);
     if (res.status === 404) return 'not_found';
-    throw errorFromResponse(res, this.context(call), this.mask);
+    return readBulkDeleteAnswer(ids, res.status, parseJson(res.text));
   }
 
   listRevisions(id: string, query: Paging) {
@@ -223,12 +213,10 @@ export class ControlPlaneClient {
     });
   }
 
-  /** `GET /v1/integrations/github/install`: the workspace's GitHub integrations. */
   listGithubIntegrations() {
     return this.read(GithubIntegrationsSchema, '/v1/integrations/github/install');
   }
 
-  /** `GET /v1/integrations/github/{id}/repos`: the repositories the integration may build. */
   listGithubRepos(id: string) {
     return this.read(GithubRepositoriesSchema, apiPath('/v1/integrations/github', id, 'repos'));
   }
@@ -348,13 +336,16 @@ export class ControlPlaneClient {
     return typeof logs === 'number' ? undefined : logs;
   }
 
-  private send(call: Call): Promise<HttpResponse> {
+  /** The answer; with `ok`, a status not in it throws its `ApiError` (`errorFromResponse`). */
+  private async send(call: Call, ok?: number[]): Promise<HttpResponse> {
     const url = new URL(this.baseUrl + call.path);
     for (const [key, value] of Object.entries(call.query ?? {})) {
       if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, item);
       else if (value !== undefined) url.searchParams.set(key, String(value));
     }
-    return request(this.options.http, { ...call, url: url.href, headers: this.headers });
+    const res = await request(this.options.http, { ...call, url: url.href, headers: this.headers });
+    if (ok && !ok.includes(res.status)) throw errorFromResponse(res, this.context(call), this.mask);
+    return res;
   }
 
   private read<S extends z.ZodType>(schema: S, path: string): Promise<z.infer<S>> {
@@ -367,16 +358,14 @@ export class ControlPlaneClient {
     ok: number[],
     call: Call & { asIs?: P[] },
   ): Promise<z.infer<S> | NoInfer<P>> {
-    const res = await this.send(call);
+    const res = await this.send(call, [...ok, ...(call.asIs ?? [])]);
     if (call.asIs?.includes(res.status as P)) return res.status as P;
-    if (!ok.includes(res.status)) throw errorFromResponse(res, this.context(call), this.mask);
     return parseAnswer(schema, res, this.context(call), this.mask);
   }
 
-  /** The call as messages name it: its whole path, and the workspace. */
+  /** The call as messages name it, and the workspace. */
   private context(call: Call): ErrorContext {
-    const path = new URL(this.baseUrl + call.path).pathname;
     const { workspaceId, inputs } = this.options;
-    return { ...call, path, workspaceId, inputs };
+    return { ...call, workspaceId, inputs };
   }
 }

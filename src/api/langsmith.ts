@@ -60,7 +60,7 @@ function answerError(status: number, text: string, url: URL): ApiError {
         ? ' LangSmith may be having trouble: re-run the job later.'
         : '');
   const title = refused ? 'LangSmith refused the API key' : 'LangSmith request failed';
-  return new ApiError(message, { status, method: '', path: url.pathname, title });
+  return new ApiError(message, { status, title });
 }
 
 /** A shape check of what the SDK returned: a mismatch names the call, never the values. */

@@ -36,10 +36,9 @@ const ManifestSchema = z.looseObject({
   manifests: z.optional(z.array(z.looseObject({ platform: z.optional(Platform) }))),
   config: z.optional(z.looseObject({ digest: z.string() })),
 });
-const TokenSchema = z.looseObject({
-  token: z.optional(z.string()),
-  access_token: z.optional(z.string()),
-});
+const TokenSchema = z
+  .looseObject({ token: z.optional(z.string()), access_token: z.optional(z.string()) })
+  .transform((answer) => answer.token || answer.access_token);
 
 /** `registry_url` without a scheme or trailing slash: where the deployment's images go. */
 export function registryPath(registryUrl: string): string {
@@ -62,7 +61,6 @@ export function splitImage(uri: string) {
   const [host, name] = [repository.slice(0, slash), repository.slice(slash + 1)];
   return { host, name, reference, byDigest: digest !== undefined };
 }
-export type ImageRef = ReturnType<typeof splitImage>;
 
 /**
  * The image `ref` names, read with `pushToken`: its digest and platforms (`os/architecture`);
@@ -71,7 +69,7 @@ export type ImageRef = ReturnType<typeof splitImage>;
  */
 export async function readImage(
   http: HttpContext,
-  ref: ImageRef,
+  ref: ReturnType<typeof splitImage>,
   pushToken: string,
 ): Promise<{ digest: string; platforms: string[] } | undefined> {
   const scheme = LOOPBACK_HOSTS.has(new URL(`http://${ref.host}`).hostname) ? 'http' : 'https';
@@ -85,7 +83,7 @@ export async function readImage(
   const ping = await get(`${base}/v2/`, {}, `GET /v2/ of ${ref.host}`);
   const challenge = ping.headers.get('www-authenticate') ?? '';
   const params = new Map([...challenge.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
-  const realm = URL.canParse(params.get('realm') ?? '') ? new URL(params.get('realm')!) : undefined;
+  const realm = URL.parse(params.get('realm') ?? '');
   let auth: Record<string, string> = {};
   if (ping.status === 401 && /^basic /i.test(challenge)) auth = { Authorization: basic };
   else if (ping.status === 401 && /^bearer /i.test(challenge) && realm && keyAllowedFor(realm)) {
@@ -93,8 +91,7 @@ export async function readImage(
     realm.searchParams.set('scope', `repository:${ref.name}:pull`);
     const describe = `GET a registry token from ${realm.host}`;
     const issued = await get(realm.href, { Authorization: basic }, describe);
-    const got = answer(TokenSchema, issued, describe);
-    const token = got.token || got.access_token;
+    const token = answer(TokenSchema, issued, describe);
     if (!token) failure(ping, describe, 'The answer holds no token.');
     setSecret(token);
     auth = { Authorization: `Bearer ${token}` };
@@ -128,7 +125,7 @@ export async function readImage(
   let blob = await get(blobUrl, auth, blobDescribe);
   if (blob.status >= 300 && blob.status < 400) {
     const location = blob.headers.get('location') ?? '';
-    const target = URL.canParse(location, blobUrl) ? new URL(location, blobUrl) : undefined;
+    const target = URL.parse(location, blobUrl);
     if (!target || !keyAllowedFor(target)) {
       failure(blob, blobDescribe, 'It redirects to an address that is not https: not followed.');
     }
@@ -159,8 +156,6 @@ function failure(res: HttpResponse, describe: string, why?: string): never {
       : 'Re-run the job; if it persists, the registry may be down.');
   throw new ApiError(redact(`${describe} answered HTTP ${res.status}${said}. ${advice}`), {
     status: res.status,
-    method: 'GET',
-    path: '/v2/',
     title: 'Registry request failed',
   });
 }

@@ -253,7 +253,6 @@ async function listMatching(ctx: RunContext, template: NameTemplate): Promise<Ma
     (query) => ctx.client.listDeployments({ nameContains, ...query }),
     `the deployments named like '${template.template}'`,
     'Report this; nothing was deleted.',
-    '/v2/deployments',
   );
   const seen = new Map<string, Match>();
   for (const deployment of listed) {

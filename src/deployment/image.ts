@@ -24,7 +24,7 @@ export async function pinImage(
   found: Deployment,
   imageUri: string,
 ): Promise<string> {
-  const { token, registry_url } = await ctx.client.requestPushToken!(found.id);
+  const { token, registry_url } = await ctx.client.requestPushToken(found.id);
   const registry = registryPath(registry_url);
   const ref = splitImage(imageUri);
   const shown = `Input \`image-uri\` (${inert(imageUri, 300)})`;

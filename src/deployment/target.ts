@@ -104,7 +104,6 @@ export function listAllRevisions(client: ControlPlane, id: string): Promise<Revi
     (query) => client.listRevisions(id, query),
     `the revisions of deployment ${inert(id, 100)}`,
     'Give the revision to serve in `rollback-to`, or report this.',
-    `/v2/deployments/${id}/revisions`,
   );
 }
 
@@ -173,7 +172,7 @@ export async function interruptPrevious(
   latest?: Revision,
 ): Promise<void> {
   const revisionId = found.latest_revision_id;
-  if (!revisionId || !client.interruptRevision) return;
+  if (!revisionId) return;
   const rev = inert(revisionId);
   let status: string | undefined;
   try {

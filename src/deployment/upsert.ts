@@ -350,8 +350,8 @@ export async function requestRevision(
       logger.info(created ? first : line);
       return call();
     });
-  if (body && client.createRevision) {
-    const post = () => client.createRevision!(found.id, body);
+  if (body) {
+    const post = () => client.createRevision(found.id, body);
     const line = `Requesting a new revision of ${name}.`;
     const sent = await send('new revision', line, post, body.source_revision_config);
     if (!('answer' in sent)) return { ...sent, created };

@@ -14,14 +14,9 @@ export class ActionError extends Error {
 export class ApiError extends ActionError {
   override name = 'ApiError';
   readonly status: number | undefined;
-  readonly method: string;
-  readonly path: string;
-  constructor(
-    message: string,
-    options: { status?: number; method: string; path: string; title?: string },
-  ) {
+  constructor(message: string, options: { status?: number; title?: string } = {}) {
     super(message, options.title ?? 'Control-plane request failed');
-    ({ status: this.status, method: this.method, path: this.path } = options);
+    this.status = options.status;
   }
 }
 

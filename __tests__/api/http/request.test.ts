@@ -176,15 +176,7 @@ describe('request: retries', () => {
     expect(s.requests).toHaveLength(5);
     expect(res.status).toBe(500);
     expect(res.attempts).toBe(5);
-    const err = errorFromResponse(
-      res,
-      {
-        method: 'GET',
-        path: '/v2/deployments/d-1',
-        describe: 'GET deployment d-1',
-      },
-      () => {},
-    );
+    const err = errorFromResponse(res, { describe: 'GET deployment d-1' }, () => {});
     expect(err.message).toContain('HTTP 500');
     expect(err.message).toContain('5 attempts');
     expect(err.status).toBe(500);
@@ -873,7 +865,7 @@ describe('outputs built from answers', () => {
 
 describe('secrets in error details', () => {
   const answer = (detail: string) => ({ status: 400, text: JSON.stringify({ detail }) });
-  const ctx = { method: 'POST', path: '/v2/deployments', describe: 'POST deployment' };
+  const ctx = { describe: 'POST deployment' };
 
   it('a secret with a tab or double spaces is masked although the detail is reflowed', () => {
     const secret = 'tab\tand  two  spaces-42';

@@ -111,11 +111,7 @@ describe('runAll', () => {
   it('keeps a request failure as the failed run’s error', async () => {
     const { ctx } = context();
     const outcomes = await runAll(ctx, examples(2), 'exp', 2, async (example): Promise<Outcome> => {
-      if (example.id === 'ex-1')
-        throw new ApiError('POST /runs/wait failed: HTTP 500.', {
-          method: 'POST',
-          path: '/runs/wait',
-        });
+      if (example.id === 'ex-1') throw new ApiError('POST /runs/wait failed: HTTP 500.');
       return { outputs: {} };
     });
     expect(outcomes.get('ex-1')).toMatchObject({ error: 'POST /runs/wait failed: HTTP 500' });

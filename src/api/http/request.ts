@@ -44,7 +44,7 @@ export interface HttpContext extends RunBasics, Partial<typeof DEFAULTS> {
  *   `OutcomeUnknownError`.
  * - `never` (a stream POST that starts a run): one attempt.
  */
-export type RetryMode = 'idempotent' | 'unsafe' | 'never';
+type RetryMode = 'idempotent' | 'unsafe' | 'never';
 
 export interface HttpResponse {
   status: number;
@@ -126,7 +126,7 @@ export class RefusedAnswerError extends ApiError {
  * cache answer) fails at once, not retried, naming the target's host, never its path, query or
  * credentials.
  */
-export async function refuseRedirect(res: Response, req: Asked): Promise<void> {
+async function refuseRedirect(res: Response, req: Asked): Promise<void> {
   if (res.status < 300 || res.status >= 400 || res.status === 304) return;
   await res.body?.cancel().catch(() => undefined);
   const location = res.headers.get('location')?.trim();
@@ -141,7 +141,7 @@ export async function refuseRedirect(res: Response, req: Asked): Promise<void> {
         'not follow: the API key must not travel to another address. Check the URL (scheme, ' +
         'host, path prefix, trailing slash) and set it to the final address.',
     ),
-    { status: res.status, method: req.method, path: req.url.pathname, title: 'Redirect refused' },
+    { status: res.status, title: 'Redirect refused' },
   );
 }
 
@@ -151,7 +151,7 @@ function tooLarge(status: number, req: Asked): ApiError {
       `${req.describe}: answer too large (over ${MAX_ANSWER_BYTES / 1024 / 1024} MiB); the action ` +
         'stopped reading it. Check the URL points at the API (not a file or a proxy page).',
     ),
-    { status, method: req.method, path: req.url.pathname, title: 'Answer too large' },
+    { status, title: 'Answer too large' },
   );
 }
 
@@ -169,7 +169,7 @@ export async function readCapped(res: Response, req: Asked): Promise<string> {
 }
 
 /** The body with the same cap, passed through as it is read (a run's events). */
-export function cappedBody(res: Response, req: Asked): ReadableStream<Uint8Array> | null {
+function cappedBody(res: Response, req: Asked): ReadableStream<Uint8Array> | null {
   let size = 0;
   const counter = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
@@ -267,8 +267,6 @@ function networkError(req: Sending, failure: Failure, attempts: number): ApiErro
       : "Check the URL and the runner's network access (proxy: HTTPS_PROXY / NO_PROXY), " +
         'then re-run the job.';
   const error = new ApiError(redact(`${req.describe} failed${tried}: ${failure.text}. ${advice}`), {
-    method: req.method,
-    path: req.url.pathname,
     title: 'Network error',
   });
   return Object.assign(error, { cause: failure.cause });

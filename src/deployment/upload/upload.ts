@@ -29,9 +29,6 @@ const CLI_IMAGE_SOURCE = 'internal_docker';
 export async function upsertFromUpload(ctx: UpsertContext, found: Deployment | undefined) {
   const { client, config, logger, sourceArchive: archive } = ctx;
   if (!archive) throw new ActionError('Internal error: no source archive was built.');
-  if (!client.requestUploadUrl) {
-    throw new ActionError('Internal error: this control-plane client cannot request upload URLs.');
-  }
   let step: (typeof STEPS)[number] = 'create';
   try {
     let deployment = found;
